@@ -1,0 +1,66 @@
+"""The Lark grammars of ``protocol/``: where they are and one cached parser per start rule.
+
+In an installed package the grammar files travel as ``sneferu_cli/grammars``; in a source
+checkout they are read from ``protocol/`` at the top of the repository.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from pathlib import Path
+
+from lark import (
+    Lark,
+    Token,
+    Transformer,
+    Tree,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+)
+
+from ..rules.components import NotationError
+
+__all__ = ["Token", "Transformer", "Tree", "grammar_dir", "parse", "parser"]
+
+
+@functools.cache
+def grammar_dir() -> Path:
+    """The folder holding the ``.lark`` files."""
+    packaged = resources.files("sneferu_cli").joinpath("grammars")
+    if packaged.is_dir():
+        return Path(str(packaged))
+    source = Path(__file__).resolve().parents[2] / "protocol"
+    if source.is_dir():
+        return source
+    raise FileNotFoundError("the protocol grammars are missing from this installation")
+
+
+@functools.cache
+def parser(grammar: str, start: str) -> Lark:
+    """A LALR parser for rule ``start`` of ``protocol/<grammar>.lark``."""
+    path = grammar_dir() / f"{grammar}.lark"
+    return Lark(path.read_text(encoding="utf-8"), start=start, parser="lalr",
+                import_paths=[str(grammar_dir())], maybe_placeholders=False)
+
+
+def parse(grammar: str, start: str, text: str, what: str) -> Tree[Token]:
+    """Parse ``text``; any error becomes one NotationError naming ``what`` and the column."""
+    try:
+        return parser(grammar, start).parse(text)
+    except UnexpectedEOF:
+        raise NotationError(f"{what}: ends too early: {_clip(text)!r}") from None
+    except UnexpectedCharacters as e:
+        raise NotationError(f"{what}: unexpected {text[e.pos_in_stream:][:12]!r} at column "
+                            f"{e.column}: {_clip(text)!r}") from None
+    except UnexpectedInput as e:
+        tok = getattr(e, "token", None)
+        if tok is None or tok.type == "$END":
+            raise NotationError(f"{what}: ends too early: {_clip(text)!r}") from None
+        raise NotationError(f"{what}: unexpected {str(tok)!r} at column {e.column}: "
+                            f"{_clip(text)!r}") from None
+
+
+def _clip(text: str, n: int = 80) -> str:
+    return text if len(text) <= n else text[:n] + "..."

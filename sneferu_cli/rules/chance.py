@@ -1,0 +1,41 @@
+"""Sampling chance outcomes with a caller's seeded generator.
+
+The state only lists a chance node's outcomes and weights; whoever plays the game decides
+how to draw. ``sample_outcome`` is the one way this package draws: ``randrange`` over the
+total weight of :meth:`GameState.chance_weights`, walked in that list's order, so a given
+``random.Random`` seed replays exactly. (Refill draws take a shortcut over the bag counts
+that picks the very same outcome.)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from .state import Phase
+
+if TYPE_CHECKING:
+    from .state import GameState
+    from .steps import Outcome
+
+
+def sample_outcome(state: GameState, rng: random.Random) -> Outcome:
+    """Draw one outcome of the current chance node, weighted by its counts."""
+    if state.phase == Phase.DRAW or state.is_drawing_offer():  # draws, without the list
+        pick = rng.randrange(state.bag_total)
+        for stone, n in enumerate(state.bag):
+            if pick < n:
+                return state.tables.draw[stone]
+            pick -= n
+    weighted = state.chance_weights()
+    total = 0
+    for _, w in weighted:
+        total += w
+    if not total:
+        raise ValueError("not a chance node")
+    pick = rng.randrange(total)
+    for outcome, w in weighted:
+        if pick < w:
+            return outcome
+        pick -= w
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,201 @@
+"""A player's pyramid: slots, support, food icons and enclosed areas.
+
+Level ``n`` (1 = bottom) has ``L + 1 - n`` slots. Each slot holds one stone lying flat, a
+left and a right *cell*. Cells are bits of one integer laid out row by row, ``W = 2L + 1``
+bits a level (one spare bit a row keeps left/right shifts from wrapping), so adjacency,
+flood fill and the enclosed-area test are a few shifts and masks. The geometry of an
+edition is computed once; a :class:`Pyramid` keeps its masks up to date as stones arrive.
+
+>>> g = Geometry.of(6, ())
+>>> g.slot_count, g.index(2, 1), g.support_of(g.index(2, 1))
+(21, 6, (0, 1))
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+
+from .components import Material, NotationError
+
+
+class Geometry:
+    """Precomputed shape of a pyramid with ``levels`` levels (slot indices 0.. bottom-up)."""
+
+    def __init__(self, levels: int, icons: tuple[tuple[int, int, str, int], ...]) -> None:
+        self.levels = levels
+        self.width = w = 2 * levels + 1
+        self.slot_count = levels * (levels + 1) // 2
+        self.valid = 0
+        level_of: list[int] = []
+        number_of: list[int] = []
+        left_bit: list[int] = []
+        right_bit: list[int] = []
+        self.slot_index: dict[tuple[int, int], int] = {}
+        for n in range(1, levels + 1):
+            for k in range(1, levels + 2 - n):
+                x = (n - 1) + 2 * (k - 1)
+                self.slot_index[(n, k)] = len(level_of)
+                level_of.append(n)
+                number_of.append(k)
+                left_bit.append(1 << ((n - 1) * w + x))
+                right_bit.append(1 << ((n - 1) * w + x + 1))
+                self.valid |= left_bit[-1] | right_bit[-1]
+        self.level_of = tuple(level_of)
+        self.number_of = tuple(number_of)
+        self.left_bit = tuple(left_bit)
+        self.right_bit = tuple(right_bit)
+        support: list[int] = []
+        above: list[list[int]] = [[] for _ in level_of]
+        side: list[int] = []
+        for s, (n, k) in enumerate(zip(level_of, number_of, strict=True)):
+            if n == 1:
+                support.append(0)
+            else:
+                a, b = self.slot_index[(n - 1, k)], self.slot_index[(n - 1, k + 1)]
+                support.append((1 << a) | (1 << b))
+                above[a].append(s)
+                above[b].append(s)
+            left, right = self.slot_index.get((n, k - 1)), self.slot_index.get((n, k + 1))
+            side.append(0 if left is None or right is None else (1 << left) | (1 << right))
+        self.support = tuple(support)
+        self.above = tuple(tuple(a) for a in above)
+        # Slots with a left and a right neighbour on their level (Tsekani), else 0.
+        self.sides = tuple(side)
+        self.bottom_slots = sum(1 << s for s, n in enumerate(level_of) if n == 1)
+        self.level_cells = tuple(
+            sum(left_bit[s] | right_bit[s] for s, m in enumerate(level_of) if m == n)
+            for n in range(1, levels + 1)
+        )
+        food = [0] * len(level_of)
+        for level, slot, _half, amount in icons:
+            food[self.slot_index[(level, slot)]] += amount
+        self.icon_food = tuple(food)
+        self.icons = icons
+
+    @staticmethod
+    @functools.cache
+    def of(levels: int, icons: tuple[tuple[int, int, str, int], ...]) -> Geometry:
+        return Geometry(levels, icons)
+
+    def index(self, level: int, slot: int) -> int:
+        """The slot index of slot ``slot`` (1-based) on level ``level`` (1-based)."""
+        try:
+            return self.slot_index[(level, slot)]
+        except KeyError:
+            raise NotationError(f"there is no slot {level}.{slot} in the pyramid") from None
+
+    def has_slot(self, level: int, slot: int) -> bool:
+        return (level, slot) in self.slot_index
+
+    def support_of(self, s: int) -> tuple[int, ...]:
+        """The slot indices slot ``s`` rests on (none on level 1)."""
+        return tuple(i for i in range(self.slot_count) if self.support[s] >> i & 1)
+
+    def neighbours(self, cells: int) -> int:
+        """The cells orthogonally adjacent to any of ``cells`` (inside the pyramid)."""
+        w = self.width
+        return ((cells << 1) | (cells >> 1) | (cells << w) | (cells >> w)) & self.valid
+
+
+class Pyramid:
+    """The stones in one player's pyramid, with masks kept current for fast scoring."""
+
+    __slots__ = ("areas", "cells", "count", "filled", "geometry", "material", "open", "stones")
+
+    def __init__(self, geometry: Geometry) -> None:
+        self.geometry = geometry
+        # Per slot: -1 when empty, else left * 5 + right (materials).
+        self.stones = [-1] * geometry.slot_count
+        self.filled = 0  # slot mask
+        self.cells = 0  # cell mask
+        self.material = [0, 0, 0, 0, 0]  # cell mask per material
+        self.open = geometry.bottom_slots  # empty slots that are supported
+        self.count = 0
+        self.areas: list[int] = []  # sizes of the enclosed areas, in the order enclosed
+
+    def copy(self) -> Pyramid:
+        p = Pyramid.__new__(Pyramid)
+        p.geometry = self.geometry
+        p.stones = self.stones[:]
+        p.filled = self.filled
+        p.cells = self.cells
+        p.material = self.material[:]
+        p.open = self.open
+        p.count = self.count
+        p.areas = self.areas[:]
+        return p
+
+    def open_slots(self) -> Iterator[int]:
+        """Indices of the empty slots a stone may go into now."""
+        o = self.open
+        while o:
+            low = o & -o
+            yield low.bit_length() - 1
+            o ^= low
+
+    def place(self, s: int, left: int, right: int) -> list[int]:
+        """Put a stone into open slot ``s``; return the sizes of the areas it encloses."""
+        g = self.geometry
+        lb, rb = g.left_bit[s], g.right_bit[s]
+        new = lb | rb
+        self.stones[s] = left * 5 + right
+        self.filled |= 1 << s
+        self.open &= ~(1 << s)
+        filled = self.filled
+        for u in g.above[s]:
+            if g.support[u] & filled == g.support[u]:
+                self.open |= 1 << u
+        self.cells |= new
+        mat = self.material
+        mat[left] |= lb
+        mat[right] |= rb
+        self.count += 1
+        # Only areas holding a new cell, or that just lost an empty neighbour, can close;
+        # an area is enclosed when none of its cells touches an empty cell.
+        w = g.width
+        cells = self.cells
+        touched = (new | (new << 1) | (new >> 1) | (new << w) | (new >> w)) & cells
+        empty = g.valid & ~cells
+        near_empty = (empty << 1) | (empty >> 1) | (empty << w) | (empty >> w)
+        seeds = touched & ~near_empty
+        enclosed: list[int] = []
+        if not seeds:
+            return enclosed
+        for m in range(5):
+            cells_m = mat[m]
+            todo = seeds & cells_m
+            while todo:
+                area = todo & -todo
+                while True:
+                    grown = (area | (area << 1) | (area >> 1) | (area << w) | (area >> w)) & cells_m
+                    if grown == area:
+                        break
+                    area = grown
+                todo &= ~area
+                if not area & near_empty:
+                    enclosed.append(area.bit_count())
+        self.areas.extend(enclosed)
+        return enclosed
+
+    def highest_level(self) -> int:
+        """The number of levels holding at least one stone."""
+        return sum(1 for lc in self.geometry.level_cells if lc & self.cells)
+
+    def material_at(self, s: int) -> tuple[Material, Material] | None:
+        """The (left, right) materials of slot ``s``, or None when empty."""
+        v = self.stones[s]
+        return None if v < 0 else (Material(v // 5), Material(v % 5))
+
+    @classmethod
+    def from_stones(cls, geometry: Geometry, stones: list[tuple[int, int] | None]) -> Pyramid:
+        """Rebuild a pyramid from its slot contents (bottom-up), checking support."""
+        p = cls(geometry)
+        for s, st in enumerate(stones):
+            if st is None:
+                continue
+            if not p.open >> s & 1:
+                n, k = geometry.level_of[s], geometry.number_of[s]
+                raise NotationError(f"the stone in slot {n}.{k} is not supported")
+            p.place(s, st[0], st[1])
+        return p

@@ -1,0 +1,931 @@
+"""The game state: decisions, chance nodes, and every rule of SNEFERU-RULES.md.
+
+A :class:`GameState` is either waiting for the active player's next *step*
+(:meth:`~GameState.legal_steps`, :meth:`~GameState.apply`) or at a *chance node*
+(:meth:`~GameState.chance_outcomes`, each outcome with its probability). Applying a chance
+outcome is deterministic; sampling one is the caller's business. The state does no I/O.
+
+>>> import random
+>>> from sneferu_cli.rules import new_game, sample_outcome
+>>> state = new_game(players=2)
+>>> rng = random.Random(7)
+>>> while state.is_chance_node():
+...     state.apply(sample_outcome(state, rng))
+>>> state.phase.name, state.seat in (0, 1), len(state.legal_steps()) > 0
+('START', True, True)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from enum import Enum, IntEnum
+from typing import NamedTuple
+
+from .components import STONE_MATERIALS, STONE_OF_PAIR, Material, Power, Stone, Tile
+from .edition import Builder, Edition, standard_edition
+from .pyramid import Geometry, Pyramid
+from .steps import (
+    DONE,
+    END,
+    FEAST,
+    STORE,
+    Action,
+    Arrive,
+    Assign,
+    Buy,
+    Done,
+    Draw,
+    End,
+    Feast,
+    LayTile,
+    Outcome,
+    Place,
+    Shift,
+    Step,
+    Store,
+)
+
+
+class IllegalAction(ValueError):
+    """A step or chance outcome that the rules do not allow in this state."""
+
+
+class Variant(Enum):
+    """The rule variants: the standard game, or variable builder powers (section 7)."""
+
+    STANDARD = "standard"
+    BUILDERS = "builders"
+
+
+class Phase(IntEnum):
+    """Where the game stands."""
+
+    SETUP = 0  # chance: tiles, initial offer, random builders, boat order
+    START = 1  # the active player's pre-buy steps, the buy, or the forced end
+    PLACE = 2  # the active player places (or stores) the stone just bought
+    POST = 3  # optional after-turn steps (feast, R5 placements), then Done
+    DRAW = 4  # chance: refilling the offer after a turn
+    OVER = 5
+
+
+# Enum members as plain globals: attribute lookups on an enum class are slow on the hot path.
+_SETUP, _START, _PLACE, _POST, _DRAW, _OVER = Phase
+_FOOD1, _FOOD2, _NOEXTRA, _SAVETIME, _TIMEFOOD, _STOREHOUSE = Tile
+_FEAST, _SAIL_BACK, _BETWEEN, _SINGLE_AREA = Power
+
+# Bit masks: which materials a stone is made of.
+STONE_MASK = tuple((1 << a) | (1 << b) for a, b in STONE_MATERIALS)
+
+
+class Tables:
+    """Numbers and precomputed step objects of an edition, shared by all its states."""
+
+    def __init__(self, edition: Edition) -> None:
+        self.edition = edition
+        self.columns = len(edition.offer.columns)
+        self.rows = len(edition.offer.row_extra_food)
+        self.col_food = tuple(c.food for c in edition.offer.columns)
+        self.col_time = tuple(c.time for c in edition.offer.columns)
+        self.row_extra = edition.offer.row_extra_food
+        # Food price of each offer cell, [column][row].
+        self.prices = tuple(tuple(f + x for x in self.row_extra) for f in self.col_food)
+        river = edition.river
+        self.last = river.last_space
+        self.quarry_spaces = tuple(q.space for q in river.quarries)
+        self.quarry_material = tuple(int(Material[q.material]) for q in river.quarries)
+        self.quarry_eye = tuple(q.eye for q in river.quarries)
+        self.quarry_at = [-1] * (self.last + 1)
+        for i, q in enumerate(river.quarries):
+            self.quarry_at[q.space] = i
+        # For each quarry, the quarries drawing from the same pool (eye or not).
+        self.same_class = tuple(tuple(j for j, f in enumerate(self.quarry_eye) if f == e)
+                                for e in self.quarry_eye)
+        self.tile_count = [0] * len(Tile)
+        self.tile_eye = [0] * len(Tile)
+        for ts in edition.tiles:
+            self.tile_count[Tile[ts.kind]] = ts.count
+            self.tile_eye[Tile[ts.kind]] = ts.eye
+        self.eye_pool = self.tile_eye
+        self.other_pool = [n - e for n, e in zip(self.tile_count, self.tile_eye, strict=True)]
+        self.food1 = edition.tile_amount(_FOOD1)
+        self.food2 = edition.tile_amount(_FOOD2)
+        self.savetime = edition.tile_amount(_SAVETIME)
+        self.timefood = edition.tile_amount(_TIMEFOOD)
+        self.area_food = edition.pyramid.area_food
+        self.forced_food = edition.player.forced_end_food_per_space
+        self.per_type = edition.stones.per_type
+        icons = tuple((i.level, i.slot, i.half, i.food) for i in edition.pyramid.icons)
+        self.geometry = g = Geometry.of(edition.pyramid.levels, icons)
+        self.slots = g.slot_count
+        self.builders = edition.builders
+        self.powers = {b.name: Power(b.power) for b in edition.builders}
+        self.ptah_target = edition.solo.ptah_target
+        # Every step object, built once: legal_steps() hands out these very objects.
+        self.buy = [[[Buy(c + 1, r + 1, bonus) for bonus in (False, True)]
+                     for r in range(self.rows)] for c in range(self.columns)]
+        self.place = [[[[Place(g.level_of[s], g.number_of[s], Material(a), Material(b), h)
+                         if a != b else None for h in (False, True)]
+                        for b in range(5)] for a in range(5)] for s in range(g.slot_count)]
+        self.shift = [[Shift(a + 1, b + 1) for b in range(self.columns)]
+                      for a in range(self.columns)]
+        self.draw = [Draw(s) for s in Stone]
+        # The plain buys of column c that cost at most f food when the column holds n
+        # stones: affordable[c][f][n] (f capped at the dearest price).
+        self.max_price = max(max(p) for p in self.prices)
+        self.affordable = [[[tuple(self.buy[c][r][0] for r in range(n) if self.prices[c][r] <= f)
+                             for n in range(self.rows + 1)]
+                            for f in range(self.max_price + 1)] for c in range(self.columns)]
+        self.lay = [LayTile(k) for k in Tile]
+
+    @staticmethod
+    @functools.cache
+    def of(edition: Edition) -> Tables:
+        return Tables(edition)
+
+
+class Player:
+    """One seat: builder, food, boat, pyramid, storehouse and powers used."""
+
+    __slots__ = ("arrival", "builder", "feasted", "food", "power", "pyramid", "retired",
+                 "sailed", "space", "store")
+
+    def __init__(self, geometry: Geometry, food: int, space: int,
+                 builder: Builder | None) -> None:
+        self.builder = builder
+        self.power = Power(builder.power) if builder else None
+        self.food = food
+        self.space = space
+        self.arrival = -1  # order of arrival on its space (global counter); -1: not yet placed
+        self.pyramid = Pyramid(geometry)
+        self.store: list[int] = []  # stored stones (Stone values)
+        self.feasted = False  # Lateef's feast used
+        self.sailed = False  # Heba's sail-back used
+        self.retired = False  # taken out of the game by the arbiter
+
+    def copy(self) -> Player:
+        p = Player.__new__(Player)
+        p.builder = self.builder
+        p.power = self.power
+        p.food = self.food
+        p.space = self.space
+        p.arrival = self.arrival
+        p.pyramid = self.pyramid.copy()
+        p.store = self.store[:]
+        p.feasted = self.feasted
+        p.sailed = self.sailed
+        p.retired = self.retired
+        return p
+
+
+class Standing(NamedTuple):
+    """A seat's result: its place (1 = first, shared on ties) and the ranking keys (R6)."""
+
+    seat: int
+    rank: int
+    stones: int
+    food: int
+    areas: tuple[int, ...]  # enclosed area sizes, largest first
+    retired: bool
+
+
+class SoloResult(NamedTuple):
+    """The outcome of a solo game against Ptah (section 6)."""
+
+    won: bool
+    stones: int
+    ptah: int
+    score: int | None  # only when won
+    title: str | None
+
+
+class GameState:
+    """A Sneferu game in progress; see the module docstring."""
+
+    __slots__ = ("bag", "bag_total", "can_store", "hand", "next_arrival", "offer", "pending",
+                 "phase", "players", "ptah", "ptah_total", "seat", "setup_next", "start_space",
+                 "tables", "tiles", "turn", "variant")
+
+    def __init__(self, tables: Tables, variant: Variant, players: list[Player],
+                 solo: bool) -> None:
+        self.tables = tables
+        self.variant = variant
+        self.players = players
+        self.tiles = [-1] * len(tables.quarry_spaces)  # Tile per quarry; -1 not laid yet
+        self.offer: list[list[int]] = [[] for _ in range(tables.columns)]  # bottom row first
+        self.bag = [tables.per_type] * len(Stone)
+        self.bag_total = tables.per_type * len(Stone)
+        self.ptah: list[int] | None = [0] * len(Stone) if solo else None
+        self.ptah_total = 0
+        self.phase = _SETUP
+        self.seat = -1  # the active seat, -1 when no one is
+        self.start_space = -1  # the active boat's space at the start of the turn
+        self.hand = -1  # the stone bought this turn, until placed or stored
+        self.can_store = False  # the STOREHOUSE bonus applies to the stone in hand
+        self.pending: list[int] = []  # columns to refill at the end of the turn, in order
+        self.next_arrival = 0
+        self.turn = 0  # turns begun so far
+        # The next set-up chance event (kind, index), kept so it is not searched each time.
+        self.setup_next = self._find_setup_next()
+
+    # ----------------------------------------------------------------- basics
+
+    @property
+    def edition(self) -> Edition:
+        return self.tables.edition
+
+    @property
+    def solo(self) -> bool:
+        return self.ptah is not None
+
+    def clone(self) -> GameState:
+        """An independent copy."""
+        s = GameState.__new__(GameState)
+        s.tables = self.tables
+        s.variant = self.variant
+        s.players = [p.copy() for p in self.players]
+        s.tiles = self.tiles[:]
+        s.offer = [col[:] for col in self.offer]
+        s.bag = self.bag[:]
+        s.bag_total = self.bag_total
+        s.ptah = self.ptah[:] if self.ptah is not None else None
+        s.ptah_total = self.ptah_total
+        s.phase = self.phase
+        s.seat = self.seat
+        s.start_space = self.start_space
+        s.hand = self.hand
+        s.can_store = self.can_store
+        s.pending = self.pending[:]
+        s.next_arrival = self.next_arrival
+        s.turn = self.turn
+        s.setup_next = self.setup_next
+        return s
+
+    def is_chance_node(self) -> bool:
+        return self.phase == _SETUP or self.phase == _DRAW
+
+    def is_over(self) -> bool:
+        return self.phase == _OVER
+
+    def current_seat(self) -> int:
+        """The seat to decide, or -1 at a chance node or when the game is over."""
+        return self.seat if _START <= self.phase <= _POST else -1
+
+    def price(self, column: int, row: int, bonus: bool = False) -> tuple[int, int]:
+        """(food, time) of the offer cell at 1-based ``column``, ``row`` for the active player.
+
+        ``bonus`` applies the start quarry's tile where it changes the price: NOEXTRA
+        drops the row extra, SAVETIME saves time, TIMEFOOD adds its extra space.
+        """
+        t = self.tables
+        c, r = column - 1, row - 1
+        food, time = t.prices[c][r], t.col_time[c]
+        tile = self.start_tile() if bonus else None
+        if tile == _NOEXTRA:
+            food = t.col_food[c]
+        elif tile == _SAVETIME:
+            time = max(0, time - t.savetime)
+        elif tile == _TIMEFOOD:
+            time += 1
+        return food, time
+
+    def start_tile(self) -> Tile | None:
+        """The bonus tile of the quarry the active boat started this turn on, if any."""
+        if self.start_space < 0:
+            return None
+        q = self.tables.quarry_at[self.start_space]
+        return Tile(self.tiles[q]) if q >= 0 and self.tiles[q] >= 0 else None
+
+    # ----------------------------------------------------------------- chance
+
+    def chance_outcomes(self) -> list[tuple[Outcome, float]]:
+        """The outcomes of this chance node with their probabilities (empty if none)."""
+        weighted = self.chance_weights()
+        total = sum(w for _, w in weighted)
+        return [(o, w / total) for o, w in weighted]
+
+    def chance_weights(self) -> list[tuple[Outcome, int]]:
+        """The outcomes of this chance node with integer weights (counts)."""
+        t = self.tables
+        phase = self.phase
+        if phase == _DRAW:
+            draw = t.draw
+            return [(draw[s], n) for s, n in enumerate(self.bag) if n]
+        if phase != _SETUP:
+            return []
+        kind, index = self.setup_next
+        if kind == "tile":
+            lay = t.lay
+            return [(lay[k], n) for k, n in enumerate(self._tile_pool(index)) if n > 0]
+        if kind == "offer":
+            draw = t.draw
+            return [(draw[s], n) for s, n in enumerate(self.bag) if n]
+        if kind == "builder":
+            taken = {p.builder.name for p in self.players if p.builder}
+            return [(Assign(b.name), 1) for b in t.builders if b.name not in taken]
+        return [(Arrive(i), 1) for i, p in enumerate(self.players) if p.arrival < 0]
+
+    def _tile_pool(self, quarry: int) -> list[int]:
+        """How many tiles of each kind are left for ``quarry`` (eye tiles for eye spaces)."""
+        t = self.tables
+        eye = t.quarry_eye[quarry]
+        left = t.eye_pool[:] if eye else t.other_pool[:]
+        tiles = self.tiles
+        for q in t.same_class[quarry]:
+            if tiles[q] >= 0:
+                left[tiles[q]] -= 1
+        return left
+
+    def is_drawing_offer(self) -> bool:
+        """True at a set-up chance node that fills the offer from the bag."""
+        return self.phase == _SETUP and self.setup_next[0] == "offer"
+
+    def _find_setup_next(self) -> tuple[str, int]:
+        """Which set-up chance event comes next: (kind, index); ("", -1) when none."""
+        if -1 in self.tiles:
+            return "tile", self.tiles.index(-1)
+        for c, col in enumerate(self.offer):
+            if len(col) < self.tables.rows:
+                return "offer", c
+        if self.variant == Variant.BUILDERS:
+            for i, p in enumerate(self.players):
+                if p.builder is None:
+                    return "builder", i
+        for i, p in enumerate(self.players):
+            if p.arrival < 0:
+                return "boat", i
+        return "", -1
+
+    def _draw(self, o: Outcome, column: int) -> None:
+        if type(o) is not Draw or not self.bag[o.stone]:
+            raise IllegalAction(f"{o}: the next chance event is a draw from the bag, which "
+                                f"holds {self._bag_text()}")
+        self.bag[o.stone] -= 1
+        self.bag_total -= 1
+        self.offer[column].append(o.stone)
+
+    def _apply_outcome(self, o: Outcome) -> None:
+        if self.phase != _SETUP:
+            raise IllegalAction(f"{o}: this is not a chance node (a player is to move)")
+        kind, index = self.setup_next
+        if kind == "offer":
+            self._draw(o, index)
+            self.setup_next = self._find_setup_next()
+            return
+        if kind == "tile":
+            if type(o) is not LayTile or self._tile_pool(index)[o.tile] <= 0:
+                raise IllegalAction(f"{o}: the next chance event lays a tile on the quarry at "
+                                    f"space {self.tables.quarry_spaces[index]}; possible: "
+                                    + " ".join(str(x) for x, _ in self.chance_weights()))
+            self.tiles[index] = o.tile
+        elif kind == "builder":
+            if type(o) is not Assign or (o, 1) not in self.chance_weights():
+                raise IllegalAction(f"{o}: the next chance event draws seat {index + 1}'s "
+                                    "builder; possible: "
+                                    + " ".join(str(x) for x, _ in self.chance_weights()))
+            b = self.tables.edition.builder(o.builder)
+            p = self.players[index]
+            p.builder, p.power, p.food = b, Power(b.power), b.food
+        else:
+            if type(o) is not Arrive or not (0 <= o.seat < len(self.players)
+                                             and self.players[o.seat].arrival < 0):
+                raise IllegalAction(f"{o}: the next chance event is a boat arriving at the "
+                                    "start; possible: "
+                                    + " ".join(str(x) for x, _ in self.chance_weights()))
+            self.players[o.seat].arrival = self.next_arrival
+            self.next_arrival += 1
+        self.setup_next = self._find_setup_next()
+        if not self.setup_next[0]:
+            self._begin_turn()
+
+    def _bag_text(self) -> str:
+        return " ".join(f"{Stone(s).name}:{n}" for s, n in enumerate(self.bag) if n) or "nothing"
+
+    # ----------------------------------------------------------------- decisions
+
+    def legal_steps(self) -> list[Step]:
+        """The steps the active player may take now (empty at chance nodes and the end)."""
+        phase = self.phase
+        if phase == _START:
+            return self._start_steps()
+        if phase == _PLACE:
+            p = self.players[self.seat]
+            a, b = STONE_MATERIALS[self.hand]
+            steps: list[Step] = []
+            self._placements(p, a, b, steps)
+            if self.can_store:
+                steps.append(STORE)
+            return steps
+        if phase == _POST:
+            p = self.players[self.seat]
+            steps = []
+            if p.power is _FEAST and not p.feasted:
+                steps.append(FEAST)
+            if p.space == self.tables.last:
+                self._stored_placements(p, steps)
+            steps.append(DONE)
+            return steps
+        return []
+
+    def _start_steps(self) -> list[Step]:
+        p = self.players[self.seat]
+        steps: list[Step] = []
+        if p.store:
+            self._stored_placements(p, steps)
+        if p.power is _FEAST and not p.feasted:
+            steps.append(FEAST)
+        if not self.bag_total:
+            steps.extend(self._shifts())
+        buys = self._buys(p)
+        if buys:
+            steps.extend(buys)
+        else:
+            steps.append(END)
+        return steps
+
+    def _placements(self, p: Player, a: int, b: int, out: list[Step]) -> None:
+        table = self.tables.place
+        sail = p.power is _SAIL_BACK and not p.sailed and p.space > 0
+        o = p.pyramid.open
+        while o:
+            low = o & -o
+            row = table[low.bit_length() - 1]
+            o ^= low
+            ab, ba = row[a][b], row[b][a]
+            out.append(ab[0])  # type: ignore[arg-type]
+            out.append(ba[0])  # type: ignore[arg-type]
+            if sail:
+                out.append(ab[1])  # type: ignore[arg-type]
+                out.append(ba[1])  # type: ignore[arg-type]
+
+    def _stored_placements(self, p: Player, out: list[Step]) -> None:
+        for stone in sorted(set(p.store)):
+            a, b = STONE_MATERIALS[stone]
+            self._placements(p, a, b, out)
+
+    def _shifts(self) -> list[Step]:
+        cols = self.offer
+        empty = [t for t, col in enumerate(cols) if not col]
+        return [self.tables.shift[s][t] for t in empty
+                for s, col in enumerate(cols) if len(col) >= 2]
+
+    def _buys(self, p: Player) -> list[Step]:
+        """Every affordable buy (plain, then with the bonus) for player ``p``."""
+        t = self.tables
+        if p.pyramid.count + len(p.store) >= t.slots:
+            return []
+        food, space, last = p.food, p.space, t.last
+        q = t.quarry_at[self.start_space]
+        tile = self.tiles[q] if q >= 0 else -1
+        # The STOREHOUSE bonus is the Store step, not a '+' buy.
+        colour_bit = 1 << t.quarry_material[q] if q >= 0 and tile != _STOREHOUSE else 0
+        out: list[Step] = []
+        for c, col in enumerate(self.offer):
+            if not col:
+                continue
+            arrive = space + t.col_time[c]
+            table = t.buy[c]
+            prices = t.prices[c]
+            if arrive <= last:
+                out += t.affordable[c][food if food < t.max_price else t.max_price][len(col)]
+            if not colour_bit:
+                continue
+            if tile == _NOEXTRA:
+                ok = t.col_food[c] <= food and arrive <= last
+            elif tile == _SAVETIME:
+                ok = arrive - t.savetime <= last
+            elif tile == _TIMEFOOD:
+                ok = arrive + 1 <= last
+            else:
+                ok = arrive <= last
+            if not ok:
+                continue
+            no_extra = tile == _NOEXTRA
+            for r, stone in enumerate(col):
+                if STONE_MASK[stone] & colour_bit and (no_extra or prices[r] <= food):
+                    out.append(table[r][1])
+        return out
+
+    def apply(self, action: Action) -> None:
+        """Apply a step of the active player or a chance outcome; raise IllegalAction."""
+        kind = type(action)
+        if kind is Draw and self.phase == _DRAW:
+            stone = action.stone  # type: ignore[union-attr]
+            if not self.bag[stone]:
+                raise IllegalAction(f"{action}: the bag holds {self._bag_text()}")
+            self.bag[stone] -= 1
+            self.bag_total -= 1
+            pending = self.pending
+            self.offer[pending.pop(0)].append(stone)
+            if not pending or not self.bag_total:
+                pending.clear()
+                self._begin_turn()
+        elif kind is Buy:
+            self._buy(action)  # type: ignore[arg-type]
+        elif kind is Place:
+            self._apply_place(action)  # type: ignore[arg-type]
+        elif kind is Draw or kind is LayTile or kind is Arrive or kind is Assign:
+            self._apply_outcome(action)  # type: ignore[arg-type]
+        elif kind is Done:
+            if self.phase != _POST:
+                raise IllegalAction(self._not_now("done"))
+            self._end_turn()
+        elif kind is Store:
+            if self.phase != _PLACE or not self.can_store:
+                raise IllegalAction("store: only with the STOREHOUSE bonus of the quarry the "
+                                    "boat started on, for a stone of its colour, before placing")
+            self.players[self.seat].store.append(self.hand)
+            self.hand = -1
+            self._finish_main()
+        elif kind is Feast:
+            self._feast()
+        elif kind is End:
+            self._forced_end()
+        elif kind is Shift:
+            self._shift(action)  # type: ignore[arg-type]
+        else:
+            raise IllegalAction(f"not an action: {action!r}")
+
+    def _not_now(self, what: str) -> str:
+        where = {_SETUP: "during set-up (a chance node)", _START: "before the buy",
+                 _PLACE: "while the bought stone waits to be placed",
+                 _POST: "after the turn", _DRAW: "while the offer is refilled",
+                 _OVER: "after the game is over"}[self.phase]
+        return f"{what}: not allowed {where}"
+
+    def _buy(self, step: Buy) -> None:
+        if self.phase != _START:
+            raise IllegalAction(self._not_now(f"buy {step}"))
+        t = self.tables
+        c, r = step.column - 1, step.row - 1
+        if not (0 <= c < t.columns and 0 <= r < len(self.offer[c])):
+            raise IllegalAction(f"buy {step}: there is no stone at column {step.column}, "
+                                f"row {step.row}")
+        p = self.players[self.seat]
+        if p.pyramid.count + len(p.store) >= t.slots:
+            raise IllegalAction(f"buy {step}: the pyramid has no room (placed + stored = "
+                                f"{t.slots}); the forced end applies")
+        stone = self.offer[c][r]
+        q = t.quarry_at[self.start_space]
+        # The start quarry's tile when the stone has its colour, else -1.
+        tile = self.tiles[q] if q >= 0 and STONE_MASK[stone] >> t.quarry_material[q] & 1 else -1
+        food, time = t.prices[c][r], t.col_time[c]
+        if step.bonus:
+            if tile < 0:
+                raise IllegalAction(f"buy {step}: no quarry bonus applies (the boat started "
+                                    f"this turn on space {self.start_space}, stone "
+                                    f"{Stone(stone).name})")
+            if tile == _STOREHOUSE:
+                raise IllegalAction(f"buy {step}: the STOREHOUSE bonus is used by the store "
+                                    "step, not by '+'")
+            if tile == _NOEXTRA:
+                food = t.col_food[c]
+            elif tile == _SAVETIME:
+                time = max(0, time - t.savetime)
+            elif tile == _TIMEFOOD:
+                time += 1
+        if food > p.food:
+            raise IllegalAction(f"buy {step}: costs {food} food, the player has {p.food}")
+        start = p.space
+        end = start + time
+        if end > t.last:
+            raise IllegalAction(f"buy {step}: {time} time would take the boat from space "
+                                f"{start} past space {t.last}")
+        p.food -= food
+        if end != start:
+            p.space = end
+            p.arrival = self.next_arrival
+            self.next_arrival += 1
+        if step.bonus:
+            if tile == _FOOD1:
+                p.food += t.food1
+            elif tile == _FOOD2:
+                p.food += t.food2
+            elif tile == _TIMEFOOD:
+                p.food += t.timefood
+        del self.offer[c][r]
+        self.pending.append(c)
+        self.hand = stone
+        self.can_store = tile == _STOREHOUSE
+        self.start_space = -1
+        self.phase = _PLACE
+        if self.ptah is not None and end > start:
+            self._ptah_takes(start, end, c)
+
+    def _ptah_takes(self, start: int, end: int, bought_column: int) -> None:
+        """Solo: Ptah takes matching bottom stones for each quarry left or passed (R7)."""
+        t = self.tables
+        assert self.ptah is not None
+        for q, space in enumerate(t.quarry_spaces):
+            if not start <= space < end:
+                continue
+            colour = t.quarry_material[q]
+            for c, col in enumerate(self.offer):
+                if c == bought_column or not col or not STONE_MASK[col[0]] >> colour & 1:
+                    continue
+                stone = col.pop(0)
+                self.ptah[stone] += 1
+                self.ptah_total += 1
+                self.pending.append(c)
+                if self.ptah_total >= t.ptah_target:
+                    self.phase = _OVER  # Ptah wins at once; the bought stone stays in hand
+                    self.pending.clear()
+                    return
+
+    def _apply_place(self, step: Place) -> None:
+        phase = self.phase
+        t = self.tables
+        s = t.geometry.slot_index.get((step.level, step.slot), -1)
+        if s < 0:
+            raise IllegalAction(f"place {step}: there is no slot {step.level}.{step.slot}")
+        if step.left == step.right:
+            raise IllegalAction(f"place {step}: a stone's two halves are different materials")
+        stone = STONE_OF_PAIR[step.left * 5 + step.right]
+        p = self.players[self.seat] if self.seat >= 0 else None
+        if phase == _PLACE:
+            assert p is not None
+            if stone != self.hand:
+                raise IllegalAction(f"place {step}: the stone bought is {Stone(self.hand).name}")
+        elif phase == _START or (phase == _POST and p is not None
+                                      and p.space == t.last):
+            assert p is not None
+            if stone not in p.store:
+                held = " ".join(Stone(x).name for x in p.store) or "nothing"
+                raise IllegalAction(f"place {step}: no {stone.name} in the storehouse "
+                                    f"(it holds {held})")
+        elif phase == _POST:
+            raise IllegalAction(f"place {step}: stored stones are placed after the turn only "
+                                f"once the boat is on space {t.last} (R5)")
+        else:
+            raise IllegalAction(self._not_now(f"place {step}"))
+        assert p is not None
+        if not p.pyramid.open >> s & 1:
+            why = "is taken" if p.pyramid.filled >> s & 1 else "is not supported"
+            raise IllegalAction(f"place {step}: slot {step.level}.{step.slot} {why}")
+        if step.heba:
+            if p.power is not _SAIL_BACK:
+                raise IllegalAction(f"place {step}: only Heba can sail back")
+            if p.sailed:
+                raise IllegalAction(f"place {step}: Heba's sail-back is used once per game")
+            if p.space == 0:
+                raise IllegalAction(f"place {step}: the boat is on space 0, it cannot sail back")
+        if phase == _PLACE:
+            self.hand = -1
+        else:
+            p.store.remove(stone)
+        self._place(p, s, step.left, step.right)
+        if step.heba:
+            p.sailed = True
+            assert p.builder is not None
+            p.space = max(0, p.space - p.builder.amount)
+            p.arrival = self.next_arrival
+            self.next_arrival += 1
+        if phase == _PLACE:
+            self._finish_main()
+
+    def _place(self, p: Player, s: int, left: int, right: int) -> None:
+        """Put a stone in slot ``s`` and gain food for icons, enclosed areas and Tsekani."""
+        t = self.tables
+        enclosed = p.pyramid.place(s, left, right)
+        gain = t.geometry.icon_food[s]
+        if enclosed:
+            chart = t.area_food
+            single = p.builder.amount if p.power is _SINGLE_AREA and p.builder else None
+            for size in enclosed:
+                if size == 1 and single is not None:
+                    gain += single
+                else:
+                    gain += chart[min(size, len(chart)) - 1]
+        if p.power is _BETWEEN and p.builder:
+            sides = t.geometry.sides[s]
+            if sides and p.pyramid.filled & sides == sides:
+                gain += p.builder.amount
+        p.food += gain
+
+    def _feast(self) -> None:
+        if self.phase not in (_START, _POST):
+            raise IllegalAction(self._not_now("feast"))
+        p = self.players[self.seat]
+        if p.power is not _FEAST or p.builder is None:
+            raise IllegalAction("feast: only Lateef can feast")
+        if p.feasted:
+            raise IllegalAction("feast: Lateef's feast is used once per game")
+        p.feasted = True
+        p.food += p.builder.amount * p.pyramid.highest_level()
+
+    def _forced_end(self) -> None:
+        if self.phase != _START:
+            raise IllegalAction(self._not_now("end"))
+        p = self.players[self.seat]
+        buys = self._buys(p)
+        if buys:
+            raise IllegalAction(f"end: the player can buy a stone (for example {buys[0]}), "
+                                "so must buy one")
+        last = self.tables.last
+        self.start_space = -1
+        p.food += self.tables.forced_food * (last - p.space)
+        if p.space != last:
+            p.space = last
+            p.arrival = self.next_arrival
+            self.next_arrival += 1
+        self._finish_main()
+
+    def _shift(self, step: Shift) -> None:
+        if self.phase != _START:
+            raise IllegalAction(self._not_now(f"shift {step}"))
+        cols = self.offer
+        s, t = step.source - 1, step.target - 1
+        n = len(cols)
+        if not (0 <= s < n and 0 <= t < n) or s == t:
+            raise IllegalAction(f"shift {step}: columns are 1 to {n} and must differ")
+        if self.bag_total:
+            raise IllegalAction(f"shift {step}: only when the bag is empty (R4)")
+        if cols[t]:
+            raise IllegalAction(f"shift {step}: column {step.target} is not empty (R4)")
+        if len(cols[s]) < 2:
+            raise IllegalAction(f"shift {step}: column {step.source} must hold at least two "
+                                "stones (R4)")
+        cols[t].append(cols[s].pop())
+
+    # ----------------------------------------------------------------- turn flow
+
+    def _finish_main(self) -> None:
+        """After the main placement, storing or the forced end: after-turn steps or the end."""
+        p = self.players[self.seat]
+        if ((p.power is _FEAST and not p.feasted)
+                or (p.store and p.space == self.tables.last)):
+            self.phase = _POST
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.hand = -1
+        self.can_store = False
+        if self.pending and self.bag_total:
+            self.phase = _DRAW
+        else:
+            self.pending.clear()
+            self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        """Whose turn: the rearmost boat not on the last space, first arrived first (3)."""
+        last = self.tables.last
+        best = -1
+        key = (last + 1, 0)
+        for i, p in enumerate(self.players):
+            if not p.retired and p.space < last and (p.space, p.arrival) < key:
+                best, key = i, (p.space, p.arrival)
+        self.hand = -1
+        self.can_store = False
+        if best < 0 or (self.ptah is not None and self.ptah_total >= self.tables.ptah_target):
+            self.phase = _OVER
+            self.seat = -1
+            self.start_space = -1
+            return
+        self.phase = _START
+        self.seat = best
+        self.start_space = self.players[best].space
+        self.turn += 1
+
+    def retire(self, seat: int) -> None:
+        """Take ``seat`` out of the game (an engine fault): no more turns, ranked last.
+
+        Allowed between turns or at the start of the retiring seat's own turn.
+        """
+        if self.phase in (_PLACE, _POST) and seat == self.seat:
+            raise IllegalAction("retire: not in the middle of the seat's own turn")
+        self.players[seat].retired = True
+        if self.phase == _START and seat == self.seat:
+            self._begin_turn()
+
+    # ----------------------------------------------------------------- results
+
+    def ranking(self) -> list[Standing]:
+        """Every seat's standing by R6 (retired seats below all others), seat order.
+
+        In a solo game the player ranks 1 after beating Ptah, else 2 (Ptah first).
+        """
+        if self.ptah is not None:
+            p = self.players[0]
+            won = self.solo_result().won
+            return [Standing(0, 1 if won else 2, p.pyramid.count, p.food,
+                             tuple(sorted(p.pyramid.areas, reverse=True)), p.retired)]
+        keys = []
+        for p in self.players:
+            areas = tuple(sorted(p.pyramid.areas, reverse=True))
+            keys.append((not p.retired, p.pyramid.count, p.food, areas))
+        out = []
+        for i, p in enumerate(self.players):
+            rank = 1 + sum(1 for k in keys if k > keys[i])
+            out.append(Standing(i, rank, p.pyramid.count, p.food, keys[i][3], p.retired))
+        return out
+
+    def solo_result(self) -> SoloResult:
+        """Solo: won or lost against Ptah, with the score and title when won (section 6)."""
+        assert self.ptah is not None, "not a solo game"
+        solo = self.tables.edition.solo
+        p = self.players[0]
+        stones = p.pyramid.count
+        won = (not p.retired and self.ptah_total < solo.ptah_target
+               and stones > self.ptah_total)
+        if not won:
+            return SoloResult(False, stones, self.ptah_total, None, None)
+        score = (solo.points_per_stone * stones + p.food // solo.food_per_point
+                 - solo.points_per_ptah_stone * self.ptah_total)
+        title = solo.titles[0].title
+        for band in solo.titles:
+            if score >= band.start:
+                title = band.title
+        return SoloResult(True, stones, self.ptah_total, score, title)
+
+    # ----------------------------------------------------------------- whole turns
+
+    def turn_over_since(self, turn: int) -> bool:
+        """True once the turn numbered ``turn`` has ended (for applying whole moves)."""
+        return self.turn != turn or not _START <= self.phase <= _POST
+
+    def apply_turn(self, steps: Sequence[Step]) -> None:
+        """Apply one whole turn atomically: all its steps, then Done if still needed.
+
+        On an illegal step nothing changes and IllegalAction says which step failed.
+        """
+        if not _START <= self.phase <= _POST:
+            raise IllegalAction(self._not_now("a move"))
+        work = self.clone()
+        turn = work.turn
+        for i, step in enumerate(steps):
+            if work.turn_over_since(turn):
+                raise IllegalAction(f"step {i + 1} ({step}): the turn is already over")
+            if type(step) is Done:
+                raise IllegalAction(f"step {i + 1}: 'done' is implied at the end of a move")
+            try:
+                work.apply(step)
+            except IllegalAction as e:
+                raise IllegalAction(f"step {i + 1} ({step}): {e}") from None
+        if not work.turn_over_since(turn):
+            if work.phase == _POST:
+                work.apply(DONE)
+            else:
+                raise IllegalAction("the move is incomplete: "
+                                    + ("the bought stone must be placed" if work.phase ==
+                                       _PLACE else "a stone must be bought (or end)"))
+        self._adopt(work)
+
+    def legal_turns(self) -> list[tuple[Step, ...]]:
+        """Every legal whole turn from here, as step sequences (Done left implicit)."""
+        out: list[tuple[Step, ...]] = []
+        if not _START <= self.phase <= _POST:
+            return out
+        turn = self.turn
+
+        def walk(state: GameState, prefix: tuple[Step, ...]) -> None:
+            for step in state.legal_steps():
+                if type(step) is Done:
+                    out.append(prefix)
+                    continue
+                nxt = state.clone()
+                nxt.apply(step)
+                if nxt.turn_over_since(turn):
+                    out.append((*prefix, step))
+                else:
+                    walk(nxt, (*prefix, step))
+
+        walk(self, ())
+        return out
+
+    def _adopt(self, other: GameState) -> None:
+        for name in GameState.__slots__:
+            setattr(self, name, getattr(other, name))
+
+
+def new_game(players: int = 4, *, builders: Iterable[str] | str | None = None,
+             edition: Edition | None = None) -> GameState:
+    """A game at its first set-up chance node.
+
+    ``players``: 1 (solo against Ptah) to 4. ``builders``: None for the standard game,
+    ``"random"`` for the builders variant with builders drawn at set-up, or a list of
+    builder names, one per seat.
+    """
+    ed = edition or standard_edition()
+    t = Tables.of(ed)
+    if not 1 <= players <= 4:
+        raise ValueError(f"players: {players} (1 to 4)")
+    chosen: list[Builder | None] = [None] * players
+    variant = Variant.STANDARD if builders is None else Variant.BUILDERS
+    if isinstance(builders, str):
+        if builders != "random":
+            builders = [b.strip() for b in builders.split(",")]
+        elif players > len(ed.builders):
+            raise ValueError(f"builders: {players} seats but the edition has "
+                             f"{len(ed.builders)} builders")
+    if builders is not None and not isinstance(builders, str):
+        names = list(builders)
+        if len(names) != players:
+            raise ValueError(f"builders: {len(names)} names for {players} seats")
+        if len(set(names)) != len(names):
+            raise ValueError("builders: each builder can be chosen once")
+        chosen = [ed.builder(n) for n in names]
+    start = ed.river.builders_start_space if variant == Variant.BUILDERS else ed.river.start_space
+    seats = [Player(t.geometry, b.food if b else ed.player.starting_food, start, b)
+             for b in chosen]
+    return GameState(t, variant, seats, solo=players == 1)
