@@ -1,0 +1,120 @@
+"""The data of a recorded game: header and every event in order (R2: chance written out).
+
+These msgspec structs are the one in-memory form of a record. The text format
+(:mod:`sneferu_cli.record.text`) and JSON (``msgspec.json``) are two encodings of it. Seat
+numbers in records are 1-based, as in every notation.
+
+>>> rec = GameRecord(header=Header(players=2), events=[Chance("~FOOD1"), Turn(1, "1.1 TG@1.1")])
+>>> msgspec.json.decode(msgspec.json.encode(rec), type=GameRecord) == rec
+True
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Who played a seat: the engine's (or human's) name and, in the builders variant, builder."""
+
+    seat: int
+    name: str
+    builder: str | None = None
+    author: str | None = None
+
+
+class Fault(msgspec.Struct, frozen=True, omit_defaults=True):
+    """An engine fault that retired a seat: what happened and when.
+
+    ``kind`` is one of: ``crash`` (the process exited), ``eof`` (it closed its output),
+    ``timeout`` (no answer in time), ``handshake`` (never finished the handshake),
+    ``malformed`` (a line the grammar rejects), ``illegal`` (an illegal move),
+    ``flood`` (a line over the length limit).
+    ``ply`` counts the turns played before the fault (0 = before the first turn).
+    """
+
+    seat: int
+    kind: str
+    detail: str
+    ply: int
+
+
+class SeatResult(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A seat's final standing (R6): rank 1 = first, shared on ties."""
+
+    seat: int
+    rank: int
+    stones: int
+    food: int
+    retired: bool = False
+
+
+class SoloScore(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Solo games: won against Ptah or not, Ptah's stones, score and title when won."""
+
+    won: bool
+    ptah: int
+    score: int | None = None
+    title: str | None = None
+
+
+class Header(msgspec.Struct, omit_defaults=True):
+    """The tags of a record.
+
+    ``builders`` is None for the standard variant, ``"random"`` when the builders were drawn
+    at set-up (the record then holds their chance events) or ``"chosen"`` (the seats' builder
+    fields say who). ``position`` is the starting position when the game did not start from
+    set-up. ``result`` and ``termination`` are empty until the game is finished;
+    ``termination`` is ``normal``, ``ptah`` (Ptah completed its pyramid), ``all-retired`` or
+    ``aborted`` (cut off before the end).
+    """
+
+    players: int
+    event: str = "?"
+    date: str = "?"
+    round: str | None = None
+    edition: str = "standard"
+    variant: str = "standard"
+    builders: str | None = None
+    seats: list[Seat] = []
+    seed: int | None = None
+    time_control: str | None = None
+    position: str | None = None
+    result: list[SeatResult] = []
+    solo: SoloScore | None = None
+    termination: str | None = None
+    faults: list[Fault] = []
+    extra: dict[str, str] = {}
+
+
+class Chance(msgspec.Struct, frozen=True, tag="chance"):
+    """A chance outcome, as its token (``~BT``, ``~FOOD1``, ``~2``, ``~Heba``)."""
+
+    outcome: str
+
+
+class Turn(msgspec.Struct, frozen=True, tag="turn", omit_defaults=True):
+    """A whole turn of ``seat`` in move notation, with the clock time it used (ms) and the
+    engine's last ``info`` fields if any."""
+
+    seat: int
+    move: str
+    ms: int | None = None
+    info: dict[str, str] | None = None
+
+
+class Retire(msgspec.Struct, frozen=True, tag="retire"):
+    """The arbiter retired ``seat`` here (see the matching Fault in the header)."""
+
+    seat: int
+    kind: str
+
+
+Event = Chance | Turn | Retire
+
+
+class GameRecord(msgspec.Struct):
+    """One game: its header and events in the order they happened."""
+
+    header: Header
+    events: list[Event] = []
