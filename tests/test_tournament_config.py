@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
+from support import ROOT
 
 from sneferu_cli.tournament import ConfigError, load_config
 from sneferu_cli.tournament.config import parse_engine_spec
@@ -161,3 +163,26 @@ def test_fingerprint_covers_the_games_not_the_run_settings():
     for games in ({"deals": 11}, {"seed": 4}, {"seating": "permute"}, {"event": "x"},
                   {"engine": ["name=a command=a2", "name=b command=b"]}):
         assert load_config(None, {**base, **games}).fingerprint() != fp
+
+
+def toml_block(path: str, after: str) -> str:
+    text = (ROOT / path).read_text().split(after, 1)[1]
+    block = re.search(r"```toml\n(.*?)```", text, re.S)
+    assert block
+    return block.group(1)
+
+
+@pytest.mark.parametrize(("path", "after"), [("SPEC.md", "### 9.1 Configuration"),
+                                             ("README.md", "## Tournaments")])
+def test_the_documented_examples_are_valid(tmp_path, path, after):
+    cfg = load_config(write(tmp_path, toml_block(path, after)))
+    assert len(cfg.engines) == 3 and cfg.time_control == "10+0.1"
+
+
+def test_the_documented_engine_flag():
+    spec = (ROOT / "SPEC.md").read_text()
+    flag = re.search(r'--engine "(.*)"', spec)
+    assert flag
+    assert parse_engine_spec(flag.group(1)) == {
+        "name": "greedy", "command": "python3 bots/greedy.py --fast", "dir": ".",
+        "options": {"Depth": "2"}}

@@ -220,6 +220,11 @@ def test_missing_state_or_records(tmp_path):
         Journal.resume(tmp_path / "t.records.state")
 
 
+def test_a_state_that_cannot_be_written(tmp_path):
+    with pytest.raises(StateError, match=r"cannot write the tournament state: No such file"):
+        started(tmp_path, state=str(tmp_path / "no" / "such.state"))
+
+
 def test_a_record_file_shortened_behind_our_back(tmp_path):
     with started(tmp_path) as j:
         j.commit(1, b"first\n")

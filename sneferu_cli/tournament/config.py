@@ -264,21 +264,15 @@ def load_config(path: str | Path | None, flags: Mapping[str, Any] | None = None
             except ValueError as e:
                 raise ConfigError(f"{source}: engine command {engine['command']!r}: {e}"
                                   ) from None
-    cfg = decode_config(raw, source)
+    try:
+        cfg = msgspec.convert(raw, TournamentConfig)
+    except msgspec.ValidationError as e:
+        raise ConfigError(f"{source}: {_field_first(str(e))}") from None
     try:
         check(cfg)
     except ConfigError as e:
         raise ConfigError(f"{source}: {e}") from None
     return cfg
-
-
-def decode_config(raw: Any, source: str = "configuration") -> TournamentConfig:
-    """A TournamentConfig from plain data (a decoded TOML or JSON table), typed and checked
-    field by field, but not :func:`check`-ed as a whole."""
-    try:
-        return msgspec.convert(raw, TournamentConfig)
-    except msgspec.ValidationError as e:
-        raise ConfigError(f"{source}: {_field_first(str(e))}") from None
 
 
 def _field_first(message: str) -> str:

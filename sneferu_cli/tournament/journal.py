@@ -74,7 +74,12 @@ class TournamentState(msgspec.Struct, kw_only=True):
 
     def save(self, path: str | Path) -> None:
         """Replace the state file atomically and durably."""
-        write_atomically(Path(path), msgspec.json.format(msgspec.json.encode(self)) + b"\n")
+        data = msgspec.json.format(msgspec.json.encode(self)) + b"\n"
+        try:
+            write_atomically(Path(path), data)
+        except OSError as e:
+            raise StateError(f"{path}: cannot write the tournament state: {e.strerror}"
+                             ) from None
 
 
 def fsync_dir(path: Path) -> None:
