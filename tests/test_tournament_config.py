@@ -29,7 +29,7 @@ concurrency = 2
 name = "alpha"
 command = ["python3", "alpha.py", "--fast"]
 dir = "bots"
-options = { Depth = 3, Greedy = true, Style = "calm" }
+options = { Depth = 3, Greedy = true, Style = "calm", Margin = 0.5 }
 
 [[engine]]
 name = "beta"
@@ -55,7 +55,7 @@ def test_a_full_file(tmp_path):
     assert (cfg.records, cfg.state_path, cfg.concurrency) == ("cup.records", "cup.state", 2)
     a, b, c = cfg.engines
     assert a.command == ["python3", "alpha.py", "--fast"] and a.dir == "bots"
-    assert a.options == {"Depth": 3, "Greedy": True, "Style": "calm"}
+    assert a.options == {"Depth": "3", "Greedy": "true", "Style": "calm", "Margin": "0.5"}
     assert b.command == ["./beta", "--level", "very hard"]  # a string is split like a shell
     assert cfg.engine("gamma") is c and cfg.challenger_name == "beta"
 
@@ -130,6 +130,8 @@ TWO = '[[engine]]\nname = "a"\ncommand = "a"\n[[engine]]\nname = "b"\ncommand = 
     ('[[engine]]\nname = "a"\ncommand = "\'unclosed"\n', "engine command \"'unclosed\""),
     ('[[engine]]\nname = "a"\n', "t.toml: engine[0]: object missing required field `command`"),
     ('[[engine]]\nname = "a"\ncommand = "a"\nopts = 1\n', "engine[0]: object contains unknown"),
+    ('[[engine]]\nname = "a"\ncommand = "a"\noptions = { X = [1] }\n',
+     "engine[0].options[...]: expected `str`, got `array`"),
     ("deals = \n", "t.toml: not valid TOML"),
 ])
 def test_errors_name_the_field(tmp_path, text, message):
@@ -153,6 +155,14 @@ def test_a_missing_file(tmp_path):
 def test_engine_flag_errors(spec, message):
     with pytest.raises(ConfigError, match=message):
         parse_engine_spec(spec)
+
+
+def test_options_read_the_same_from_toml_and_flags(tmp_path):
+    p = write(tmp_path, '[[engine]]\nname = "a"\ncommand = "a"\noptions = { Depth = 2 }\n'
+                        '[[engine]]\nname = "b"\ncommand = "b"\n')
+    flags = load_config(None, {"engine": ["name=a command=a option.Depth=2",
+                                          "name=b command=b"]})
+    assert load_config(p).fingerprint() == flags.fingerprint()
 
 
 def test_fingerprint_covers_the_games_not_the_run_settings():

@@ -34,17 +34,15 @@ class _Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="k
     pass
 
 
-OptionValue = str | int | float | bool
-
-
 class EngineConfig(_Config, frozen=True):
     """One engine: its unique name, the command that starts it (argv), its working
-    directory (default: the current one) and the options the arbiter sets at the start."""
+    directory (default: the current one) and the options the arbiter sets at the start
+    (as text: TOML numbers and booleans are written as TOML writes them)."""
 
     name: str
     command: list[str]
     dir: str | None = None
-    options: dict[str, OptionValue] = {}
+    options: dict[str, str] = {}
 
     def __post_init__(self) -> None:
         if not self.name.strip() or self.name != self.name.strip():
@@ -258,12 +256,16 @@ def load_config(path: str | Path | None, flags: Mapping[str, Any] | None = None
         else:
             raw[key] = value
     for engine in raw.get("engine", []) if isinstance(raw.get("engine"), list) else []:
-        if isinstance(engine, dict) and isinstance(engine.get("command"), str):
+        if not isinstance(engine, dict):
+            continue
+        if isinstance(engine.get("command"), str):
             try:
                 engine["command"] = shlex.split(engine["command"])
             except ValueError as e:
                 raise ConfigError(f"{source}: engine command {engine['command']!r}: {e}"
                                   ) from None
+        if isinstance(engine.get("options"), dict):
+            engine["options"] = {k: _option_text(v) for k, v in engine["options"].items()}
     try:
         cfg = msgspec.convert(raw, TournamentConfig)
     except msgspec.ValidationError as e:
@@ -273,6 +275,15 @@ def load_config(path: str | Path | None, flags: Mapping[str, Any] | None = None
     except ConfigError as e:
         raise ConfigError(f"{source}: {e}") from None
     return cfg
+
+
+def _option_text(value: Any) -> Any:
+    """An option value as text, the way TOML writes it (others left for the type check)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return value
 
 
 def _field_first(message: str) -> str:
