@@ -217,3 +217,14 @@ def test_moves_drawing_from_the_chance_generator_would_break_duplicate_deals():
     n = min(len(a), len(b))
     assert a[:n] != b[:n]
 
+
+
+def test_game_header_with_random_builders_and_standard():
+    cfg = cfg_of(2, builders="random")
+    h = play(cfg, Schedule.of(cfg).game(1)).header
+    assert (h.variant, h.builders, [s.builder for s in h.seats]) == ("builders", "random",
+                                                                     [None, None])
+    assert h.result and h.edition == "standard"
+    cfg = cfg_of(2)
+    h = play(cfg, Schedule.of(cfg).game(1)).header
+    assert (h.variant, h.builders, h.time_control) == ("standard", None, None)

@@ -115,15 +115,16 @@ def pending_games(schedule: Schedule, done: Iterable[int]) -> list[Game]:
 def game_header(cfg: TournamentConfig, game: Game) -> Header:
     """The header tags a game of this tournament is recorded with (results still empty):
     ``round`` is the game number and ``extra["deal"]`` the deal number (SPEC.md 9.3)."""
-    builders = None if cfg.builders is None else "random" if cfg.builders == "random" else "chosen"
-    chosen = None
-    if cfg.builders is not None and builders == "chosen":
-        chosen = [b.strip() for b in cfg.builders.split(",")]
+    kind, chosen = None, None
+    if cfg.builders == "random":
+        kind = "random"
+    elif cfg.builders is not None:
+        kind, chosen = "chosen", [b.strip() for b in cfg.builders.split(",")]
     seats = [Seat(i, name, chosen[i - 1] if chosen else None)
              for i, name in enumerate(game.seats, start=1)]
     return Header(players=len(game.seats), event=cfg.event, round=str(game.number),
-                  edition=cfg.load_edition().name, variant="builders" if builders else "standard",
-                  builders=builders, seats=seats, seed=game.seed,
+                  edition=cfg.load_edition().name, variant="builders" if kind else "standard",
+                  builders=kind, seats=seats, seed=game.seed,
                   time_control=cfg.time_control, extra={"deal": str(game.deal)})
 
 
