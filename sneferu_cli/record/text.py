@@ -421,12 +421,17 @@ def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEn
         except UnexpectedInput as e:
             raise fail(_syntax(text, e), at) from None
         node = tree.children[0]
+        kind = "end" if isinstance(node, Token) else str(node.data)
+        if header is None and kind != "tag":
+            missing = [_tag_name(t) for t in _REQUIRED if t not in fields]
+            if missing:
+                raise fail(f"the header lacks the tag(s) {' '.join(missing)}", at)
+            header = Header(seats=seats, result=result, faults=faults, extra=extra,
+                            **fields)  # type: ignore[arg-type]
         if isinstance(node, Token):  # end of game
-            if header is None:
-                raise fail("the game has no events", at)
+            assert header is not None
             return GameEntry(GameRecord(header, events), number, first, tuple(event_lines),
                              tag_lines, at)
-        kind = node.data
         if kind == "tag":
             tag = node.children[0]
             assert isinstance(tag, Tree)
@@ -464,12 +469,6 @@ def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEn
                 fields[name] = value
                 tag_lines[name] = at
             continue
-        if header is None:
-            missing = [_tag_name(t) for t in _REQUIRED if t not in fields]
-            if missing:
-                raise fail(f"the header lacks the tag(s) {' '.join(missing)}", at)
-            header = Header(seats=seats, result=result, faults=faults, extra=extra,
-                            **fields)  # type: ignore[arg-type]
         if kind == "turn_line":
             turns += 1
             turn, draws = _turn(node)
@@ -552,10 +551,9 @@ def _turn(node: Tree[Token]) -> tuple[Turn, list[Chance]]:
 
 def _syntax(text: str, e: UnexpectedInput) -> str:
     col = getattr(e, "column", 0)
-    if not isinstance(col, int) or col < 1:
-        return f"line ends too early: {_clip(text)!r}"
-    rest = text[col - 1:]
-    if not rest:
+    tok = getattr(e, "token", None)
+    rest = text[col - 1:] if isinstance(col, int) and col >= 1 else ""
+    if not rest or (tok is not None and tok.type == "$END"):
         return f"line ends too early: {_clip(text)!r}"
     return f"unexpected {_clip(rest, 16)!r} at column {col}: {_clip(text)!r}"
 
