@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from importlib import resources
 
 from sneferu_cli.notation.move import Move
 from sneferu_cli.notation.position import to_position
@@ -101,3 +102,10 @@ def many_games(count: int, base_seed: int = 0) -> list[GameRecord]:
                                max_turns=5 if k % 11 == 7 else None,
                                greedy=players == 1 and k % 4 == 0))
     return out
+
+
+def cheap_edition_toml() -> str:
+    """A non-standard edition "cheap": column 4 costs 1 food instead of 3."""
+    raw = resources.files("sneferu_cli.rules").joinpath("editions/standard.toml").read_text()
+    return (raw.replace('name = "standard"', 'name = "cheap"')
+            .replace("{ food = 3, time = 1 }", "{ food = 1, time = 1 }"))

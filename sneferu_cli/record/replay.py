@@ -245,7 +245,7 @@ def _check_header(entry: GameEntry, state: GameState, turns: int, source: str) -
                        f"{', '.join(TERMINATIONS)})", "termination")
         if termination == "aborted" and h.termination != "aborted":
             raise fail(f"the record ends before the game is over ({describe_turn(state)}), "
-                       f"but [Termination {h.termination}]", "termination")
+                       f"but [Termination {h.termination}]")
         if termination != h.termination:
             raise fail(f"[Termination {h.termination}], but the replay ends the game as "
                        f"{termination!r}", "termination")
