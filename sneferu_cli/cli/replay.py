@@ -19,7 +19,8 @@ from .options import edition_option, load
 
 
 @click.command()
-@click.argument("file", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", metavar="FILE",
+                type=click.Path(exists=True, dir_okay=False, allow_dash=True))
 @click.option("--game", "-g", "number", type=click.IntRange(1), default=None,
               help="Only game N of the file (1 = the first).")
 @click.option("--ply", type=int, default=None,

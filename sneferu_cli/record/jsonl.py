@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 
 import msgspec
@@ -27,8 +28,12 @@ _encoder = msgspec.json.Encoder()
 
 
 def record_to_json(rec: GameRecord) -> str:
-    """One game as one line of JSON (no newline)."""
-    return _encoder.encode(rec).decode("utf-8")
+    """One game as one line of JSON (no newline); fields with their default left out."""
+    h = rec.header
+    # msgspec leaves a default out only when it is the very object: intern the strings.
+    h = msgspec.structs.replace(h, event=sys.intern(h.event), date=sys.intern(h.date),
+                                edition=sys.intern(h.edition), variant=sys.intern(h.variant))
+    return _encoder.encode(GameRecord(h, rec.events)).decode("utf-8")
 
 
 def records_to_json(recs: Iterable[GameRecord]) -> str:
