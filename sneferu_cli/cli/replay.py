@@ -78,6 +78,8 @@ def replay(ctx: click.Context, file: str, number: int | None, ply: int | None, s
                     raise click.UsageError(str(e)) from None
                 click.echo(picture(state) if show else to_position(state))
         else:
+            if not rf.games and not rf.cut_off:
+                click.echo(f"{rf.source}: no games")
             failed = _verify_all(entries, editions, rf)
             if failed:
                 ctx.exit(1)
