@@ -21,9 +21,9 @@ from .options import edition_option, load
 @click.command()
 @click.argument("file", metavar="FILE",
                 type=click.Path(exists=True, dir_okay=False, allow_dash=True))
-@click.option("--game", "-g", "number", type=click.IntRange(1), default=None,
+@click.option("--game", "-g", "number", type=click.IntRange(1), default=None, metavar="N",
               help="Only game N of the file (1 = the first).")
-@click.option("--ply", type=int, default=None,
+@click.option("--ply", type=int, default=None, metavar="K",
               help="Print the position at ply K of the game (K turns played with the draws "
                    "after them; negative counts from the end, -1 = the final position).")
 @click.option("--show", is_flag=True,
