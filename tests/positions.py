@@ -58,6 +58,8 @@ def position(seats: Sequence[Seat] | int = 2, *, offer: Sequence[str] | str | No
              rest: Sequence[int] = (), edition: Edition | None = None) -> str:
     """The position line for these parts.
 
+    Stones may be written either way round (``GT``), and Ptah's stones and storehouses in
+    any order: the position is written in the notation's canonical spelling.
     ``offer``: four columns bottom row first (``"BTMG"``, ``""`` or ``"-"`` for empty), or
     the notation's ``/``-separated field. ``tiles``: a full layout in track order, or
     ``{space: kind}`` for the quarries that matter, the others laid from what is left of
@@ -78,6 +80,8 @@ def position(seats: Sequence[Seat] | int = 2, *, offer: Sequence[str] | str | No
         orders.append(s.order if s.order is not None
                       else 1 + sum(1 for j in range(i) if spaces[j] == spaces[i]))
     columns = _columns(offer, t.columns)
+    ptah = _names(ptah, sort=True)
+    seat_list = [replace(s, store=_names(s.store, sort=True)) for s in seat_list]
     used = [0] * len(Stone)
     for run in [*columns, ptah, *(s.store for s in seat_list),
                 *(_levels(s.pyramid, t.geometry.levels) for s in seat_list)]:
@@ -207,7 +211,14 @@ def _columns(offer: Sequence[str] | str | None, n: int) -> list[str]:
     cols = offer.split("/") if isinstance(offer, str) else list(offer)
     if len(cols) != n:
         raise ValueError(f"the offer needs {n} columns, got {len(cols)}")
-    return ["" if c == "-" else c for c in cols]
+    return [_names(c) for c in cols]
+
+
+def _names(run: str, *, sort: bool = False) -> str:
+    """A run of stones in the notation's spelling (``GT`` is written ``TG``), sorted into
+    stone order when ``sort`` (Ptah's stones and storehouses are written that way)."""
+    stones = _pairs(run)
+    return "".join(s.name for s in (sorted(stones) if sort else stones))
 
 
 def _levels(pyramid: str, levels: int) -> str:
