@@ -63,7 +63,8 @@ def position(seats: Sequence[Seat] | int = 2, *, offer: Sequence[str] | str | No
     ``offer``: four columns bottom row first (``"BTMG"``, ``""`` or ``"-"`` for empty), or
     the notation's ``/``-separated field. ``tiles``: a full layout in track order, or
     ``{space: kind}`` for the quarries that matter, the others laid from what is left of
-    their pool. ``turn``: the turn field; by default the start of the rearmost seat's turn.
+    their pool. ``turn``: the turn field; by default the start of the turn of the rearmost seat
+    not retired.
     The bag holds every stone not placed elsewhere; ``bag`` states the counts a test
     expects for some types (``{"BT": 0}``) and is checked against that. ``rest``: seats
     (0-based, with no pyramid given) whose pyramids take every stone not placed elsewhere,
@@ -89,7 +90,8 @@ def position(seats: Sequence[Seat] | int = 2, *, offer: Sequence[str] | str | No
             used[stone] += 1
     if turn is None:
         active = min(range(len(seat_list)),
-                     key=lambda i: (spaces[i] >= t.last, spaces[i], orders[i]))
+                     key=lambda i: ("r" in seat_list[i].flags, spaces[i] >= t.last,
+                                    spaces[i], orders[i]))
         turn = f"start:{active + 1}:{spaces[active]}"
     parts = turn.split(":")
     if parts[0] in ("place", "over") and len(parts) > 1 + (parts[0] == "place"):
