@@ -7,8 +7,8 @@ turn) and writes the whole line, putting every stone not named elsewhere into th
 exercises the position notation.
 
 >>> state = build([Seat(food=3, pyramid="BT@1.1"), Seat(space=4)], offer=["BM", "", "", ""])
->>> state.players[0].food, state.offer[0], state.seat
-(3, [1], 0)
+>>> state.players[0].food, [str(s) for s in state.offer[0]], state.seat
+(3, ['BM'], 0)
 """
 
 from __future__ import annotations
@@ -68,7 +68,8 @@ def position(seats: Sequence[Seat] | int = 2, *, offer: Sequence[str] | str | No
     The bag holds every stone not placed elsewhere; ``bag`` states the counts a test
     expects for some types (``{"BT": 0}``) and is checked against that. ``rest``: seats
     (0-based, with no pyramid given) whose pyramids take every stone not placed elsewhere,
-    21 at most each, filled bottom-up in stone order: the way to empty the bag.
+    21 at most each, filled bottom-up in stone order: the way to empty the bag (when
+    they can hold every stone left).
     """
     ed = edition or standard_edition()
     t = Tables.of(ed)

@@ -106,6 +106,15 @@ def test_then_the_second_largest_and_so_on():
     assert places(state) == [2, 1]
 
 
+def test_an_area_beats_no_area():
+    """R6, SPEC 2.6 ("sizes compared largest first"): when one list of sizes runs out, the
+    longer list ranks first: 2, 1, 1, 1 beats 2, 1, 1 (any area beats none)."""
+    state = over(Seat(food=3, pyramid=f"{PAIR_LEFT} GA@1.4"),  # GA open below level 2
+                 Seat(food=3, pyramid=f"{PAIR_LEFT} GA@1.6"))  # A at the right edge: closed
+    assert [s.areas for s in state.ranking()] == [(2, 1, 1), (2, 1, 1, 1)]
+    assert places(state) == [2, 1]
+
+
 def test_ties_share_the_place():
     """R6: players still tied share the place; the next place is skipped (1, 1, 3)."""
     state = over(Seat(food=3, pyramid=PAIR_LEFT), Seat(food=3, pyramid=PAIR_LEFT),

@@ -13,12 +13,11 @@ from sneferu_cli.notation import parse_action, to_position
 from sneferu_cli.rules import IllegalAction, Material, standard_edition
 
 
-def placing(pyramid: str, stone: str, *, builder: str | None = None, edition=None):
-    """A seat at the placement step with ``stone`` in hand and ``pyramid`` built."""
-    seat = Seat(food=0, space=10, pyramid=pyramid, builder=builder)
-    other = Seat(space=40, builder="Lateef" if builder else None)
+def placing(pyramid: str, stone: str, *, edition=None):
+    """Seat 1 at the placement step with ``stone`` in hand and ``pyramid`` built."""
+    seat = Seat(food=0, space=10, pyramid=pyramid)
     name = "".join(sorted(stone, key="BTMGA".index))
-    return build([seat, other], turn=f"place:1:{name}", edition=edition)
+    return build([seat, Seat(space=40)], turn=f"place:1:{name}", edition=edition)
 
 
 def gain(state, step: str) -> int:
@@ -94,7 +93,8 @@ def test_rulebook_example_green_4_and_white_1():
     """4.5, rulebook example: a brown-white stone closes a green area of 4 (7 food) and a
     white area of 1 (0 food).
 
-    Green (B) cells (3,3) (3,4) (4,4) (4,5); the rest of levels 1-4 is filler. The stone
+    Green (B) cells (3,3) (3,4) (4,4) (4,5); levels 1-2 and the other cells of the slots
+    under 5.1 (3.1-3.3, 4.1, 4.2) are filler (no two neighbours alike). The stone
     TM on 5.1 (no icon) covers (5,4) white and (5,5) brown: it closes the green area from
     above, and its white half, with the edge left of and above it, is an area of 1.
     """

@@ -71,6 +71,14 @@ def test_hebas_sail_back_does_not_trigger_ptah():
     assert state.players[0].space == 5 and ptah_field(state) == "-"
 
 
+def test_after_hebas_sail_back_the_pay_step_counts_from_where_the_boat_is():
+    """R7, R8: Heba sails 5 -> 3 before the buy (no Ptah); the pay step 3 -> 4 leaves
+    basalt 3, so Ptah takes BM; Tura 5, left by sailing back, does not count."""
+    state = build([Seat(space=5, builder="Heba", store="TM")], offer=["TG", "BM", "", "GA"])
+    play(state, "TM@1.1h 4.1 GA@1.2")
+    assert state.players[0].space == 4 and ptah_field(state) == "BM"
+
+
 def test_ptah_completing_its_pyramid_wins_at_once():
     """6, SPEC 2.5: Ptah's 21st stone ends the game at once; the bought stone stays unplaced."""
     ptah = "".join(["BG", "BA", "TM", "TG", "TA", "MG", "MA"] * 2 + ["GA"] * 6)

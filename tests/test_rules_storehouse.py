@@ -48,6 +48,17 @@ def test_stored_stones_may_be_placed_after_the_turn_that_reaches_40():
     assert p.space == 40 and p.pyramid.count == 2 and p.food == 6 - 3 + 1
 
 
+def test_a_stone_stored_in_the_turn_that_reaches_40_may_be_placed_after_it():
+    """R5, 4.6 ("after your turn that brings your boat to space 40"): this applies to a
+    stone stored in that very turn too: the turn is over when it is placed."""
+    state = build([Seat(space=37), Seat(space=40)], offer=["", "BA", "", ""],
+                  tiles={37: "STOREHOUSE"})
+    assert {"2.1 store", "2.1 store BA@1.1", "2.1 BA@1.1"} <= moves(state)
+    play(state, "2.1 store BA@1.2")
+    p = state.players[0]
+    assert (p.space, p.food, p.pyramid.count, p.store) == (40, 6 - 1 + 1, 1, [])
+
+
 def test_a_stone_still_stored_at_the_end_does_not_count():
     """4.6, R6: stones still stored at the end are not in the pyramid."""
     state = build([Seat(space=39, store="MG"), Seat(space=40, food=3, pyramid="BT@1.1")],
