@@ -9,7 +9,7 @@ from positions import Seat, edition_text, position
 from support import run_cli
 
 from sneferu_cli.notation import Move, from_position, legal_moves, parse_outcome, to_position
-from sneferu_cli.rules import Stone, load_edition, sample_outcome
+from sneferu_cli.rules import Stone, load_edition, new_game, sample_outcome
 
 NEW = ("position", "new", "--players", "2", "--seed", "3")
 
@@ -24,16 +24,21 @@ def ok(*args: str, stdin: str | None = None) -> str:
 
 @pytest.fixture(scope="module")
 def start() -> str:
+    """A two-seat game after its set-up, seed 3."""
     return ok(*NEW).strip()
 
 
 def test_new_plays_the_set_up_draws_with_the_seed(start):
-    """`new`: one position line after the set-up draws; the same seed gives the same game."""
+    """`new`: one position line after the set-up draws; the seed decides the draws."""
     state = from_position(start)
     assert start.startswith("standard standard ") and start.endswith(f"start:{state.seat + 1}:0")
     assert "?" not in start and state.bag_total == 72
     assert ok(*NEW).strip() == start
     assert ok("position", "new", "--players", "2", "--seed", "4").strip() != start
+    game, rng = new_game(2), random.Random(3)  # SPEC 2.1: random.Random(seed), in order
+    while game.is_chance_node():
+        game.apply(sample_outcome(game, rng))
+    assert to_position(game) == start
 
 
 def test_new_without_set_up_stops_at_the_first_chance_node():
@@ -121,7 +126,9 @@ def test_edition_option(tmp_path):
                     .replace("{ food = 0, time = 4 }", "{ food = 2, time = 4 }", 1))
     text = ok("position", "new", "-p", "2", "--seed", "1", "--edition", str(path)).strip()
     assert text.startswith("corrected standard ")
-    assert "row 1  " in ok("position", "show", text, "--edition", str(path))
+    picture = ok("position", "show", text, "--edition", str(path)).splitlines()
+    row_1 = next(line for line in picture if line.startswith("  row 1 "))
+    assert row_1.split()[3] == "2/4"  # column 1 row 1 now costs 2 food, 4 time
     state = from_position(text, load_edition(path))
     assert state.price(1, 1) == (2, 4)
     assert ok("position", "moves", text, "--edition", str(path)).splitlines() == [

@@ -12,6 +12,7 @@ from sneferu_cli.rules import Stone
 
 
 def test_its_examples_run():
+    """The module's docstring example holds."""
     assert doctest.testmod(positions).failed == 0
 
 
@@ -42,6 +43,7 @@ def test_filler_never_puts_a_material_next_to_itself():
 
 
 def test_bad_requests_are_refused():
+    """A wrong bag expectation or an impossible tile layout is an error, not a position."""
     with pytest.raises(ValueError, match="BT: the bag holds 3 but 10"):
         position(2, offer=["", "", "", ""], bag={"BT": 3})
     with pytest.raises(ValueError, match="no SAVETIME tile left"):

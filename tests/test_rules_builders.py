@@ -133,6 +133,25 @@ def test_heba_may_sail_back_with_a_stored_stone_after_reaching_40():
     assert state.players[0].space == 38 and state.seat == 0 and not state.is_over()
 
 
+def test_sailing_back_before_the_buy_can_avoid_the_forced_end():
+    """R3, 4.1: from 38 column 1 (4 time) passes 40; after sailing back to 36 it lands on 40."""
+    state = build(seats(Seat(space=38, builder="Heba", store="MG")), offer=["TA", "", "", ""])
+    assert parse_action("end") in state.legal_steps()
+    play(state, "MG@1.1h 1.1 TA@1.2")
+    assert state.players[0].space == 40
+
+
+def test_heba_may_sail_back_after_the_forced_end():
+    """R9 over 4.1 ("this ends your game"), as the engine reads them: a stored stone placed
+    after the forced end may carry the sail-back, and Heba then has turns again, with the
+    forced end's food. The rules text is ambiguous here; this pins the engine's reading."""
+    state = build(seats(Seat(space=10, food=0, builder="Heba", store="MG")),
+                  offer=["", "TA", "", ""])
+    play(state, "end MG@1.1h")
+    p = state.players[0]
+    assert (p.space, p.food) == (38, 5 * 30) and state.seat == 0 and not state.is_over()
+
+
 # ------------------------------------------------------------------ Tsekani
 
 

@@ -176,6 +176,26 @@ def test_area_chart(size, food):
     assert max(state.players[0].pyramid.areas) == size
 
 
+# In a seven-level pyramid one material can cover 13 cells (found the same way).
+TOP_AREA_7 = [(7, 7), (6, 7), (6, 6), (5, 7), (5, 8), (4, 7), (4, 6), (3, 7), (3, 8), (2, 7),
+              (2, 6), (1, 7), (1, 8)]
+
+
+@pytest.mark.parametrize(("size", "food"), [(10, 22), (11, 24), (12, 24), (13, 24)])
+def test_areas_of_more_than_11_cells_gain_24(size, food):
+    """R1: 11 or more cells give 24 (an edition with a seven-level pyramid, where areas of
+    12 and 13 cells exist; its top slot 7.1 has no icon)."""
+    ed = edition_with(("levels = 6", "levels = 7"))
+    area = set(TOP_AREA_7[:size])
+
+    def material(n, x):
+        return "B" if (n, x) in area else filler_colour(n, x)
+
+    state = placing(placements(levels_below(7, levels=7), material), "TB", edition=ed)
+    assert gain(state, "TB@7.1") == food
+    assert max(state.players[0].pyramid.areas) == size
+
+
 def test_areas_beyond_the_chart_get_its_last_entry():
     """R1: the chart stops; larger areas gain its last entry (an edition with a short chart)."""
     ed = edition_with(("area_food = [0, 2, 4, 7, 9, 12, 14, 17, 19, 22, 24]",
