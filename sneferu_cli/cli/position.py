@@ -33,8 +33,9 @@ def position() -> None:
 def new(players: int, builders: str | None, seed: int | None, no_setup: bool,
         edition_path: str | None) -> None:
     """Print the position of a new game, after its set-up draws."""
+    edition = load(edition_path)  # an EditionError is reported as it is, not as usage
     try:
-        state = new_game(players, builders=builders, edition=load(edition_path))
+        state = new_game(players, builders=builders, edition=edition)
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     if not no_setup:
