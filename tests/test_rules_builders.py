@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from positions import Seat, build, levels_below, moves, placements, play
 
-from sneferu_cli.notation import parse_action, to_position
+from sneferu_cli.notation import Move, legal_moves, parse_action, to_position
 from sneferu_cli.rules import FEAST, IllegalAction, Phase
 
 LEVELS_1_2 = placements([(1, 1), (1, 2), (1, 3), (2, 1), (2, 2)])  # filler, two levels
@@ -141,15 +141,21 @@ def test_sailing_back_before_the_buy_can_avoid_the_forced_end():
     assert state.players[0].space == 40
 
 
-def test_heba_may_sail_back_after_the_forced_end():
-    """R9 over 4.1 ("this ends your game"), as the engine reads them: a stored stone placed
-    after the forced end may carry the sail-back, and Heba then has turns again, with the
-    forced end's food. The rules text is ambiguous here; this pins the engine's reading."""
+def test_heba_may_not_sail_back_after_the_forced_end():
+    """4.1 over R9 (SPEC 2.2, ruling of this implementation): the forced end "ends your
+    game", so a stored stone placed after it (R5) may not carry the sail-back; R9 applies
+    when the boat reached space 40 by a buy."""
     state = build(seats(Seat(space=10, food=0, builder="Heba", store="MG")),
                   offer=["", "TA", "", ""])
-    play(state, "end MG@1.1h")
+    before = to_position(state)
+    with pytest.raises(IllegalAction, match="forced end"):
+        state.apply_turn(Move.from_str("end MG@1.1h").steps)
+    assert to_position(state) == before
+    assert "MG@1.1h" not in [str(m) for m in legal_moves(state)]
+    play(state, "end MG@1.1")
     p = state.players[0]
-    assert (p.space, p.food) == (38, 5 * 30) and state.seat == 0 and not state.is_over()
+    assert (p.space, p.food, p.ended) == (40, 5 * 30, True) and state.is_over()
+    assert to_position(state).split()[6].split(";")[0].endswith(",e")
 
 
 # ------------------------------------------------------------------ Tsekani

@@ -108,7 +108,8 @@ def _player(state: GameState, i: int) -> str:
             v = p.pyramid.stones[g.index(n, k)]
             cells.append("-" if v < 0 else Material(v // 5).name + Material(v % 5).name)
         levels.append("".join(cells))
-    flags = ("f" if p.feasted else "") + ("h" if p.sailed else "") + ("r" if p.retired else "")
+    flags = "".join(c for c, on in (("f", p.feasted), ("h", p.sailed), ("e", p.ended),
+                                     ("r", p.retired)) if on)
     return ",".join([builder, str(p.food), f"{p.space}.{order}", "/".join(levels),
                      _stones(p.store) or "-", flags or "-"])
 
@@ -205,7 +206,12 @@ def _read_player(state: GameState, i: int, row: Node) -> Player:
     p.pyramid = _read_pyramid(t, _children(pyr), who)
     p.store = _run(store)
     fl = _text(flags)
-    p.feasted, p.sailed, p.retired = "f" in fl, "h" in fl, "r" in fl
+    if fl != "-" and fl != "".join(c for c in "fher" if c in fl):
+        raise NotationError(f"{who}: flags {fl!r} must be written once each, in the order f h e r")
+    p.feasted, p.sailed, p.ended, p.retired = ("f" in fl, "h" in fl, "e" in fl, "r" in fl)
+    if p.ended and p.space != t.last:
+        raise NotationError(f"{who}: flag e (forced end taken) but the boat is not on the "
+                            f"last space")
     if p.feasted and p.power is not Power.FEAST:
         raise NotationError(f"{who}: flag f (feast used) but the builder is not Lateef")
     if p.sailed and p.power is not Power.SAIL_BACK:

@@ -147,8 +147,8 @@ class Tables:
 class Player:
     """One seat: builder, food, boat, pyramid, storehouse and powers used."""
 
-    __slots__ = ("arrival", "builder", "feasted", "food", "power", "pyramid", "retired",
-                 "sailed", "space", "store")
+    __slots__ = ("arrival", "builder", "ended", "feasted", "food", "power", "pyramid",
+                 "retired", "sailed", "space", "store")
 
     def __init__(self, geometry: Geometry, food: int, space: int,
                  builder: Builder | None) -> None:
@@ -161,6 +161,7 @@ class Player:
         self.store: list[int] = []  # stored stones (Stone values)
         self.feasted = False  # Lateef's feast used
         self.sailed = False  # Heba's sail-back used
+        self.ended = False  # took the forced end: its game is over (4.1), no sail-back after
         self.retired = False  # taken out of the game by the arbiter
 
     def copy(self) -> Player:
@@ -174,6 +175,7 @@ class Player:
         p.store = self.store[:]
         p.feasted = self.feasted
         p.sailed = self.sailed
+        p.ended = self.ended
         p.retired = self.retired
         return p
 
@@ -445,7 +447,7 @@ class GameState:
 
     def _placements(self, p: Player, a: int, b: int, out: list[Step]) -> None:
         table = self.tables.place
-        sail = p.power is _SAIL_BACK and not p.sailed and p.space > 0
+        sail = p.power is _SAIL_BACK and not p.sailed and not p.ended and p.space > 0
         o = p.pyramid.open
         while o:
             low = o & -o
@@ -665,6 +667,9 @@ class GameState:
         if step.heba:
             if p.power is not _SAIL_BACK:
                 raise IllegalAction(f"place {step}: only Heba can sail back")
+            if p.ended:
+                raise IllegalAction(f"place {step}: the forced end ended Heba's game (4.1), "
+                                    "so no sail-back after it")
             if p.sailed:
                 raise IllegalAction(f"place {step}: Heba's sail-back is used once per game")
             if p.space == 0:
@@ -723,6 +728,7 @@ class GameState:
                                 "so must buy one")
         last = self.tables.last
         self.start_space = -1
+        p.ended = True
         p.food += self.tables.forced_food * (last - p.space)
         if p.space != last:
             p.space = last
