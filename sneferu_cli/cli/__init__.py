@@ -15,6 +15,7 @@ from ..rules.edition import EditionError
 from ..rules.state import IllegalAction
 from .demo import demo
 from .position import position
+from .serve import serve
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,6 +26,7 @@ def cli() -> None:
 
 cli.add_command(position)
 cli.add_command(demo)
+cli.add_command(serve)
 
 
 def main(argv: list[str] | None = None) -> None:
