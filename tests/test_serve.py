@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import msgspec
 import pytest
 from serve_client import TIMEOUT, Server
-from support import run_cli
+from support import ROOT, run_cli
 
 
 @pytest.fixture
@@ -395,3 +395,15 @@ def test_many_games_do_not_grow_memory_without_bound() -> None:
         proc.wait(TIMEOUT)
     # Observed: ~12 KiB of growth; keeping the closed games alive would add ~6 MiB.
     assert end - warm < 3 * 1024, f"RSS grew from {warm} KiB to {end} KiB over 220 games"
+
+
+def test_the_readme_example_session() -> None:
+    """README, "Embedding": the printf | sneferu serve line gives the replies it names."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Embedding (sneferu serve)", 1)[1].split("\n## ", 1)[0]
+    line = next(x for x in section.splitlines() if x.startswith("printf "))
+    requests = line.split("'")[1].encode().decode("unicode_escape")
+    r = run_cli("serve", stdin=requests)
+    heads = [reply.split("\n")[0] for reply in r.stdout.split("\n\n") if reply]
+    assert heads == ["=1 g1", "=2 ~" + heads[1][4:], "=3", "=4 draw:1"]
+    assert "`=1 g1`" in section and "`=4 draw:1`" in section
