@@ -37,6 +37,10 @@ class _Request(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_fiel
     pass
 
 
+class _OnGame(_Request, frozen=True):
+    game: str
+
+
 class New(_Request, frozen=True, tag="new"):
     """Open a new game at its first set-up chance node."""
 
@@ -58,87 +62,61 @@ class Games(_Request, frozen=True, tag="games"):
     """List the open games."""
 
 
-class Close(_Request, frozen=True, tag="close"):
+class Close(_OnGame, frozen=True, tag="close"):
     """Close a game and free it."""
 
-    game: str
 
-
-class Moves(_Request, frozen=True, tag="moves"):
+class Moves(_OnGame, frozen=True, tag="moves"):
     """The legal whole moves of the seat to decide."""
 
-    game: str
 
-
-class Steps(_Request, frozen=True, tag="steps"):
+class Steps(_OnGame, frozen=True, tag="steps"):
     """The legal single steps of the seat to decide."""
 
-    game: str
 
-
-class Outcomes(_Request, frozen=True, tag="outcomes"):
+class Outcomes(_OnGame, frozen=True, tag="outcomes"):
     """The outcomes of the chance node with their weights and probabilities."""
 
-    game: str
 
-
-class Play(_Request, frozen=True, tag="play"):
+class Play(_OnGame, frozen=True, tag="play"):
     """Apply a whole move (move notation)."""
-
-    game: str
     move: str
 
 
-class Step(_Request, frozen=True, tag="step"):
+class Step(_OnGame, frozen=True, tag="step"):
     """Apply one step (a step token or ``done``)."""
-
-    game: str
     step: str
 
 
-class Chance(_Request, frozen=True, tag="chance"):
+class Chance(_OnGame, frozen=True, tag="chance"):
     """Apply a chance outcome, or (none given) draw up to the next decision."""
-
-    game: str
     outcome: str | None = None
 
 
-class Undo(_Request, frozen=True, tag="undo"):
+class Undo(_OnGame, frozen=True, tag="undo"):
     """Undo the last entry, or back to the start of the turn."""
-
-    game: str
     turn: bool = False
 
 
-class Position(_Request, frozen=True, tag="position"):
+class Position(_OnGame, frozen=True, tag="position"):
     """The position notation of the game."""
 
-    game: str
 
-
-class State(_Request, frozen=True, tag="state"):
+class State(_OnGame, frozen=True, tag="state"):
     """The state as JSON, optionally with what is legal."""
-
-    game: str
     legal: bool = False
 
 
-class Show(_Request, frozen=True, tag="show"):
+class Show(_OnGame, frozen=True, tag="show"):
     """The readable text picture."""
 
-    game: str
 
-
-class Turn(_Request, frozen=True, tag="turn"):
+class Turn(_OnGame, frozen=True, tag="turn"):
     """The turn field of the position notation: who decides, or which chance event."""
 
-    game: str
 
-
-class Ranking(_Request, frozen=True, tag="ranking"):
+class Ranking(_OnGame, frozen=True, tag="ranking"):
     """Every seat's standing (R6), and the solo result."""
-
-    game: str
 
 
 class Commands(_Request, frozen=True, tag="commands"):

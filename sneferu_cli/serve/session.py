@@ -65,15 +65,19 @@ class Result(msgspec.Struct, frozen=True):
     """The content of a success reply."""
 
     def lines(self) -> list[str]:
-        """The text-mode content: lines, none of them empty."""
-        return []
+        """The text-mode content: lines, none of them empty.
+
+        By default a result's one field: a string is a line, a list of strings a line each.
+        """
+        values = [getattr(self, f) for f in self.__struct_fields__]
+        if not values:
+            return []
+        (value,) = values
+        return [value] if isinstance(value, str) else list(value)
 
 
 class GameId(Result, frozen=True):
     game: str
-
-    def lines(self) -> list[str]:
-        return [self.game]
 
 
 class GameInfo(msgspec.Struct, frozen=True):
@@ -99,15 +103,9 @@ class GameList(Result, frozen=True):
 class MoveList(Result, frozen=True):
     moves: list[str]
 
-    def lines(self) -> list[str]:
-        return self.moves
-
 
 class StepList(Result, frozen=True):
     steps: list[str]
-
-    def lines(self) -> list[str]:
-        return self.steps
 
 
 class OutcomeList(Result, frozen=True):
@@ -122,24 +120,15 @@ class Drawn(Result, frozen=True):
 
     drawn: list[str]
 
-    def lines(self) -> list[str]:
-        return self.drawn
-
 
 class Undone(Result, frozen=True):
     """The entries undone (moves, steps, outcomes), in the order they had been applied."""
 
     undone: list[str]
 
-    def lines(self) -> list[str]:
-        return self.undone
-
 
 class PositionText(Result, frozen=True):
     position: str
-
-    def lines(self) -> list[str]:
-        return [self.position]
 
 
 class StateResult(Result, frozen=True):
@@ -158,9 +147,6 @@ class Picture(Result, frozen=True):
 
 class TurnField(Result, frozen=True):
     turn: str
-
-    def lines(self) -> list[str]:
-        return [self.turn]
 
 
 class Standings(Result, frozen=True, omit_defaults=True):
@@ -181,9 +167,6 @@ class Standings(Result, frozen=True, omit_defaults=True):
 
 class CommandList(Result, frozen=True):
     commands: list[str]
-
-    def lines(self) -> list[str]:
-        return self.commands
 
 
 class Session:
