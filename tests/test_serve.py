@@ -205,6 +205,8 @@ def test_bad_requests_get_error_replies_and_the_server_goes_on(server: Server) -
     # The id is echoed in success and error replies alike.
     r = server.ask("42 turn g1")
     assert r.ok and r.id == "42" and r.lines == ["start:1:0"]
+    r = server.ask("  42   turn   g1  ")  # any run of spaces separates words
+    assert r.ok and r.id == "42" and r.lines == ["start:1:0"]
     r = server.ask("43 moves g99")
     assert not r.ok and r.id == "43" and "g99" in r.error
     r = server.ask("44 frobnicate")

@@ -164,7 +164,7 @@ def parse_request(line: str) -> tuple[str | None, Request]:
 
 
 def _parse(text: str, rid: str | None) -> Request:
-    words = text.split(" ", 2)[1 if rid else 0:]
+    words = text.split(None, 2)[1 if rid else 0:]
     word = words[0] if words else ""
     if not word:
         raise RequestError("empty request" if rid is None else "a request id but no command")
