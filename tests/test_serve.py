@@ -31,10 +31,10 @@ def json_server() -> Iterator[Server]:
     s.kill()
 
 
-def play_out(server: Server, game: str, rng: random.Random, turns: int = 10_000) -> int:
-    """Let the server draw chance and play random legal moves; the turns played."""
+def play_out(server: Server, game: str, rng: random.Random) -> int:
+    """Let the server draw chance and play random legal moves to the end; the turns played."""
     played = 0
-    while played < turns:
+    while True:
         server.ok(f"chance {game}")
         moves = server.ok(f"moves {game}")
         if not moves:
@@ -42,7 +42,6 @@ def play_out(server: Server, game: str, rng: random.Random, turns: int = 10_000)
             return played
         assert server.ok(f"play {game} {rng.choice(moves)}") == []
         played += 1
-    return played
 
 
 # --------------------------------------------------------------------------- text mode
@@ -98,14 +97,18 @@ def test_steps_one_at_a_time_and_given_outcomes(server: Server) -> None:
     assert server.ok("turn g1")[0].startswith("place:1:")
     place = server.ok("steps g1")[0]
     server.ok(f"step g1 {place}")
-    if server.ok("turn g1")[0].startswith("post:"):
+    post = server.ok("turn g1")[0].startswith("post:")
+    if post:
         server.ok("step g1 done")
-    assert server.ok("turn g1")[0].startswith("draw:")
+    assert server.ok("turn g1") == ["draw:" + buy[0]]
     stone = server.ok("outcomes g1")[0].split()[0]
-    server.ok(f"chance g1 {stone}")
-    # The last entries in order: the buy, the placement, (done,) the refill draws.
+    assert server.ok(f"chance g1 {stone}") == [stone]
     state = msgspec.json.decode(server.ok("state g1")[0])
-    assert state["seats"][0]["stones"] == 1
+    assert state["seats"][0]["stones"] == 1 and state["turn"]["seat"] == 2
+    # Each step and outcome is its own entry: undo takes them back one at a time.
+    for entry in [stone, *(["done"] if post else []), place, buy]:
+        assert server.ok("undo g1") == [entry]
+    assert server.ok("turn g1") == ["start:1:0"]
 
 
 def test_undo_a_step_a_move_and_a_turn(server: Server) -> None:
