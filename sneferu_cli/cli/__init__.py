@@ -15,6 +15,7 @@ from ..rules.edition import EditionError
 from ..rules.state import IllegalAction
 from .demo import demo
 from .position import position
+from .replay import replay
 from .serve import serve
 
 
@@ -26,6 +27,7 @@ def cli() -> None:
 
 cli.add_command(position)
 cli.add_command(demo)
+cli.add_command(replay)
 cli.add_command(serve)
 
 

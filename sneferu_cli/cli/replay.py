@@ -1,0 +1,146 @@
+"""``sneferu replay``: verify recorded games, show a position, convert, write a web page."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ..notation.picture import describe_turn, picture
+from ..notation.position import to_position
+from ..record.html import game_page
+from ..record.jsonl import read_any, records_to_json
+from ..record.replay import ReplayError, edition_for, position_at, verify
+from ..record.text import GameEntry, RecordError, RecordFile, format_records
+from ..rules.edition import Edition
+from .options import edition_option, load
+
+
+@click.command()
+@click.argument("file", metavar="FILE",
+                type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--game", "-g", "number", type=click.IntRange(1), default=None, metavar="N",
+              help="Only game N of the file (1 = the first).")
+@click.option("--ply", type=int, default=None, metavar="K",
+              help="Print the position at ply K of the game (K turns played with the draws "
+                   "after them; negative counts from the end, -1 = the final position).")
+@click.option("--show", is_flag=True,
+              help="Print a readable picture of the position (at --ply, else the final one).")
+@click.option("--json", "as_json", is_flag=True, help="Convert the games to JSON Lines.")
+@click.option("--text", "as_text", is_flag=True, help="Convert the games to the text format.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+              metavar="OUT.html", help="Write a web page that steps through the game.")
+@edition_option
+@click.pass_context
+def replay(ctx: click.Context, file: str, number: int | None, ply: int | None, show: bool,
+           as_json: bool, as_text: bool, html_path: str | None,
+           edition_path: str | None) -> None:
+    """Replay and verify the games of a record FILE ('-' reads standard input).
+
+    Without options, every game is replayed against the rules and its header's result;
+    one line per game. Exit code 1 when a game does not verify or was cut off, 2 when the
+    file is malformed. The text format and JSON Lines are both read.
+    """
+    modes = [m for m, on in (("--json", as_json), ("--text", as_text),
+                             ("--html", html_path is not None),
+                             ("--ply/--show", ply is not None or show)) if on]
+    if len(modes) > 1:
+        raise click.UsageError(f"{' and '.join(modes)} cannot be combined")
+    editions = [load(edition_path)] if edition_path else []
+    try:
+        rf = read_any(_read(file), "<stdin>" if file == "-" else file)
+        entries = [g for g in rf.games if number is None or g.number == number]
+        cut = [e for e in rf.cut_off if number is None or e.game == number]
+        if number is not None and not entries and not cut:
+            raise click.UsageError(f"{rf.source} holds {len(rf.games) + len(rf.cut_off)} "
+                                   f"game(s), there is no game {number}")
+        for e in cut:
+            click.echo(f"sneferu: {e}", err=True)
+        if as_json or as_text:
+            records = [g.record for g in entries]
+            click.echo(records_to_json(records) if as_json else format_records(records),
+                       nl=False)
+        elif modes:
+            entry = _one(rf, entries, number)
+            edition = _edition(entry, editions, rf.source)
+            if html_path is not None:
+                Path(html_path).write_text(game_page(entry, edition, rf.source),
+                                           encoding="utf-8")
+                click.echo(f"wrote {html_path}")
+            else:
+                try:
+                    state = position_at(entry, -1 if ply is None else ply, edition, rf.source)
+                except RecordError:
+                    raise
+                except ValueError as e:
+                    raise click.UsageError(str(e)) from None
+                click.echo(picture(state) if show else to_position(state))
+        else:
+            if not rf.games and not rf.cut_off:
+                click.echo(f"{rf.source}: no games")
+            failed = _verify_all(entries, editions, rf)
+            if failed:
+                ctx.exit(1)
+    except ReplayError as e:
+        click.echo(f"sneferu: {e}", err=True)
+        ctx.exit(1)
+    except RecordError as e:
+        click.echo(f"sneferu: {e}", err=True)
+        ctx.exit(2)
+    if cut:
+        ctx.exit(1)
+
+
+def _read(file: str) -> str:
+    """The file's text; bytes that are not UTF-8 are an error unless they end the file
+    (a character cut off with its game)."""
+    source = "<stdin>" if file == "-" else file
+    try:
+        data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    except OSError as e:
+        raise click.FileError(file, e.strerror) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        if e.end >= len(data) - 1 and e.reason == "unexpected end of data":
+            return data[:e.start].decode("utf-8") + "\ufffd"
+        line = data.count(b"\n", 0, e.start) + 1
+        raise RecordError(f"not UTF-8 text (byte {e.start})", source, None, line) from None
+
+
+def _one(rf: RecordFile, entries: list[GameEntry], number: int | None) -> GameEntry:
+    if not entries:
+        raise RecordError("no finished game to show", rf.source, number)
+    if len(entries) > 1:
+        raise click.UsageError(f"{rf.source} holds {len(entries)} games: choose one with "
+                               "--game N")
+    return entries[0]
+
+
+def _edition(entry: GameEntry, editions: list[Edition], source: str) -> Edition:
+    try:
+        return edition_for(entry.record.header, editions)
+    except ValueError as e:
+        raise ReplayError(str(e), source, entry.number,
+                          entry.tag_lines.get("edition", entry.line) or None) from None
+
+
+def _verify_all(entries: list[GameEntry], editions: list[Edition], rf: RecordFile) -> int:
+    """Verify each game, one line each (failures on stderr); the number that failed."""
+    failed = 0
+    for entry in entries:
+        try:
+            v = verify(entry, _edition(entry, editions, rf.source), rf.source)
+        except ReplayError as e:
+            click.echo(f"sneferu: {e}", err=True)
+            failed += 1
+            continue
+        h = entry.record.header
+        names = ", ".join(s.name if s.name.isprintable() else json.dumps(s.name)
+                          for s in h.seats)
+        who = f" ({names})" if names else ""
+        click.echo(f"game {entry.number}{who}: verified, {v.turns} turns. "
+                   f"{describe_turn(v.state)}")
+    return failed

@@ -1,0 +1,562 @@
+"""The record text format: header tags, one line per turn, several games a file.
+
+The grammar is ``protocol/record.lark``; SPEC.md, section 8, describes it. The format is
+read line by line (rule ``line`` of the grammar), so that every error names its game and
+line, and a game cut off while it was being written (no ``end of game`` line) is told
+apart from a malformed one.
+
+>>> from .model import Chance, GameRecord, Header, Turn
+>>> rec = GameRecord(Header(players=2), [Chance("~FOOD1"), Turn(2, "1.1 TG@1.1", ms=850),
+...                                      Chance("~BT")])
+>>> print(format_record(rec), end="")
+[Event "?"]
+[Date "?"]
+[Edition standard]
+[Variant standard]
+[Players 2]
+<BLANKLINE>
+chance ~FOOD1
+1. 2: 1.1 TG@1.1 ~BT {850ms}
+end of game
+>>> parse_records(format_record(rec)) == [rec]
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from lark import UnexpectedInput
+
+from ..notation.grammar import Token, Tree, parser
+from ..notation.move import Move, parse_outcome
+from ..rules.components import NotationError
+from .model import (
+    Chance,
+    Event,
+    Fault,
+    GameRecord,
+    Header,
+    Retire,
+    Seat,
+    SeatResult,
+    SoloScore,
+    Turn,
+)
+
+try:  # POSIX: appends are serialised with flock; elsewhere a single writer is assumed
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
+
+END_OF_GAME = "end of game"
+GAME_START = "[Event "
+
+__all__ = ["END_OF_GAME", "GameEntry", "RecordError", "RecordFile", "append_record",
+           "format_record", "format_records", "parse_records", "read_records", "result_tag",
+           "solo_tag"]
+
+
+class RecordError(ValueError):
+    """A record that cannot be read: names the source, the game (1-based), the line."""
+
+    def __init__(self, reason: str, source: str = "<records>", game: int | None = None,
+                 line: int | None = None) -> None:
+        self.reason, self.source, self.game, self.line = reason, source, game, line
+        where = [source] + ([f"game {game}"] if game else []) + ([f"line {line}"] if line
+                                                                 else [])
+        super().__init__(f"{', '.join(where)}: {reason}")
+
+
+class GameEntry(NamedTuple):
+    """One game read from a file, with where its parts are (for error messages).
+
+    ``event_lines[i]`` is the line of event ``i``; ``tag_lines`` maps ``"event"``,
+    ``"players"``, ``"solo"``, ``"termination"``, ... and ``"seat 2"``, ``"result 2"``,
+    ``"fault 1"`` (the second Seat tag, ...) to their line; both are empty for JSON input.
+    """
+
+    record: GameRecord
+    number: int = 1
+    line: int = 0
+    event_lines: tuple[int, ...] = ()
+    tag_lines: dict[str, int] = {}  # noqa: RUF012 (a NamedTuple default is never mutated)
+    end_line: int = 0
+
+
+class RecordFile(NamedTuple):
+    """The games of a file, and those cut off while being written (not readable)."""
+
+    source: str
+    games: list[GameEntry]
+    cut_off: list[RecordError]
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def format_record(rec: GameRecord) -> str:
+    """The text of one game, ending with ``end of game`` and a newline.
+
+    Raises ValueError when a field cannot be written (a move that is not in move notation,
+    a name where one word is needed, ...): such a record could not be read back.
+    """
+    lines = _header_lines(rec.header)
+    lines.append("")
+    lines += _event_lines(rec.events)
+    lines.append(END_OF_GAME)
+    return "\n".join(lines) + "\n"
+
+
+def format_records(recs: Iterable[GameRecord]) -> str:
+    """Several games, a blank line between two (what appending them one by one gives)."""
+    return "\n".join(format_record(r) for r in recs)
+
+
+def _string(s: str) -> str:
+    """A JSON string literal on one line (lone surrogates escaped, so it encodes as UTF-8)."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(s, ensure_ascii=False))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_WORD = re.compile(r"[a-z][a-z0-9-]*")
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+_VALUE = re.compile(r"[A-Za-z0-9_.,:;+\-/@%#!?*]+")
+
+
+def _bare(value: str, pattern: re.Pattern[str], what: str) -> str:
+    if not pattern.fullmatch(value):
+        raise ValueError(f"record: {what} {value!r} cannot be written (expected "
+                         f"{pattern.pattern})")
+    return value
+
+
+def _one_of(value: object, allowed: tuple[object, ...], what: str) -> str:
+    if value not in allowed:
+        raise ValueError(f"record: {what} {value!r} (expected one of "
+                         f"{', '.join(str(a) for a in allowed)})")
+    return str(value)
+
+
+def _seat_no(seat: int, what: str) -> str:
+    return _one_of(seat, (1, 2, 3, 4), what)
+
+
+def _count(n: int, what: str) -> str:
+    if not isinstance(n, int) or n < 0:
+        raise ValueError(f"record: {what} {n!r} (expected a count >= 0)")
+    return str(n)
+
+
+def _header_lines(h: Header) -> list[str]:
+    out = [f"[Event {_string(h.event)}]", f"[Date {_string(h.date)}]"]
+    if h.round is not None:
+        out.append(f"[Round {_string(h.round)}]")
+    out.append(f"[Edition {_bare(h.edition, _NAME, 'edition')}]")
+    out.append(f"[Variant {_one_of(h.variant, ('standard', 'builders'), 'variant')}]")
+    out.append(f"[Players {_seat_no(h.players, 'players')}]")
+    if h.builders is not None:
+        out.append(f"[Builders {_one_of(h.builders, ('random', 'chosen'), 'builders')}]")
+    for s in h.seats:
+        line = f"[Seat {_seat_no(s.seat, 'seat')} {_string(s.name)}"
+        if s.builder is not None:
+            line += f" builder={_bare(s.builder, _NAME, 'builder')}"
+        if s.author is not None:
+            line += f" author={_string(s.author)}"
+        out.append(line + "]")
+    if h.seed is not None:
+        out.append(f"[Seed {int(h.seed)}]")
+    if h.time_control is not None:
+        out.append(f"[TimeControl {_string(h.time_control)}]")
+    if h.position is not None:
+        out.append(f"[Position {_string(h.position)}]")
+    out += [result_tag(r) for r in h.result]
+    if h.solo is not None:
+        out.append(solo_tag(h.solo))
+    if h.termination is not None:
+        out.append(f"[Termination {_bare(h.termination, _WORD, 'termination')}]")
+    for f in h.faults:
+        out.append(f"[Fault {_seat_no(f.seat, 'fault seat')} {_bare(f.kind, _WORD, 'fault kind')}"
+                   f" ply={_count(f.ply, 'fault ply')} detail={_string(f.detail)}]")
+    for key, value in h.extra.items():
+        out.append(f"[Extra {_string(key)} {_string(value)}]")
+    return out
+
+
+def result_tag(r: SeatResult) -> str:
+    """The [Result] tag line of one seat."""
+    return (f"[Result {_seat_no(r.seat, 'result seat')} rank={_count(r.rank, 'rank')} "
+            f"stones={_count(r.stones, 'stones')} food={_count(r.food, 'food')}"
+            + (" retired]" if r.retired else "]"))
+
+
+def solo_tag(solo: SoloScore) -> str:
+    """The [Solo] tag line."""
+    line = f"[Solo {'won' if solo.won else 'lost'} ptah={_count(solo.ptah, 'Ptah stones')}"
+    if solo.score is not None:
+        line += f" score={int(solo.score)}"
+    if solo.title is not None:
+        line += f" title={_string(solo.title)}"
+    return line + "]"
+
+
+def _event_lines(events: list[Event]) -> list[str]:
+    out: list[str] = []
+    turns = 0
+    i, n = 0, len(events)
+    while i < n:
+        e = events[i]
+        i += 1
+        if isinstance(e, Turn):
+            turns += 1
+            j = i
+            while j < n and isinstance(events[j], Chance):
+                j += 1
+            draws = [_outcome(c) for c in events[i:j]]  # type: ignore[arg-type]
+            i = j
+            out.append(" ".join([f"{turns}. {_seat_no(e.seat, 'turn seat')}: {_move(e.move)}",
+                                 *draws, *_annotation(e)]))
+        elif isinstance(e, Retire):
+            out.append(f"retire {_seat_no(e.seat, 'retire seat')} "
+                       f"{_bare(e.kind, _WORD, 'retire kind')}")
+        else:
+            # A run of chance events following no turn: one line per kind of outcome.
+            run: list[str] = []
+            kind: type | None = None
+            while True:
+                token = _outcome(e)  # type: ignore[arg-type]
+                k = type(parse_outcome(token))
+                if run and k is not kind:
+                    out.append("chance " + " ".join(run))
+                    run = []
+                run.append(token)
+                kind = k
+                if i == n or not isinstance(events[i], Chance):
+                    break
+                e = events[i]
+                i += 1
+            out.append("chance " + " ".join(run))
+    return out
+
+
+def _outcome(c: Chance) -> str:
+    try:
+        return str(parse_outcome(c.outcome))
+    except NotationError as e:
+        raise ValueError(f"record: chance outcome {c.outcome!r}: {e}") from None
+
+
+def _move(move: str) -> str:
+    try:
+        canonical = str(Move.from_str(move))
+    except NotationError as e:
+        raise ValueError(f"record: {e}") from None
+    if canonical != move:
+        raise ValueError(f"record: move {move!r} is not written canonically ({canonical!r})")
+    return move
+
+
+def _annotation(t: Turn) -> list[str]:
+    notes = [] if t.ms is None else [f"{_count(t.ms, 'clock time')}ms"]
+    for key, value in (t.info or {}).items():
+        k = key if _KEY.fullmatch(key) else _string(key)
+        v = value if _VALUE.fullmatch(value) else _string(value)
+        notes.append(f"{k}={v}")
+    return ["{" + " ".join(notes) + "}"] if notes else []
+
+
+# --------------------------------------------------------------------------- appending
+
+
+def append_record(path: str | os.PathLike[str], record: GameRecord) -> None:
+    """Append one finished game to the record file at ``path`` durably.
+
+    The game is formatted first, then written with one ``write`` (with a blank line before
+    it when the file is not empty), flushed and fsynced; a new file's directory entry is
+    fsynced too. A crash can so only cut off the game being written; readers report such
+    a game (:func:`read_records`) and keep every game before it. Appends from several
+    processes are serialised with ``flock``.
+    """
+    data = format_record(record).encode("utf-8")
+    p = Path(path)
+    created = not p.exists()
+    fd = os.open(p, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        size = os.fstat(fd).st_size
+        tail = os.pread(fd, 2, size - 2) if size >= 2 else os.pread(fd, size, 0)
+        # A blank line between games; the game starts on a line of its own even after a
+        # game that was cut off in the middle of a line.
+        sep = (b"" if size == 0 or tail == b"\n\n" else b"\n" if tail.endswith(b"\n")
+               else b"\n\n")
+        view = memoryview(sep + data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)  # also releases the lock
+    if created:
+        dir_fd = os.open(p.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def parse_records(text: str, source: str = "<records>", *,
+                  skip_cut_off: bool = False) -> list[GameRecord]:
+    """The games of a record text.
+
+    Raises RecordError (naming game and line) for a malformed game, and for a game cut off
+    while it was written unless ``skip_cut_off`` (then only the finished games are
+    returned; :func:`read_records` tells which games were cut off).
+    """
+    rf = read_records(text, source)
+    if rf.cut_off and not skip_cut_off:
+        raise rf.cut_off[0]
+    return [g.record for g in rf.games]
+
+
+def read_records(text: str, source: str = "<records>") -> RecordFile:
+    """Read every game of a record text; games cut off mid-write are listed, not raised.
+
+    A game begins at a line starting with ``[Event`` and ends with its ``end of game``
+    line. One without that line (the end of the file, or the next game, comes first) was
+    cut off while being written: it is reported in ``cut_off``, every other game is read.
+    """
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    games: list[GameEntry] = []
+    cut_off: list[RecordError] = []
+    for number, (kind, start, chunk) in enumerate(_chunks(lines), start=1):
+        if kind == "game":
+            games.append(_read_game(chunk, start, number, source))
+        elif kind == "cut":
+            cut_off.append(RecordError(
+                f"cut off: the game has no '{END_OF_GAME}' line (it was being written when "
+                "its writer stopped); the games before it are intact", source, number, start))
+        else:
+            raise RecordError(f"unexpected text outside a game: {_clip(chunk[0])!r} (a game "
+                              f"begins with a line '{GAME_START}...')", source, None, start)
+    return RecordFile(source, games, cut_off)
+
+
+def _chunks(lines: list[str]) -> Iterator[tuple[str, int, list[str]]]:
+    """Split lines into ("game" | "cut" | "junk", first line number, lines)."""
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i].rstrip()
+        if not line:
+            i += 1
+            continue
+        start = i
+        if not line.startswith(GAME_START):
+            i += 1
+            while i < n and not lines[i].startswith(GAME_START):
+                i += 1
+            # A fragment of a game start that the writer did not finish.
+            kind = "cut" if GAME_START.startswith(line) else "junk"
+            yield kind, start + 1, lines[start:i]
+            continue
+        i += 1
+        while i < n and not lines[i].startswith(GAME_START):
+            if lines[i].rstrip() == END_OF_GAME:
+                i += 1
+                break
+            i += 1
+        else:
+            yield "cut", start + 1, lines[start:i]
+            continue
+        yield "game", start + 1, lines[start:i]
+
+
+_TAGS = ("event", "date", "round", "edition", "variant", "players", "builders", "seat",
+         "seed", "time_control", "position", "result", "solo", "termination", "fault",
+         "extra")
+_TAG_NAME = {"time_control": "TimeControl"}
+_REPEATED = frozenset({"seat", "result", "fault", "extra"})
+_REQUIRED = ("event", "date", "edition", "variant", "players")
+
+
+def _tag_name(tag: str) -> str:
+    return "[" + _TAG_NAME.get(tag, tag.capitalize()) + "]"
+
+
+def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEntry:
+    """Parse one game's lines (the first is its [Event line, the last its end line)."""
+    fields: dict[str, object] = {}
+    seats: list[Seat] = []
+    result: list[SeatResult] = []
+    faults: list[Fault] = []
+    extra: dict[str, str] = {}
+    tag_lines: dict[str, int] = {}
+    events: list[Event] = []
+    event_lines: list[int] = []
+    last_tag = -1
+    header: Header | None = None
+    turns = 0
+    line_parser = parser("record", "line")
+
+    def fail(reason: str, at: int) -> RecordError:
+        return RecordError(reason, source, number, at)
+
+    for offset, raw in enumerate(chunk):
+        at = first + offset
+        text = raw.rstrip()
+        if not text:
+            continue
+        try:
+            tree = line_parser.parse(text)
+        except UnexpectedInput as e:
+            raise fail(_syntax(text, e), at) from None
+        node = tree.children[0]
+        kind = "end" if isinstance(node, Token) else str(node.data)
+        if header is None and kind != "tag":
+            missing = [_tag_name(t) for t in _REQUIRED if t not in fields]
+            if missing:
+                raise fail(f"the header lacks the tag(s) {' '.join(missing)}", at)
+            header = Header(seats=seats, result=result, faults=faults, extra=extra,
+                            **fields)  # type: ignore[arg-type]
+        if isinstance(node, Token):  # end of game
+            assert header is not None
+            return GameEntry(GameRecord(header, events), number, first, tuple(event_lines),
+                             tag_lines, at)
+        if kind == "tag":
+            tag = node.children[0]
+            assert isinstance(tag, Tree)
+            name = str(tag.data)
+            if header is not None:
+                raise fail(f"the tag {_tag_name(name)} comes after the events; tags come "
+                           "first", at)
+            index = _TAGS.index(name)
+            if index < last_tag or (index == last_tag and name not in _REPEATED):
+                order = " ".join(_tag_name(t) for t in _TAGS)
+                raise fail(f"the tag {_tag_name(name)} is "
+                           f"{'repeated' if index == last_tag else 'out of order'}; tags come "
+                           f"in this order (each at most once, Seat, Result, Fault and Extra "
+                           f"once per seat or item): {order}", at)
+            last_tag = index
+            try:
+                value = _tag_value(name, tag)
+            except ValueError as e:
+                raise fail(str(e), at) from None
+            if isinstance(value, Seat):
+                seats.append(value)
+                tag_lines[f"seat {len(seats)}"] = at
+            elif isinstance(value, SeatResult):
+                result.append(value)
+                tag_lines[f"result {len(result)}"] = at
+            elif isinstance(value, Fault):
+                faults.append(value)
+                tag_lines[f"fault {len(faults)}"] = at
+            elif name == "extra":
+                assert isinstance(value, tuple)
+                if value[0] in extra:
+                    raise fail(f"the Extra tag {value[0]!r} is repeated", at)
+                extra[value[0]] = value[1]
+            else:
+                fields[name] = value
+                tag_lines[name] = at
+            continue
+        if kind == "turn_line":
+            turns += 1
+            turn, draws = _turn(node)
+            if int(str(node.children[0])[:-1]) != turns:
+                raise fail(f"turn {str(node.children[0])[:-1]}, but this is turn {turns} of "
+                           "the game (turn lines are numbered 1, 2, ... with none left out)",
+                           at)
+            events.append(turn)
+            events.extend(draws)
+            event_lines.extend([at] * (1 + len(draws)))
+        elif kind == "retire_line":
+            seat, why = node.children
+            events.append(Retire(int(str(seat)), str(why)))
+            event_lines.append(at)
+        else:  # chance_line
+            events.extend(Chance(str(t)) for t in node.children)
+            event_lines.extend([at] * len(node.children))
+    raise AssertionError("unreachable: a game chunk ends with its end line")  # pragma: no cover
+
+
+def _tag_value(name: str, tag: Tree[Token]) -> object:
+    c = tag.children
+    if name in ("event", "date", "round", "time_control", "position"):
+        return _unquote(c[0])
+    if name in ("edition", "variant", "builders", "termination"):
+        return str(c[0])
+    if name in ("players", "seed"):
+        return int(str(c[0]))
+    if name == "seat":
+        opt = {str(t.data): _unquote(t.children[0]) if t.data == "author" else str(t.children[0])
+               for t in c[2:] if isinstance(t, Tree)}
+        return Seat(int(str(c[0])), _unquote(c[1]), **opt)
+    if name == "result":
+        seat, rank, stones, food = (int(str(x)) for x in c[:4])
+        return SeatResult(seat, rank, stones, food, retired=len(c) == 5)
+    if name == "solo":
+        opt2: dict[str, object] = {}
+        for t in c[2:]:
+            assert isinstance(t, Tree)
+            opt2[str(t.data)] = int(str(t.children[0])) if t.data == "score" else _unquote(
+                t.children[0])
+        return SoloScore(str(c[0]) == "won", int(str(c[1])), **opt2)  # type: ignore[arg-type]
+    if name == "fault":
+        return Fault(int(str(c[0])), str(c[1]), _unquote(c[3]), int(str(c[2])))
+    # extra
+    return _unquote(c[0]), _unquote(c[1])
+
+
+def _unquote(node: object) -> str:
+    """The text of a JSON string token."""
+    value = json.loads(str(node))
+    assert isinstance(value, str)
+    return value
+
+
+def _turn(node: Tree[Token]) -> tuple[Turn, list[Chance]]:
+    seat = int(str(node.children[1])[:-1])
+    steps: list[str] = []
+    draws: list[Chance] = []
+    ms: int | None = None
+    info: dict[str, str] | None = None
+    for c in node.children[2:]:
+        if isinstance(c, Token):
+            draws.append(Chance(str(c)))
+        elif c.data == "step":
+            steps.append(str(c.children[0]))
+        else:  # annotation
+            for note in c.children:
+                assert isinstance(note, Tree)
+                item = note.children[0]
+                if isinstance(item, Token):
+                    ms = int(str(item)[:-2])
+                    continue
+                key, value = (_unquote(t) if t.type == "STRING" else str(t)
+                              for t in item.children if isinstance(t, Token))
+                info = info or {}
+                info[key] = value
+    return Turn(seat, " ".join(steps), ms, info), draws
+
+
+def _syntax(text: str, e: UnexpectedInput) -> str:
+    col = getattr(e, "column", 0)
+    tok = getattr(e, "token", None)
+    rest = text[col - 1:] if isinstance(col, int) and col >= 1 else ""
+    if not rest or (tok is not None and tok.type == "$END"):
+        return f"line ends too early: {_clip(text)!r}"
+    return f"unexpected {_clip(rest, 16)!r} at column {col}: {_clip(text)!r}"
+
+
+def _clip(text: str, n: int = 80) -> str:
+    return text if len(text) <= n else text[:n] + "..."

@@ -1,0 +1,295 @@
+"""The tournament configuration: one msgspec struct, read from TOML and/or command-line flags.
+
+Every field is a TOML key and a flag of the same name (``time-control`` ↔
+``--time-control``; the ``[sprt]`` table's keys ↔ ``--sprt-elo0`` ...; each ``[[engine]]``
+table ↔ one ``--engine 'name=A command=./a'``). :func:`load_config` merges flags over the
+file and checks the result; every problem is a :class:`ConfigError` naming the field.
+
+>>> cfg = load_config(None, {"engine": ["name=a command=./a", "name=b command=./b"],
+...                          "seed": 7})
+>>> cfg.seats, cfg.deals, [e.name for e in cfg.engines]
+(2, 10, ['a', 'b'])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import shlex
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from ..rules.edition import Edition, EditionError, load_edition, standard_edition
+from ..rules.state import new_game
+
+
+class ConfigError(ValueError):
+    """A tournament configuration that cannot be used; the message names the field."""
+
+
+class _Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="kebab"):
+    pass
+
+
+class EngineConfig(_Config, frozen=True):
+    """One engine: its unique name, the command that starts it (argv), its working
+    directory (default: the current one) and the options the arbiter sets at the start
+    (as text: TOML numbers and booleans are written as TOML writes them)."""
+
+    name: str
+    command: list[str]
+    dir: str | None = None
+    options: dict[str, str] = {}
+
+    def __post_init__(self) -> None:
+        if not self.name.strip() or self.name != self.name.strip():
+            raise ValueError("name: must be non-empty, without leading or trailing spaces")
+        if any(not c.isprintable() for c in self.name):
+            raise ValueError("name: must be printable text")
+        if not self.command or not self.command[0]:
+            raise ValueError("command: must name a program")
+
+
+class SprtConfig(_Config, frozen=True):
+    """A sequential probability ratio test between two engines (section 9.6 of SPEC.md).
+
+    H0: the first engine's Elo advantage is ``elo0``; H1: it is ``elo1``. ``alpha`` and
+    ``beta`` are the error rates; ``model`` is fastchess's ``normalized`` or ``logistic``.
+    """
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: Literal["normalized", "logistic"] = "normalized"
+
+    def __post_init__(self) -> None:
+        if not self.elo0 < self.elo1:
+            raise ValueError("elo0 must be less than elo1")
+        if not 0 < self.alpha < 1 or not 0 < self.beta < 1:
+            raise ValueError("alpha and beta must be between 0 and 1")
+        if self.alpha + self.beta >= 1:
+            raise ValueError("alpha + beta must be less than 1")
+
+
+class TournamentConfig(_Config, frozen=True):
+    """Everything that defines a tournament (see SPEC.md section 9.1 for each field)."""
+
+    engines: list[EngineConfig] = msgspec.field(name="engine", default_factory=list)
+    event: str = "sneferu tournament"
+    seats: int = 2
+    format: Literal["round-robin", "gauntlet"] = "round-robin"
+    challenger: str | None = None
+    deals: int = 10
+    seed: int | None = None
+    seating: Literal["rotate", "permute"] = "rotate"
+    builders: str | None = None
+    edition: str | None = None
+    time_control: str | None = None
+    sprt: SprtConfig | None = None
+    records: str = "tournament.records"
+    state: str | None = None
+    concurrency: int = 1
+
+    @property
+    def state_path(self) -> str:
+        """Where the tournament state is kept: ``state``, else ``records`` + ``.state``."""
+        return self.state or self.records + ".state"
+
+    @property
+    def challenger_name(self) -> str | None:
+        """The gauntlet's challenger (default: the first engine); None in a round-robin."""
+        if self.format != "gauntlet":
+            return None
+        return self.challenger or self.engines[0].name
+
+    def engine(self, name: str) -> EngineConfig:
+        """The engine called ``name``."""
+        for e in self.engines:
+            if e.name == name:
+                return e
+        raise KeyError(name)
+
+    def load_edition(self) -> Edition:
+        """The edition the games are played with (raises EditionError)."""
+        return load_edition(self.edition) if self.edition else standard_edition()
+
+    def resolved(self) -> TournamentConfig:
+        """This configuration with a seed: a random one when none was given."""
+        if self.seed is not None:
+            return self
+        return msgspec.structs.replace(self, seed=secrets.randbits(32))
+
+    def fingerprint(self) -> str:
+        """SHA-256 (hex) of the fields that define the games; the run settings
+        ``records``, ``state`` and ``concurrency`` are left out so they may change on resume."""
+        games = msgspec.structs.replace(self, records="", state=None, concurrency=1)
+        return hashlib.sha256(msgspec.json.encode(games)).hexdigest()
+
+
+_TIME_CONTROL_HELP = "BASE or BASE+INC, in seconds (like 10+0.1)"
+
+
+def _check_time_control(tc: str) -> None:
+    base, _, inc = tc.partition("+")
+    try:
+        values = [float(base)] + ([float(inc)] if inc else [])
+    except ValueError:
+        raise ValueError(f"time-control: {tc!r} is not {_TIME_CONTROL_HELP}") from None
+    if values[0] <= 0 or any(v < 0 or v != v or v == float("inf") for v in values):
+        raise ValueError(f"time-control: {tc!r}: the base must be > 0, the increment >= 0")
+
+
+def check(cfg: TournamentConfig) -> None:
+    """Raise ConfigError naming the first field that cannot be used together with the others."""
+    try:
+        _check(cfg)
+    except EditionError as e:
+        raise ConfigError(f"edition: {e}") from None
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+
+
+def _check(cfg: TournamentConfig) -> None:
+    names = [e.name for e in cfg.engines]
+    if not names:
+        raise ValueError("engine: no engines (give at least one)")
+    for i, n in enumerate(names):
+        if n in names[:i]:
+            raise ValueError(f"engine[{i}].name: {n!r} is used twice")
+    if not 1 <= cfg.seats <= 4:
+        raise ValueError(f"seats: {cfg.seats} (1 to 4; 1 is solo against Ptah)")
+    if cfg.deals < 1:
+        raise ValueError(f"deals: {cfg.deals} (at least 1)")
+    if cfg.concurrency < 1:
+        raise ValueError(f"concurrency: {cfg.concurrency} (at least 1)")
+    if cfg.seed is not None and cfg.seed < 0:
+        raise ValueError(f"seed: {cfg.seed} (must be >= 0)")
+    if cfg.challenger is not None and cfg.format != "gauntlet":
+        raise ValueError("challenger: only for format = \"gauntlet\"")
+    if cfg.format == "gauntlet":
+        if cfg.seats < 2:
+            raise ValueError("format: a gauntlet needs seats >= 2")
+        if cfg.challenger is not None and cfg.challenger not in names:
+            raise ValueError(f"challenger: {cfg.challenger!r} is not an engine's name")
+        if len(names) < cfg.seats:
+            raise ValueError(f"engine: a gauntlet at {cfg.seats} seats needs at least "
+                             f"{cfg.seats} engines, not {len(names)}")
+    elif len(names) < cfg.seats:
+        raise ValueError(f"engine: {len(names)} engines cannot fill a table of {cfg.seats} seats")
+    if cfg.time_control is not None:
+        _check_time_control(cfg.time_control)
+    edition = cfg.load_edition()
+    try:  # the rules' own checks of the builders for this many seats
+        new_game(cfg.seats, builders=cfg.builders, edition=edition)
+    except ValueError as e:
+        raise ValueError(f"builders: {str(e).removeprefix('builders: ')}") from None
+    if cfg.sprt is not None and (cfg.seats != 2 or len(names) != 2):
+        raise ValueError("sprt: needs exactly two engines at tables of 2 seats")
+
+
+def parse_engine_spec(text: str) -> dict[str, Any]:
+    """An ``--engine`` flag's value as the ``[[engine]]`` table it stands for.
+
+    Shell-like words ``key=value``: ``name``, ``command`` (itself split into words),
+    ``dir`` and ``option.NAME`` (one per option, values kept as text)::
+
+        name=A command='./bot --fast' dir=bots option.Depth=3
+    """
+    out: dict[str, Any] = {}
+    options: dict[str, str] = {}
+    try:
+        words = shlex.split(text)
+    except ValueError as e:
+        raise ConfigError(f"engine: {text!r}: {e}") from None
+    for word in words:
+        key, eq, value = word.partition("=")
+        if not eq:
+            raise ConfigError(f"engine: {word!r} is not key=value")
+        if key.startswith("option.") and len(key) > len("option."):
+            options[key.removeprefix("option.")] = value
+        elif key in ("name", "command", "dir") and key not in out:
+            out[key] = value
+        else:
+            raise ConfigError(f"engine: {key!r}: expected name, command, dir or option.NAME, "
+                              "each once")
+    if options:
+        out["options"] = options
+    return out
+
+
+def load_config(path: str | Path | None, flags: Mapping[str, Any] | None = None
+                ) -> TournamentConfig:
+    """The configuration from a TOML file (or none) with ``flags`` over it, checked.
+
+    ``flags`` maps TOML keys (or the same with ``_`` for ``-``) to values (None = not
+    given): top-level keys as in the file,
+    ``sprt-elo0`` and the like for the ``[sprt]`` table, and ``engine`` to a list of
+    ``--engine`` strings (see :func:`parse_engine_spec`), which replace the file's engines.
+    An engine's ``command`` may be one string; it is split into words like a shell does.
+    """
+    raw: dict[str, Any] = {}
+    source = "configuration"
+    if path is not None:
+        source = str(path)
+        try:
+            raw = msgspec.toml.decode(Path(path).read_bytes())
+        except OSError as e:
+            raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+        except msgspec.DecodeError as e:
+            raise ConfigError(f"{path}: not valid TOML: {e}") from None
+        if not isinstance(raw, dict):  # pragma: no cover - TOML documents are tables
+            raise ConfigError(f"{path}: not a table")
+    for name, value in (flags or {}).items():
+        if value is None:
+            continue
+        key = name.replace("_", "-")
+        if key == "engine":
+            raw["engine"] = [parse_engine_spec(v) for v in value]
+        elif key.startswith("sprt-"):
+            table = raw.get("sprt")
+            raw["sprt"] = {**(table if isinstance(table, dict) else {}),
+                           key.removeprefix("sprt-"): value}
+        else:
+            raw[key] = value
+    for engine in raw.get("engine", []) if isinstance(raw.get("engine"), list) else []:
+        if not isinstance(engine, dict):
+            continue
+        if isinstance(engine.get("command"), str):
+            try:
+                engine["command"] = shlex.split(engine["command"])
+            except ValueError as e:
+                raise ConfigError(f"{source}: engine command {engine['command']!r}: {e}"
+                                  ) from None
+        if isinstance(engine.get("options"), dict):
+            engine["options"] = {k: _option_text(v) for k, v in engine["options"].items()}
+    try:
+        cfg = msgspec.convert(raw, TournamentConfig)
+    except msgspec.ValidationError as e:
+        raise ConfigError(f"{source}: {_field_first(str(e))}") from None
+    try:
+        check(cfg)
+    except ConfigError as e:
+        raise ConfigError(f"{source}: {e}") from None
+    return cfg
+
+
+def _option_text(value: Any) -> Any:
+    """An option value as text, the way TOML writes it (others left for the type check)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return value
+
+
+def _field_first(message: str) -> str:
+    """msgspec's 'Expected `int`, got `str` - at `$.deals`' as 'deals: expected ...'."""
+    text, sep, where = message.rpartition(" - at `$")
+    if not sep:
+        return message[0].lower() + message[1:]
+    where = where.rstrip("`").lstrip(".")
+    return f"{where}: {text[0].lower()}{text[1:]}"

@@ -1,0 +1,154 @@
+"""The schedule: every game of a tournament, numbered, derived from the configuration alone.
+
+Tables are the combinations of engines for the table size (round-robin), or the challenger
+with each combination of the others (gauntlet), or each engine alone (solo). Each deal is
+played at every table once for every seating of its engines (cyclic rotations, or all
+permutations), so every engine meets the same chance from every seat. Games are numbered
+from 1, deal-major: all of deal 1 (table by table, seating by seating), then deal 2, ...
+
+>>> from .config import load_config
+>>> cfg = load_config(None, {"engine": [f"name={n} command=./{n}" for n in "abcde"],
+...                          "seats": 3, "deals": 4, "seed": 1})
+>>> s = Schedule.of(cfg)
+>>> len(s.tables), s.seatings_per_table, len(s.games)
+(10, 3, 120)
+>>> g = s.games[3]
+>>> g.number, g.deal, g.table, g.seats
+(4, 1, 2, ('a', 'b', 'd'))
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Iterable
+
+import msgspec
+
+from ..record.model import GameRecord, Header, Seat
+from .config import TournamentConfig
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    """The seed of deal number ``deal`` (from 1) of a tournament seeded ``seed``: the first
+    8 bytes of SHA-256 of ``"sneferu-deal SEED DEAL"`` (ASCII), big-endian, shifted right by
+    one bit (so it fits a signed 64-bit integer).
+
+    >>> deal_seed(1, 1)
+    399606935025818711
+    """
+    digest = hashlib.sha256(f"sneferu-deal {seed} {deal}".encode("ascii")).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+class Game(msgspec.Struct, frozen=True):
+    """One scheduled game: its number (from 1), deal (from 1) and deal seed, its table
+    (index into :attr:`Schedule.tables`, from 1), the seating's index at that table (from 0)
+    and the engine name in each seat (seat 1 first)."""
+
+    number: int
+    deal: int
+    seed: int
+    table: int
+    seating: int
+    seats: tuple[str, ...]
+
+
+class Schedule(msgspec.Struct, frozen=True):
+    """Every game of a tournament, in number order (``games[n - 1].number == n``)."""
+
+    tables: list[tuple[str, ...]]
+    seatings_per_table: int
+    deals: int
+    games: list[Game]
+
+    @classmethod
+    def of(cls, cfg: TournamentConfig) -> Schedule:
+        """The schedule of a configuration (which must have a seed: see ``resolved``)."""
+        if cfg.seed is None:
+            raise ValueError("the configuration has no seed yet (use cfg.resolved())")
+        tables = make_tables([e.name for e in cfg.engines], cfg.seats, cfg.challenger_name)
+        orders = seatings(cfg.seats, cfg.seating)
+        games: list[Game] = []
+        for deal in range(1, cfg.deals + 1):
+            seed = deal_seed(cfg.seed, deal)
+            for t, table in enumerate(tables, start=1):
+                for s, order in enumerate(orders):
+                    games.append(Game(len(games) + 1, deal, seed, t, s,
+                                      tuple(table[i] for i in order)))
+        return cls(tables, len(orders), cfg.deals, games)
+
+    def game(self, number: int) -> Game:
+        """The game numbered ``number``."""
+        if not 1 <= number <= len(self.games):
+            raise KeyError(f"game {number}: the schedule has games 1 to {len(self.games)}")
+        return self.games[number - 1]
+
+
+def make_tables(names: list[str], seats: int, challenger: str | None = None
+                ) -> list[tuple[str, ...]]:
+    """The tables: each engine alone (1 seat), the challenger with every combination of
+    ``seats - 1`` others (gauntlet), or every combination of ``seats`` engines, in the
+    order of ``itertools.combinations`` over the engines' order."""
+    if challenger is not None:
+        field = [n for n in names if n != challenger]
+        return [(challenger, *rest) for rest in itertools.combinations(field, seats - 1)]
+    return list(itertools.combinations(names, seats))
+
+
+def seatings(seats: int, how: str) -> list[tuple[int, ...]]:
+    """The seatings of a table of ``seats`` engines, each as the index into the table of
+    the engine in seat 1, 2, ...: ``rotate`` gives rotation r (from 0) seat i (from 0)
+    the engine (i + r) mod seats; ``permute`` gives every permutation, in lexicographic
+    order."""
+    if how == "permute":
+        return list(itertools.permutations(range(seats)))
+    return [tuple((i + r) % seats for i in range(seats)) for r in range(seats)]
+
+
+def pending_games(schedule: Schedule, done: Iterable[int]) -> list[Game]:
+    """The games not yet done, in number order."""
+    finished = set(done)
+    return [g for g in schedule.games if g.number not in finished]
+
+
+def game_header(cfg: TournamentConfig, game: Game) -> Header:
+    """The header tags a game of this tournament is recorded with (results still empty):
+    ``round`` is the game number and ``extra["deal"]`` the deal number (SPEC.md 9.3)."""
+    kind, chosen = None, None
+    if cfg.builders == "random":
+        kind = "random"
+    elif cfg.builders is not None:
+        kind, chosen = "chosen", [b.strip() for b in cfg.builders.split(",")]
+    seats = [Seat(i, name, chosen[i - 1] if chosen else None)
+             for i, name in enumerate(game.seats, start=1)]
+    return Header(players=len(game.seats), event=cfg.event, round=str(game.number),
+                  edition=cfg.load_edition().name, variant="builders" if kind else "standard",
+                  builders=kind, seats=seats, seed=game.seed,
+                  time_control=cfg.time_control, extra={"deal": str(game.deal)})
+
+
+def game_number(record: GameRecord) -> int:
+    """The schedule number of a tournament game (its ``round`` tag)."""
+    r = record.header.round
+    if r is None or not r.isdigit() or int(r) < 1:
+        raise ValueError(f"record without a game number (round tag {r!r})")
+    return int(r)
+
+
+def done_games(records: Iterable[GameRecord], schedule: Schedule) -> set[int]:
+    """The numbers of the games these records hold, each checked against the schedule
+    (same seats and deal seed); a game recorded twice is an error."""
+    done: set[int] = set()
+    for rec in records:
+        n = game_number(rec)
+        game = schedule.game(n)
+        names = tuple(s.name for s in sorted(rec.header.seats, key=lambda s: s.seat))
+        if names != game.seats or rec.header.seed != game.seed:
+            raise ValueError(f"game {n}: the record's seats {names} or seed "
+                             f"{rec.header.seed} are not the schedule's ({game.seats}, "
+                             f"{game.seed})")
+        if n in done:
+            raise ValueError(f"game {n} is recorded twice")
+        done.add(n)
+    return done

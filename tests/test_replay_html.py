@@ -1,0 +1,156 @@
+"""``sneferu replay --html``: the page, in a real headless Chromium (Debian's chromium and
+chromedriver, driven with selenium), steps through the game with keys, slider and clicks."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from recgen import random_game
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from support import run_cli
+
+from sneferu_cli.record.model import GameRecord
+from sneferu_cli.record.replay import plies
+from sneferu_cli.record.text import GameEntry, format_records
+from sneferu_cli.rules.components import Material
+from sneferu_cli.rules.edition import standard_edition
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    profile = tempfile.TemporaryDirectory()
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync",
+                f"--user-data-dir={profile.name}", "--window-size=1400,1000"):
+        opts.add_argument(arg)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=opts, service=Service(CHROMEDRIVER))
+    driver.set_page_load_timeout(30)
+    driver.set_script_timeout(30)
+    yield driver
+    driver.quit()
+    profile.cleanup()
+
+
+def write_page(tmp_path: Path, rec: GameRecord, name: str) -> Path:
+    src = tmp_path / f"{name}.rec"
+    src.write_text(format_records([rec]), encoding="utf-8")
+    out = tmp_path / f"{name}.html"
+    r = run_cli("replay", str(src), "--html", str(out))
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def expected(rec: GameRecord) -> list[dict[str, object]]:
+    """Per ply: each seat's food and pyramid cells {(level, slot, half): material}."""
+    out = []
+    for state in plies(GameEntry(rec), standard_edition()):
+        g = state.tables.geometry
+        seats = []
+        for p in state.players:
+            cells = {}
+            for s, v in enumerate(p.pyramid.stones):
+                if v >= 0:
+                    key = (g.level_of[s], g.number_of[s])
+                    cells[(*key, "left")] = Material(v // 5).name
+                    cells[(*key, "right")] = Material(v % 5).name
+            seats.append({"food": p.food, "cells": cells})
+        out.append({"seats": seats})
+    return out
+
+
+def shown_ply(driver) -> int:
+    return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-ply"))
+
+
+def check_ply(driver, want: list[dict[str, object]], k: int) -> None:
+    assert shown_ply(driver) == k
+    label = driver.find_element(By.ID, "ply-label").text
+    assert label == f"Ply {k} of {len(want) - 1}"
+    for i, seat in enumerate(want[k]["seats"], start=1):  # type: ignore[arg-type]
+        food = driver.find_element(By.CSS_SELECTOR, f'section.seat[data-seat="{i}"] .food')
+        assert int(food.text) == seat["food"], (k, i)
+    # Every filled cell of seat 1, and the count of filled cells of every seat.
+    cells = want[k]["seats"][0]["cells"]  # type: ignore[index]
+    for (level, slot, half), material in cells.items():
+        cell = driver.find_element(
+            By.CSS_SELECTOR, f'.pyramid[data-seat="1"] .cell[data-level="{level}"]'
+                             f'[data-slot="{slot}"][data-half="{half}"]')
+        assert cell.get_attribute("data-material") == material
+    for i, seat in enumerate(want[k]["seats"], start=1):  # type: ignore[arg-type]
+        filled = driver.find_elements(By.CSS_SELECTOR, f'.pyramid[data-seat="{i}"] .cell.filled')
+        assert len(filled) == len(seat["cells"])
+
+
+def test_the_page_steps_through_the_game(browser, tmp_path):
+    rec = random_game(3, 51, builders="random", retire=0.02)
+    page = write_page(tmp_path, rec, "game")
+    html = page.read_text(encoding="utf-8")
+    for remote in ("http://", "https://", "<link", " src="):
+        assert remote not in html  # self-contained: nothing is fetched
+    want = expected(rec)
+    last = len(want) - 1
+    assert last > 20
+    browser.get(page.as_uri())
+    check_ply(browser, want, 0)
+    body = browser.find_element(By.TAG_NAME, "body")
+    k = last // 2
+    for _ in range(k):
+        body.send_keys(Keys.ARROW_RIGHT)
+    check_ply(browser, want, k)
+    assert want[k]["seats"][0]["cells"], "seat 1 has placed stones by the middle of the game"
+    body.send_keys(Keys.ARROW_LEFT)
+    check_ply(browser, want, k - 1)
+    body.send_keys(Keys.END)
+    check_ply(browser, want, last)
+    body.send_keys(Keys.HOME)
+    check_ply(browser, want, 0)
+
+    # The slider: a real click a quarter along it, then its own arrow keys.
+    slider = browser.find_element(By.ID, "slider")
+    width = slider.size["width"]
+    ActionChains(browser).move_to_element_with_offset(slider, -width // 4, 0).click().perform()
+    at = shown_ply(browser)
+    assert 0 < at < last // 2
+    assert int(slider.get_attribute("value")) == at
+    check_ply(browser, want, at)
+    slider.send_keys(Keys.ARROW_RIGHT)
+    check_ply(browser, want, at + 1)
+
+    # The move list: click a turn to see the position after it.
+    browser.find_element(By.CSS_SELECTOR, '#moves li[data-ply="7"]').click()
+    check_ply(browser, want, 7)
+    current = browser.find_element(By.CSS_SELECTOR, "#moves li.current")
+    assert current.text.startswith("7. ")
+
+    browser.save_screenshot(str(tmp_path / "replay.png"))
+    assert (tmp_path / "replay.png").stat().st_size > 20_000
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []
+
+
+def test_a_solo_page_shows_ptah_and_the_offer(browser, tmp_path):
+    rec = random_game(1, 52, greedy=True)
+    browser.get(write_page(tmp_path, rec, "solo").as_uri())
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    ptah = browser.find_element(By.ID, "ptah")
+    assert ptah.is_displayed()
+    total = rec.header.solo.ptah if rec.header.solo else -1
+    assert browser.find_element(By.ID, "ptah-body").text.startswith(f"{total} of 21 stones")
+    cells = browser.find_elements(By.CSS_SELECTOR, "#offer td[data-stone]")
+    assert len(cells) == 28
+    boats = browser.find_elements(By.CSS_SELECTOR, '#river .space[data-space="40"] .boat')
+    assert len(boats) == 1
+    browser.save_screenshot(str(tmp_path / "solo.png"))

@@ -1,0 +1,185 @@
+"""Standings from records: every statistic against values computed by hand."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from tournament_support import play, record
+
+from sneferu_cli.record.model import Fault, GameRecord, Header, SoloScore
+from sneferu_cli.tournament import (
+    Schedule,
+    compute_standings,
+    format_standings,
+    load_config,
+    to_csv,
+    to_json,
+)
+from sneferu_cli.tournament.standings import mean_ci
+
+Z = 1.959963984540054
+
+
+def four_games() -> list[GameRecord]:
+    """Three engines at 3 seats, deals 1 and 2, two games each (seat order, ranks):
+
+    g1 deal 1  A B C  1 2 3   stones 10 9 8    food 5 4 3
+    g2 deal 1  B C A  1 1 3   stones 11 11 7   food 2 2 1   A times out
+    g3 deal 2  C A B  2 1 2   stones 9 12 9    food 0 3 0   C plays an illegal move
+    g4 deal 2  A B C  1 1 1   stones 10 10 10  food 1 1 1
+    """
+    return [
+        record(["A", "B", "C"], [1, 2, 3], deal=1, stones=[10, 9, 8], food=[5, 4, 3]),
+        record(["B", "C", "A"], [1, 1, 3], deal=1, stones=[11, 11, 7], food=[2, 2, 1],
+               faults=[Fault(3, "timeout", "no move in 10s", 4)]),
+        record(["C", "A", "B"], [2, 1, 2], deal=2, stones=[9, 12, 9], food=[0, 3, 0],
+               faults=[Fault(1, "illegal", "9.9", 0)]),
+        record(["A", "B", "C"], [1, 1, 1], deal=2, stones=[10, 10, 10], food=[1, 1, 1]),
+    ]
+
+
+def test_engine_rows_by_hand():
+    st = compute_standings(four_games())
+    assert (st.games, st.unfinished) == (4, 0)
+    rows = {e.name: e for e in st.engines}
+    a, b, c = rows["A"], rows["B"], rows["C"]
+    # A's ranks 1 3 | 1 1: mean 1.5; deal sums 4 and 2 against 2 · 1.5 = 3 each:
+    # SE = sqrt(G/(G−1) · Σ (S_g − n_g mean)²) / N = sqrt(2 · (1 + 1)) / 4 = 0.5
+    assert a.games == 4 and a.mean_rank == 1.5 and a.rank_ci == pytest.approx(Z * 0.5)
+    # B's ranks 2 1 | 2 1: sums 3 and 3, no spread between deals
+    assert b.mean_rank == 1.5 and b.rank_ci == pytest.approx(0.0)
+    assert c.mean_rank == 1.75  # 3 1 | 2 1
+    # firsts: a first shared by k seats counts 1/k. A: 1 + 1 + 1/3; B, C: 1/2 + 1/3
+    assert a.firsts == pytest.approx((2 + 1 / 3) / 4)
+    assert b.firsts == pytest.approx((1 / 2 + 1 / 3) / 4) == c.firsts
+    assert a.firsts + b.firsts + c.firsts == pytest.approx(1.0)
+    assert (a.mean_stones, a.mean_food) == ((10 + 7 + 12 + 10) / 4, (5 + 1 + 3 + 1) / 4)
+    assert (c.mean_stones, c.mean_food) == ((8 + 11 + 9 + 10) / 4, (3 + 2 + 0 + 1) / 4)
+    assert (a.faults, b.faults, c.faults) == ({"timeout": 1}, {}, {"illegal": 1})
+    assert [e.name for e in st.engines][-1] == "C"  # best (lowest) mean rank first
+
+
+def test_head_to_head_by_hand():
+    h2h = {(h.engine, h.opponent): (h.score, h.games)
+           for h in compute_standings(four_games()).head_to_head}
+    # A over B: g1 1, g2 0 (B first, A third), g3 1, g4 ½ (all share first)
+    assert h2h["A", "B"] == (2.5, 4) and h2h["B", "A"] == (1.5, 4)
+    assert h2h["A", "C"] == (2.5, 4)  # 1, 0, 1, ½
+    assert h2h["B", "C"] == (2.5, 4)  # 1, ½ (shared first), ½ (shared second), ½
+    assert h2h["C", "B"] == (1.5, 4)
+    assert len(h2h) == 6
+
+
+def test_seat_rows_by_hand():
+    seats = {(s.players, s.seat): (s.games, s.mean_rank)
+             for s in compute_standings(four_games()).seats}
+    assert seats == {(3, 1): (4, 1.25), (3, 2): (4, 1.25), (3, 3): (4, 2.25)}
+
+
+def test_rating_by_hand_for_one_game():
+    """Weng-Lin Plackett-Luce, prior mu 25, sigma 25/3, beta 25/6, tau 0, A above B:
+    c = sqrt(2 (sigma² + beta²)) = sqrt(2 (69.4444 + 17.3611)) = 13.176157;
+    p = ½ for equal means; mu_A = 25 + sigma²/c · (1 − ½) = 25 + 2.635231 = 27.635231,
+    mu_B = 22.364769; delta = (sigma/c) · sigma²/c² · p(1 − p) = .6324555 · .4 · .25
+    = .0632456 for both; sigma' = 8.333333 · sqrt(1 − .0632456) = 8.065506."""
+    st = compute_standings([record(["A", "B"], [1, 2])])
+    rows = {e.name: e for e in st.engines}
+    assert rows["A"].rating == pytest.approx(27.635231, abs=1e-6)
+    assert rows["B"].rating == pytest.approx(22.364769, abs=1e-6)
+    assert rows["A"].rating_sigma == pytest.approx(8.065506, abs=1e-6)
+    assert rows["A"].rank_ci is None  # one deal: no interval
+
+
+def test_ratings_follow_results():
+    recs = [record(["A", "B", "C"], [1, 2, 3], deal=d) for d in range(1, 6)]
+    rows = compute_standings(recs).engines
+    assert [r.name for r in rows] == ["A", "B", "C"]
+    assert rows[0].rating > rows[1].rating > rows[2].rating
+    assert all(r.rating_sigma < 25 / 3 for r in rows)
+
+
+def test_mean_ci_needs_two_clusters():
+    assert mean_ci([1, 2, 3], ["x", "x", "x"]) == (2.0, None)
+    # three independent games 1, 2, 3: SE = sqrt(3/2 · (1 + 0 + 1)) / 3 = 1/√3 = sample sd/√n
+    mean, half = mean_ci([1, 2, 3], [1, 2, 3])
+    assert mean == 2 and half == pytest.approx(Z / 3 ** 0.5)
+
+
+def test_unfinished_games_are_left_out():
+    unfinished = GameRecord(header=Header(players=2))
+    st = compute_standings([*four_games(), unfinished])
+    assert (st.games, st.unfinished) == (4, 1)
+    assert "(1 unfinished games left out)" in format_standings(st)
+
+
+def solo_games() -> list[GameRecord]:
+    """S wins with 40 and 30, then loses; T loses twice."""
+    return [
+        record(["S"], [1], deal=1, stones=[15], solo=SoloScore(True, 10, 40, "x")),
+        record(["S"], [1], deal=2, stones=[14], solo=SoloScore(True, 12, 30, "y")),
+        record(["S"], [2], deal=3, stones=[10], solo=SoloScore(False, 21)),
+        record(["T"], [2], deal=1, stones=[8], solo=SoloScore(False, 21),
+               faults=[Fault(1, "crash", "exit 1", 3)]),
+        record(["T"], [2], deal=2, stones=[9], solo=SoloScore(False, 20)),
+    ]
+
+
+def test_solo_rows_by_hand():
+    st = compute_standings(solo_games())
+    assert st.engines == [] and st.head_to_head == []
+    s, t = st.solo
+    assert (s.name, s.games, s.wins, s.win_rate) == ("S", 3, 2, pytest.approx(2 / 3))
+    # wins 1 1 0, three deals: SE = sqrt(3/2 · (1/9 + 1/9 + 4/9)) / 3 = 1/3
+    assert s.win_ci == pytest.approx(Z / 3)
+    assert (s.mean_score, s.mean_stones, s.mean_ptah) == (35.0, 13.0, pytest.approx(43 / 3))
+    assert (t.name, t.wins, t.win_rate, t.mean_score, t.faults) == ("T", 0, 0.0, None,
+                                                                     {"crash": 1})
+
+
+def test_standings_of_real_games():
+    cfg = load_config(None, {"engine": ["name=a command=a", "name=b command=b",
+                                        "name=c command=c"], "seats": 3, "deals": 2,
+                             "seed": 9})
+    recs = [play(cfg, g, moves_seed=g.number) for g in Schedule.of(cfg).games]
+    st = compute_standings(recs)
+    assert st.games == 6 and sorted(e.name for e in st.engines) == ["a", "b", "c"]
+    assert all(e.games == 6 and 1 <= e.mean_rank <= 3 for e in st.engines)
+    assert sum(e.firsts for e in st.engines) == pytest.approx(1.0)
+    assert sum(h.games for h in st.head_to_head) == 6 * 6
+
+
+def test_json_export_round_trips():
+    st = compute_standings([*four_games(), *solo_games()])
+    data = json.loads(to_json(st))
+    assert data["games"] == 9
+    assert [e["name"] for e in data["engines"]] == [e.name for e in st.engines]
+    a = next(e for e in data["engines"] if e["name"] == "A")
+    assert a["mean_rank"] == 1.5 and a["faults"] == {"timeout": 1}
+    assert {(h["engine"], h["opponent"]) for h in data["head_to_head"]} >= {("A", "B")}
+    assert [s["name"] for s in data["solo"]] == ["S", "T"]
+    assert data["solo"][1]["mean_score"] is None
+
+
+def test_csv_export():
+    rows = list(csv.DictReader(io.StringIO(to_csv(compute_standings(four_games())))))
+    assert list(rows[0]) == ["engine", "games", "mean_rank", "rank_ci", "firsts",
+                             "mean_stones", "mean_food", "rating", "rating_sigma", "faults"]
+    a = next(r for r in rows if r["engine"] == "A")
+    assert (a["games"], a["mean_rank"], a["faults"]) == ("4", "1.5", "timeout:1")
+    assert float(a["rank_ci"]) == pytest.approx(Z * 0.5, rel=1e-5)
+    solo = list(csv.DictReader(io.StringIO(to_csv(compute_standings(solo_games())))))
+    assert solo[0]["engine"] == "S" and solo[0]["wins"] == "2"
+    assert solo[1]["mean_score"] == "" and solo[1]["faults"] == "crash:1"
+
+
+def test_text_table():
+    text = format_standings(compute_standings([*four_games(), *solo_games()]))
+    lines = text.splitlines()
+    assert lines[0].split()[:6] == ["#", "engine", "games", "rank", "±95%", "first"]
+    assert any(line.split()[1:5] == ["A", "4", "1.50", "0.98"] for line in lines)
+    assert "head to head" in text and "62.5" in text  # A over B: 2.5 of 4
+    assert any(line.split()[:5] == ["1", "S", "3", "2", "66.7%"] for line in lines)
+    assert format_standings(compute_standings([])) == "no finished games\n"

@@ -1,0 +1,79 @@
+"""Helpers for the tournament tests: real games played by the rules library, and records.
+
+``play`` stands in for the arbiter (no engines): chance from one ``random.Random(deal
+seed)`` through ``sample_outcome``, turns chosen by a separate generator, and the result
+written into the header as the arbiter does.
+"""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+
+from sneferu_cli.notation.move import Move
+from sneferu_cli.record.model import (
+    Chance,
+    Fault,
+    GameRecord,
+    Header,
+    Seat,
+    SeatResult,
+    SoloScore,
+    Turn,
+)
+from sneferu_cli.rules import sample_outcome
+from sneferu_cli.rules.state import new_game
+from sneferu_cli.tournament import Game, TournamentConfig, game_header
+
+
+def play(cfg: TournamentConfig, game: Game, moves_seed: int = 0) -> GameRecord:
+    """Play ``game`` of ``cfg`` with random legal moves; the whole record with its result."""
+    header = game_header(cfg, game)
+    state = new_game(len(game.seats), builders=cfg.builders, edition=cfg.load_edition())
+    chance = random.Random(game.seed)
+    moves = random.Random(moves_seed)
+    events: list[Chance | Turn] = []
+    while not state.is_over():
+        if state.is_chance_node():
+            outcome = sample_outcome(state, chance)
+            events.append(Chance(str(outcome)))
+            state.apply(outcome)
+        else:
+            seat = state.current_seat()
+            turn = moves.choice(state.legal_turns())
+            events.append(Turn(seat + 1, str(Move(turn))))
+            state.apply_turn(turn)
+    header.result = [SeatResult(s.seat + 1, s.rank, s.stones, s.food, s.retired)
+                     for s in state.ranking()]
+    if state.solo:
+        r = state.solo_result()
+        header.solo = SoloScore(r.won, r.ptah, r.score, r.title)
+    header.termination = "normal"
+    return GameRecord(header=header, events=list(events))
+
+
+def record(names: list[str], ranks: list[int], *, deal: int | None = None,
+           stones: list[int] | None = None, food: list[int] | None = None,
+           faults: list[Fault] | None = None, solo: SoloScore | None = None,
+           number: int | None = None) -> GameRecord:
+    """A finished game's record with the given engines (seat order) and ranks."""
+    n = len(names)
+    stones = stones or [10] * n
+    food = food or [0] * n
+    return GameRecord(header=Header(
+        players=n, seats=[Seat(i + 1, name) for i, name in enumerate(names)],
+        round=None if number is None else str(number),
+        result=[SeatResult(i + 1, ranks[i], stones[i], food[i]) for i in range(n)],
+        faults=faults or [], solo=solo,
+        extra={} if deal is None else {"deal": str(deal)}))
+
+
+def encode(rec: GameRecord) -> bytes:
+    """A stand-in encoding of one record (JSON, one line), until the text format is in."""
+    return msgspec.json.encode(rec) + b"\n"
+
+
+def decode(data: bytes) -> list[GameRecord]:
+    """The records of a file written with :func:`encode` (each line must be whole)."""
+    return [msgspec.json.decode(line, type=GameRecord) for line in data.splitlines()]
