@@ -10,11 +10,15 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import msgspec
 import pytest
+from recgen import random_game
 from serve_client import TIMEOUT, Server
 from support import ROOT, run_cli
+
+from sneferu_cli.record import format_records, record_to_json, records_to_json
 
 
 @pytest.fixture
@@ -412,3 +416,76 @@ def test_the_readme_example_session() -> None:
     heads = [reply.split("\n")[0] for reply in r.stdout.split("\n\n") if reply]
     assert heads == ["=1 g1", "=2 ~" + heads[1][4:], "=3", "=4 draw:1"]
     assert "`=1 g1`" in section and "`=4 draw:1`" in section
+
+
+# --------------------------------------------------------------------------- records
+
+
+def test_load_a_record_at_a_ply_and_verify_records(server: Server, tmp_path: Path) -> None:
+    positions: list[str] = []
+    first = random_game(2, 5, positions=positions)
+    second = random_game(3, 6, max_turns=4)
+    path = tmp_path / "games.rec"
+    path.write_text(format_records([first, second]))
+    turns = len(positions) - 1
+    assert server.ok(f"verify {path}") == [f"number=1 valid turns={turns}",
+                                           "number=2 valid turns=4"]
+    assert server.ok(f"load-record ply=3 {path}") == ["g1"]
+    assert server.ok("position g1") == [positions[3]]
+    server.ok("chance g1")
+    assert server.ok("moves g1")  # a seat is to move: play on from there
+    assert server.ok(f"load-record {path}") == ["g2"]  # the final position by default
+    assert server.ok("position g2") == [positions[-1]] and server.ok("moves g2") == []
+    assert server.ok(f"load-record number=2 ply=-1 seed=4 {path}") == ["g3"]
+    assert server.ok("games")[-1].startswith("g3 edition=standard variant=standard players=3 "
+                                             "seed=4 turn=")
+    # One record inline, in its JSON encoding.
+    assert server.ok(f"load-record ply=0 {record_to_json(first)}") == ["g4"]
+    assert server.ok("position g4") == [positions[0]]
+    assert server.ok(f"verify {record_to_json(first)}") == [f"number=1 valid turns={turns}"]
+    # A record that does not verify: a line per game says why.
+    wrong = tmp_path / "wrong.rec"
+    wrong.write_text(format_records([second, first]).replace("[Termination normal]",
+                                                             "[Termination aborted]"))
+    lines = server.ok(f"verify {wrong}")
+    assert lines[0] == "number=1 valid turns=4"
+    assert lines[1].startswith("number=2 invalid ") and "[Termination aborted]" in lines[1]
+    assert server.ok(f"load-record number=2 {wrong}") == ["g5"]  # loads what replays
+    cut = tmp_path / "cut.rec"
+    cut.write_text(format_records([first]).removesuffix("end of game\n"))
+    (line,) = server.ok(f"verify {cut}")
+    assert line.startswith("number=1 invalid ") and "cut off" in line
+    cases = {
+        "verify /nonexistent/games.rec": "/nonexistent/games.rec: cannot read the record",
+        f"load-record number=3 {path}": "holds 2 game(s), there is no game 3",
+        f"load-record ply={turns + 1} {path}": f"has plies 0 to {turns}, not {turns + 1}",
+        "load-record {not json": "record: not JSON",
+        'verify {"header": {}}': "Object missing required field `players`",
+        f"load-record edition=/nonexistent.toml {path}": "cannot read edition",
+    }
+    garbage = tmp_path / "garbage.rec"
+    garbage.write_text("[Event \"x\"]\nnonsense\nend of game\n")
+    cases[f"verify {garbage}"] = str(garbage)
+    for line, message in cases.items():
+        r = server.ask(line)
+        assert not r.ok and message in r.error, (line, r)
+        assert server.ok("turn g1")  # still serving
+
+
+def test_json_mode_records(json_server: Server, tmp_path: Path) -> None:
+    positions: list[str] = []
+    game = random_game(1, 3, positions=positions)
+    path = tmp_path / "solo.jsonl"
+    path.write_text(records_to_json([game]))
+    s = json_server
+    assert s.ask_json({"command": "verify", "path": str(path)})["result"] == {
+        "games": [{"number": 1, "valid": True, "turns": len(positions) - 1}]}
+    record = msgspec.json.decode(record_to_json(game))
+    r = s.ask_json({"id": 1, "command": "load-record", "record": record, "ply": 2})
+    assert r == {"id": 1, "ok": True, "result": {"game": "g1"}}
+    assert s.ask_json({"command": "position", "game": "g1"})["result"]["position"] == \
+        positions[2]
+    r = s.ask_json({"id": 2, "command": "verify", "path": str(path), "record": record})
+    assert r["ok"] is False and "not both" in r["error"]
+    r = s.ask_json({"id": 3, "command": "verify"})
+    assert r["ok"] is False and r["id"] == 3 and "a record file's path or one record" in r["error"]

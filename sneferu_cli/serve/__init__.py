@@ -25,6 +25,7 @@ from .requests import (
     Commands,
     Games,
     Load,
+    LoadRecord,
     Moves,
     New,
     Outcomes,
@@ -40,6 +41,7 @@ from .requests import (
     Steps,
     Turn,
     Undo,
+    Verify,
     parse_request,
 )
 from .server import MAX_LINE, serve
@@ -48,7 +50,7 @@ from .state_json import StateDoc, state_doc
 
 __all__ = [
     "COMMANDS", "MAX_GAMES", "MAX_LINE", "Chance", "Close", "Commands", "Entry", "Game",
-    "Games", "Load", "Moves", "New", "Outcomes", "Play", "Position", "Quit", "Ranking",
-    "Request", "RequestError", "Result", "Session", "Show", "State", "StateDoc", "Step",
-    "Steps", "Turn", "Undo", "parse_request", "serve", "state_doc",
+    "Games", "Load", "LoadRecord", "Moves", "New", "Outcomes", "Play", "Position", "Quit",
+    "Ranking", "Request", "RequestError", "Result", "Session", "Show", "State", "StateDoc",
+    "Step", "Steps", "Turn", "Undo", "Verify", "parse_request", "serve", "state_doc",
 ]

@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 
 from ..notation.grammar import Token, Tree, parse
+from ..record.model import GameRecord
 from ..rules.components import NotationError
 
 
@@ -54,6 +55,17 @@ class Load(_Request, frozen=True, tag="load"):
     """Open a game at a position (position notation)."""
 
     position: str
+    seed: int | None = None
+    edition: str = "standard"
+
+
+class LoadRecord(_Request, frozen=True, tag="load-record"):
+    """Open a game at a ply of a recorded game (a file's game ``number``, 1 = the first)."""
+
+    path: str | None = None
+    record: GameRecord | None = None
+    number: int = 1
+    ply: int = -1
     seed: int | None = None
     edition: str = "standard"
 
@@ -119,6 +131,14 @@ class Ranking(_OnGame, frozen=True, tag="ranking"):
     """Every seat's standing (R6), and the solo result."""
 
 
+class Verify(_Request, frozen=True, tag="verify"):
+    """Replay every game of a record and check its header."""
+
+    path: str | None = None
+    record: GameRecord | None = None
+    edition: str = "standard"
+
+
 class Commands(_Request, frozen=True, tag="commands"):
     """List the commands."""
 
@@ -127,8 +147,8 @@ class Quit(_Request, frozen=True, tag="quit"):
     """Stop the server."""
 
 
-Request = (New | Load | Games | Close | Moves | Steps | Outcomes | Play | Step | Chance | Undo
-           | Position | State | Show | Turn | Ranking | Commands | Quit)
+Request = (New | Load | LoadRecord | Games | Close | Moves | Steps | Outcomes | Play | Step
+           | Chance | Undo | Position | State | Show | Turn | Ranking | Verify | Commands | Quit)
 
 COMMANDS: tuple[str, ...] = tuple(
     c.__struct_config__.tag for c in Request.__args__
@@ -136,15 +156,18 @@ COMMANDS: tuple[str, ...] = tuple(
 """Every command name, in the order of SPEC.md."""
 
 # Grammar rule of a request -> its command; rules whose text is a request field.
-_RULES = {"new_game": "new", "load_position": "load", "list_games": "games",
+_RULES = {"new_game": "new", "load_position": "load", "load_record": "load-record",
+          "list_games": "games",
           "close_game": "close", "list_moves": "moves", "list_steps": "steps",
           "list_outcomes": "outcomes", "play_move": "play", "play_step": "step",
           "play_chance": "chance", "undo": "undo", "get_position": "position",
           "get_state": "state", "get_picture": "show", "get_turn": "turn",
-          "get_ranking": "ranking", "list_commands": "commands", "quit": "quit"}
+          "get_ranking": "ranking", "verify_record": "verify", "list_commands": "commands",
+          "quit": "quit"}
 _FIELDS = {"position": "position", "move": "move", "step": "step", "done": "step",
            "outcome": "outcome"}
-_OPTIONS = {"players": int, "seed": int, "builders": str, "edition": str}
+_OPTIONS = {"players": int, "seed": int, "builders": str, "edition": str, "number": int,
+            "ply": int}
 _ID = re.compile(r"[0-9]+(?= |$)")
 
 
@@ -186,6 +209,16 @@ def _parse(text: str, rid: str | None) -> Request:
             if name in fields:
                 raise RequestError(f"option {name}= given twice")
             fields[name] = _OPTIONS[name](str(child.children[0]))
+        elif name == "record":  # a path, or a record's JSON encoding
+            tok = child.children[0]
+            assert isinstance(tok, Token)
+            if tok.type == "VALUE":
+                fields["path"] = str(tok)
+            else:
+                try:
+                    fields["record"] = msgspec.json.decode(str(tok))
+                except msgspec.DecodeError as e:
+                    raise RequestError(f"record: not JSON: {e}") from None
         else:
             tokens = list(child.scan_values(lambda v: isinstance(v, Token)))
             fields[_FIELDS[name]] = text[tokens[0].start_pos:tokens[-1].end_pos]

@@ -22,14 +22,19 @@ sneferu_cli.serve.requests.RequestError: no open game 'g9'
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import msgspec
 
 from ..notation.move import Move, legal_moves, parse_action, parse_outcome
 from ..notation.picture import picture
 from ..notation.position import from_position, to_position
+from ..record.jsonl import read_any
 from ..record.model import SeatResult, SoloScore
+from ..record.replay import edition_for, final_result, position_at, verify
+from ..record.text import GameEntry, RecordFile
 from ..rules.edition import Edition, load_edition, standard_edition
-from ..rules.state import new_game
+from ..rules.state import GameState, new_game
 from ..rules.steps import Outcome
 from .game import Game
 from .requests import (
@@ -39,6 +44,7 @@ from .requests import (
     Commands,
     Games,
     Load,
+    LoadRecord,
     Moves,
     New,
     Outcomes,
@@ -54,6 +60,7 @@ from .requests import (
     Steps,
     Turn,
     Undo,
+    Verify,
 )
 from .state_json import OutcomeOdds, StateDoc, outcome_odds, state_doc
 
@@ -165,6 +172,24 @@ class Standings(Result, frozen=True, omit_defaults=True):
         return out
 
 
+class GameCheck(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One game of a record verified: its number in the file, and turns or what failed."""
+
+    number: int
+    valid: bool
+    turns: int | None = None
+    error: str | None = None
+
+
+class Verification(Result, frozen=True):
+    games: list[GameCheck]
+
+    def lines(self) -> list[str]:
+        return [f"number={g.number} " + (f"valid turns={g.turns}" if g.valid
+                                          else f"invalid {' '.join(str(g.error).split())}")
+                for g in self.games]
+
+
 class CommandList(Result, frozen=True):
     commands: list[str]
 
@@ -190,6 +215,9 @@ class Session:
                 self._check_room()
                 state = from_position(request.position, _edition(request.edition))
                 return self._open(Game(state, request.seed))
+            case LoadRecord():
+                self._check_room()
+                return self._open(Game(_record_position(request), request.seed))
             case Games():
                 return GameList([self._info(gid, g) for gid, g in self.games.items()])
             case Close():
@@ -230,6 +258,8 @@ class Session:
                 return TurnField(_turn_field(self._game(request.game)))
             case Ranking():
                 return _standings(self._game(request.game))
+            case Verify():
+                return _verification(request)
             case Commands():
                 return CommandList(list(COMMANDS))
             case Quit():
@@ -271,10 +301,55 @@ def _turn_field(game: Game) -> str:
 
 
 def _standings(game: Game) -> Standings:
-    state = game.state
-    ranking = [SeatResult(s.seat + 1, s.rank, s.stones, s.food, s.retired)
-               for s in state.ranking()]
-    if not state.solo:
-        return Standings(ranking)
-    r = state.solo_result()
-    return Standings(ranking, SoloScore(r.won, r.ptah, r.score, r.title))
+    ranking, solo, _termination = final_result(game.state)
+    return Standings(ranking, solo)
+
+
+def _record_file(request: LoadRecord | Verify) -> RecordFile:
+    """The games of the record a request names: a file, or one record given inline."""
+    if (request.path is None) == (request.record is None):
+        raise RequestError(f"{request.__struct_config__.tag}: give a record file's path or "
+                           "one record, not both")
+    if request.record is not None:
+        return RecordFile("<request>", [GameEntry(request.record)], [])
+    path = request.path
+    assert path is not None
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise RequestError(f"{path}: cannot read the record: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise RequestError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    return read_any(text, path)
+
+
+def _record_editions(name: str) -> list[Edition]:
+    """The editions a record may name: the standard one, and the file given if any."""
+    return [] if name == "standard" else [load_edition(name)]
+
+
+def _record_position(request: LoadRecord) -> GameState:
+    rf = _record_file(request)
+    entry = next((g for g in rf.games if g.number == request.number), None)
+    if entry is None:
+        for cut in rf.cut_off:
+            if cut.game == request.number:
+                raise cut
+        raise RequestError(f"{rf.source} holds {len(rf.games) + len(rf.cut_off)} game(s), "
+                           f"there is no game {request.number}")
+    edition = edition_for(entry.record.header, _record_editions(request.edition))
+    return position_at(entry, request.ply, edition, rf.source)
+
+
+def _verification(request: Verify) -> Verification:
+    rf = _record_file(request)
+    editions = _record_editions(request.edition)
+    checks = [GameCheck(cut.game or 0, False, error=str(cut)) for cut in rf.cut_off]
+    for entry in rf.games:
+        try:
+            v = verify(entry, edition_for(entry.record.header, editions), rf.source)
+        except ValueError as e:  # ReplayError, RecordError, an edition not given
+            checks.append(GameCheck(entry.number, False, error=str(e)))
+        else:
+            checks.append(GameCheck(entry.number, True, turns=v.turns))
+    return Verification(sorted(checks, key=lambda c: c.number))
