@@ -452,7 +452,9 @@ def test_load_a_record_at_a_ply_and_verify_records(server: Server, tmp_path: Pat
     assert lines[1].startswith("number=2 invalid ") and "[Termination aborted]" in lines[1]
     assert server.ok(f"load-record number=2 {wrong}") == ["g5"]  # loads what replays
     cut = tmp_path / "cut.rec"
-    cut.write_text(format_records([first]).removesuffix("end of game\n"))
+    # Cut off while being written, even in the middle of a character.
+    cut.write_bytes(format_records([first]).removesuffix("end of game\n").encode()
+                    + "{☥".encode()[:2])
     (line,) = server.ok(f"verify {cut}")
     assert line.startswith("number=1 invalid ") and "cut off" in line
     cases = {

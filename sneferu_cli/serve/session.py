@@ -32,7 +32,7 @@ from ..notation.position import from_position, to_position
 from ..record.jsonl import read_any
 from ..record.model import SeatResult, SoloScore
 from ..record.replay import edition_for, final_result, position_at, verify
-from ..record.text import GameEntry, RecordFile
+from ..record.text import GameEntry, RecordFile, decode_records
 from ..rules.edition import Edition, load_edition, standard_edition
 from ..rules.state import GameState, new_game
 from ..rules.steps import Outcome
@@ -315,12 +315,10 @@ def _record_file(request: LoadRecord | Verify) -> RecordFile:
     path = request.path
     assert path is not None
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
     except OSError as e:
         raise RequestError(f"{path}: cannot read the record: {e.strerror}") from None
-    except UnicodeDecodeError as e:
-        raise RequestError(f"{path}: not UTF-8 text (byte {e.start})") from None
-    return read_any(text, path)
+    return read_any(decode_records(data, path), path)
 
 
 def _record_editions(name: str) -> list[Edition]:
