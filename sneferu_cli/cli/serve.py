@@ -20,9 +20,10 @@ from ..serve import serve as serve_stream
 def serve(json_mode: bool, max_games: int, max_line: int) -> None:
     """Serve Sneferu's rules to another program, one request a line on stdin/stdout.
 
-    Requests open games (new, load), list what is legal (moves, steps, outcomes), act
-    (play, step, chance, undo) and look (position, state, show, turn, ranking); 'commands'
-    lists them all and 'quit' stops the server. See SPEC.md, section 10.
+    Requests open games (new, load, load-record), list what is legal (moves, steps,
+    outcomes), act (play, step, chance, undo), look (position, state, show, turn, ranking)
+    and check records (verify); 'commands' lists them all and 'quit' stops the server.
+    See SPEC.md, section 10.
     """
     serve_stream(sys.stdin.buffer, sys.stdout.buffer, json_mode=json_mode,
                  max_games=max_games, max_line=max_line)
