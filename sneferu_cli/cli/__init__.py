@@ -16,6 +16,7 @@ from ..rules.state import IllegalAction
 from .demo import demo
 from .position import position
 from .replay import replay
+from .serve import serve
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -27,6 +28,7 @@ def cli() -> None:
 cli.add_command(position)
 cli.add_command(demo)
 cli.add_command(replay)
+cli.add_command(serve)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -13,7 +13,7 @@ from ..notation.position import to_position
 from ..record.html import game_page
 from ..record.jsonl import read_any, records_to_json
 from ..record.replay import ReplayError, edition_for, position_at, verify
-from ..record.text import GameEntry, RecordError, RecordFile, format_records
+from ..record.text import GameEntry, RecordError, RecordFile, decode_records, format_records
 from ..rules.edition import Edition
 from .options import edition_option, load
 
@@ -101,13 +101,7 @@ def _read(file: str) -> str:
         data = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
     except OSError as e:
         raise click.FileError(file, e.strerror) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        if e.end >= len(data) - 1 and e.reason == "unexpected end of data":
-            return data[:e.start].decode("utf-8") + "\ufffd"
-        line = data.count(b"\n", 0, e.start) + 1
-        raise RecordError(f"not UTF-8 text (byte {e.start})", source, None, line) from None
+    return decode_records(data, source)
 
 
 def _one(rf: RecordFile, entries: list[GameEntry], number: int | None) -> GameEntry:

@@ -25,6 +25,7 @@ from .text import (
            RecordError,
            RecordFile,
            append_record,
+           decode_records,
            format_record,
            format_records,
            parse_records,
@@ -33,6 +34,6 @@ from .text import (
 
 __all__ = ["Chance", "Event", "Fault", "GameEntry", "GameRecord", "Header", "RecordError",
            "RecordFile", "ReplayError", "Retire", "Seat", "SeatResult", "SoloScore", "Turn",
-           "Verified", "append_record", "final_result", "format_record", "format_records",
-           "parse_records", "plies", "position_at", "read_any", "read_json_records",
-           "read_records", "record_to_json", "records_to_json", "verify"]
+           "Verified", "append_record", "decode_records", "final_result", "format_record",
+           "format_records", "parse_records", "plies", "position_at", "read_any",
+           "read_json_records", "read_records", "record_to_json", "records_to_json", "verify"]

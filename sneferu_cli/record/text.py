@@ -58,8 +58,8 @@ END_OF_GAME = "end of game"
 GAME_START = "[Event "
 
 __all__ = ["END_OF_GAME", "GameEntry", "RecordError", "RecordFile", "append_record",
-           "format_record", "format_records", "parse_records", "read_records", "result_tag",
-           "solo_tag"]
+           "decode_records", "format_record", "format_records", "parse_records", "read_records",
+           "result_tag", "solo_tag"]
 
 
 class RecordError(ValueError):
@@ -325,6 +325,18 @@ def parse_records(text: str, source: str = "<records>", *,
     if rf.cut_off and not skip_cut_off:
         raise rf.cut_off[0]
     return [g.record for g in rf.games]
+
+
+def decode_records(data: bytes, source: str = "<records>") -> str:
+    """The text of a record file's bytes: UTF-8, where a character cut off at the very end
+    (with the game being written) is not an error; other bad bytes raise RecordError."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        if e.end >= len(data) - 1 and e.reason == "unexpected end of data":
+            return data[:e.start].decode("utf-8") + "\ufffd"
+        line = data.count(b"\n", 0, e.start) + 1
+        raise RecordError(f"not UTF-8 text (byte {e.start})", source, None, line) from None
 
 
 def read_records(text: str, source: str = "<records>") -> RecordFile:

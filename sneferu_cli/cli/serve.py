@@ -1,0 +1,29 @@
+"""``sneferu serve``: the arbiter as a rules oracle on stdin/stdout (SPEC.md, section 10)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..serve import MAX_GAMES, MAX_LINE
+from ..serve import serve as serve_stream
+
+
+@click.command()
+@click.option("--json", "json_mode", is_flag=True,
+              help="Read and write one JSON object a line instead of GTP-style text.")
+@click.option("--max-games", type=click.IntRange(1), default=MAX_GAMES, show_default=True,
+              help="How many games may be open at once.")
+@click.option("--max-line", type=click.IntRange(64), default=MAX_LINE, show_default=True,
+              metavar="BYTES", help="The longest request line served.")
+def serve(json_mode: bool, max_games: int, max_line: int) -> None:
+    """Serve Sneferu's rules to another program, one request a line on stdin/stdout.
+
+    Requests open games (new, load, load-record), list what is legal (moves, steps,
+    outcomes), act (play, step, chance, undo), look (position, state, show, turn, ranking)
+    and check records (verify); 'commands' lists them all and 'quit' stops the server.
+    See SPEC.md, section 10.
+    """
+    serve_stream(sys.stdin.buffer, sys.stdout.buffer, json_mode=json_mode,
+                 max_games=max_games, max_line=max_line)

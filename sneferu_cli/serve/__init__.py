@@ -1,0 +1,56 @@
+"""Sneferu's rules for other programs: ``sneferu serve`` and the Python API behind it.
+
+``sneferu serve`` (SPEC.md, section 10) keeps games open and answers one request a line
+on stdin/stdout, in GTP-style text or JSON. The same pieces serve Python callers:
+:class:`Game` (a state with its seed, history and undo), :class:`Session` (open games
+by id, one result per request), :func:`state_doc` (a state as JSON) and :func:`serve`
+(the loop itself, over any pair of byte streams).
+
+>>> session = Session()
+>>> session.handle(New(players=3, seed=1))
+GameId(game='g1')
+>>> _ = session.handle(Chance("g1"))           # the set-up draws
+>>> moves = session.handle(Moves("g1")).moves
+>>> session.handle(Play("g1", moves[0])).lines()
+[]
+>>> session.handle(Turn("g1")).turn
+'draw:1'
+"""
+
+from .game import Entry, Game
+from .requests import (
+    COMMANDS,
+    Chance,
+    Close,
+    Commands,
+    Games,
+    Load,
+    LoadRecord,
+    Moves,
+    New,
+    Outcomes,
+    Play,
+    Position,
+    Quit,
+    Ranking,
+    Request,
+    RequestError,
+    Show,
+    State,
+    Step,
+    Steps,
+    Turn,
+    Undo,
+    Verify,
+    parse_request,
+)
+from .server import MAX_LINE, serve
+from .session import MAX_GAMES, Result, Session
+from .state_json import StateDoc, state_doc
+
+__all__ = [
+    "COMMANDS", "MAX_GAMES", "MAX_LINE", "Chance", "Close", "Commands", "Entry", "Game",
+    "Games", "Load", "LoadRecord", "Moves", "New", "Outcomes", "Play", "Position", "Quit",
+    "Ranking", "Request", "RequestError", "Result", "Session", "Show", "State", "StateDoc",
+    "Step", "Steps", "Turn", "Undo", "Verify", "parse_request", "serve", "state_doc",
+]

@@ -1,0 +1,130 @@
+"""One open game of the server: its state, what was applied to it, undo, and its seed.
+
+A :class:`Game` wraps a :class:`~sneferu_cli.rules.GameState` with the history the
+server needs: every applied *entry* (a whole move, a single step or a chance outcome, as
+the client gave it) and a snapshot of the state at each turn's start, so that undoing
+replays at most one turn. The history is bounded by the game's length (a game has at
+most a few hundred entries and one snapshot per turn); closing the game frees it.
+
+>>> from sneferu_cli.notation import legal_moves
+>>> from sneferu_cli.rules import new_game
+>>> game = Game(new_game(players=2), seed=3)
+>>> len(game.chance())                   # the 15 tiles, 28 stones and 2 boat arrivals
+45
+>>> move = legal_moves(game.state)[0]
+>>> game.play(move)
+>>> [str(e) for e in game.undo()] == [str(move)]
+True
+>>> game.state.phase.name, len(game.history)
+('START', 45)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..notation.move import Move
+from ..rules.chance import sample_outcome
+from ..rules.state import GameState, IllegalAction
+from ..rules.steps import Action, Outcome, Step
+
+Entry = Move | Action
+"""What one request applied: a whole move, one step, or one chance outcome."""
+
+
+class Game:
+    """A game being played through the server (or by a Python caller).
+
+    ``seed`` seeds the generator that draws chance events (``random.Random(seed)``, as
+    ``sneferu position new --seed``); without one a fresh seed is chosen, so that
+    ``seed`` can always be reported and the draws replayed.
+    """
+
+    def __init__(self, state: GameState, seed: int | None = None) -> None:
+        self.state = state
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        self.rng = random.Random(self.seed)
+        self._entries: list[Entry] = []
+        # (number of entries applied, state then) at the opening and at each turn's start.
+        self._marks: list[tuple[int, GameState]] = [(0, state.clone())]
+
+    @property
+    def history(self) -> list[Entry]:
+        """The entries applied since the game was opened, oldest first (a copy)."""
+        return self._entries[:]
+
+    def play(self, move: Move | Sequence[Step]) -> None:
+        """Apply a whole move (the rest of the current turn) atomically."""
+        steps = move.steps if isinstance(move, Move) else tuple(move)
+        turn = self.state.turn
+        self.state.apply_turn(steps)
+        self._record(Move(steps), turn)
+
+    def step(self, step: Step) -> None:
+        """Apply one step of the active seat (``done`` included)."""
+        turn = self.state.turn
+        self.state.apply(step)
+        self._record(step, turn)
+
+    def chance(self, outcome: Outcome | None = None) -> list[Outcome]:
+        """Apply ``outcome``, or draw with the game's generator up to the next decision.
+
+        Returns the outcomes applied (none when a seat is to decide or the game is over).
+        """
+        state = self.state
+        if outcome is not None:
+            if not state.is_chance_node():
+                raise IllegalAction(f"{outcome}: not a chance node ("
+                                    + ("the game is over)" if state.is_over()
+                                       else f"seat {state.seat + 1} is to move)"))
+            self._apply_outcome(outcome)
+            return [outcome]
+        drawn: list[Outcome] = []
+        while state.is_chance_node():
+            o = sample_outcome(state, self.rng)
+            self._apply_outcome(o)
+            drawn.append(o)
+        return drawn
+
+    def undo(self, turn: bool = False) -> list[Entry]:
+        """Undo the last entry, or (``turn``) back to the start of this turn.
+
+        With ``turn``, the game goes back to the latest point where a seat stood at the
+        start of its turn before the last entry: the start of the current turn, or of the
+        previous one when nothing was done in this one yet (chance draws in between are
+        undone too); back to the opening when no turn began since. The game's random
+        generator is not rewound. Returns the entries undone, oldest first.
+        """
+        n = len(self._entries)
+        if not n:
+            raise IllegalAction("undo: nothing to undo")
+        marks = self._marks
+        target = max(i for i, _ in marks if i < n) if turn else n - 1
+        while marks[-1][0] > target:
+            marks.pop()
+        start, snapshot = marks[-1]
+        state = snapshot.clone()
+        for entry in self._entries[start:target]:
+            _apply(state, entry)
+        undone = self._entries[target:]
+        del self._entries[target:]
+        self.state = state
+        return undone
+
+    def _apply_outcome(self, outcome: Outcome) -> None:
+        turn = self.state.turn
+        self.state.apply(outcome)
+        self._record(outcome, turn)
+
+    def _record(self, entry: Entry, turn: int) -> None:
+        self._entries.append(entry)
+        if self.state.turn != turn:  # a new turn began: remember where it starts
+            self._marks.append((len(self._entries), self.state.clone()))
+
+
+def _apply(state: GameState, entry: Entry) -> None:
+    if isinstance(entry, Move):
+        state.apply_turn(entry.steps)
+    else:
+        state.apply(entry)

@@ -1,0 +1,226 @@
+"""The server's requests (SPEC.md, section 10.3) and how a text-mode line becomes one.
+
+Each request is a msgspec struct tagged by its ``command``: the JSON mode reads these
+shapes directly, and :func:`parse_request` turns a text line (grammar
+``protocol/serve.lark``) into the very same structs, so both modes share one set of
+requests and one set of checks.
+
+>>> parse_request("7 play g1 1.1 TG@1.1")
+('7', Play(game='g1', move='1.1 TG@1.1'))
+>>> parse_request("new players=2 seed=5")
+(None, New(players=2, builders=None, seed=5, edition='standard'))
+>>> parse_request("undo g3 turn")[1]
+Undo(game='g3', turn=True)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+
+from ..notation.grammar import Token, Tree, parse
+from ..record.model import GameRecord
+from ..rules.components import NotationError
+
+
+class RequestError(ValueError):
+    """A request that cannot be served; its message is the error reply, ``id`` the id of
+    the request when it could be read."""
+
+    def __init__(self, message: str, id: str | int | None = None) -> None:
+        super().__init__(message)
+        self.id = id
+
+
+class _Request(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="command"):
+    pass
+
+
+class _OnGame(_Request, frozen=True):
+    game: str
+
+
+class New(_Request, frozen=True, tag="new"):
+    """Open a new game at its first set-up chance node."""
+
+    players: int = 4
+    builders: str | list[str] | None = None
+    seed: int | None = None
+    edition: str = "standard"
+
+
+class Load(_Request, frozen=True, tag="load"):
+    """Open a game at a position (position notation)."""
+
+    position: str
+    seed: int | None = None
+    edition: str = "standard"
+
+
+class LoadRecord(_Request, frozen=True, tag="load-record"):
+    """Open a game at a ply of a recorded game (a file's game ``number``, 1 = the first)."""
+
+    path: str | None = None
+    record: GameRecord | None = None
+    number: int = 1
+    ply: int = -1
+    seed: int | None = None
+    edition: str = "standard"
+
+
+class Games(_Request, frozen=True, tag="games"):
+    """List the open games."""
+
+
+class Close(_OnGame, frozen=True, tag="close"):
+    """Close a game and free it."""
+
+
+class Moves(_OnGame, frozen=True, tag="moves"):
+    """The legal whole moves of the seat to decide."""
+
+
+class Steps(_OnGame, frozen=True, tag="steps"):
+    """The legal single steps of the seat to decide."""
+
+
+class Outcomes(_OnGame, frozen=True, tag="outcomes"):
+    """The outcomes of the chance node with their weights and probabilities."""
+
+
+class Play(_OnGame, frozen=True, tag="play"):
+    """Apply a whole move (move notation)."""
+    move: str
+
+
+class Step(_OnGame, frozen=True, tag="step"):
+    """Apply one step (a step token or ``done``)."""
+    step: str
+
+
+class Chance(_OnGame, frozen=True, tag="chance"):
+    """Apply a chance outcome, or (none given) draw up to the next decision."""
+    outcome: str | None = None
+
+
+class Undo(_OnGame, frozen=True, tag="undo"):
+    """Undo the last entry, or back to the start of the turn."""
+    turn: bool = False
+
+
+class Position(_OnGame, frozen=True, tag="position"):
+    """The position notation of the game."""
+
+
+class State(_OnGame, frozen=True, tag="state"):
+    """The state as JSON, optionally with what is legal."""
+    legal: bool = False
+
+
+class Show(_OnGame, frozen=True, tag="show"):
+    """The readable text picture."""
+
+
+class Turn(_OnGame, frozen=True, tag="turn"):
+    """The turn field of the position notation: who decides, or which chance event."""
+
+
+class Ranking(_OnGame, frozen=True, tag="ranking"):
+    """Every seat's standing (R6), and the solo result."""
+
+
+class Verify(_Request, frozen=True, tag="verify"):
+    """Replay every game of a record and check its header."""
+
+    path: str | None = None
+    record: GameRecord | None = None
+    edition: str = "standard"
+
+
+class Commands(_Request, frozen=True, tag="commands"):
+    """List the commands."""
+
+
+class Quit(_Request, frozen=True, tag="quit"):
+    """Stop the server."""
+
+
+Request = (New | Load | LoadRecord | Games | Close | Moves | Steps | Outcomes | Play | Step
+           | Chance | Undo | Position | State | Show | Turn | Ranking | Verify | Commands | Quit)
+
+COMMANDS: tuple[str, ...] = tuple(
+    c.__struct_config__.tag for c in Request.__args__
+)
+"""Every command name, in the order of SPEC.md."""
+
+# Grammar rule of a request -> its command; rules whose text is a request field.
+_RULES = {"new_game": "new", "load_position": "load", "load_record": "load-record",
+          "list_games": "games",
+          "close_game": "close", "list_moves": "moves", "list_steps": "steps",
+          "list_outcomes": "outcomes", "play_move": "play", "play_step": "step",
+          "play_chance": "chance", "undo": "undo", "get_position": "position",
+          "get_state": "state", "get_picture": "show", "get_turn": "turn",
+          "get_ranking": "ranking", "verify_record": "verify", "list_commands": "commands",
+          "quit": "quit"}
+_FIELDS = {"position": "position", "move": "move", "step": "step", "done": "step",
+           "outcome": "outcome"}
+_OPTIONS = {"players": int, "seed": int, "builders": str, "edition": str, "number": int,
+            "ply": int}
+_ID = re.compile(r"[0-9]+(?= |$)")
+
+
+def parse_request(line: str) -> tuple[str | None, Request]:
+    """Read a text-mode request line: its id (or None) and the request.
+
+    A RequestError (a ValueError) says what is wrong, with the line's id when one could
+    be read, so that the error reply can echo it.
+    """
+    text = line.strip()
+    m = _ID.match(text)
+    rid = m.group() if m else None
+    try:
+        return rid, _parse(text, rid)
+    except (NotationError, msgspec.ValidationError, RequestError) as e:
+        raise RequestError(str(e), rid) from None
+
+
+def _parse(text: str, rid: str | None) -> Request:
+    words = text.split(None, 2)[1 if rid else 0:]
+    word = words[0] if words else ""
+    if not word:
+        raise RequestError("empty request" if rid is None else "a request id but no command")
+    if word not in COMMANDS:
+        raise RequestError(f"unknown command {word!r} (the command 'commands' lists them)")
+    tree = parse("serve", "request", text, "request")
+    body = tree.children[-1]
+    assert isinstance(body, Tree)
+    fields: dict[str, Any] = {"command": _RULES[str(body.data)]}
+    for child in body.children:
+        if isinstance(child, Token):
+            if child.type == "GAME":
+                fields["game"] = str(child)
+            else:  # the flags TURN and LEGAL
+                fields[str(child).lower()] = True
+            continue
+        name = str(child.data)
+        if name in _OPTIONS:
+            if name in fields:
+                raise RequestError(f"option {name}= given twice")
+            fields[name] = _OPTIONS[name](str(child.children[0]))
+        elif name == "record":  # a path, or a record's JSON encoding
+            tok = child.children[0]
+            assert isinstance(tok, Token)
+            if tok.type == "VALUE":
+                fields["path"] = str(tok)
+            else:
+                try:
+                    fields["record"] = msgspec.json.decode(str(tok))
+                except msgspec.DecodeError as e:
+                    raise RequestError(f"record: not JSON: {e}") from None
+        else:
+            tokens = list(child.scan_values(lambda v: isinstance(v, Token)))
+            fields[_FIELDS[name]] = text[tokens[0].start_pos:tokens[-1].end_pos]
+    request: Request = msgspec.convert(fields, type=Request)
+    return request

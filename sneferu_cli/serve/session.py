@@ -1,0 +1,353 @@
+"""What the server does with a request: the open games and one result per request.
+
+A :class:`Session` holds the open games by id (``g1``, ``g2``, ... never reused) up to a
+limit, and turns each request into a result struct. Results encode to JSON as they are
+(the ``result`` of a JSON-mode reply) and :meth:`Result.lines` gives their text-mode
+content. Every problem is a ValueError (RequestError, NotationError, IllegalAction,
+EditionError) whose message is the error reply; the session is unchanged by it.
+
+>>> session = Session()
+>>> session.handle(New(players=2, seed=3))
+GameId(game='g1')
+>>> drawn = session.handle(Chance("g1"))
+>>> session.handle(Turn("g1")).lines()
+['start:1:0']
+>>> session.handle(Play("g1", "1.1 TG@1.1")).lines()
+[]
+>>> session.handle(Moves("g9"))
+Traceback (most recent call last):
+...
+sneferu_cli.serve.requests.RequestError: no open game 'g9'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+
+from ..notation.move import Move, legal_moves, parse_action, parse_outcome
+from ..notation.picture import picture
+from ..notation.position import from_position, to_position
+from ..record.jsonl import read_any
+from ..record.model import SeatResult, SoloScore
+from ..record.replay import edition_for, final_result, position_at, verify
+from ..record.text import GameEntry, RecordFile, decode_records
+from ..rules.edition import Edition, load_edition, standard_edition
+from ..rules.state import GameState, new_game
+from ..rules.steps import Outcome
+from .game import Game
+from .requests import (
+    COMMANDS,
+    Chance,
+    Close,
+    Commands,
+    Games,
+    Load,
+    LoadRecord,
+    Moves,
+    New,
+    Outcomes,
+    Play,
+    Position,
+    Quit,
+    Ranking,
+    Request,
+    RequestError,
+    Show,
+    State,
+    Step,
+    Steps,
+    Turn,
+    Undo,
+    Verify,
+)
+from .state_json import OutcomeOdds, StateDoc, outcome_odds, state_doc
+
+MAX_GAMES = 100
+"""How many games may be open at once unless the server is told otherwise."""
+
+
+class Result(msgspec.Struct, frozen=True):
+    """The content of a success reply."""
+
+    def lines(self) -> list[str]:
+        """The text-mode content: lines, none of them empty.
+
+        By default a result's one field: a string is a line, a list of strings a line each.
+        """
+        values = [getattr(self, f) for f in self.__struct_fields__]
+        if not values:
+            return []
+        (value,) = values
+        return [value] if isinstance(value, str) else list(value)
+
+
+class GameId(Result, frozen=True):
+    game: str
+
+
+class GameInfo(msgspec.Struct, frozen=True):
+    """An open game: id, edition, variant, seats, seed, turn field, entries applied."""
+
+    game: str
+    edition: str
+    variant: str
+    players: int
+    seed: int
+    turn: str
+    history: int
+
+
+class GameList(Result, frozen=True):
+    games: list[GameInfo]
+
+    def lines(self) -> list[str]:
+        return [" ".join([g.game] + [f"{k}={getattr(g, k)}" for k in g.__struct_fields__[1:]])
+                for g in self.games]
+
+
+class MoveList(Result, frozen=True):
+    moves: list[str]
+
+
+class StepList(Result, frozen=True):
+    steps: list[str]
+
+
+class OutcomeList(Result, frozen=True):
+    outcomes: list[OutcomeOdds]
+
+    def lines(self) -> list[str]:
+        return [f"{o.outcome} {o.probability:.6f} {o.weight}" for o in self.outcomes]
+
+
+class Drawn(Result, frozen=True):
+    """The chance outcomes applied, in order."""
+
+    drawn: list[str]
+
+
+class Undone(Result, frozen=True):
+    """The entries undone (moves, steps, outcomes), in the order they had been applied."""
+
+    undone: list[str]
+
+
+class PositionText(Result, frozen=True):
+    position: str
+
+
+class StateResult(Result, frozen=True):
+    state: StateDoc
+
+    def lines(self) -> list[str]:
+        return [msgspec.json.encode(self.state).decode()]
+
+
+class Picture(Result, frozen=True):
+    picture: str
+
+    def lines(self) -> list[str]:
+        return [line for line in self.picture.splitlines() if line.strip()]
+
+
+class TurnField(Result, frozen=True):
+    turn: str
+
+
+class Standings(Result, frozen=True, omit_defaults=True):
+    """Every seat's standing in seat order; ``solo`` only in a solo game."""
+
+    ranking: list[SeatResult]
+    solo: SoloScore | None = None
+
+    def lines(self) -> list[str]:
+        out = [f"seat={r.seat} rank={r.rank} stones={r.stones} food={r.food} "
+               f"retired={'yes' if r.retired else 'no'}" for r in self.ranking]
+        s = self.solo
+        if s is not None:
+            out.append(f"solo won={'yes' if s.won else 'no'} ptah={s.ptah}"
+                       + (f" score={s.score} title={s.title}" if s.won else ""))
+        return out
+
+
+class GameCheck(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One game of a record verified: its number in the file, and turns or what failed."""
+
+    number: int
+    valid: bool
+    turns: int | None = None
+    error: str | None = None
+
+
+class Verification(Result, frozen=True):
+    games: list[GameCheck]
+
+    def lines(self) -> list[str]:
+        return [f"number={g.number} " + (f"valid turns={g.turns}" if g.valid
+                                          else f"invalid {' '.join(str(g.error).split())}")
+                for g in self.games]
+
+
+class CommandList(Result, frozen=True):
+    commands: list[str]
+
+
+class Session:
+    """The open games of one server, and what each request does to them."""
+
+    def __init__(self, max_games: int = MAX_GAMES) -> None:
+        self.max_games = max_games
+        self.games: dict[str, Game] = {}
+        self.quitting = False
+        self._opened = 0
+
+    def handle(self, request: Request) -> Result:
+        """Serve one request; raise a ValueError whose message is the error reply."""
+        match request:
+            case New():
+                self._check_room()
+                state = new_game(request.players, builders=request.builders,
+                                 edition=_edition(request.edition))
+                return self._open(Game(state, request.seed))
+            case Load():
+                self._check_room()
+                state = from_position(request.position, _edition(request.edition))
+                return self._open(Game(state, request.seed))
+            case LoadRecord():
+                self._check_room()
+                return self._open(Game(_record_position(request), request.seed))
+            case Games():
+                return GameList([self._info(gid, g) for gid, g in self.games.items()])
+            case Close():
+                self._game(request.game)
+                del self.games[request.game]
+                return Result()
+            case Moves():
+                return MoveList([str(m) for m in legal_moves(self._game(request.game).state)])
+            case Steps():
+                return StepList([str(s) for s in self._game(request.game).state.legal_steps()])
+            case Outcomes():
+                return OutcomeList(outcome_odds(self._game(request.game).state))
+            case Play():
+                game = self._game(request.game)
+                game.play(Move.from_str(request.move))
+                return Result()
+            case Step():
+                game = self._game(request.game)
+                step = parse_action(request.step)
+                if isinstance(step, Outcome):
+                    raise RequestError(f"{request.step}: a chance outcome (use chance)")
+                game.step(step)
+                return Result()
+            case Chance():
+                game = self._game(request.game)
+                given = parse_outcome(request.outcome) if request.outcome is not None else None
+                return Drawn([str(o) for o in game.chance(given)])
+            case Undo():
+                game = self._game(request.game)
+                return Undone([str(e) for e in game.undo(request.turn)])
+            case Position():
+                return PositionText(to_position(self._game(request.game).state))
+            case State():
+                return StateResult(state_doc(self._game(request.game).state, request.legal))
+            case Show():
+                return Picture(picture(self._game(request.game).state))
+            case Turn():
+                return TurnField(_turn_field(self._game(request.game)))
+            case Ranking():
+                return _standings(self._game(request.game))
+            case Verify():
+                return _verification(request)
+            case Commands():
+                return CommandList(list(COMMANDS))
+            case Quit():
+                self.quitting = True
+                return Result()
+        raise RequestError(f"unknown request {request!r}")  # pragma: no cover
+
+    def _check_room(self) -> None:
+        if len(self.games) >= self.max_games:
+            raise RequestError(f"too many open games ({self.max_games}, the server's "
+                               "--max-games); close one first")
+
+    def _open(self, game: Game) -> GameId:
+        self._opened += 1
+        gid = f"g{self._opened}"
+        self.games[gid] = game
+        return GameId(gid)
+
+    def _game(self, gid: str) -> Game:
+        try:
+            return self.games[gid]
+        except KeyError:
+            raise RequestError(f"no open game {gid!r}") from None
+
+    @staticmethod
+    def _info(gid: str, game: Game) -> GameInfo:
+        state = game.state
+        return GameInfo(gid, state.edition.name, state.variant.value, len(state.players),
+                        game.seed, _turn_field(game), len(game.history))
+
+
+def _edition(name: str) -> Edition:
+    """``standard``, or the path of an edition file."""
+    return standard_edition() if name == "standard" else load_edition(name)
+
+
+def _turn_field(game: Game) -> str:
+    return to_position(game.state).rsplit(" ", 1)[1]
+
+
+def _standings(game: Game) -> Standings:
+    ranking, solo, _termination = final_result(game.state)
+    return Standings(ranking, solo)
+
+
+def _record_file(request: LoadRecord | Verify) -> RecordFile:
+    """The games of the record a request names: a file, or one record given inline."""
+    if (request.path is None) == (request.record is None):
+        raise RequestError(f"{request.__struct_config__.tag}: give a record file's path or "
+                           "one record, not both")
+    if request.record is not None:
+        return RecordFile("<request>", [GameEntry(request.record)], [])
+    path = request.path
+    assert path is not None
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise RequestError(f"{path}: cannot read the record: {e.strerror}") from None
+    return read_any(decode_records(data, path), path)
+
+
+def _record_editions(name: str) -> list[Edition]:
+    """The editions a record may name: the standard one, and the file given if any."""
+    return [] if name == "standard" else [load_edition(name)]
+
+
+def _record_position(request: LoadRecord) -> GameState:
+    rf = _record_file(request)
+    entry = next((g for g in rf.games if g.number == request.number), None)
+    if entry is None:
+        for cut in rf.cut_off:
+            if cut.game == request.number:
+                raise cut
+        raise RequestError(f"{rf.source} holds {len(rf.games) + len(rf.cut_off)} game(s), "
+                           f"there is no game {request.number}")
+    edition = edition_for(entry.record.header, _record_editions(request.edition))
+    return position_at(entry, request.ply, edition, rf.source)
+
+
+def _verification(request: Verify) -> Verification:
+    rf = _record_file(request)
+    editions = _record_editions(request.edition)
+    checks = [GameCheck(cut.game or 0, False, error=str(cut)) for cut in rf.cut_off]
+    for entry in rf.games:
+        try:
+            v = verify(entry, edition_for(entry.record.header, editions), rf.source)
+        except ValueError as e:  # ReplayError, RecordError, an edition not given
+            checks.append(GameCheck(entry.number, False, error=str(e)))
+        else:
+            checks.append(GameCheck(entry.number, True, turns=v.turns))
+    return Verification(sorted(checks, key=lambda c: c.number))

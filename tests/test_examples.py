@@ -1,0 +1,64 @@
+"""The examples in examples/ run as documented (SPEC.md, section 10; README, Embedding)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+from support import ROOT
+
+NODE = "/usr/bin/node"
+TIMEOUT = 120
+
+
+def run(*cmd: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT,
+                          env={**os.environ, **(env or {})})
+
+
+def test_node_client_plays_a_whole_game_through_sneferu_serve() -> None:
+    r = run(NODE, str(ROOT / "examples" / "node_client.js"),
+            sys.executable, "-m", "sneferu_cli", "serve")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("as expected, play: ")  # an error reply, and on it goes
+    assert re.fullmatch(r"\d+ turns played, the game is over", lines[1])
+    assert [line.split(".")[0] for line in lines[2:]] in (["1", "2", "3"], ["1", "1", "3"],
+                                                          ["1", "2", "2"], ["1", "1", "1"])
+
+
+def test_node_client_takes_the_server_command_from_the_environment() -> None:
+    r = run(NODE, str(ROOT / "examples" / "node_client.js"),
+            env={"SNEFERU_SERVE": f"{sys.executable} -m sneferu_cli serve", "SEED": "11"})
+    assert r.returncode == 0, r.stderr
+    assert "the game is over" in r.stdout
+
+
+def test_node_client_fails_cleanly_without_a_server() -> None:
+    r = run(NODE, str(ROOT / "examples" / "node_client.js"), "/nonexistent/sneferu")
+    assert r.returncode == 1
+    assert r.stderr.startswith("node_client: cannot start /nonexistent/sneferu")
+
+
+def test_shell_script_scripts_a_position() -> None:
+    r = run("bash", str(ROOT / "examples" / "script_position.sh"), "4",
+            env={"SNEFERU": f"{sys.executable} -m sneferu_cli"})
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("new game: standard standard ")
+    assert [line.split(":")[0] for line in lines[2:5]] == ["turn 1", "turn 2", "turn 3"]
+    final = lines[-1].removeprefix("final position: ")
+    shown = run(sys.executable, "-m", "sneferu_cli", "position", "show", final)
+    assert shown.returncode == 0 and shown.stdout.splitlines()[-1] == lines[-2]
+
+
+def test_library_example_plays_a_game() -> None:
+    r = run(sys.executable, str(ROOT / "examples" / "library_game.py"), "2")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("after ") and re.fullmatch(r"\d+ turns played", lines[1])
+    ranks = [int(line.split(".")[0]) for line in lines[2:5]]
+    assert ranks[0] == 1 and ranks == sorted(ranks)
+    assert lines[-1].startswith('JSON state: {"edition":"standard"')
