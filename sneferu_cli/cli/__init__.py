@@ -14,6 +14,7 @@ from ..rules.components import NotationError
 from ..rules.edition import EditionError
 from ..rules.state import IllegalAction
 from .demo import demo
+from .play import play
 from .position import position
 
 
@@ -25,6 +26,7 @@ def cli() -> None:
 
 cli.add_command(position)
 cli.add_command(demo)
+cli.add_command(play)
 
 
 def main(argv: list[str] | None = None) -> None:
