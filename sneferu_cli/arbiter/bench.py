@@ -79,7 +79,8 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
                                     if isinstance(e, Turn) and e.seat == seat))
             files.append(path)
         instant = Engine.start_all([Engine([sys.executable, "-S", "-c", INSTANT, str(f)],
-                                           label=str(i)) for i, f in enumerate(files, 1)])
+                                           name="instant", label=str(i))
+                                    for i, f in enumerate(files, 1)])
         try:
             cpu = time.process_time()
             replay, wall2 = _play(instant, games, seed, builders, edition, time_control)

@@ -53,7 +53,7 @@ class Engine:
                  traffic: TrafficLog | None = None, stderr: StderrSink | None = None,
                  handshake_timeout: float = 10.0, cwd: str | Path | None = None) -> None:
         self.argv = list(argv)
-        self.name = name or Path(self.argv[0]).name
+        self.name = name or _default_name(self.argv)
         self.author: str | None = None
         self.label = label
         self.options: dict[str, OptionSpec] = {}
@@ -279,6 +279,15 @@ class Engine:
             self._process.note(str(fault))
         self.kill()
         return fault
+
+
+def _default_name(argv: Sequence[str]) -> str:
+    """A name until the engine says its own: its program, or the script an interpreter runs."""
+    for arg in argv[1:]:
+        with contextlib.suppress(OSError):
+            if not arg.startswith("-") and Path(arg).is_file():
+                return Path(arg).name
+    return Path(argv[0]).name
 
 
 def _handshake_detail(f: EngineFault) -> str:

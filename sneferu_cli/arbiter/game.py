@@ -109,8 +109,10 @@ class _Game:
         self.record = GameRecord(header, [])
         self.turns = 0
         self.clocks = [float(tc.base or 0)] * n
-        self.base: str | None = None  # the first position a seat decided in
-        self.events: list[str] = []  # turns and outcomes since ``base``
+        # The position sent to the agents: the first decision of the game (or after the
+        # last retirement) and the turns and chance outcomes since.
+        self.base: str | None = None
+        self.events: list[str] = []
 
     def play(self) -> GameRecord:
         state = self.state
@@ -178,6 +180,9 @@ class _Game:
     def _retire(self, seat: int, fault: EngineFault) -> None:
         self.agents[seat].retire(fault)
         self.state.retire(seat)
+        # Events cannot say that a seat retired: the next position sent starts afresh.
+        self.base = None
+        self.events = []
         self.record.header.faults.append(Fault(seat + 1, fault.kind, fault.detail, self.turns))
         self._emit(Retire(seat + 1, fault.kind))
 

@@ -58,6 +58,7 @@ class Human:
             self.out.flush()
             line = self.inp.readline()
             if not line:
+                self._say("")
                 raise EngineFault("eof", "the player's input closed")
             text = " ".join(line.split())
             if not text:
