@@ -60,18 +60,21 @@ def pid_gone(pid: int) -> bool:
 
 
 CASES = [
-    # mode, misbehaves at its N-th request, fault kind, detail (regular expression)
-    ("crash", 3, "crash", r"exited with code 3; stderr: broken: crashing on purpose"),
-    ("hang-move", 2, "timeout", r"no move within 200 ms \(\+50 ms margin\)"),
-    ("garbage", 2, "malformed", r"engine line: unexpected 'bestmove'"),
-    ("illegal", 4, "illegal", r"9\.9 BT@1\.1: step 1 \(9\.9\): buy 9\.9: there is no stone"),
-    ("flood", 2, "flood", r"a line longer than 65536 bytes"),
-    ("eof", 2, "eof", r"closed its output but is still running"),
+    # mode, misbehaves at its N-th request, turns it plays, fault kind, detail (a regex)
+    ("crash", 3, 2, "crash", r"exited with code 3; stderr: broken: crashing on purpose"),
+    ("hang-move", 2, 1, "timeout", r"no move within 200 ms \(\+50 ms margin\)"),
+    ("garbage", 2, 1, "malformed", r"engine line: unexpected 'bestmove'"),
+    ("illegal", 4, 3, "illegal", r"9\.9 BT@1\.1: step 1 \(9\.9\): buy 9\.9: there is no stone"),
+    ("flood", 2, 1, "flood", r"a line longer than 65536 bytes"),
+    ("eof", 2, 1, "eof", r"closed its output but is still running"),
+    # The second answer is found at the next request, after the first was played.
+    ("double-move", 2, 2, "malformed", r"'move' sent when nothing was asked"),
 ]
 
 
-@pytest.mark.parametrize(("mode", "at", "kind", "detail"), CASES, ids=[c[0] for c in CASES])
-def test_fault_during_the_game(healthy, mode, at, kind, detail):
+@pytest.mark.parametrize(("mode", "at", "turns", "kind", "detail"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_fault_during_the_game(healthy, mode, at, turns, kind, detail):
     bad = broken(mode, at)
     Engine.start_all([bad])
     assert bad.fault is None
@@ -82,8 +85,8 @@ def test_fault_during_the_game(healthy, mode, at, kind, detail):
     fault = h.faults[0]
     assert (fault.seat, fault.kind) == (2, kind)
     assert re.search(detail, fault.detail), fault.detail
-    # It played N-1 turns; the fault's ply is the number of turns before the retirement.
-    assert turns_of(record, 2) == at - 1
+    # The fault's ply is the number of turns played before the retirement.
+    assert turns_of(record, 2) == turns
     retire = next(i for i, e in enumerate(record.events) if isinstance(e, Retire))
     assert record.events[retire] == Retire(2, kind)
     assert fault.ply == sum(1 for e in record.events[:retire] if isinstance(e, Turn))

@@ -22,6 +22,7 @@ from sneferu_cli.protocol.messages import (
     Position,
     parse_arbiter_line,
     parse_engine_line,
+    read_arbiter_line,
 )
 from sneferu_cli.record.model import Chance, GameRecord, Turn
 from sneferu_cli.rules.state import GameState, new_game
@@ -116,6 +117,8 @@ def test_every_line_of_the_traffic_is_in_the_grammar(engines, traffic):
         assert found, line
         seat, direction, text = found.groups()
         msg = (parse_arbiter_line if direction == ">" else parse_engine_line)(text)
+        if direction == ">":
+            assert read_arbiter_line(text) == msg  # the engines' shortcut reads the same
         kinds.add((direction, type(msg).__name__))
         if isinstance(msg, Go) and seat == "2":
             assert msg.legal, "js-random asked for the legal moves"

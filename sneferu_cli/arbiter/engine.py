@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..protocol.messages import (
     Answer,
+    EngineMessage,
     Feature,
     GameOver,
     Go,
@@ -187,6 +188,7 @@ class Engine:
         if self._process is not None:
             self._process.label = self.label
         self._deadline = time.monotonic() + self.handshake_timeout
+        self._check_silence()
         self._send(self._deadline, str(game), str(IsReady()))
 
     def wait_ready(self) -> None:
@@ -210,6 +212,7 @@ class Engine:
         legal = request.legal() if "legalmoves" in self.features else None
         go = Go(request.movetime, request.clock, request.inc, legal)
         far = time.monotonic() + (request.limit if request.limit is not None else 1e9)
+        self._check_silence()
         self._send(far, str(request.position), str(go))
         start = time.monotonic()
         deadline = start + request.limit if request.limit is not None else float("inf")
@@ -251,8 +254,25 @@ class Engine:
         except EngineFault as f:
             raise self._fail(f) from None
 
-    def _read(self, deadline: float, waiting_for: str) -> (
-            Id | OptionSpec | Feature | SneferuOk | ReadyOk | Info | Answer):
+    def _check_silence(self) -> None:
+        """Between an answer and the next request, an engine may only send info lines."""
+        if self.fault is not None or self._process is None:
+            raise self.fault or EngineFault("crash", "not running")
+        try:
+            for line in self._process.unread_lines():
+                if line.strip(" \t") and not isinstance(self._parse(line), Info):
+                    raise EngineFault("malformed", f"{line.split()[0]!r} sent when nothing "
+                                                   "was asked")
+        except EngineFault as f:
+            raise self._fail(f) from None
+
+    def _parse(self, line: str) -> EngineMessage:
+        try:
+            return parse_engine_line(line)
+        except NotationError as e:
+            raise EngineFault("malformed", str(e)) from None
+
+    def _read(self, deadline: float, waiting_for: str) -> EngineMessage:
         """The next message, skipping empty lines; malformed or out of place is a fault.
 
         ``info`` is welcome at any time; otherwise only the awaited message is.
@@ -262,10 +282,7 @@ class Engine:
             line = self._process.readline(deadline)
             if not line.strip(" \t"):
                 continue
-            try:
-                msg = parse_engine_line(line)
-            except NotationError as e:
-                raise EngineFault("malformed", str(e)) from None
+            msg = self._parse(line)
             expected = {"sneferuok": (SneferuOk, Id, OptionSpec, Feature),
                         "readyok": (ReadyOk,), "move": (Answer,)}[waiting_for]
             if isinstance(msg, (Info, *expected)):

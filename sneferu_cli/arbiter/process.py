@@ -148,8 +148,7 @@ class EngineProcess:
                 if self.traffic:
                     self.traffic.write(self.label, "<", line)
                 return line
-            left = deadline - time.monotonic()
-            if left <= 0 or not self._sel_out.select(left):
+            if not self._sel_out.select(max(0.0, deadline - time.monotonic())):
                 raise EngineFault("timeout", "no line in time")
             try:
                 chunk = os.read(self._out, 1 << 16)
@@ -158,6 +157,17 @@ class EngineProcess:
             if not chunk:
                 raise self._gone("closed its output")
             buf += chunk
+
+    def unread_lines(self) -> list[str]:
+        """The lines the engine has sent so far that were not read yet (does not wait)."""
+        lines = []
+        while True:
+            try:
+                lines.append(self.readline(0.0))
+            except EngineFault as f:
+                if f.kind != "timeout":
+                    raise
+                return lines
 
     def note(self, text: str) -> None:
         """Write the arbiter's conclusion about this engine to the traffic log."""

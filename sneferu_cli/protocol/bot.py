@@ -42,7 +42,7 @@ from .messages import (
     SetOption,
     Sneferu,
     SneferuOk,
-    parse_arbiter_line,
+    read_arbiter_line,
 )
 
 __all__ = ["Bot", "Follower", "run"]
@@ -126,7 +126,7 @@ def run(bot: Bot, stdin: TextIO | None = None, stdout: TextIO | None = None) -> 
     state: GameState | None = None
     for line in inp:
         try:
-            msg = parse_arbiter_line(line)
+            msg = read_arbiter_line(line)
         except NotationError:
             continue  # unknown commands are ignored
         if isinstance(msg, Go):

@@ -15,6 +15,8 @@ Answer(move='1.1 TG@1.1')
 
 from __future__ import annotations
 
+import contextlib
+
 import msgspec
 
 from ..notation.grammar import Token, Tree, parse
@@ -25,7 +27,7 @@ __all__ = [  # noqa: RUF022 (constants first, then the messages in protocol orde
     "ArbiterMessage", "GameOver", "Go", "IsReady", "NewGame", "Position", "Quit", "SetOption",
     "Sneferu",
     "Answer", "EngineMessage", "Feature", "Id", "Info", "OptionSpec", "ReadyOk", "SneferuOk",
-    "parse_arbiter_line", "parse_engine_line",
+    "parse_arbiter_line", "parse_engine_line", "read_arbiter_line",
 ]
 
 PROTOCOL_VERSION = 1
@@ -336,6 +338,32 @@ def parse_arbiter_line(line: str) -> ArbiterMessage:
     if kind == "gameover":
         return GameOver(tuple(int(t) for t in toks))
     return Quit()
+
+
+def read_arbiter_line(line: str) -> ArbiterMessage:
+    """For engines: :func:`parse_arbiter_line`, but ``position`` and ``go`` lines, the long
+    and frequent ones, are split at their keywords instead of parsed (a whole game's
+    position line takes milliseconds through the grammar).
+
+    Nothing goes unchecked for an engine that uses the result: the position and every event
+    it applies go through their own grammars (``from_position``, ``Move.from_str``).
+    """
+    text = line.rstrip("\r\n")
+    if text.startswith("position "):
+        position, _, events = text[len("position "):].partition(" moves ")
+        if position and " " in position:
+            return Position(position, tuple(events.split(SEP)) if events else ())
+    elif text.startswith("go "):
+        head, _, legal = text.partition(" legalmoves ")
+        words = head.split(" ")
+        with contextlib.suppress(ValueError, IndexError):
+            moves = tuple(legal.split(SEP)) if legal else None
+            if words[1] == "movetime" and len(words) == 3:
+                return Go(movetime=int(words[2]), legal=moves)
+            if words[1] == "clock" and words[-2] == "inc" and len(words) > 4:
+                return Go(clock=tuple(int(w) for w in words[2:-2]), inc=int(words[-1]),
+                          legal=moves)
+    return parse_arbiter_line(text)
 
 
 def _tokens(tree: Tree[Token] | Token) -> list[Token]:

@@ -10,6 +10,7 @@ garbage            answers a line the grammar rejects
 illegal            answers a well-formed but illegal move
 flood              writes 3 MB without a newline
 eof                closes its output and keeps running
+double-move        answers twice (the second line arrives when nothing was asked)
 hang-handshake     (at start) never finishes the handshake
 exit0              (at start) exits with code 0 at once
 stderr-flood       writes 2 MB to stderr at start and 256 kB at every request, and plays on
@@ -45,10 +46,15 @@ class Broken(Bot):
             sys.stderr.flush()
         elif self.requests == AT:
             misbehave()
-        return str(Move(self.rng.choice(state.legal_turns())))
+        move = str(Move(self.rng.choice(state.legal_turns())))
+        if MODE == "double-move" and self.requests == AT:
+            print(f"move {move}", flush=True)
+        return move
 
 
 def misbehave() -> None:
+    if MODE == "double-move":
+        return
     if MODE == "crash":
         sys.stderr.write("broken: crashing on purpose\n")
         sys.exit(3)
