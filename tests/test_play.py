@@ -4,16 +4,19 @@ seats, through the library (play_game) and the command line (sneferu play)."""
 from __future__ import annotations
 
 import io
+import random
 import re
+import tomllib
 
 import pytest
-from support import run_cli
+from support import ROOT, run_cli
 
 from sneferu_cli.arbiter.bundled import BUNDLED, engine_command, engines_dir
 from sneferu_cli.arbiter.engine import Engine, automatic_options
 from sneferu_cli.arbiter.game import TimeControl, play_game
 from sneferu_cli.arbiter.process import TrafficLog
 from sneferu_cli.notation.move import Move, parse_outcome
+from sneferu_cli.notation.position import from_position, to_position
 from sneferu_cli.protocol.messages import (
     Answer,
     GameOver,
@@ -25,6 +28,7 @@ from sneferu_cli.protocol.messages import (
     read_arbiter_line,
 )
 from sneferu_cli.record.model import Chance, GameRecord, Turn
+from sneferu_cli.rules.chance import sample_outcome
 from sneferu_cli.rules.state import GameState, new_game
 
 TC = TimeControl(base=20_000, inc=500)
@@ -130,6 +134,29 @@ def test_every_line_of_the_traffic_is_in_the_grammar(engines, traffic):
                                             "ReadyOk", "Answer")}
 
 
+def test_a_game_from_a_position(engines):
+    state = new_game(3, builders="Heba,Aya,Lateef")
+    rng = random.Random(5)
+    while state.is_chance_node() or state.turn < 10:
+        if state.is_chance_node():
+            state.apply(sample_outcome(state, rng))
+        else:
+            state.apply_turn(rng.choice(state.legal_turns()))
+    start = to_position(state)
+    record = play_game(engines[:3], seed=5, time_control=TC, start=from_position(start))
+    h = record.header
+    assert h.position == start and h.builders == "chosen" and h.faults == []
+    assert [s.builder for s in h.seats] == ["Heba", "Aya", "Lateef"]
+    for e in record.events:
+        if isinstance(e, Chance):
+            state.apply(parse_outcome(e.outcome))
+        else:
+            assert isinstance(e, Turn)
+            state.apply_turn(Move.from_str(e.move).steps)
+    assert state.is_over()
+    assert [r.rank for r in h.result] == [s.rank for s in state.ranking()]
+
+
 def test_the_same_seeds_replay_the_same_game(engines):
     def game() -> GameRecord:
         for seat, e in enumerate(engines, start=1):
@@ -147,7 +174,6 @@ def test_the_same_seeds_replay_the_same_game(engines):
 def test_the_engines_see_the_position_as_the_arbiter_plays_it(engines):
     """The position and events sent at each request rebuild the arbiter's own state."""
     from sneferu_cli.arbiter.agent import TurnAnswer, TurnRequest
-    from sneferu_cli.notation.position import to_position
     from sneferu_cli.protocol.bot import Follower
 
     class Checker:
@@ -189,6 +215,9 @@ def test_the_bundled_engines_are_found():
     assert set(BUNDLED) == {"random", "greedy", "js-random"}
     for _, file, _ in BUNDLED.values():
         assert (engines_dir() / file).is_file()
+    # A wheel carries them where engines_dir() looks first.
+    build = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]
+    assert build["targets"]["wheel"]["force-include"]["engines"] == "sneferu_cli/engines"
     assert engine_command("python3 -u 'my bot.py'") == ["python3", "-u", "my bot.py"]
 
 

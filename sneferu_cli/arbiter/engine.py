@@ -115,8 +115,6 @@ class Engine:
                     self.options[msg.name] = msg
                 elif isinstance(msg, Feature):
                     self.features.add(msg.name)
-                elif not isinstance(msg, Info):
-                    raise EngineFault("malformed", f"{str(msg)!r} during the handshake")
         except EngineFault as f:
             if f.kind == "timeout":
                 f = EngineFault("timeout", f"no sneferuok within {self.handshake_timeout:g} s")

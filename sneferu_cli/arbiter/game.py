@@ -99,9 +99,12 @@ class _Game:
         self.on_event = on_event
         kind = None
         if state.variant == Variant.BUILDERS:
-            kind = "random" if builders == "random" and start is None else "chosen"
-        seats = [Seat(i + 1, a.name, state.players[i].builder.name  # type: ignore[union-attr]
-                      if kind == "chosen" else None, a.author) for i, a in enumerate(agents)]
+            drawn = builders == "random" if start is None else any(
+                p.builder is None for p in state.players)
+            kind = "random" if drawn else "chosen"
+        builder_names = [p.builder.name if p.builder and kind == "chosen" else None
+                         for p in state.players]
+        seats = [Seat(i + 1, a.name, builder_names[i], a.author) for i, a in enumerate(agents)]
         header = Header(players=n, date=datetime.date.today().isoformat(),
                         edition=state.edition.name, variant=state.variant.value,
                         builders=kind, seats=seats, seed=seed, time_control=str(tc),
