@@ -22,7 +22,7 @@ from sneferu_cli.arbiter.process import StderrSink
 from sneferu_cli.record.model import GameRecord, Retire, Turn
 
 BROKEN = ROOT / "tests" / "engines" / "broken.py"
-FAST = TimeControl(movetime=200, margin=50)
+FAST = TimeControl(movetime=300, margin=200)  # the hang waits 0.5 s; healthy seats are safe
 
 
 def broken(mode: str, at: int = 1, **kw: object) -> Engine:
@@ -62,7 +62,7 @@ def pid_gone(pid: int) -> bool:
 CASES = [
     # mode, misbehaves at its N-th request, turns it plays, fault kind, detail (a regex)
     ("crash", 3, 2, "crash", r"exited with code 3; stderr: broken: crashing on purpose"),
-    ("hang-move", 2, 1, "timeout", r"no move within 200 ms \(\+50 ms margin\)"),
+    ("hang-move", 2, 1, "timeout", r"no move within 300 ms \(\+200 ms margin\)"),
     ("garbage", 2, 1, "malformed", r"engine line: unexpected 'bestmove'"),
     ("illegal", 4, 3, "illegal", r"9\.9 BT@1\.1: step 1 \(9\.9\): buy 9\.9: there is no stone"),
     ("flood", 2, 1, "flood", r"a line longer than 65536 bytes"),

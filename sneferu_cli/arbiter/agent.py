@@ -21,8 +21,7 @@ class TurnRequest:
 
     ``position`` is what the protocol sends: the game's first position and the events since.
     Times are milliseconds: ``movetime`` for a fixed time per move, else ``clock`` (every
-    seat's remaining time) and ``inc``. ``limit`` is the time the answer may take, margin
-    included, in seconds from the request; None for no limit.
+    seat's remaining time) and ``inc``; ``margin`` is allowed beyond the limit.
     """
 
     state: GameState
@@ -31,8 +30,15 @@ class TurnRequest:
     movetime: int | None
     clock: tuple[int, ...] | None
     inc: int
-    limit: float | None
+    margin: int
     _legal: tuple[str, ...] | None = field(default=None, repr=False)
+
+    def limit(self) -> int:
+        """The seat's time for this move in ms: the movetime, or its clock."""
+        if self.movetime is not None:
+            return self.movetime
+        assert self.clock is not None
+        return self.clock[self.seat]
 
     def legal(self) -> tuple[str, ...]:
         """Every legal move of the position, in move notation (computed once)."""

@@ -209,11 +209,11 @@ class Engine:
         """Send ``position`` and ``go``, read ``info`` lines and the ``move``."""
         legal = request.legal() if "legalmoves" in self.features else None
         go = Go(request.movetime, request.clock, request.inc, legal)
-        far = time.monotonic() + (request.limit if request.limit is not None else 1e9)
+        allowed = (request.limit() + request.margin) / 1000
         self._check_silence()
-        self._send(far, str(request.position), str(go))
+        self._send(time.monotonic() + allowed, str(request.position), str(go))
         start = time.monotonic()
-        deadline = start + request.limit if request.limit is not None else float("inf")
+        deadline = start + allowed
         info: dict[str, str] = {}
         try:
             while True:
@@ -225,7 +225,8 @@ class Engine:
                     info.update(msg.fields)
         except EngineFault as f:
             if f.kind == "timeout":
-                f = EngineFault("timeout", f"no move within {_limit_text(request)}")
+                f = EngineFault("timeout", f"no move within {request.limit()} ms "
+                                           f"(+{request.margin} ms margin)")
             raise self._fail(f) from None
 
     def game_over(self, position: Position, result: GameOver) -> None:
@@ -309,21 +310,9 @@ def _handshake_detail(f: EngineFault) -> str:
     return f.detail if f.kind == "handshake" else f"{f.kind}: {f.detail}"
 
 
-def _limit_text(request: TurnRequest) -> str:
-    assert request.limit is not None
-    if request.movetime is not None:
-        given = request.movetime
-    else:
-        assert request.clock is not None
-        given = request.clock[request.seat]
-    margin = round(request.limit * 1000) - given
-    return f"{given} ms (+{margin} ms margin)"
-
-
-
 def automatic_options(engine: Engine, *, seed: int, seat: int,
                       edition_file: str | None) -> dict[str, str]:
-    """The options the arbiter sets by itself when the engine declares them (SPEC.md 7.3):
+    """The options the arbiter sets by itself when the engine declares them (SPEC.md 6.5):
     ``Seed`` derived from the game's seed and the seat, ``EditionFile`` for an edition
     given as a file."""
     values = {}

@@ -156,14 +156,10 @@ class _Game:
     def _turn(self, seat: int) -> None:
         agent = self.agents[seat]
         tc = self.tc
-        limit = None
-        if agent.timed:
-            given = tc.movetime if tc.movetime is not None else self.clocks[seat]
-            limit = (given + tc.margin) / 1000
         clock = None if tc.base is None else tuple(round(c) for c in self.clocks)
         assert self.base is not None
         request = TurnRequest(self.state, seat, Position(self.base, tuple(self.events)),
-                              tc.movetime, clock, tc.inc, limit)
+                              tc.movetime, clock, tc.inc, tc.margin)
         try:
             answer = agent.play_turn(request)
         except EngineFault as f:
