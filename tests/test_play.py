@@ -307,3 +307,20 @@ def _turns_in(line: str) -> int:
 
 def test_answer_lines_are_canonical():
     assert parse_engine_line("  move   3.2+   BT@1.4  ") == Answer("3.2+ BT@1.4")
+
+
+def test_play_with_another_edition_sets_the_engines_edition_file(tmp_path):
+    text = (ROOT / "sneferu_cli" / "rules" / "editions" / "standard.toml").read_text()
+    assert 'name = "standard"' in text and "starting_food = 6" in text
+    edition = tmp_path / "rich.toml"
+    edition.write_text(text.replace('name = "standard"', 'name = "rich"', 1)
+                       .replace("starting_food = 6", "starting_food = 9"))
+    log = tmp_path / "traffic.log"
+    r = run_cli("play", "greedy", "random", "js-random", "--edition", str(edition),
+                "--seed", "2", "--log", str(log))
+    assert r.returncode == 0, r.stderr
+    assert "retired" not in r.stdout
+    traffic = log.read_text()
+    assert f"1> setoption name EditionFile value {edition}" in traffic
+    assert "3> setoption name EditionFile" not in traffic  # js-random does not declare it
+    assert "newgame players 3 seat 2 variant standard edition rich" in traffic

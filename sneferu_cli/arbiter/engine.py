@@ -245,20 +245,23 @@ class Engine:
 
     # ------------------------------------------------------------------ lines
 
-    def _send(self, deadline: float, *lines: str) -> None:
+    def _running(self) -> EngineProcess:
         if self.fault is not None or self._process is None:
             raise self.fault or EngineFault("crash", "not running")
+        return self._process
+
+    def _send(self, deadline: float, *lines: str) -> None:
+        process = self._running()
         try:
-            self._process.send(deadline, *lines)
+            process.send(deadline, *lines)
         except EngineFault as f:
             raise self._fail(f) from None
 
     def _check_silence(self) -> None:
         """Between an answer and the next request, an engine may only send info lines."""
-        if self.fault is not None or self._process is None:
-            raise self.fault or EngineFault("crash", "not running")
+        process = self._running()
         try:
-            for line in self._process.unread_lines():
+            for line in process.unread_lines():
                 if line.strip(" \t") and not isinstance(self._parse(line), Info):
                     raise EngineFault("malformed", f"{line.split()[0]!r} sent when nothing "
                                                    "was asked")

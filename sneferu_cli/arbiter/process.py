@@ -176,9 +176,6 @@ class EngineProcess:
 
     # ------------------------------------------------------------------ life
 
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
     def stop(self, grace: float) -> None:
         """Wait up to ``grace`` seconds for the engine to exit (after quit), then kill its
         process group. Never raises."""

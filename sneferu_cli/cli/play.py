@@ -40,7 +40,7 @@ def parse_tc(text: str) -> tuple[int, int]:
 
 
 @click.command()
-@click.argument("engines", nargs=-1, metavar="ENGINE...")
+@click.argument("engines", nargs=-1, metavar="[ENGINE]...")
 @click.option("--human", "humans", type=click.IntRange(1, 4), multiple=True, metavar="SEAT",
               help="A person at this terminal plays SEAT (repeatable); the engines take the "
                    "other seats in argument order.")
