@@ -63,6 +63,7 @@ CASES = [
     # mode, misbehaves at its N-th request, turns it plays, fault kind, detail (a regex)
     ("crash", 3, 2, "crash", r"exited with code 3; stderr: broken: crashing on purpose"),
     ("hang-move", 2, 1, "timeout", r"no move within 300 ms \(\+200 ms margin\)"),
+    ("chatter", 2, 1, "timeout", r"no move within 300 ms \(\+200 ms margin\)"),
     ("garbage", 2, 1, "malformed", r"engine line: unexpected 'bestmove'"),
     ("illegal", 4, 3, "illegal", r"9\.9 BT@1\.1: step 1 \(9\.9\): buy 9\.9: there is no stone"),
     ("flood", 2, 1, "flood", r"a line longer than 65536 bytes"),
@@ -152,7 +153,8 @@ def test_the_command_line_reports_the_fault():
                     last), r.stdout
 
 
-def test_sigterm_stops_the_arbiter_and_kills_the_engines(tmp_path: Path):
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_a_signal_stops_the_arbiter_and_kills_the_engines(tmp_path: Path, sig):
     stderr = tmp_path / "stderr.log"
     arbiter = subprocess.Popen([sys.executable, "-m", "sneferu_cli", "play", "random",
                                 f"{sys.executable} {BROKEN} hang-move 1", "--tc", "60",
@@ -168,7 +170,7 @@ def test_sigterm_stops_the_arbiter_and_kills_the_engines(tmp_path: Path):
             time.sleep(0.05)
         assert pid is not None
         time.sleep(0.5)  # let the game reach the hanging move request
-        arbiter.send_signal(signal.SIGTERM)
+        arbiter.send_signal(sig)
         _, err = arbiter.communicate(timeout=20)
     finally:
         arbiter.kill()

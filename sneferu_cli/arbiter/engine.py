@@ -192,8 +192,7 @@ class Engine:
     def wait_ready(self) -> None:
         """Read up to ``readyok``."""
         try:
-            while not isinstance(self._read(self._deadline, "readyok"), ReadyOk):
-                pass
+            self._read(self._deadline, "readyok")
         except EngineFault as f:
             if f.kind == "timeout":
                 f = EngineFault("timeout", f"no readyok within {self.handshake_timeout:g} s")
@@ -216,13 +215,10 @@ class Engine:
         deadline = start + allowed
         info: dict[str, str] = {}
         try:
-            while True:
-                msg = self._read(deadline, "move")
-                if isinstance(msg, Answer):
-                    ms = round((time.monotonic() - start) * 1000)
-                    return TurnAnswer(msg.move, ms, info or None)
-                if isinstance(msg, Info):
-                    info.update(msg.fields)
+            msg = self._read(deadline, "move", info)
+            assert isinstance(msg, Answer)
+            ms = round((time.monotonic() - start) * 1000)
+            return TurnAnswer(msg.move, ms, info or None)
         except EngineFault as f:
             if f.kind == "timeout":
                 f = EngineFault("timeout", f"no move within {request.limit()} ms "
@@ -274,22 +270,28 @@ class Engine:
         except NotationError as e:
             raise EngineFault("malformed", str(e)) from None
 
-    def _read(self, deadline: float, waiting_for: str) -> EngineMessage:
-        """The next message, skipping empty lines; malformed or out of place is a fault.
+    def _read(self, deadline: float, waiting_for: str,
+              info: dict[str, str] | None = None) -> EngineMessage:
+        """The next awaited message; a malformed or out of place line is a fault.
 
-        ``info`` is welcome at any time; otherwise only the awaited message is.
+        Empty lines are skipped, and so are ``info`` lines (their fields go into ``info``).
         """
         assert self._process is not None
+        expected = {"sneferuok": (SneferuOk, Id, OptionSpec, Feature),
+                    "readyok": (ReadyOk,), "move": (Answer,)}[waiting_for]
         while True:
             line = self._process.readline(deadline)
-            if not line.strip(" \t"):
-                continue
-            msg = self._parse(line)
-            expected = {"sneferuok": (SneferuOk, Id, OptionSpec, Feature),
-                        "readyok": (ReadyOk,), "move": (Answer,)}[waiting_for]
-            if isinstance(msg, (Info, *expected)):
-                return msg
-            raise EngineFault("malformed", f"{line.split()[0]!r} while waiting for {waiting_for}")
+            if line.strip(" \t"):
+                msg = self._parse(line)
+                if isinstance(msg, expected):
+                    return msg
+                if not isinstance(msg, Info):
+                    raise EngineFault("malformed",
+                                      f"{line.split()[0]!r} while waiting for {waiting_for}")
+                if info is not None:
+                    info.update(msg.fields)
+            if time.monotonic() > deadline:  # lines keep coming, but not the awaited one
+                raise EngineFault("timeout", "no line in time")
 
     def _fail(self, fault: EngineFault) -> EngineFault:
         """Remember ``fault``, note it in the traffic log and kill the engine."""

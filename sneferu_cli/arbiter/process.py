@@ -159,15 +159,18 @@ class EngineProcess:
             buf += chunk
 
     def unread_lines(self) -> list[str]:
-        """The lines the engine has sent so far that were not read yet (does not wait)."""
+        """The lines the engine has sent so far that were not read yet (does not wait, and
+        stops after 0.1 s for an engine that never stops writing)."""
         lines = []
-        while True:
+        end = time.monotonic() + 0.1
+        while time.monotonic() < end:
             try:
                 lines.append(self.readline(0.0))
             except EngineFault as f:
                 if f.kind != "timeout":
                     raise
-                return lines
+                break
+        return lines
 
     def note(self, text: str) -> None:
         """Write the arbiter's conclusion about this engine to the traffic log."""

@@ -145,7 +145,10 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
     if record_path is not None:
         # The text record format is sneferu_cli.record.text (the record tools).
         text = importlib.import_module("sneferu_cli.record.text")
-        text.append_record(record_path, record)
+        try:
+            text.append_record(record_path, record)
+        except OSError as e:
+            raise click.FileError(record_path, e.strerror) from None
 
 
 def _option(text: str, seats: int) -> tuple[int | None, str, str]:

@@ -10,6 +10,7 @@ garbage            answers a line the grammar rejects
 illegal            answers a well-formed but illegal move
 flood              writes 3 MB without a newline
 eof                closes its output and keeps running
+chatter            sends info lines without end, never a move
 double-move        answers twice (the second line arrives when nothing was asked)
 hang-handshake     (at start) never finishes the handshake
 exit0              (at start) exits with code 0 at once
@@ -67,6 +68,9 @@ def misbehave() -> None:
     if MODE == "flood":
         sys.stdout.write("x" * 3_000_000)
         sys.stdout.flush()
+    if MODE == "chatter":
+        while True:
+            sys.stdout.write("info string still thinking\n" * 100)
     if MODE == "eof":
         sys.stdout.close()
         os.close(1)
