@@ -14,6 +14,7 @@ from ..rules.components import NotationError
 from ..rules.edition import EditionError
 from ..rules.state import IllegalAction
 from .demo import demo
+from .play import play
 from .position import position
 from .replay import replay
 from .serve import serve
@@ -27,6 +28,7 @@ def cli() -> None:
 
 cli.add_command(position)
 cli.add_command(demo)
+cli.add_command(play)
 cli.add_command(replay)
 cli.add_command(serve)
 

@@ -1,0 +1,23 @@
+#!/usr/bin/env python3
+"""random: a Sneferu engine that plays a legal move chosen uniformly at random.
+
+Speaks the engine protocol on stdin/stdout (SPEC.md section 6). Option Seed (spin) makes
+its games repeatable: the generator is reseeded with it at every new game.
+"""
+
+from sneferu_cli.notation.move import Move
+from sneferu_cli.protocol.bot import Bot, run
+from sneferu_cli.protocol.messages import Go
+from sneferu_cli.rules.state import GameState
+
+
+class RandomPlayer(Bot):
+    name = "random"
+
+    def choose(self, state: GameState, go: Go) -> str:
+        turns = state.legal_turns()
+        return str(Move(self.rng.choice(turns)))
+
+
+if __name__ == "__main__":
+    run(RandomPlayer())

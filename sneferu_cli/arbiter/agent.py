@@ -1,0 +1,82 @@
+"""What the game loop asks of whoever plays a seat, engine or human.
+
+The game loop (:mod:`.game`) only talks to :class:`Agent` values: an engine handle
+(:class:`.engine.Engine`) or a human at the terminal (:class:`.human.Human`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..notation.move import legal_moves
+from ..protocol.messages import GameOver, NewGame, Position
+from ..rules.state import GameState
+from .process import EngineFault
+
+
+@dataclass
+class TurnRequest:
+    """A request for one whole turn of ``seat`` (0-based).
+
+    ``position`` is what the protocol sends: the game's first position and the events since.
+    Times are milliseconds: ``movetime`` for a fixed time per move, else ``clock`` (every
+    seat's remaining time) and ``inc``; ``margin`` is allowed beyond the limit.
+    """
+
+    state: GameState
+    seat: int
+    position: Position
+    movetime: int | None
+    clock: tuple[int, ...] | None
+    inc: int
+    margin: int
+    _legal: tuple[str, ...] | None = field(default=None, repr=False)
+
+    def limit(self) -> int:
+        """The seat's time for this move in ms: the movetime, or its clock."""
+        if self.movetime is not None:
+            return self.movetime
+        assert self.clock is not None
+        return self.clock[self.seat]
+
+    def legal(self) -> tuple[str, ...]:
+        """Every legal move of the position, in move notation (computed once)."""
+        if self._legal is None:
+            self._legal = tuple(str(m) for m in legal_moves(self.state))
+        return self._legal
+
+
+@dataclass(frozen=True)
+class TurnAnswer:
+    """A move in move notation, the time it took (ms) and the last info fields sent."""
+
+    move: str
+    ms: int
+    info: dict[str, str] | None = None
+
+
+class Agent(Protocol):
+    """Whoever plays a seat. Methods raise :class:`EngineFault` when the agent fails."""
+
+    name: str
+    author: str | None
+    timed: bool
+    """False for a human: no time limit, and the clock is not charged."""
+    fault: EngineFault | None
+    """Set when the agent cannot play (a failed start or handshake, or an earlier fault)."""
+
+    def new_game(self, game: NewGame) -> None:
+        """Announce a game; may return before the agent is ready."""
+
+    def wait_ready(self) -> None:
+        """Wait until the agent is ready for the game announced last."""
+
+    def play_turn(self, request: TurnRequest) -> TurnAnswer:
+        """One whole turn."""
+
+    def game_over(self, position: Position, result: GameOver) -> None:
+        """The final position and the ranking. Never raises."""
+
+    def retire(self, fault: EngineFault) -> None:
+        """The arbiter retired the agent's seat for ``fault``: stop it. Never raises."""

@@ -1,0 +1,62 @@
+"""The engines that come with sneferu, and turning an engine argument into a command.
+
+In an installed package the engines travel as ``sneferu_cli/engines``; in a source
+checkout they are read from ``engines/`` at the top of the repository (the same pattern as
+the grammars, :func:`sneferu_cli.notation.grammar.grammar_dir`).
+"""
+
+from __future__ import annotations
+
+import functools
+import shlex
+import shutil
+import sys
+from importlib import resources
+from pathlib import Path
+
+__all__ = ["BUNDLED", "engine_command", "engines_dir"]
+
+BUNDLED = {
+    "random": ("python", "random_player.py", "a legal move at random"),
+    "greedy": ("python", "greedy_player.py", "the best result one turn ahead"),
+    "js-random": ("node", "random_player.js", "a legal move at random, in JavaScript"),
+}
+"""Bundled engine name: (interpreter, file in engines/, what it plays)."""
+
+
+@functools.cache
+def engines_dir() -> Path:
+    """The folder holding the bundled engines."""
+    packaged = resources.files("sneferu_cli").joinpath("engines")
+    if packaged.is_dir():
+        return Path(str(packaged))
+    source = Path(__file__).resolve().parents[2] / "engines"
+    if source.is_dir():
+        return source
+    raise FileNotFoundError("the bundled engines are missing from this installation")
+
+
+def engine_command(engine: str) -> list[str]:
+    """The argv for an engine argument: a bundled engine's name, or a command line split
+    like a shell does (no shell runs it). ValueError when it cannot be used."""
+    if engine in BUNDLED:
+        interpreter, file, _ = BUNDLED[engine]
+        path = str(engines_dir() / file)
+        if interpreter == "python":
+            return [sys.executable, path]
+        node = shutil.which("node")
+        if node is None:
+            raise ValueError(f"engine {engine!r} needs Node.js ('node' is not on the PATH)")
+        return [node, path]
+    try:
+        argv = shlex.split(engine)
+    except ValueError as e:
+        raise ValueError(f"engine {engine!r}: {e}") from None
+    if not argv:
+        raise ValueError("an engine command is empty")
+    program = argv[0]
+    if ("/" in program and not Path(program).is_file()) or (
+            "/" not in program and shutil.which(program) is None):
+        names = ", ".join(BUNDLED)
+        raise ValueError(f"engine {engine!r}: no program {program!r} (bundled engines: {names})")
+    return argv

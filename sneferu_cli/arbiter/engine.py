@@ -1,0 +1,331 @@
+"""An engine handle: one engine program driven through the protocol, reusable across games.
+
+Start engines with :meth:`Engine.start_all` (handshakes run in parallel), set options, play
+any number of games with :func:`sneferu_cli.arbiter.game.play_game` (``newgame`` resets the
+engine), then :meth:`Engine.quit`. After a fault the engine is killed; :meth:`restart`
+starts it again with the same options.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..protocol.messages import (
+    Answer,
+    EngineMessage,
+    Feature,
+    GameOver,
+    Go,
+    Id,
+    Info,
+    IsReady,
+    NewGame,
+    OptionSpec,
+    Position,
+    Quit,
+    ReadyOk,
+    SetOption,
+    Sneferu,
+    SneferuOk,
+    parse_engine_line,
+)
+from ..rules.components import NotationError
+from .agent import TurnAnswer, TurnRequest
+from .process import EngineFault, EngineProcess, StderrSink, TrafficLog
+
+__all__ = ["QUIT_GRACE", "Engine", "automatic_options"]
+
+QUIT_GRACE = 1.0
+"""Seconds an engine has to exit after ``quit`` before its process group is killed."""
+
+
+class Engine:
+    """An engine program speaking the Sneferu engine protocol (SPEC.md section 6).
+
+    ``name`` is shown until the engine says its own (``id name``); ``label`` names it in
+    the traffic log and stderr log (the seat number once a game starts).
+    """
+
+    def __init__(self, argv: Sequence[str], *, name: str | None = None, label: str = "-",
+                 traffic: TrafficLog | None = None, stderr: StderrSink | None = None,
+                 handshake_timeout: float = 10.0, cwd: str | Path | None = None) -> None:
+        self.argv = list(argv)
+        self.name = name or _default_name(self.argv)
+        self.author: str | None = None
+        self.label = label
+        self.options: dict[str, OptionSpec] = {}
+        self.features: set[str] = set()
+        self.values: dict[str, str | None] = {}
+        self.fault: EngineFault | None = None
+        self.timed = True
+        self.handshake_timeout = handshake_timeout
+        self._traffic = traffic
+        self._stderr = stderr
+        self._cwd = cwd
+        self._process: EngineProcess | None = None
+        self._deadline = 0.0
+
+    # ------------------------------------------------------------------ start and stop
+
+    @classmethod
+    def start_all(cls, engines: Sequence[Engine]) -> list[Engine]:
+        """Launch every engine, then finish every handshake (they start up in parallel).
+
+        An engine that fails keeps its fault in ``fault`` (kind ``handshake``).
+        """
+        for e in engines:
+            e.launch()
+        for e in engines:
+            e.finish_handshake()
+        return list(engines)
+
+    def launch(self) -> None:
+        """Start the program and send ``sneferu 1``."""
+        self.fault = None
+        self.options.clear()
+        self.features.clear()
+        self._deadline = time.monotonic() + self.handshake_timeout
+        try:
+            self._process = EngineProcess(self.argv, label=self.label, name=self.name,
+                                          traffic=self._traffic, stderr=self._stderr,
+                                          cwd=self._cwd)
+            self._process.send(self._deadline, str(Sneferu()))
+        except EngineFault as f:
+            self._fail(EngineFault("handshake", _handshake_detail(f)))
+
+    def finish_handshake(self) -> None:
+        """Read the handshake up to ``sneferuok`` (sets name, author, options, features)."""
+        if self.fault is not None:
+            return
+        try:
+            while True:
+                msg = self._read(self._deadline, "sneferuok")
+                if isinstance(msg, SneferuOk):
+                    return
+                if isinstance(msg, Id):
+                    if msg.field == "name":
+                        self.name = msg.value
+                    else:
+                        self.author = msg.value
+                elif isinstance(msg, OptionSpec):
+                    self.options[msg.name] = msg
+                elif isinstance(msg, Feature):
+                    self.features.add(msg.name)
+        except EngineFault as f:
+            if f.kind == "timeout":
+                f = EngineFault("timeout", f"no sneferuok within {self.handshake_timeout:g} s")
+            self._fail(EngineFault("handshake", _handshake_detail(f)))
+
+    def restart(self) -> None:
+        """Kill the program if it runs, start it again and set the same options.
+
+        Afterwards ``fault`` is None when the new process finished its handshake.
+        """
+        self.kill()
+        values = dict(self.values)
+        self.launch()
+        self.finish_handshake()
+        for name, value in values.items():
+            if self.fault is None and name in self.options:
+                with contextlib.suppress(EngineFault, ValueError):
+                    self.set_option(name, value)
+
+    def quit(self, grace: float = QUIT_GRACE) -> None:
+        """Send ``quit``, give the engine ``grace`` seconds to exit, then kill it."""
+        p = self._process
+        if p is None:
+            return
+        if self.fault is None:
+            with contextlib.suppress(EngineFault):
+                p.send(time.monotonic() + grace, str(Quit()))
+            p.stop(grace)
+        p.kill()
+        self._process = None
+
+    def kill(self) -> None:
+        """Kill the engine's process group now."""
+        if self._process is not None:
+            self._process.kill()
+            self._process = None
+
+    @staticmethod
+    def quit_all(engines: Sequence[Engine], grace: float = QUIT_GRACE) -> None:
+        """Send ``quit`` to every engine, then wait for all of them together."""
+        deadline = time.monotonic() + grace
+        for e in engines:
+            if e._process is not None and e.fault is None:
+                with contextlib.suppress(EngineFault):
+                    e._process.send(deadline, str(Quit()))
+        for e in engines:
+            if e._process is not None:
+                e._process.stop(deadline - time.monotonic())
+                e.kill()
+
+    # ------------------------------------------------------------------ options
+
+    def set_option(self, name: str, value: str | None) -> None:
+        """Send ``setoption``; ValueError when the engine has no such option or refuses the
+        value (nothing is sent then)."""
+        spec = self.options.get(name)
+        if spec is None:
+            declared = " ".join(self.options) or "none"
+            raise ValueError(f"{self.name} has no option {name!r} (it declares: {declared})")
+        value = spec.check_value(value)
+        self._send(time.monotonic() + self.handshake_timeout, str(SetOption(name, value)))
+        self.values[name] = value
+
+    # ------------------------------------------------------------------ the Agent protocol
+
+    def new_game(self, game: NewGame) -> None:
+        """Send ``newgame`` and ``isready``; :meth:`wait_ready` reads the answer."""
+        self.label = str(game.seat)
+        if self._process is not None:
+            self._process.label = self.label
+        self._deadline = time.monotonic() + self.handshake_timeout
+        self._check_silence()
+        self._send(self._deadline, str(game), str(IsReady()))
+
+    def wait_ready(self) -> None:
+        """Read up to ``readyok``."""
+        try:
+            self._read(self._deadline, "readyok")
+        except EngineFault as f:
+            if f.kind == "timeout":
+                f = EngineFault("timeout", f"no readyok within {self.handshake_timeout:g} s")
+            raise self._fail(f) from None
+
+    def ping(self) -> None:
+        """Send ``isready`` and wait for ``readyok`` (at most the handshake timeout)."""
+        self._deadline = time.monotonic() + self.handshake_timeout
+        self._send(self._deadline, str(IsReady()))
+        self.wait_ready()
+
+    def play_turn(self, request: TurnRequest) -> TurnAnswer:
+        """Send ``position`` and ``go``, read ``info`` lines and the ``move``."""
+        legal = request.legal() if "legalmoves" in self.features else None
+        go = Go(request.movetime, request.clock, request.inc, legal)
+        allowed = (request.limit() + request.margin) / 1000
+        self._check_silence()
+        self._send(time.monotonic() + allowed, str(request.position), str(go))
+        start = time.monotonic()
+        deadline = start + allowed
+        info: dict[str, str] = {}
+        try:
+            msg = self._read(deadline, "move", info)
+            assert isinstance(msg, Answer)
+            ms = round((time.monotonic() - start) * 1000)
+            return TurnAnswer(msg.move, ms, info or None)
+        except EngineFault as f:
+            if f.kind == "timeout":
+                f = EngineFault("timeout", f"no move within {request.limit()} ms "
+                                           f"(+{request.margin} ms margin)")
+            raise self._fail(f) from None
+
+    def game_over(self, position: Position, result: GameOver) -> None:
+        """Send the final ``position`` and ``gameover``."""
+        if self.fault is None and self._process is not None:
+            deadline = time.monotonic() + self.handshake_timeout
+            with contextlib.suppress(EngineFault):
+                self._send(deadline, str(position), str(result))
+
+    def retire(self, fault: EngineFault) -> None:
+        """Keep ``fault`` and kill the engine."""
+        self.fault = fault
+        if self._process is not None:
+            self._process.note(f"retired: {fault}")
+        self.kill()
+
+    # ------------------------------------------------------------------ lines
+
+    def _running(self) -> EngineProcess:
+        if self.fault is not None or self._process is None:
+            raise self.fault or EngineFault("crash", "not running")
+        return self._process
+
+    def _send(self, deadline: float, *lines: str) -> None:
+        process = self._running()
+        try:
+            process.send(deadline, *lines)
+        except EngineFault as f:
+            raise self._fail(f) from None
+
+    def _check_silence(self) -> None:
+        """Between an answer and the next request, an engine may only send info lines."""
+        process = self._running()
+        try:
+            for line in process.unread_lines():
+                if line.strip(" \t") and not isinstance(self._parse(line), Info):
+                    raise EngineFault("malformed", f"{line.split()[0]!r} sent when nothing "
+                                                   "was asked")
+        except EngineFault as f:
+            raise self._fail(f) from None
+
+    def _parse(self, line: str) -> EngineMessage:
+        try:
+            return parse_engine_line(line)
+        except NotationError as e:
+            raise EngineFault("malformed", str(e)) from None
+
+    def _read(self, deadline: float, waiting_for: str,
+              info: dict[str, str] | None = None) -> EngineMessage:
+        """The next awaited message; a malformed or out of place line is a fault.
+
+        Empty lines are skipped, and so are ``info`` lines (their fields go into ``info``).
+        """
+        assert self._process is not None
+        expected = {"sneferuok": (SneferuOk, Id, OptionSpec, Feature),
+                    "readyok": (ReadyOk,), "move": (Answer,)}[waiting_for]
+        while True:
+            line = self._process.readline(deadline)
+            if line.strip(" \t"):
+                msg = self._parse(line)
+                if isinstance(msg, expected):
+                    return msg
+                if not isinstance(msg, Info):
+                    raise EngineFault("malformed",
+                                      f"{line.split()[0]!r} while waiting for {waiting_for}")
+                if info is not None:
+                    info.update(msg.fields)
+            if time.monotonic() > deadline:  # lines keep coming, but not the awaited one
+                raise EngineFault("timeout", "no line in time")
+
+    def _fail(self, fault: EngineFault) -> EngineFault:
+        """Remember ``fault``, note it in the traffic log and kill the engine."""
+        self.fault = fault
+        if self._process is not None:
+            self._process.note(str(fault))
+        self.kill()
+        return fault
+
+
+def _default_name(argv: Sequence[str]) -> str:
+    """A name until the engine says its own: its program, or the script an interpreter runs."""
+    for arg in argv[1:]:
+        with contextlib.suppress(OSError):
+            if not arg.startswith("-") and Path(arg).is_file():
+                return Path(arg).name
+    return Path(argv[0]).name
+
+
+def _handshake_detail(f: EngineFault) -> str:
+    return f.detail if f.kind == "handshake" else f"{f.kind}: {f.detail}"
+
+
+def automatic_options(engine: Engine, *, seed: int, seat: int,
+                      edition_file: str | None) -> dict[str, str]:
+    """The options the arbiter sets by itself when the engine declares them (SPEC.md 6.5):
+    ``Seed`` derived from the game's seed and the seat, ``EditionFile`` for an edition
+    given as a file."""
+    values = {}
+    spec = engine.options.get("Seed")
+    if spec is not None and spec.kind == "spin":
+        assert spec.min is not None and spec.max is not None
+        values["Seed"] = str(random.Random(f"{seed}:{seat}").randint(spec.min, spec.max))
+    spec = engine.options.get("EditionFile")
+    if spec is not None and spec.kind == "string" and edition_file:
+        values["EditionFile"] = str(Path(edition_file).resolve())
+    return values

@@ -1,0 +1,238 @@
+"""The game loop: one game between agents (engines or humans), returned as a GameRecord.
+
+:func:`play_game` takes agents that are already started (engine handles can be reused for
+many games: ``newgame`` resets them), draws every chance event with
+``sample_outcome(state, random.Random(seed))``, asks the active seat for a whole turn and
+applies it atomically with ``GameState.apply_turn``. An agent that fails (SPEC.md section 7)
+is retired: it takes no more turns, ranks below every seat not retired, and the game goes
+on for the others. The arbiter never waits without a deadline on an engine.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..notation.move import Move
+from ..notation.position import to_position
+from ..protocol.messages import GameOver, NewGame, Position
+from ..record.model import (
+    Chance,
+    Event,
+    Fault,
+    GameRecord,
+    Header,
+    Retire,
+    Seat,
+    SeatResult,
+    SoloScore,
+    Turn,
+)
+from ..rules.chance import sample_outcome
+from ..rules.components import NotationError
+from ..rules.edition import Edition
+from ..rules.state import GameState, IllegalAction, Variant, new_game
+from .agent import Agent, TurnRequest
+from .process import EngineFault
+
+__all__ = ["OnEvent", "TimeControl", "describe_result", "play_game"]
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A fixed time per move (``movetime`` ms) or a game clock (``base`` ms, plus ``inc`` ms
+    after each move). ``margin`` ms is allowed beyond the limit before a timeout.
+
+    >>> str(TimeControl(movetime=200)), str(TimeControl(base=60000, inc=1000))
+    ('movetime 200', '60+1')
+    """
+
+    movetime: int | None = None
+    base: int | None = None
+    inc: int = 0
+    margin: int = 100
+
+    def __post_init__(self) -> None:
+        if (self.movetime is None) == (self.base is None):
+            raise ValueError("a time control is either a time per move or a game clock")
+
+    def __str__(self) -> str:
+        if self.movetime is not None:
+            return f"movetime {self.movetime}"
+        assert self.base is not None
+        return f"{self.base / 1000:g}+{self.inc / 1000:g}"
+
+
+OnEvent = Callable[[Event, GameState], None]
+
+
+def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
+              builders: str | Sequence[str] | None = None, edition: Edition | None = None,
+              start: GameState | None = None, on_event: OnEvent | None = None) -> GameRecord:
+    """Play one game, seat ``i + 1`` played by ``agents[i]``, and return its record.
+
+    ``builders``: None (standard), ``"random"`` or one builder name per seat. ``start``: a
+    position to start from instead of a new game (its players must match the agents).
+    ``on_event`` is called after every chance outcome, turn and retirement.
+    """
+    return _Game(agents, seed, time_control, builders, edition, start, on_event).play()
+
+
+class _Game:
+    def __init__(self, agents: Sequence[Agent], seed: int, tc: TimeControl,
+                 builders: str | Sequence[str] | None, edition: Edition | None,
+                 start: GameState | None, on_event: OnEvent | None) -> None:
+        n = len(agents)
+        if start is not None:
+            if len(start.players) != n:
+                raise ValueError(f"the start position has {len(start.players)} players, "
+                                 f"but {n} agents are given")
+            self.state = start.clone()
+        else:
+            self.state = new_game(n, builders=builders, edition=edition)
+        state = self.state
+        self.agents = agents
+        self.tc = tc
+        self.rng = random.Random(seed)
+        self.on_event = on_event
+        kind = None
+        if state.variant == Variant.BUILDERS:
+            drawn = builders == "random" if start is None else any(
+                p.builder is None for p in state.players)
+            kind = "random" if drawn else "chosen"
+        builder_names = [p.builder.name if p.builder and kind == "chosen" else None
+                         for p in state.players]
+        seats = [Seat(i + 1, a.name, builder_names[i], a.author) for i, a in enumerate(agents)]
+        header = Header(players=n, date=datetime.date.today().isoformat(),
+                        edition=state.edition.name, variant=state.variant.value,
+                        builders=kind, seats=seats, seed=seed, time_control=str(tc),
+                        position=to_position(start) if start is not None else None)
+        self.record = GameRecord(header, [])
+        self.turns = 0
+        self.clocks = [float(tc.base or 0)] * n
+        # The position sent to the agents: the first decision of the game (or after the
+        # last retirement) and the turns and chance outcomes since.
+        self.base: str | None = None
+        self.events: list[str] = []
+
+    def play(self) -> GameRecord:
+        state = self.state
+        self._announce()
+        while not state.is_over():
+            if state.is_chance_node():
+                outcome = sample_outcome(state, self.rng)
+                state.apply(outcome)
+                if self.base is not None:
+                    self.events.append(str(outcome))
+                self._emit(Chance(str(outcome)))
+                continue
+            if self.base is None:
+                self.base = to_position(state)
+            self._turn(state.current_seat())
+        self._finish()
+        return self.record
+
+    def _announce(self) -> None:
+        state = self.state
+        n = len(self.agents)
+        ready = []
+        for i, agent in enumerate(self.agents):
+            if agent.fault is not None:
+                self._retire(i, agent.fault)
+                continue
+            try:
+                agent.new_game(NewGame(n, i + 1, state.variant.value, state.edition.name))
+                ready.append(i)
+            except EngineFault as f:
+                self._retire(i, f)
+        for i in ready:
+            try:
+                self.agents[i].wait_ready()
+            except EngineFault as f:
+                self._retire(i, f)
+
+    def _turn(self, seat: int) -> None:
+        agent = self.agents[seat]
+        tc = self.tc
+        clock = None if tc.base is None else tuple(round(c) for c in self.clocks)
+        assert self.base is not None
+        request = TurnRequest(self.state, seat, Position(self.base, tuple(self.events)),
+                              tc.movetime, clock, tc.inc, tc.margin)
+        try:
+            answer = agent.play_turn(request)
+        except EngineFault as f:
+            self._retire(seat, f)
+            return
+        try:
+            self.state.apply_turn(Move.from_str(answer.move).steps)
+        except (NotationError, IllegalAction) as e:
+            self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
+            return
+        if agent.timed and tc.base is not None:
+            self.clocks[seat] = max(0.0, self.clocks[seat] - answer.ms) + tc.inc
+        self.turns += 1
+        self.events.append(answer.move)
+        self._emit(Turn(seat + 1, answer.move, answer.ms, answer.info))
+
+    def _retire(self, seat: int, fault: EngineFault) -> None:
+        self.agents[seat].retire(fault)
+        self.state.retire(seat)
+        # Events cannot say that a seat retired: the next position sent starts afresh.
+        self.base = None
+        self.events = []
+        self.record.header.faults.append(Fault(seat + 1, fault.kind, fault.detail, self.turns))
+        self._emit(Retire(seat + 1, fault.kind))
+
+    def _emit(self, event: Event) -> None:
+        self.record.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event, self.state)
+
+    def _finish(self) -> None:
+        state = self.state
+        header = self.record.header
+        standings = state.ranking()
+        header.result = [SeatResult(s.seat + 1, s.rank, s.stones, s.food, s.retired)
+                         for s in standings]
+        if state.ptah is not None:
+            r = state.solo_result()
+            header.solo = SoloScore(r.won, r.ptah, r.score, r.title)
+        if all(p.retired for p in state.players):
+            header.termination = "all-retired"
+        elif state.ptah is not None and state.ptah_total >= state.tables.ptah_target:
+            header.termination = "ptah"
+        else:
+            header.termination = "normal"
+        final = Position(self.base or to_position(state), tuple(self.events))
+        result = GameOver(tuple(s.rank for s in standings))
+        for i, agent in enumerate(self.agents):
+            if not state.players[i].retired:
+                agent.game_over(final, result)
+
+
+def describe_result(record: GameRecord) -> str:
+    """The printed result: the ranking with stones and food, the solo score, the faults."""
+    h = record.header
+    names = {s.seat: s.name for s in h.seats}
+    turns = sum(1 for e in record.events if isinstance(e, Turn))
+    why = {"normal": "every boat reached the last space", "ptah": "Ptah completed his pyramid",
+           "all-retired": "every seat was retired", "aborted": "aborted"}
+    lines = [f"Game over after {turns} turns ({why.get(h.termination or '', '?')})."]
+    faults = {f.seat: f for f in h.faults}
+    width = max((len(n) for n in names.values()), default=0)
+    for r in sorted(h.result, key=lambda r: (r.rank, r.seat)):
+        line = (f"  {r.rank}. seat {r.seat}  {names.get(r.seat, '?'):<{width}}  "
+                f"{r.stones:2} stones  {r.food:3} food")
+        f = faults.get(r.seat)
+        if f is not None:
+            line += f"  retired at ply {f.ply}: {f.kind} ({f.detail})"
+        lines.append(line)
+    if h.solo is not None:
+        if h.solo.won:
+            lines.append(f"Solo: beats Ptah ({h.solo.ptah} stones); score {h.solo.score}, "
+                         f"\"{h.solo.title}\".")
+        else:
+            lines.append(f"Solo: Ptah wins with {h.solo.ptah} stones.")
+    return "\n".join(lines)

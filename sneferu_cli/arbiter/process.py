@@ -1,0 +1,275 @@
+"""An engine's process: its own process group, line I/O with deadlines, stderr drained.
+
+Every wait is bounded by a deadline (``time.monotonic()`` seconds): reading and writing go
+through non-blocking pipes and a selector, so an engine that hangs, floods or stops reading
+can never hang the arbiter. Whatever goes wrong becomes an :class:`EngineFault` whose kind
+is one of the record's fault kinds (:class:`sneferu_cli.record.Fault`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import selectors
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO
+
+from ..protocol.messages import LINE_LIMIT
+
+__all__ = ["EngineFault", "EngineProcess", "StderrSink", "TrafficLog"]
+
+EXIT_GRACE = 0.5
+"""Seconds to wait for the exit status after an engine closes its output."""
+
+STDERR_CAP = 16 * 1024 * 1024
+"""Bytes of one engine's stderr written to the log; the rest is drained and dropped."""
+
+
+class EngineFault(Exception):
+    """An engine broke the protocol: ``kind`` (crash, eof, timeout, handshake, malformed,
+    illegal, flood) and a one-line ``detail``."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+class TrafficLog:
+    """The raw protocol traffic of every engine, one line each, with the time since start.
+
+    ``0.012345 2> go movetime 200`` (to seat 2), ``0.013001 2< move 1.1 TG@1.1`` (from it),
+    ``0.500000 2! timeout: ...`` (what the arbiter concluded).
+    """
+
+    def __init__(self, out: IO[str]) -> None:
+        self.out = out
+        self.t0 = time.monotonic()
+
+    def write(self, label: str, direction: str, line: str) -> None:
+        self.out.write(f"{time.monotonic() - self.t0:.6f} {label}{direction} {line}\n")
+
+
+class StderrSink:
+    """Where engines' stderr goes: one file per engine in a folder, or one shared file
+    with each line prefixed ``[label]``; None keeps only the tail for fault reports."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.lock = threading.Lock()
+        self.shared: IO[bytes] | None = None
+        if path is not None and not path.is_dir():
+            self.shared = path.open("ab")
+
+    def open(self, label: str, name: str) -> IO[bytes] | None:
+        """A file for one engine's stderr, or None for the shared file or no file."""
+        if self.path is None or self.shared is not None:
+            return None
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{label}-{name}")
+        return (self.path / f"{safe}.log").open("ab")
+
+    def close(self) -> None:
+        if self.shared is not None:
+            self.shared.close()
+
+
+class EngineProcess:
+    """A started engine program. ``label`` names it in logs (the seat number in a game)."""
+
+    def __init__(self, argv: Sequence[str], *, label: str, name: str,
+                 traffic: TrafficLog | None = None, stderr: StderrSink | None = None,
+                 cwd: str | Path | None = None) -> None:
+        self.argv = list(argv)
+        self.label = label
+        self.traffic = traffic
+        self._buf = bytearray()
+        self._tail = bytearray()
+        self._killed = False
+        try:
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         start_new_session=True, bufsize=0, cwd=cwd)
+        except OSError as e:
+            raise EngineFault("handshake", f"cannot run {self.argv[0]!r}: "
+                                           f"{e.strerror or e}") from None
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        self._in = self.proc.stdin.fileno()
+        self._out = self.proc.stdout.fileno()
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
+        self._sel_out = selectors.DefaultSelector()
+        self._sel_out.register(self._out, selectors.EVENT_READ)
+        self._sel_in = selectors.DefaultSelector()
+        self._sel_in.register(self._in, selectors.EVENT_WRITE)
+        self._drain = threading.Thread(target=self._drain_stderr, name=f"stderr {label}",
+                                       args=(stderr, name), daemon=True)
+        self._drain.start()
+
+    # ------------------------------------------------------------------ lines
+
+    def send(self, deadline: float, *lines: str) -> None:
+        """Write lines (LF added) in one go; the engine must take them before ``deadline``."""
+        if self.traffic:
+            for line in lines:
+                self.traffic.write(self.label, ">", line)
+        data = memoryview("".join(f"{line}\n" for line in lines).encode())
+        while data:
+            try:
+                n = os.write(self._in, data)
+            except BlockingIOError:
+                n = 0
+            except (BrokenPipeError, ConnectionResetError):
+                raise self._gone("closed its input") from None
+            data = data[n:]
+            if data and not self._sel_in.select(max(0.0, deadline - time.monotonic())):
+                raise EngineFault("timeout", "stopped reading its input")
+
+    def readline(self, deadline: float) -> str:
+        """The next line (without LF or CR), waiting until ``deadline`` at most."""
+        buf = self._buf
+        while True:
+            i = buf.find(b"\n")
+            if i > LINE_LIMIT or (i < 0 and len(buf) > LINE_LIMIT):
+                raise EngineFault("flood", f"a line longer than {LINE_LIMIT} bytes")
+            if i >= 0:
+                raw = bytes(buf[:i])
+                del buf[:i + 1]
+                try:
+                    line = raw.decode().rstrip("\r")
+                except UnicodeDecodeError as e:
+                    raise EngineFault("malformed", f"a line that is not UTF-8 ({e.reason} at "
+                                                   f"byte {e.start})") from None
+                if self.traffic:
+                    self.traffic.write(self.label, "<", line)
+                return line
+            if not self._sel_out.select(max(0.0, deadline - time.monotonic())):
+                raise EngineFault("timeout", "no line in time")
+            try:
+                chunk = os.read(self._out, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise self._gone("closed its output")
+            buf += chunk
+
+    def unread_lines(self) -> list[str]:
+        """The lines the engine has sent so far that were not read yet (does not wait, and
+        stops after 0.1 s for an engine that never stops writing)."""
+        lines = []
+        end = time.monotonic() + 0.1
+        while time.monotonic() < end:
+            try:
+                lines.append(self.readline(0.0))
+            except EngineFault as f:
+                if f.kind != "timeout":
+                    raise
+                break
+        return lines
+
+    def note(self, text: str) -> None:
+        """Write the arbiter's conclusion about this engine to the traffic log."""
+        if self.traffic:
+            self.traffic.write(self.label, "!", text)
+
+    # ------------------------------------------------------------------ life
+
+    def stop(self, grace: float) -> None:
+        """Wait up to ``grace`` seconds for the engine to exit (after quit), then kill its
+        process group. Never raises."""
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=max(0.0, grace))
+        self.kill()
+
+    def kill(self) -> None:
+        """Kill the whole process group at once and reap the engine. Never raises."""
+        if self._killed:
+            return
+        self._killed = True
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        for f in (self.proc.stdin, self.proc.stdout):
+            if f is not None:
+                with contextlib.suppress(OSError):
+                    f.close()
+        self._drain.join(timeout=1)
+        self._sel_in.close()
+        self._sel_out.close()
+
+    def stderr_tail(self) -> str:
+        """The last line the engine wrote to stderr (clipped), or ""."""
+        lines = [x for x in bytes(self._tail).decode(errors="replace").splitlines() if x.strip()]
+        return lines[-1].strip()[:200] if lines else ""
+
+    def _gone(self, what: str) -> EngineFault:
+        """The fault for a closed pipe: a crash when the process has exited, else eof."""
+        try:
+            code = self.proc.wait(timeout=EXIT_GRACE)
+        except subprocess.TimeoutExpired:
+            return EngineFault("eof", f"{what} but is still running")
+        self._drain.join(timeout=EXIT_GRACE)
+        if code < 0:
+            try:
+                sig = signal.Signals(-code).name
+            except ValueError:
+                sig = str(-code)
+            how = f"killed by signal {sig}"
+        else:
+            how = f"exited with code {code}"
+        tail = self.stderr_tail()
+        return EngineFault("crash", how + (f"; stderr: {tail}" if tail else ""))
+
+    def _drain_stderr(self, sink: StderrSink | None, name: str) -> None:
+        assert self.proc.stderr is not None
+        fd = self.proc.stderr.fileno()
+        own = sink.open(self.label, name) if sink else None
+        shared = sink.shared if sink else None
+        written = 0
+        partial = b""
+        try:
+            while True:
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except OSError as e:
+                    if e.errno == errno.EINTR:
+                        continue
+                    break
+                if not chunk:
+                    break
+                self._tail += chunk
+                del self._tail[:-4096]
+                if written >= STDERR_CAP:
+                    continue
+                written += len(chunk)
+                if own is not None:
+                    own.write(chunk)
+                    own.flush()
+                elif shared is not None and sink is not None:
+                    lines = (partial + chunk).split(b"\n")
+                    partial = lines.pop()
+                    prefix = f"[{self.label}] ".encode()
+                    with sink.lock:
+                        shared.write(b"".join(prefix + x + b"\n" for x in lines))
+                        shared.flush()
+                if written >= STDERR_CAP:
+                    note = b"[stderr cut: over the log limit]\n"
+                    if own is not None:
+                        own.write(note)
+                    elif shared is not None and sink is not None:
+                        with sink.lock:
+                            shared.write(f"[{self.label}] ".encode() + note)
+        finally:
+            if partial and shared is not None and sink is not None:
+                with sink.lock:
+                    shared.write(f"[{self.label}] ".encode() + partial + b"\n")
+            if own is not None:
+                own.close()
+            with contextlib.suppress(OSError):
+                self.proc.stderr.close()

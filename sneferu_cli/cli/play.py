@@ -1,0 +1,230 @@
+"""``sneferu play``: one game between engines (and humans at the terminal)."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import random
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+from types import FrameType
+from typing import IO
+
+import click
+
+from ..arbiter.agent import Agent
+from ..arbiter.bundled import BUNDLED, engine_command
+from ..arbiter.engine import Engine, automatic_options
+from ..arbiter.game import OnEvent, TimeControl, describe_result, play_game
+from ..arbiter.human import Human
+from ..arbiter.process import StderrSink, TrafficLog
+from ..record.model import Event, Retire, Turn
+from ..rules.state import GameState, new_game
+from .options import builders_option, edition_option, load
+
+DEFAULT_TC = "60+1"
+
+
+def parse_tc(text: str) -> tuple[int, int]:
+    """``SECONDS+INC`` (or ``SECONDS``) as (base ms, increment ms)."""
+    base, _, inc = text.partition("+")
+    try:
+        b, i = float(base), float(inc or 0)
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not SECONDS+INC (like 60+1 or 0.5+0.05)",
+                                 param_hint="--tc") from None
+    if b <= 0 or i < 0:
+        raise click.BadParameter(f"{text!r}: the time must be positive", param_hint="--tc")
+    return round(b * 1000), round(i * 1000)
+
+
+@click.command()
+@click.argument("engines", nargs=-1, metavar="[ENGINE]...")
+@click.option("--human", "humans", type=click.IntRange(1, 4), multiple=True, metavar="SEAT",
+              help="A person at this terminal plays SEAT (repeatable); the engines take the "
+                   "other seats in argument order.")
+@click.option("--seed", type=int, default=None,
+              help="Seed for the chance draws and the engines' Seed option (default: random; "
+                   "it is printed).")
+@builders_option
+@edition_option
+@click.option("--movetime", type=click.IntRange(min=1), default=None, metavar="MS",
+              help="Fixed time per move in milliseconds.")
+@click.option("--tc", default=None, metavar="SECONDS+INC",
+              help=f"Game clock per seat with an increment per move (default {DEFAULT_TC}).")
+@click.option("--margin", type=click.IntRange(min=0), default=100, show_default=True,
+              metavar="MS", help="Time an engine may exceed its limit by before a timeout.")
+@click.option("--handshake-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
+              show_default=True, metavar="SECONDS",
+              help="Time for the handshake (sneferuok) and for each readyok.")
+@click.option("--option", "-o", "options", multiple=True, metavar="[SEAT:]NAME=VALUE",
+              help="Set an engine option (repeatable); without SEAT, for every engine that "
+                   "declares it.")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE", help="Append the game's record to FILE.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
+              metavar="FILE", help="Write the protocol traffic, with times and seats, to FILE.")
+@click.option("--engine-stderr", type=click.Path(), default=None, metavar="DIR|FILE",
+              help="Write the engines' stderr to one file each in DIR, or all to FILE "
+                   "(default: dropped; the last line is quoted if an engine crashes).")
+@click.option("--verbose", "-v", is_flag=True, help="Print every turn as it is played.")
+@click.option("--bench", type=click.IntRange(min=1), default=None, metavar="GAMES",
+              help="Measure speed instead: play GAMES games, then replay them with engines "
+                   "that answer instantly, and report turns per second and the arbiter's "
+                   "overhead per move.")
+def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
+         builders: str | None, edition_path: str | None, movetime: int | None, tc: str | None,
+         margin: int, handshake_timeout: float, options: tuple[str, ...],
+         record_path: str | None, log_path: str | None, engine_stderr: str | None,
+         verbose: bool, bench: int | None) -> None:
+    """Play one game: ENGINE is a bundled engine (random, greedy, js-random) or a command
+    line given as one argument ("python3 my_bot.py --fast"; split like a shell, run
+    without one). One to four seats; one seat is the solo game against Ptah.
+
+    \b
+    sneferu play random greedy                 seat 1 random, seat 2 greedy
+    sneferu play greedy --human 1              you (seat 1) against greedy (seat 2)
+    sneferu play --human 1                     you alone against Ptah
+    sneferu play random random --movetime 200 --record games.txt
+    """
+    n = len(engines) + len(humans)
+    if not 1 <= n <= 4:
+        raise click.UsageError(f"{n} seats: give 1 to 4 engines and --human seats")
+    if len(set(humans)) != len(humans) or any(h > n for h in humans):
+        raise click.BadParameter(f"seats are 1 to {n}, each once", param_hint="--human")
+    if movetime is not None and tc is not None:
+        raise click.UsageError("give --movetime or --tc, not both")
+    if movetime is not None:
+        control = TimeControl(movetime=movetime, margin=margin)
+    else:
+        base, inc = parse_tc(tc or DEFAULT_TC)
+        control = TimeControl(base=base, inc=inc, margin=margin)
+    edition = load(edition_path)
+    try:
+        new_game(n, builders=builders, edition=edition)
+        argvs = [engine_command(e) for e in engines]
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+    settings = [_option(o, n) for o in options]
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    if bench is not None:
+        from ..arbiter.bench import bench_report
+        if humans:
+            raise click.UsageError("--bench plays engines only")
+        click.echo(bench_report(argvs, games=bench, seed=seed, builders=builders,
+                                edition=edition, time_control=control))
+        return
+
+    with _files(log_path, engine_stderr) as (traffic, sink), _terminate_on_sigterm():
+        handles: list[Engine] = []
+        agents: list[Agent] = []
+        argv_iter = iter(zip(engines, argvs, strict=True))
+        for seat in range(1, n + 1):
+            if seat in humans:
+                agents.append(Human())
+                continue
+            spec, argv = next(argv_iter)
+            engine = Engine(argv, name=spec if spec in BUNDLED else None, label=str(seat),
+                            traffic=traffic, stderr=sink, handshake_timeout=handshake_timeout)
+            handles.append(engine)
+            agents.append(engine)
+        try:
+            Engine.start_all(handles)
+            _set_options(agents, settings, seed, edition_path)
+            names = ", ".join(f"seat {i} {a.name}" for i, a in enumerate(agents, start=1))
+            click.echo(f"Game: {names}; seed {seed}; {control}.")
+            show = verbose or bool(humans)
+            record = play_game(agents, seed=seed, time_control=control, builders=builders,
+                               edition=edition,
+                               on_event=_printer(agents) if show else None)
+        finally:
+            Engine.quit_all(handles)
+    click.echo(describe_result(record))
+    if record_path is not None:
+        # The text record format is sneferu_cli.record.text (the record tools).
+        text = importlib.import_module("sneferu_cli.record.text")
+        try:
+            text.append_record(record_path, record)
+        except OSError as e:
+            raise click.FileError(record_path, e.strerror) from None
+
+
+def _option(text: str, seats: int) -> tuple[int | None, str, str]:
+    """``[SEAT:]NAME=VALUE`` as (seat or None, name, value)."""
+    where, colon, rest = text.partition(":")
+    seat = None
+    if colon and where.isdigit():
+        seat, text = int(where), rest
+        if not 1 <= seat <= seats:
+            raise click.BadParameter(f"{text!r}: seat {seat} (1 to {seats})",
+                                     param_hint="--option")
+    name, eq, value = text.partition("=")
+    if not eq or not name:
+        raise click.BadParameter(f"{text!r} is not [SEAT:]NAME=VALUE", param_hint="--option")
+    return seat, name, value
+
+
+def _set_options(agents: list[Agent], settings: list[tuple[int | None, str, str]], seed: int,
+                 edition_path: str | None) -> None:
+    for seat, agent in enumerate(agents, start=1):
+        if not isinstance(agent, Engine) or agent.fault is not None:
+            continue
+        values = automatic_options(agent, seed=seed, seat=seat, edition_file=edition_path)
+        for only, name, value in settings:
+            if only == seat or (only is None and name in agent.options):
+                values[name] = value
+        for name, text in values.items():
+            try:
+                agent.set_option(name, text)
+            except ValueError as e:
+                raise click.BadParameter(f"seat {seat}: {e}", param_hint="--option") from None
+
+
+def _printer(agents: list[Agent]) -> OnEvent:
+    turns = 0
+
+    def show(event: Event, state: GameState) -> None:
+        nonlocal turns
+        if isinstance(event, Turn):
+            turns += 1
+            who = agents[event.seat - 1].name
+            click.echo(f"turn {turns:3}  seat {event.seat} {who}: {event.move}  ({event.ms} ms)")
+        elif isinstance(event, Retire):
+            click.echo(f"seat {event.seat} {agents[event.seat - 1].name} is retired: "
+                       f"{event.kind}")
+    return show
+
+
+@contextlib.contextmanager
+def _files(log_path: str | None, stderr_path: str | None) -> Iterator[
+        tuple[TrafficLog | None, StderrSink | None]]:
+    log: IO[str] | None = None
+    sink = None
+    try:
+        try:
+            if log_path is not None:
+                log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115
+            if stderr_path is not None:
+                sink = StderrSink(Path(stderr_path))
+        except OSError as e:
+            raise click.FileError(e.filename or "?", e.strerror) from None
+        yield (TrafficLog(log) if log is not None else None), sink
+    finally:
+        if log is not None:
+            log.close()
+        if sink is not None:
+            sink.close()
+
+
+@contextlib.contextmanager
+def _terminate_on_sigterm() -> Iterator[None]:
+    """SIGTERM stops the game like Ctrl-C: the engines are killed on the way out."""
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

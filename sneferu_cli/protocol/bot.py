@@ -1,0 +1,151 @@
+"""The engine side of the protocol, for Python engines that only want to choose moves.
+
+Subclass :class:`Bot`, override :meth:`Bot.choose`, and call :func:`run`::
+
+    class First(Bot):
+        name = "first"
+
+        def choose(self, state, go):
+            return str(legal_moves(state)[0])
+
+    run(First())
+
+:func:`run` answers the handshake, declares the options (``Seed`` and ``EditionFile``
+plus the bot's own), follows the position incrementally (a ``position`` line that extends
+the previous one costs only its new events) and ignores lines it does not know, as the
+protocol asks (SPEC.md section 6).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import TextIO
+
+from ..notation.move import Move, parse_outcome
+from ..notation.position import from_position
+from ..rules.components import NotationError
+from ..rules.edition import Edition, load_edition, standard_edition
+from ..rules.state import GameState
+from .messages import (
+    Answer,
+    Feature,
+    GameOver,
+    Go,
+    Id,
+    IsReady,
+    NewGame,
+    OptionSpec,
+    Position,
+    Quit,
+    ReadyOk,
+    SetOption,
+    Sneferu,
+    SneferuOk,
+    read_arbiter_line,
+)
+
+__all__ = ["Bot", "Follower", "run"]
+
+SEED_MAX = 2**31 - 1
+
+
+class Bot:
+    """A Python engine: override :meth:`choose` (and optionally the other hooks)."""
+
+    name = "bot"
+    author = "the sneferu authors"
+    legalmoves = False
+    """True: declare ``feature legalmoves`` (``go.legal`` then lists the legal moves)."""
+
+    def __init__(self) -> None:
+        self.seed = 0
+        self.rng = random.Random(0)
+        self.edition = standard_edition()
+
+    def declare_options(self) -> list[OptionSpec]:
+        """The options sent in the handshake; extend the list to add your own."""
+        return [OptionSpec("Seed", "spin", "0", 0, SEED_MAX), OptionSpec("EditionFile", "string")]
+
+    def set_option(self, name: str, value: str | None) -> None:
+        """``Seed`` reseeds ``rng`` at every new game; ``EditionFile`` loads an edition."""
+        if name == "Seed" and value is not None:
+            self.seed = int(value)
+        elif name == "EditionFile":
+            self.edition = load_edition(value) if value else standard_edition()
+
+    def new_game(self, game: NewGame) -> None:
+        """A new game starts: ``rng`` is reseeded with ``Seed``."""
+        self.rng = random.Random(self.seed)
+
+    def choose(self, state: GameState, go: Go) -> str:
+        """The move to play (move notation) in ``state``, where this bot's seat is to move."""
+        raise NotImplementedError
+
+    def game_over(self, result: GameOver) -> None:
+        """The game is over (``result.ranks``: every seat's place)."""
+
+
+class Follower:
+    """Keeps a GameState in step with ``position`` messages, applying only new events."""
+
+    def __init__(self, edition: Edition) -> None:
+        self.edition = edition
+        self.base: str | None = None
+        self.applied: list[str] = []
+        self.state: GameState | None = None
+
+    def update(self, msg: Position) -> GameState:
+        """The state the message describes (NotationError or IllegalAction if it is bad)."""
+        k = len(self.applied)
+        if (self.state is None or msg.position != self.base or len(msg.events) < k
+                or list(msg.events[:k]) != self.applied):
+            self.state = from_position(msg.position, self.edition)
+            self.base = msg.position
+            self.applied = []
+        state = self.state
+        for event in msg.events[len(self.applied):]:
+            if event.startswith("~"):
+                state.apply(parse_outcome(event))
+            else:
+                state.apply_turn(Move.from_str(event).steps)
+            self.applied.append(event)
+        return state
+
+
+def run(bot: Bot, stdin: TextIO | None = None, stdout: TextIO | None = None) -> None:
+    """Speak the protocol on stdin/stdout until ``quit`` or the end of the input."""
+    inp = stdin or sys.stdin
+    out = stdout or sys.stdout
+
+    def send(*lines: object) -> None:
+        out.write("".join(f"{x}\n" for x in lines))
+        out.flush()
+
+    follower = Follower(bot.edition)
+    state: GameState | None = None
+    for line in inp:
+        try:
+            msg = read_arbiter_line(line)
+        except NotationError:
+            continue  # unknown commands are ignored
+        if isinstance(msg, Go):
+            assert state is not None, "go before position"
+            send(Answer(str(bot.choose(state, msg))))
+        elif isinstance(msg, Position):
+            state = follower.update(msg)
+        elif isinstance(msg, IsReady):
+            send(ReadyOk())
+        elif isinstance(msg, NewGame):
+            bot.new_game(msg)
+            follower = Follower(bot.edition)
+            state = None
+        elif isinstance(msg, SetOption):
+            bot.set_option(msg.name, msg.value)
+        elif isinstance(msg, Sneferu):
+            send(Id("name", bot.name), Id("author", bot.author), *bot.declare_options(),
+                 *([Feature("legalmoves")] if bot.legalmoves else []), SneferuOk())
+        elif isinstance(msg, GameOver):
+            bot.game_over(msg)
+        elif isinstance(msg, Quit):
+            return

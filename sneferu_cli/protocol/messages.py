@@ -1,0 +1,377 @@
+"""The engine protocol's messages: one value per line, in both directions.
+
+Grammar ``protocol/engine.lark`` (SPEC.md, "The engine protocol"). Every message prints as
+its line (``str``); :func:`parse_engine_line` reads what an engine sends and
+:func:`parse_arbiter_line` what the arbiter sends, both through the grammar, so
+``parse(str(m)) == m`` for every message ``m``.
+
+>>> str(Go(movetime=200, legal=("1.1 TG@1.1", "end")))
+'go movetime 200 legalmoves 1.1 TG@1.1 ; end'
+>>> parse_engine_line("move 1.1  TG@1.1\\r")
+Answer(move='1.1 TG@1.1')
+>>> parse_engine_line("info nodes 10 pv 1.1 TG@1.1 ; 2.1 BT@1.1").fields
+{'nodes': '10', 'pv': '1.1 TG@1.1 ; 2.1 BT@1.1'}
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import msgspec
+
+from ..notation.grammar import Token, Tree, parse
+from ..rules.components import NotationError
+
+__all__ = [  # noqa: RUF022 (constants first, then the messages in protocol order)
+    "LINE_LIMIT", "PROTOCOL_VERSION", "SEP",
+    "ArbiterMessage", "GameOver", "Go", "IsReady", "NewGame", "Position", "Quit", "SetOption",
+    "Sneferu",
+    "Answer", "EngineMessage", "Feature", "Id", "Info", "OptionSpec", "ReadyOk", "SneferuOk",
+    "parse_arbiter_line", "parse_engine_line", "read_arbiter_line",
+]
+
+PROTOCOL_VERSION = 1
+"""The protocol version this arbiter speaks (sent as ``sneferu 1``)."""
+
+LINE_LIMIT = 65536
+"""The longest line an engine may send, in bytes without the LF; longer is a flood."""
+
+SEP = " ; "
+"""Separates the moves (and chance outcomes) of a list on one line."""
+
+# ------------------------------------------------------------------ arbiter to engine
+
+
+class Sneferu(msgspec.Struct, frozen=True):
+    """Opens the handshake; the engine answers id, option and feature lines, then sneferuok."""
+
+    version: int = PROTOCOL_VERSION
+
+    def __str__(self) -> str:
+        return f"sneferu {self.version}"
+
+
+class SetOption(msgspec.Struct, frozen=True):
+    """Set one of the options the engine declared (no value for a button)."""
+
+    name: str
+    value: str | None = None
+
+    def __str__(self) -> str:
+        return f"setoption name {self.name}" + ("" if self.value is None
+                                                 else f" value {self.value}")
+
+
+class IsReady(msgspec.Struct, frozen=True):
+    """A ping: the engine answers readyok once it has dealt with everything before it."""
+
+    def __str__(self) -> str:
+        return "isready"
+
+
+class NewGame(msgspec.Struct, frozen=True):
+    """A new game: seats (1 = solo against Ptah), the engine's own seat (1-based), rules."""
+
+    players: int
+    seat: int
+    variant: str
+    edition: str
+
+    def __str__(self) -> str:
+        return (f"newgame players {self.players} seat {self.seat} variant {self.variant} "
+                f"edition {self.edition}")
+
+
+class Position(msgspec.Struct, frozen=True):
+    """The current position: ``position`` (position notation) and the events since it.
+
+    ``events`` are whole turns in move notation and chance outcomes (``~BT``), in order.
+    """
+
+    position: str
+    events: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.events:
+            return f"position {self.position}"
+        return f"position {self.position} moves {SEP.join(self.events)}"
+
+
+class Go(msgspec.Struct, frozen=True):
+    """The request to move: a fixed time per move, or every seat's clock and the increment.
+
+    Times are milliseconds. ``legal`` (only for engines declaring ``feature legalmoves``)
+    lists every legal move.
+    """
+
+    movetime: int | None = None
+    clock: tuple[int, ...] | None = None
+    inc: int = 0
+    legal: tuple[str, ...] | None = None
+
+    def __str__(self) -> str:
+        if self.clock is not None:
+            times = " ".join(str(t) for t in self.clock)
+            line = f"go clock {times} inc {self.inc}"
+        else:
+            line = f"go movetime {self.movetime}"
+        if self.legal is not None:
+            line += f" legalmoves {SEP.join(self.legal)}"
+        return line
+
+
+class GameOver(msgspec.Struct, frozen=True):
+    """The game is over: each seat's place, seat 1 first (shared places repeat)."""
+
+    ranks: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return "gameover ranks " + " ".join(str(r) for r in self.ranks)
+
+
+class Quit(msgspec.Struct, frozen=True):
+    """The engine must exit."""
+
+    def __str__(self) -> str:
+        return "quit"
+
+
+ArbiterMessage = Sneferu | SetOption | IsReady | NewGame | Position | Go | GameOver | Quit
+
+
+# ------------------------------------------------------------------ engine to arbiter
+
+
+class Id(msgspec.Struct, frozen=True):
+    """``id name TEXT`` or ``id author TEXT``."""
+
+    field: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"id {self.field} {self.value}"
+
+
+class OptionSpec(msgspec.Struct, frozen=True):
+    """An option the engine declares: ``kind`` is check, spin, combo, string or button."""
+
+    name: str
+    kind: str
+    default: str | None = None
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        line = f"option name {self.name} type {self.kind}"
+        if self.kind == "spin":
+            return line + f" default {self.default} min {self.min} max {self.max}"
+        if self.kind == "combo":
+            return line + f" default {self.default}" + "".join(f" var {c}" for c in self.choices)
+        if self.kind in ("check", "string") and self.default:
+            return line + f" default {self.default}"
+        return line
+
+    def check_value(self, value: str | None) -> str | None:
+        """``value`` as it will be sent, or ValueError saying why this option refuses it."""
+        what = f"option {self.name} ({self.kind})"
+        if self.kind == "button":
+            if value not in (None, ""):
+                raise ValueError(f"{what} takes no value")
+            return None
+        if value is None:
+            raise ValueError(f"{what} needs a value")
+        if self.kind == "check" and value not in ("true", "false"):
+            raise ValueError(f"{what}: {value!r} is not true or false")
+        if self.kind == "spin":
+            try:
+                n = int(value)
+            except ValueError:
+                raise ValueError(f"{what}: {value!r} is not an integer") from None
+            assert self.min is not None and self.max is not None
+            if not self.min <= n <= self.max:
+                raise ValueError(f"{what}: {n} is not within {self.min}..{self.max}")
+            return str(n)
+        if self.kind == "combo" and value not in self.choices:
+            raise ValueError(f"{what}: {value!r} is not one of {' '.join(self.choices)}")
+        if self.kind == "string" and ("\n" in value or "\r" in value):
+            raise ValueError(f"{what}: a value is one line")
+        return value
+
+
+class Feature(msgspec.Struct, frozen=True):
+    """An opt-in the engine asks for (``legalmoves``)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"feature {self.name}"
+
+
+class SneferuOk(msgspec.Struct, frozen=True):
+    """Ends the handshake."""
+
+    def __str__(self) -> str:
+        return "sneferuok"
+
+
+class ReadyOk(msgspec.Struct, frozen=True):
+    """The answer to ``isready``."""
+
+    def __str__(self) -> str:
+        return "readyok"
+
+
+class Info(msgspec.Struct, frozen=True):
+    """Information about the search: key-value fields; ``pv`` and ``string`` come last."""
+
+    fields: dict[str, str] = {}
+
+    def __str__(self) -> str:
+        parts = ["info"]
+        tail: list[str] = []
+        for key, value in self.fields.items():
+            (tail if key in ("pv", "string") else parts).append(f"{key} {value}")
+        return " ".join(parts + tail[:1])
+
+
+class Answer(msgspec.Struct, frozen=True):
+    """The engine's move: one whole turn in move notation (canonical spacing)."""
+
+    move: str
+
+    def __str__(self) -> str:
+        return f"move {self.move}"
+
+
+EngineMessage = Id | OptionSpec | Feature | SneferuOk | ReadyOk | Info | Answer
+
+
+# ------------------------------------------------------------------ parsing
+
+
+def parse_engine_line(line: str) -> EngineMessage:
+    """Read one line from an engine (CR and surrounding blanks removed); NotationError if bad.
+
+    An empty line is not a message: the caller skips it before calling this.
+    """
+    text = line.strip(" \t\r\n")
+    tree = parse("engine", "engine_line", text, "engine line")
+    kind = tree.data
+    toks = _tokens(tree)
+    if kind == "answer":
+        return Answer(_move(tree.children[0]))
+    if kind == "info":
+        fields: dict[str, str] = {}
+        for child in tree.children:
+            assert isinstance(child, Tree)
+            if child.data == "info_field":
+                fields[str(child.children[0])] = str(child.children[1])
+            elif child.data == "pv":
+                fields["pv"] = SEP.join(_move(m) for m in child.children)
+            else:
+                fields["string"] = str(child.children[0])
+        return Info(fields)
+    if kind == "readyok":
+        return ReadyOk()
+    if kind == "sneferuok":
+        return SneferuOk()
+    if kind == "feature":
+        return Feature(str(toks[0]))
+    if kind == "id":
+        return Id(str(toks[0]), str(toks[1]))
+    return _option(tree)
+
+
+def _option(tree: Tree[Token]) -> OptionSpec:
+    name = str(tree.children[0])
+    spec = tree.children[1]
+    assert isinstance(spec, Tree)
+    kind = str(spec.data)
+    args = [str(t) for t in _tokens(spec)]
+    if kind == "spin":
+        default, lo, hi = (int(a) for a in args)
+        if not lo <= default <= hi:
+            raise NotationError(f"option {name}: default {default} is not within {lo}..{hi}")
+        return OptionSpec(name, kind, str(default), lo, hi)
+    if kind == "combo":
+        if args[0] not in args[1:]:
+            raise NotationError(f"option {name}: default {args[0]!r} is not one of its vars")
+        return OptionSpec(name, kind, args[0], choices=tuple(args[1:]))
+    return OptionSpec(name, kind, args[0] if args else None)
+
+
+def parse_arbiter_line(line: str) -> ArbiterMessage:
+    """Read one line from the arbiter; NotationError for a line version 1 does not define.
+
+    Engines must ignore such lines (a later version may add messages).
+    """
+    text = line.rstrip("\r\n")
+    tree = parse("engine", "arbiter_line", text, "arbiter line")
+    kind = tree.data
+    toks = _tokens(tree)
+    if kind == "go":
+        timing = tree.children[0]
+        assert isinstance(timing, Tree)
+        times = [int(t) for t in _tokens(timing)]
+        legal = tuple(_move(m) for m in tree.children[1:]) if len(tree.children) > 1 else None
+        if timing.data == "movetime":
+            return Go(movetime=times[0], legal=legal)
+        return Go(clock=tuple(times[:-1]), inc=times[-1], legal=legal)
+    if kind == "position_cmd":
+        pos = tree.children[0]
+        assert isinstance(pos, Tree)
+        ptoks = _tokens(pos)
+        return Position(text[ptoks[0].start_pos:ptoks[-1].end_pos],
+                        tuple(_move(e) for e in tree.children[1:]))
+    if kind == "newgame":
+        players, seat = int(toks[0]), int(toks[1])
+        if not 1 <= seat <= players <= 4:
+            raise NotationError(f"arbiter line: seat {seat} of {players} players")
+        return NewGame(players, seat, str(toks[2]), str(toks[3]))
+    if kind == "setoption":
+        return SetOption(str(toks[0]), str(toks[1]) if len(toks) > 1 else None)
+    if kind == "isready":
+        return IsReady()
+    if kind == "sneferu":
+        return Sneferu(int(toks[0]))
+    if kind == "gameover":
+        return GameOver(tuple(int(t) for t in toks))
+    return Quit()
+
+
+def read_arbiter_line(line: str) -> ArbiterMessage:
+    """For engines: :func:`parse_arbiter_line`, but ``position`` and ``go`` lines, the long
+    and frequent ones, are split at their keywords instead of parsed (a whole game's
+    position line takes milliseconds through the grammar).
+
+    Nothing goes unchecked for an engine that uses the result: the position and every event
+    it applies go through their own grammars (``from_position``, ``Move.from_str``).
+    """
+    text = line.rstrip("\r\n")
+    if text.startswith("position "):
+        position, _, events = text[len("position "):].partition(" moves ")
+        if position and " " in position:
+            return Position(position, tuple(events.split(SEP)) if events else ())
+    elif text.startswith("go "):
+        head, _, legal = text.partition(" legalmoves ")
+        words = head.split(" ")
+        with contextlib.suppress(ValueError, IndexError):
+            moves = tuple(legal.split(SEP)) if legal else None
+            if words[1] == "movetime" and len(words) == 3:
+                return Go(movetime=int(words[2]), legal=moves)
+            if words[1] == "clock" and words[-2] == "inc" and len(words) > 4:
+                return Go(clock=tuple(int(w) for w in words[2:-2]), inc=int(words[-1]),
+                          legal=moves)
+    return parse_arbiter_line(text)
+
+
+def _tokens(tree: Tree[Token] | Token) -> list[Token]:
+    if isinstance(tree, Token):
+        return [tree]
+    return list(tree.scan_values(lambda v: isinstance(v, Token)))
+
+
+def _move(tree: Tree[Token] | Token) -> str:
+    """A move (or chance outcome) subtree as canonical text: its tokens, single spaces."""
+    return " ".join(str(t) for t in _tokens(tree))

@@ -1,0 +1,89 @@
+"""A deliberately broken engine for the arbiter's fault tests: ``broken.py MODE [N]``.
+
+It plays random legal moves (it is the bundled random engine underneath) until its N-th
+move request (default 1), where it misbehaves as MODE says:
+
+=================  ==========================================================================
+crash              exits with code 3 (after a line on stderr)
+hang-move          never answers
+garbage            answers a line the grammar rejects
+illegal            answers a well-formed but illegal move
+flood              writes 3 MB without a newline
+eof                closes its output and keeps running
+chatter            sends info lines without end, never a move
+double-move        answers twice (the second line arrives when nothing was asked)
+hang-handshake     (at start) never finishes the handshake
+exit0              (at start) exits with code 0 at once
+stderr-flood       writes 2 MB to stderr at start and 256 kB at every request, and plays on
+=================  ==========================================================================
+
+Every mode first writes ``pid N`` to stderr, so a test can check the process is gone.
+"""
+
+import os
+import sys
+import time
+
+from sneferu_cli.notation.move import Move
+from sneferu_cli.protocol.bot import Bot, run
+from sneferu_cli.protocol.messages import Go
+from sneferu_cli.rules.state import GameState
+
+MODE = sys.argv[1]
+AT = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+
+
+class Broken(Bot):
+    name = f"broken-{MODE}"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.requests = 0
+
+    def choose(self, state: GameState, go: Go) -> str:
+        self.requests += 1
+        if MODE == "stderr-flood":
+            sys.stderr.write("e" * 256_000 + "\n")
+            sys.stderr.flush()
+        elif self.requests == AT:
+            misbehave()
+        move = str(Move(self.rng.choice(state.legal_turns())))
+        if MODE == "double-move" and self.requests == AT:
+            print(f"move {move}", flush=True)
+        return move
+
+
+def misbehave() -> None:
+    if MODE == "double-move":
+        return
+    if MODE == "crash":
+        sys.stderr.write("broken: crashing on purpose\n")
+        sys.exit(3)
+    if MODE == "hang-move":
+        time.sleep(30)
+    if MODE == "garbage":
+        print("bestmove e2e4", flush=True)
+    if MODE == "illegal":
+        print("move 9.9 BT@1.1", flush=True)
+    if MODE == "flood":
+        sys.stdout.write("x" * 3_000_000)
+        sys.stdout.flush()
+    if MODE == "chatter":
+        while True:
+            sys.stdout.write("info string still thinking\n" * 100)
+    if MODE == "eof":
+        sys.stdout.close()
+        os.close(1)
+    time.sleep(30)
+
+
+sys.stderr.write(f"pid {os.getpid()}\n")
+sys.stderr.flush()
+if MODE == "exit0":
+    sys.exit(0)
+if MODE == "hang-handshake":
+    time.sleep(30)
+if MODE == "stderr-flood":
+    sys.stderr.write("f" * 2_000_000 + "\n")
+    sys.stderr.flush()
+run(Broken())

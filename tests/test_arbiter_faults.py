@@ -1,0 +1,179 @@
+"""Broken engines (tests/engines/broken.py) get exactly the documented outcome (SPEC.md 7.2):
+the seat is retired with the right fault kind at the right ply, its process group is
+killed, and the other seats finish the game."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from support import ROOT
+
+from sneferu_cli.arbiter.bundled import engine_command
+from sneferu_cli.arbiter.engine import Engine
+from sneferu_cli.arbiter.game import TimeControl, describe_result, play_game
+from sneferu_cli.arbiter.process import StderrSink
+from sneferu_cli.record.model import GameRecord, Retire, Turn
+
+BROKEN = ROOT / "tests" / "engines" / "broken.py"
+FAST = TimeControl(movetime=300, margin=200)  # the hang waits 0.5 s; healthy seats are safe
+
+
+def broken(mode: str, at: int = 1, **kw: object) -> Engine:
+    return Engine([sys.executable, str(BROKEN), mode, str(at)], label="2", **kw)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def healthy():
+    engines = Engine.start_all([Engine(engine_command("random"), name="random")
+                                for _ in range(3)])
+    yield engines
+    Engine.quit_all(engines)
+
+
+def play_with(healthy: list[Engine], bad: Engine, seed: int = 1) -> GameRecord:
+    """Seat 2 is the broken engine, seats 1, 3 and 4 random engines."""
+    for e in healthy:
+        if e.fault is not None:
+            e.restart()
+    if bad.fault is None and bad._process is None:
+        Engine.start_all([bad])
+    return play_game([healthy[0], bad, healthy[1], healthy[2]], seed=seed, time_control=FAST)
+
+
+def turns_of(record: GameRecord, seat: int) -> int:
+    return sum(1 for e in record.events if isinstance(e, Turn) and e.seat == seat)
+
+
+def pid_gone(pid: int) -> bool:
+    try:
+        os.killpg(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+CASES = [
+    # mode, misbehaves at its N-th request, turns it plays, fault kind, detail (a regex)
+    ("crash", 3, 2, "crash", r"exited with code 3; stderr: broken: crashing on purpose"),
+    ("hang-move", 2, 1, "timeout", r"no move within 300 ms \(\+200 ms margin\)"),
+    ("chatter", 2, 1, "timeout", r"no move within 300 ms \(\+200 ms margin\)"),
+    ("garbage", 2, 1, "malformed", r"engine line: unexpected 'bestmove'"),
+    ("illegal", 4, 3, "illegal", r"9\.9 BT@1\.1: step 1 \(9\.9\): buy 9\.9: there is no stone"),
+    ("flood", 2, 1, "flood", r"a line longer than 65536 bytes"),
+    ("eof", 2, 1, "eof", r"closed its output but is still running"),
+    # The second answer is found at the next request, after the first was played.
+    ("double-move", 2, 2, "malformed", r"'move' sent when nothing was asked"),
+]
+
+
+@pytest.mark.parametrize(("mode", "at", "turns", "kind", "detail"), CASES,
+                         ids=[c[0] for c in CASES])
+def test_fault_during_the_game(healthy, mode, at, turns, kind, detail):
+    bad = broken(mode, at)
+    Engine.start_all([bad])
+    assert bad.fault is None
+    pid = bad._process.proc.pid  # type: ignore[union-attr]
+    record = play_with(healthy, bad)
+    h = record.header
+    assert len(h.faults) == 1
+    fault = h.faults[0]
+    assert (fault.seat, fault.kind) == (2, kind)
+    assert re.search(detail, fault.detail), fault.detail
+    # The fault's ply is the number of turns played before the retirement.
+    assert turns_of(record, 2) == turns
+    retire = next(i for i, e in enumerate(record.events) if isinstance(e, Retire))
+    assert record.events[retire] == Retire(2, kind)
+    assert fault.ply == sum(1 for e in record.events[:retire] if isinstance(e, Turn))
+    assert not any(isinstance(e, Turn) and e.seat == 2 for e in record.events[retire:])
+    # The others finished the game; the retired seat ranks below all of them.
+    assert h.termination == "normal"
+    ranks = {r.seat: r for r in h.result}
+    assert ranks[2].retired and ranks[2].rank == 4
+    assert all(not ranks[s].retired and ranks[s].rank < 4 for s in (1, 3, 4))
+    assert pid_gone(pid)
+    assert f"retired at ply {fault.ply}: {kind}" in describe_result(record)
+
+
+@pytest.mark.parametrize(("mode", "detail"), [
+    ("hang-handshake", "timeout: no sneferuok within 0.5 s"),
+    ("exit0", "crash: exited with code 0"),
+])
+def test_fault_in_the_handshake(healthy, mode, detail):
+    bad = broken(mode, handshake_timeout=0.5)
+    Engine.start_all([bad])
+    assert bad.fault is not None and bad.fault.kind == "handshake"
+    record = play_with(healthy, bad)
+    (fault,) = record.header.faults
+    assert (fault.seat, fault.kind, fault.ply) == (2, "handshake", 0)
+    assert fault.detail.startswith(detail), fault.detail
+    assert record.events[0] == Retire(2, "handshake")
+    assert turns_of(record, 2) == 0
+    assert record.header.termination == "normal"
+
+
+def test_stderr_flood_does_not_block(healthy, tmp_path):
+    bad = broken("stderr-flood", stderr=StderrSink(tmp_path))
+    Engine.start_all([bad])
+    record = play_with(healthy, bad)
+    assert record.header.faults == []
+    assert turns_of(record, 2) > 0
+    (log,) = tmp_path.iterdir()
+    assert log.name == "2-broken.py.log"
+    assert log.stat().st_size > 2_000_000
+    bad.quit()
+
+
+def test_restart_after_a_crash(healthy):
+    bad = broken("crash", 1)
+    Engine.start_all([bad])
+    bad.set_option("Seed", "5")
+    play_with(healthy, bad)
+    assert bad.fault is not None and bad.fault.kind == "crash"
+    bad.restart()
+    assert bad.fault is None and bad.values == {"Seed": "5"}
+    bad.ping()
+    bad.quit()
+
+
+def test_the_command_line_reports_the_fault():
+    r = subprocess.run([sys.executable, "-m", "sneferu_cli", "play", "random",
+                        f"{sys.executable} {BROKEN} illegal 2", "--seed", "3",
+                        "--movetime", "1000"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    last = r.stdout.splitlines()[-1]
+    assert re.match(r"  2\. seat 2  broken-illegal .* retired at ply \d+: illegal \(9\.9 BT@1\.1: ",
+                    last), r.stdout
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_a_signal_stops_the_arbiter_and_kills_the_engines(tmp_path: Path, sig):
+    stderr = tmp_path / "stderr.log"
+    arbiter = subprocess.Popen([sys.executable, "-m", "sneferu_cli", "play", "random",
+                                f"{sys.executable} {BROKEN} hang-move 1", "--tc", "60",
+                                "--engine-stderr", str(stderr)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        pid = None
+        while pid is None and time.monotonic() < deadline:
+            found = re.search(r"^\[2\] pid (\d+)$", stderr.read_text() if stderr.exists()
+                              else "", re.M)
+            pid = int(found.group(1)) if found else None
+            time.sleep(0.05)
+        assert pid is not None
+        time.sleep(0.5)  # let the game reach the hanging move request
+        arbiter.send_signal(sig)
+        _, err = arbiter.communicate(timeout=20)
+    finally:
+        arbiter.kill()
+    assert arbiter.returncode == 130
+    assert err.strip() == "sneferu: interrupted"  # click starts a new line after ^C
+    assert pid_gone(pid)
