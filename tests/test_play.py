@@ -264,7 +264,7 @@ def test_play_writes_the_traffic_log_and_engine_stderr(tmp_path):
     ((), "0 seats: give 1 to 4 engines and --human seats"),
     (("random",) * 5, "5 seats"),
     (("random", "--human", "3"), "--human: seats are 1 to 2, each once"),
-    (("random", "--movetime", "5", "--tc", "5"), "give --movetime or --tc, not both"),
+    (("random", "--movetime", "5", "--tc", "5"), "give one, not both"),
     (("random", "--tc", "fast"), "'fast' is not SECONDS+INC"),
     (("no-such-engine",), "no program 'no-such-engine' (bundled engines: random, greedy, "
                           "js-random)"),

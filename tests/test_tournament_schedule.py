@@ -227,4 +227,4 @@ def test_game_header_with_random_builders_and_standard():
     assert h.result and h.edition == "standard"
     cfg = cfg_of(2)
     h = play(cfg, Schedule.of(cfg).game(1)).header
-    assert (h.variant, h.builders, h.time_control) == ("standard", None, None)
+    assert (h.variant, h.builders, h.time_control) ==("standard", None, "60+1")  # default clock

@@ -14,7 +14,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["BUNDLED", "engine_command", "engines_dir"]
+__all__ = ["BUNDLED", "check_program", "engine_command", "engines_dir"]
 
 BUNDLED = {
     "random": ("python", "random_player.py", "a legal move at random"),
@@ -54,9 +54,17 @@ def engine_command(engine: str) -> list[str]:
         raise ValueError(f"engine {engine!r}: {e}") from None
     if not argv:
         raise ValueError("an engine command is empty")
+    check_program(argv, what=f"engine {engine!r}")
+    return argv
+
+
+def check_program(argv: list[str], *, cwd: str | Path | None = None, what: str = "engine"
+                  ) -> None:
+    """ValueError when ``argv[0]`` cannot be run: a path (with ``/``, relative to ``cwd``)
+    that is no file, or a name not on the PATH."""
     program = argv[0]
-    if ("/" in program and not Path(program).is_file()) or (
+    path = Path(cwd or ".") / program
+    if ("/" in program and not path.is_file()) or (
             "/" not in program and shutil.which(program) is None):
         names = ", ".join(BUNDLED)
-        raise ValueError(f"engine {engine!r}: no program {program!r} (bundled engines: {names})")
-    return argv
+        raise ValueError(f"{what}: no program {program!r} (bundled engines: {names})")

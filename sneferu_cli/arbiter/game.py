@@ -11,6 +11,7 @@ on for the others. The arbiter never waits without a deadline on an engine.
 from __future__ import annotations
 
 import datetime
+import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,7 +38,10 @@ from ..rules.state import GameState, IllegalAction, Variant, new_game
 from .agent import Agent, TurnRequest
 from .process import EngineFault
 
-__all__ = ["OnEvent", "TimeControl", "describe_result", "play_game"]
+__all__ = ["DEFAULT_CLOCK", "OnEvent", "TimeControl", "describe_result", "play_game"]
+
+DEFAULT_CLOCK = "60+1"
+"""The game clock when no time control is given: 60 seconds plus 1 per move."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,33 @@ class TimeControl:
     def __post_init__(self) -> None:
         if (self.movetime is None) == (self.base is None):
             raise ValueError("a time control is either a time per move or a game clock")
+
+    @classmethod
+    def parse(cls, clock: str | None = None, movetime: int | None = None,
+              margin: int = 100) -> TimeControl:
+        """The time control of ``--tc SECONDS[+INC]`` (``clock``) or ``--movetime MS``: one
+        of them, or neither for :data:`DEFAULT_CLOCK`. ValueError saying what is wrong.
+
+        >>> TimeControl.parse("0.5+0.05"), TimeControl.parse(movetime=200).movetime
+        (TimeControl(movetime=None, base=500, inc=50, margin=100), 200)
+        """
+        if margin < 0:
+            raise ValueError(f"margin {margin}: must be >= 0 ms")
+        if movetime is not None:
+            if clock is not None:
+                raise ValueError("a time per move and a game clock: give one, not both")
+            if movetime < 1:
+                raise ValueError(f"movetime {movetime}: must be at least 1 ms")
+            return cls(movetime=movetime, margin=margin)
+        text = DEFAULT_CLOCK if clock is None else clock
+        base, _, inc = text.partition("+")
+        try:
+            b, i = float(base), float(inc or 0)
+        except ValueError:
+            raise ValueError(f"{text!r} is not SECONDS+INC (like 60+1 or 0.5+0.05)") from None
+        if not (math.isfinite(b) and math.isfinite(i)) or b <= 0 or i < 0:
+            raise ValueError(f"{text!r}: the time must be positive, the increment >= 0")
+        return cls(base=round(b * 1000), inc=round(i * 1000), margin=margin)
 
     def __str__(self) -> str:
         if self.movetime is not None:

@@ -18,6 +18,7 @@ from .play import play
 from .position import position
 from .replay import replay
 from .serve import serve
+from .tournament import tournament
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -31,6 +32,7 @@ cli.add_command(demo)
 cli.add_command(play)
 cli.add_command(replay)
 cli.add_command(serve)
+cli.add_command(tournament)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -16,27 +16,12 @@ import click
 from ..arbiter.agent import Agent
 from ..arbiter.bundled import BUNDLED, engine_command
 from ..arbiter.engine import Engine, automatic_options
-from ..arbiter.game import OnEvent, TimeControl, describe_result, play_game
+from ..arbiter.game import DEFAULT_CLOCK, OnEvent, TimeControl, describe_result, play_game
 from ..arbiter.human import Human
 from ..arbiter.process import StderrSink, TrafficLog
 from ..record.model import Event, Retire, Turn
 from ..rules.state import GameState, new_game
 from .options import builders_option, edition_option, load
-
-DEFAULT_TC = "60+1"
-
-
-def parse_tc(text: str) -> tuple[int, int]:
-    """``SECONDS+INC`` (or ``SECONDS``) as (base ms, increment ms)."""
-    base, _, inc = text.partition("+")
-    try:
-        b, i = float(base), float(inc or 0)
-    except ValueError:
-        raise click.BadParameter(f"{text!r} is not SECONDS+INC (like 60+1 or 0.5+0.05)",
-                                 param_hint="--tc") from None
-    if b <= 0 or i < 0:
-        raise click.BadParameter(f"{text!r}: the time must be positive", param_hint="--tc")
-    return round(b * 1000), round(i * 1000)
 
 
 @click.command()
@@ -52,7 +37,7 @@ def parse_tc(text: str) -> tuple[int, int]:
 @click.option("--movetime", type=click.IntRange(min=1), default=None, metavar="MS",
               help="Fixed time per move in milliseconds.")
 @click.option("--tc", default=None, metavar="SECONDS+INC",
-              help=f"Game clock per seat with an increment per move (default {DEFAULT_TC}).")
+              help=f"Game clock per seat with an increment per move (default {DEFAULT_CLOCK}).")
 @click.option("--margin", type=click.IntRange(min=0), default=100, show_default=True,
               metavar="MS", help="Time an engine may exceed its limit by before a timeout.")
 @click.option("--handshake-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
@@ -93,13 +78,10 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
         raise click.UsageError(f"{n} seats: give 1 to 4 engines and --human seats")
     if len(set(humans)) != len(humans) or any(h > n for h in humans):
         raise click.BadParameter(f"seats are 1 to {n}, each once", param_hint="--human")
-    if movetime is not None and tc is not None:
-        raise click.UsageError("give --movetime or --tc, not both")
-    if movetime is not None:
-        control = TimeControl(movetime=movetime, margin=margin)
-    else:
-        base, inc = parse_tc(tc or DEFAULT_TC)
-        control = TimeControl(base=base, inc=inc, margin=margin)
+    try:
+        control = TimeControl.parse(tc, movetime, margin)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--tc/--movetime") from None
     edition = load(edition_path)
     try:
         new_game(n, builders=builders, edition=edition)

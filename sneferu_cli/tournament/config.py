@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from ..arbiter.game import TimeControl
 from ..rules.edition import Edition, EditionError, load_edition, standard_edition
 from ..rules.state import new_game
 
@@ -89,10 +90,13 @@ class TournamentConfig(_Config, frozen=True):
     builders: str | None = None
     edition: str | None = None
     time_control: str | None = None
+    movetime: int | None = None
+    margin: int = 100
+    handshake_timeout: float = 10.0
     sprt: SprtConfig | None = None
     records: str = "tournament.records"
     state: str | None = None
-    concurrency: int = 1
+    concurrency: int | None = None
 
     @property
     def state_path(self) -> str:
@@ -105,6 +109,12 @@ class TournamentConfig(_Config, frozen=True):
         if self.format != "gauntlet":
             return None
         return self.challenger or self.engines[0].name
+
+    def timing(self) -> TimeControl:
+        """The time control of every game: ``time-control`` (a game clock, SECONDS+INC),
+        ``movetime`` (ms per move) or neither (the arbiter's default clock), as ``sneferu
+        play`` reads ``--tc`` and ``--movetime``; ValueError when they cannot be used."""
+        return TimeControl.parse(self.time_control, self.movetime, self.margin)
 
     def engine(self, name: str) -> EngineConfig:
         """The engine called ``name``."""
@@ -130,19 +140,6 @@ class TournamentConfig(_Config, frozen=True):
         return hashlib.sha256(msgspec.json.encode(games)).hexdigest()
 
 
-_TIME_CONTROL_HELP = "BASE or BASE+INC, in seconds (like 10+0.1)"
-
-
-def _check_time_control(tc: str) -> None:
-    base, _, inc = tc.partition("+")
-    try:
-        values = [float(base)] + ([float(inc)] if inc else [])
-    except ValueError:
-        raise ValueError(f"time-control: {tc!r} is not {_TIME_CONTROL_HELP}") from None
-    if values[0] <= 0 or any(v < 0 or v != v or v == float("inf") for v in values):
-        raise ValueError(f"time-control: {tc!r}: the base must be > 0, the increment >= 0")
-
-
 def check(cfg: TournamentConfig) -> None:
     """Raise ConfigError naming the first field that cannot be used together with the others."""
     try:
@@ -164,8 +161,6 @@ def _check(cfg: TournamentConfig) -> None:
         raise ValueError(f"seats: {cfg.seats} (1 to 4; 1 is solo against Ptah)")
     if cfg.deals < 1:
         raise ValueError(f"deals: {cfg.deals} (at least 1)")
-    if cfg.concurrency < 1:
-        raise ValueError(f"concurrency: {cfg.concurrency} (at least 1)")
     if cfg.seed is not None and cfg.seed < 0:
         raise ValueError(f"seed: {cfg.seed} (must be >= 0)")
     if cfg.challenger is not None and cfg.format != "gauntlet":
@@ -180,8 +175,16 @@ def _check(cfg: TournamentConfig) -> None:
                              f"{cfg.seats} engines, not {len(names)}")
     elif len(names) < cfg.seats:
         raise ValueError(f"engine: {len(names)} engines cannot fill a table of {cfg.seats} seats")
-    if cfg.time_control is not None:
-        _check_time_control(cfg.time_control)
+    if cfg.concurrency is not None and cfg.concurrency < 1:
+        raise ValueError(f"concurrency: {cfg.concurrency} (at least 1)")
+    if not cfg.handshake_timeout > 0:
+        raise ValueError(f"handshake-timeout: {cfg.handshake_timeout} (must be > 0 seconds)")
+    try:
+        cfg.timing()
+    except ValueError as e:
+        key = ("margin" if cfg.margin < 0 else "movetime"
+               if cfg.movetime is not None and cfg.time_control is None else "time-control")
+        raise ValueError(f"{key}: {e}") from None
     edition = cfg.load_edition()
     try:  # the rules' own checks of the builders for this many seats
         new_game(cfg.seats, builders=cfg.builders, edition=edition)

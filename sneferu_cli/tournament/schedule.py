@@ -125,7 +125,7 @@ def game_header(cfg: TournamentConfig, game: Game) -> Header:
     return Header(players=len(game.seats), event=cfg.event, round=str(game.number),
                   edition=cfg.load_edition().name, variant="builders" if kind else "standard",
                   builders=kind, seats=seats, seed=game.seed,
-                  time_control=cfg.time_control, extra={"deal": str(game.deal)})
+                  time_control=str(cfg.timing()), extra={"deal": str(game.deal)})
 
 
 def game_number(record: GameRecord) -> int:

@@ -1,0 +1,252 @@
+"""``sneferu tournament``: run a tournament (or the demo), resume one, report on one."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import click
+
+from ..arbiter.game import DEFAULT_CLOCK
+from ..record.jsonl import read_any
+from ..record.text import RecordError, decode_records
+from ..tournament.config import ConfigError, TournamentConfig, load_config
+from ..tournament.journal import Journal, StateError
+from ..tournament.progress import Progress, describe_sprt
+from ..tournament.runner import RunError, TournamentRun, check_engines
+from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
+from .options import builders_option, edition_option
+
+RUN_SETTINGS = ("records", "state", "concurrency")
+"""Flags that may change on resume (the others define the games)."""
+
+DEMO_GAMES = 36
+
+
+class TournamentError(click.ClickException):
+    """A configuration, state or record file that cannot be used: one line, exit code 2."""
+
+    exit_code = 2
+
+
+@click.command("report")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="The standings as JSON.")
+@click.option("--csv", "as_csv", is_flag=True, help="The standings table as CSV.")
+def report(file: str, as_json: bool, as_csv: bool) -> None:
+    """The standings of the games in a record file FILE (text or JSON Lines)."""
+    if as_json and as_csv:
+        raise click.UsageError("give --json or --csv, not both")
+    try:
+        data = Path(file).read_bytes()
+    except OSError as e:
+        raise click.FileError(file, e.strerror) from None
+    try:
+        rf = read_any(decode_records(data, file), file)
+    except RecordError as e:
+        raise TournamentError(str(e)) from None
+    st = compute_standings(g.record for g in rf.games)
+    click.echo(to_json(st) if as_json else to_csv(st) if as_csv else format_standings(st),
+               nl=False)
+    if rf.cut_off:
+        click.echo(f"({len(rf.cut_off)} game cut off while being written left out)", err=True)
+
+
+class _WithReport(click.Command):
+    """``sneferu tournament report ...`` is the report command; anything else the run."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args[:1] == ["report"]:
+            ctx.meta["sneferu.report"] = args[1:]
+            return []
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        if "sneferu.report" in ctx.meta:
+            with report.make_context("report", ctx.meta["sneferu.report"], parent=ctx) as sub:
+                return report.invoke(sub)
+        return super().invoke(ctx)
+
+
+@click.command(cls=_WithReport, epilog="sneferu tournament report FILE [--json|--csv]: "
+               "the standings of a record file again.")
+@click.argument("config", required=False, type=click.Path(dir_okay=False))
+@click.option("--engine", "engine", multiple=True, metavar="'name=N command=CMD ...'",
+              help="An engine (repeatable; replaces the file's engines): shell-like words "
+                   "name=, command= (a program and its arguments, or a bundled engine's "
+                   "name), dir=, option.NAME=VALUE.")
+@click.option("--event", default=None, metavar="TEXT", help="The records' event tag.")
+@click.option("--seats", type=int, default=None, metavar="1-4",
+              help="Seats at a table (default 2; 1 = solo against Ptah).")
+@click.option("--format", "format_", default=None, metavar="round-robin|gauntlet",
+              help="How tables are formed (default round-robin).")
+@click.option("--challenger", default=None, metavar="NAME",
+              help="The gauntlet's challenger (default: the first engine).")
+@click.option("--deals", type=int, default=None, metavar="N",
+              help="Deals played at every table, in every seating (default 10).")
+@click.option("--seed", type=int, default=None, metavar="N",
+              help="The tournament seed (default: a random one, kept in the state).")
+@click.option("--seating", default=None, metavar="rotate|permute",
+              help="The seatings of a table (default rotate).")
+@builders_option
+@edition_option
+@click.option("--time-control", "--tc", "time_control", default=None, metavar="SECONDS+INC",
+              help=f"Game clock per seat, as sneferu play --tc (default {DEFAULT_CLOCK}).")
+@click.option("--movetime", type=int, default=None, metavar="MS",
+              help="Fixed time per move in milliseconds, instead of a clock.")
+@click.option("--margin", type=int, default=None, metavar="MS",
+              help="Time an engine may exceed its limit by before a timeout (default 100).")
+@click.option("--handshake-timeout", type=float, default=None, metavar="SECONDS",
+              help="Time for the handshake and for each readyok (default 10).")
+@click.option("--sprt-elo0", type=float, default=None, metavar="ELO",
+              help="SPRT: H0, the first engine's Elo advantage (with --sprt-elo1).")
+@click.option("--sprt-elo1", type=float, default=None, metavar="ELO", help="SPRT: H1.")
+@click.option("--sprt-alpha", type=float, default=None, metavar="P",
+              help="SPRT: the false positive rate (default 0.05).")
+@click.option("--sprt-beta", type=float, default=None, metavar="P",
+              help="SPRT: the false negative rate (default 0.05).")
+@click.option("--sprt-model", default=None, metavar="normalized|logistic",
+              help="SPRT: the Elo model (default normalized).")
+@click.option("--records", default=None, metavar="FILE",
+              help="The record file (default tournament.records).")
+@click.option("--state", default=None, metavar="FILE",
+              help="The state file (default: the record file's name + .state).")
+@click.option("--concurrency", "-j", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Games played at once (default: the number of cores).")
+@click.option("--resume", is_flag=True,
+              help="Continue the tournament of the state file (--state, else RECORDS.state); "
+                   "a CONFIG or game flags, when given, must define the same games.")
+@click.option("--json", "json_path", default=None, metavar="FILE",
+              help="At the end, write the standings to FILE as JSON.")
+@click.option("--csv", "csv_path", default=None, metavar="FILE",
+              help="At the end, write the standings table to FILE as CSV.")
+def tournament(config: str | None, resume: bool, json_path: str | None,
+               csv_path: str | None, **fields: Any) -> None:
+    """Run a tournament between engines: CONFIG is a TOML file (SPEC.md section 9); every
+    key is also a flag, and flags win. Without any argument: a demo between the bundled
+    engines.
+
+    \b
+    sneferu tournament                                the demo
+    sneferu tournament cup.toml                       the tournament of cup.toml
+    sneferu tournament cup.toml --resume              go on after a stop
+    sneferu tournament --engine 'name=a command=./a' --engine 'name=b command=./b' \\
+        --movetime 100 --deals 50 --sprt-elo0 0 --sprt-elo1 10
+    """
+    flags = _flags(fields)
+    given = {k for k, v in flags.items() if v is not None}
+    try:
+        if config is None and not given - {"concurrency"} and not resume:
+            journal = Journal.start(_demo_config(flags))
+        elif resume:
+            cfg = load_config(config, flags) if config or given - set(RUN_SETTINGS) else None
+            if cfg is not None:
+                check_engines(cfg)
+                state = cfg.state_path
+            else:
+                records = flags["records"] or TournamentConfig().records
+                state = flags["state"] or f"{records}.state"
+            journal = Journal.resume(state, cfg)
+            check_engines(journal.config)
+        else:
+            cfg = load_config(config, flags)
+            check_engines(cfg)
+            journal = Journal.start(cfg)
+    except (ConfigError, StateError, RecordError) as e:
+        raise TournamentError(str(e)) from None
+    with journal:
+        concurrency = flags["concurrency"] or journal.config.concurrency or os.cpu_count() or 1
+        try:
+            run = TournamentRun(journal, concurrency)
+        except (RecordError, ValueError) as e:
+            raise TournamentError(f"{journal.records_path}: {e}") from None
+        _play(run, json_path, csv_path)
+
+
+def _flags(fields: dict[str, Any]) -> dict[str, Any]:
+    """The click values as load_config's flags (TOML keys; None: not given)."""
+    flags = {("format" if k == "format_" else "edition" if k == "edition_path" else k): v
+             for k, v in fields.items()}
+    flags["engine"] = list(flags["engine"]) or None
+    return flags
+
+
+def _demo_config(flags: dict[str, Any]) -> TournamentConfig:
+    """The demo: the bundled engines (js-random when node is on the PATH), 2 seats, about
+    three dozen games, records in a new temporary folder."""
+    names = ["random", "greedy"]
+    if shutil.which("node"):
+        names.append("js-random")
+    else:
+        click.echo("(js-random left out of the demo: 'node' is not on the PATH)")
+    folder = tempfile.mkdtemp(prefix="sneferu-demo-")
+    return load_config(None, {
+        **flags, "engine": [f"name={n} command={n}" for n in names], "event": "sneferu demo",
+        "deals": DEMO_GAMES // (len(names) * (len(names) - 1)), "seed": 1,
+        "time-control": "10+0.1", "records": os.path.join(folder, "demo.records")})
+
+
+def _play(run: TournamentRun, json_path: str | None, csv_path: str | None) -> None:
+    cfg = run.config
+    engines = ", ".join(e.name for e in cfg.engines)
+    how = "solo" if cfg.seats == 1 else f"{cfg.format} at {cfg.seats} seats"
+    click.echo(f"{cfg.event}: {engines}; {how}, {cfg.deals} deals: {run.total} games "
+               f"({run.finished} played, {len(run.todo)} to play); seed {cfg.seed}; "
+               f"{cfg.timing()}; {min(run.concurrency, max(1, len(run.todo)))} at once.")
+    click.echo(f"records: {run.journal.records_path}  (state: {run.journal.state_path})")
+    if run.journal.recovered:
+        click.echo(f"({run.journal.recovered} bytes of a game cut off by the stop removed; "
+                   "it is played again)")
+    progress = Progress(sys.stdout, live=sys.stdout.isatty())
+    try:
+        with _stop_on_signals(run):
+            reason = run.run(progress.update)
+    except RunError as e:
+        progress.close()
+        raise click.ClickException(str(e)) from None
+    except ConfigError as e:
+        progress.close()
+        raise TournamentError(str(e)) from None
+    progress.close()
+    st = compute_standings(run.records)
+    click.echo(format_standings(st), nl=False)
+    if run.sprt is not None:
+        click.echo(describe_sprt(run.sprt))
+    for path, text in ((json_path, to_json), (csv_path, to_csv)):
+        if path is not None:
+            try:
+                Path(path).write_text(text(st), encoding="utf-8")
+            except OSError as e:
+                raise click.FileError(path, e.strerror) from None
+    state = run.journal.state_path
+    if reason == "interrupted":
+        click.echo(f"Stopped after {run.finished} of {run.total} games; to go on: "
+                   f"sneferu tournament --resume --state {state}", err=True)
+        sys.exit(130)
+    if reason == "sprt":
+        click.echo(f"The SPRT is decided: {run.finished} of {run.total} games played.")
+    click.echo(f"records: {run.journal.records_path}")
+
+
+@contextlib.contextmanager
+def _stop_on_signals(run: TournamentRun) -> Iterator[None]:
+    """Ctrl-C or SIGTERM: stop the run (the engines are killed, the files stay whole);
+    a second one interrupts at once."""
+    def stop(signum: int, frame: FrameType | None) -> None:
+        if run.stop.is_set():
+            raise KeyboardInterrupt
+        run.stop.set()
+    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
