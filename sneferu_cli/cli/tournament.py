@@ -46,11 +46,9 @@ def report(file: str, as_json: bool, as_csv: bool) -> None:
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
     try:
-        data = Path(file).read_bytes()
+        rf = read_any(decode_records(Path(file).read_bytes(), file), file)
     except OSError as e:
-        raise click.FileError(file, e.strerror) from None
-    try:
-        rf = read_any(decode_records(data, file), file)
+        raise TournamentError(f"{file}: cannot read: {e.strerror}") from None
     except RecordError as e:
         raise TournamentError(str(e)) from None
     st = compute_standings(g.record for g in rf.games)

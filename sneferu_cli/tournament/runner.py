@@ -311,22 +311,19 @@ class TournamentRun:
             workers = [_Worker(ctx, self.config, i) for i in range(width)]
             last = 0.0
             while not self.stop.is_set():
-                for w in workers:
-                    if w.game is None and self.todo and not self.decided():
-                        game = self.todo.popleft()
-                        self.running[game.number] = game
-                        w.send(game)
+                self._dispatch(workers)
                 busy = [w for w in workers if w.game is not None]
                 if not busy:
                     break
                 waitables: list[Any] = [w.conn for w in busy] + [w.process.sentinel
                                                                  for w in busy]
                 ready = multiprocessing.connection.wait(waitables, timeout=0.25)
-                for w in busy:
-                    if w.conn in ready or w.process.sentinel in ready:
-                        record = self._receive(w, workers, deaths, ctx)
-                        if record is not None:
-                            update(self, record)
+                finished = [self._receive(w, workers, deaths, ctx) for w in busy
+                            if w.conn in ready or w.process.sentinel in ready]
+                self._dispatch(workers)
+                for record in finished:
+                    if record is not None:
+                        update(self, record)
                 if time.monotonic() - last >= 0.25:
                     last = time.monotonic()
                     update(self, None)
@@ -340,6 +337,14 @@ class TournamentRun:
         else:
             self.reason = "complete"
         return self.reason
+
+    def _dispatch(self, workers: list[_Worker]) -> None:
+        """Give every idle worker the next game (none once the SPRT is decided)."""
+        for w in workers:
+            if w.game is None and self.todo and not self.decided() and not self.stop.is_set():
+                game = self.todo.popleft()
+                self.running[game.number] = game
+                w.send(game)
 
     def _receive(self, w: _Worker, workers: list[_Worker], deaths: dict[int, int],
                  ctx: Any) -> GameRecord | None:

@@ -112,7 +112,8 @@ def _deal_key(index: int, rec: GameRecord) -> Hashable:
 
 
 def compute_standings(records: Iterable[GameRecord]) -> Standings:
-    """The standings of these games."""
+    """The standings of these games, taken in the order given, or in game-number order
+    when every game has one (its ``round`` tag is a number)."""
     finished: list[tuple[int, GameRecord]] = []
     unfinished = 0
     for i, rec in enumerate(records):
@@ -120,6 +121,10 @@ def compute_standings(records: Iterable[GameRecord]) -> Standings:
             finished.append((i, rec))
         else:
             unfinished += 1
+    if all((r.header.round or "").isdigit() for _, r in finished):
+        # Tournament games in game-number order: the same standings (the rating, the
+        # sums) whichever games of a concurrent run finished first.
+        finished.sort(key=lambda g: int(g[1].header.round or 0))
     multi = [(i, r) for i, r in finished if r.header.players >= 2]
     solo = [(i, r) for i, r in finished if r.header.players == 1]
     return Standings(len(finished), unfinished, _engine_rows(multi), _head_to_head(multi),

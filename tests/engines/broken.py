@@ -15,18 +15,21 @@ double-move        answers twice (the second line arrives when nothing was asked
 hang-handshake     (at start) never finishes the handshake
 exit0              (at start) exits with code 0 at once
 stderr-flood       writes 2 MB to stderr at start and 256 kB at every request, and plays on
+flaky              crashes (exit 3) at each move request with probability N % (default 1),
+                   drawn from its Seed option and the request's number in the game
 =================  ==========================================================================
 
 Every mode first writes ``pid N`` to stderr, so a test can check the process is gone.
 """
 
 import os
+import random
 import sys
 import time
 
 from sneferu_cli.notation.move import Move
 from sneferu_cli.protocol.bot import Bot, run
-from sneferu_cli.protocol.messages import Go
+from sneferu_cli.protocol.messages import Go, NewGame
 from sneferu_cli.rules.state import GameState
 
 MODE = sys.argv[1]
@@ -39,10 +42,20 @@ class Broken(Bot):
     def __init__(self) -> None:
         super().__init__()
         self.requests = 0
+        self.in_game = 0
+
+    def new_game(self, game: NewGame) -> None:
+        super().new_game(game)
+        self.in_game = 0
 
     def choose(self, state: GameState, go: Go) -> str:
         self.requests += 1
-        if MODE == "stderr-flood":
+        if MODE == "flaky":
+            self.in_game += 1
+            if random.Random(f"{self.seed}:{self.in_game}").random() * 100 < AT:
+                sys.stderr.write("broken: crashing by chance\n")
+                sys.exit(3)
+        elif MODE == "stderr-flood":
             sys.stderr.write("e" * 256_000 + "\n")
             sys.stderr.flush()
         elif self.requests == AT:

@@ -1,0 +1,305 @@
+"""Real tournaments: `sneferu tournament` with real engine processes, concurrency, engines
+that crash or hang, SIGKILL and SIGTERM in the middle and --resume, SPRT, reports, the
+demo, the live display on a terminal, and configuration errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import msgspec
+import pexpect
+import pytest
+from support import ROOT, run_cli
+
+from sneferu_cli.cli.tournament import tournament
+from sneferu_cli.record import Turn, parse_records, read_records, verify
+from sneferu_cli.record.model import GameRecord
+from sneferu_cli.rules.edition import standard_edition
+from sneferu_cli.tournament import TournamentConfig, compute_standings, format_standings
+from sneferu_cli.tournament.config import SprtConfig
+
+BROKEN = ROOT / "tests" / "engines" / "broken.py"
+LIMIT = 120  # seconds any one command here may take
+
+
+def toml_list(words: list[str]) -> str:
+    return "[" + ", ".join(json.dumps(w) for w in words) + "]"
+
+
+def write_config(path: Path, engines: dict[str, list[str] | str], **keys: object) -> Path:
+    """A TOML configuration: top-level ``keys`` and the engines (name: command)."""
+    lines = [f"{k.replace('_', '-')} = {json.dumps(v)}" for k, v in keys.items()]
+    for name, command in engines.items():
+        cmd = json.dumps(command) if isinstance(command, str) else toml_list(command)
+        lines += ["[[engine]]", f"name = {json.dumps(name)}", f"command = {cmd}"]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def broken(mode: str, n: int) -> list[str]:
+    return [sys.executable, str(BROKEN), mode, str(n)]
+
+
+def games_of(path: Path) -> list[GameRecord]:
+    return parse_records(path.read_text())
+
+
+def essence(rec: GameRecord) -> tuple[object, ...]:
+    """What a seeded game between deterministic engines must repeat exactly: the seats,
+    every chance outcome and move, the retirements, the result (not dates or times)."""
+    h = rec.header
+    events = [(e.seat, e.move) if isinstance(e, Turn) else e for e in rec.events]
+    return (h.round, h.seed, h.extra, h.event, h.time_control, h.variant, h.builders,
+            [(s.seat, s.name, s.builder) for s in h.seats], h.result, h.solo,
+            h.termination, [(f.seat, f.kind, f.ply) for f in h.faults], events)
+
+
+def standings_text(stdout: str) -> str:
+    """The final standings printed by a run (from the table's header line to the blank
+    line before the closing lines)."""
+    start = stdout.index("#  engine")
+    return stdout[start:stdout.index("\nrecords: ", start) + 1]
+
+
+def processes_in(folder: Path) -> list[int]:
+    """Processes whose working directory is ``folder`` (workers and engines of a run)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if Path(os.readlink(entry / "cwd")) == folder:
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def wait_gone(folder: Path, timeout: float = 10) -> list[int]:
+    end = time.monotonic() + timeout
+    while (left := processes_in(folder)) and time.monotonic() < end:
+        time.sleep(0.1)
+    return left
+
+
+def sneferu(*args: str, cwd: Path, **popen: object) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "sneferu_cli", "tournament", *args],
+                            cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, **popen)  # type: ignore[call-overload]
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "sneferu_cli", "tournament", *args],
+                          cwd=cwd, capture_output=True, text=True, timeout=LIMIT)
+
+
+# ----------------------------------------------------------------- whole tournaments
+
+
+def test_three_seats_with_engines_that_crash_and_hang(tmp_path):
+    """A crashing engine and a hanging one cost their games, not the tournament: they are
+    retired (crash, timeout) and started again for their next game."""
+    cfg = write_config(tmp_path / "t.toml", {
+        "greedy": "greedy", "flaky": broken("flaky", 10), "hangs": broken("hang-move", 4)},
+        seats=3, deals=2, seed=5, movetime=150, records="cup.rec")
+    r = run(str(cfg), "-j", "2", "--json", "s.json", "--csv", "s.csv", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    games = read_records((tmp_path / "cup.rec").read_text()).games
+    assert sorted(int(g.record.header.round or 0) for g in games) == list(range(1, 7))
+    for g in games:
+        verify(g, standard_edition())  # every game replays to its recorded result
+        h = g.record.header
+        assert {s.name for s in h.seats} == {"greedy", "flaky", "hangs"}
+        assert h.event == "sneferu tournament" and h.time_control == "movetime 150"
+    kinds: dict[str, set[str]] = {}
+    for g in games:
+        h = g.record.header
+        for f in h.faults:
+            kinds.setdefault(h.seats[f.seat - 1].name, set()).add(f.kind)
+    assert kinds["flaky"] == {"crash"} and kinds["hangs"] == {"timeout"}
+    # hangs is retired at its 4th move in every game: it was started again each time
+    assert all(sum(1 for f in g.record.header.faults if f.kind == "timeout") == 1
+               for g in games)
+    st = compute_standings(g.record for g in games)
+    assert format_standings(st) in r.stdout
+    assert json.loads((tmp_path / "s.json").read_text())["games"] == 6
+    assert (tmp_path / "s.csv").read_text().startswith("engine,games,mean_rank")
+    assert wait_gone(tmp_path) == []
+
+
+@pytest.mark.parametrize("seats", [1, 2])
+def test_round_robin_and_solo_through_flags(tmp_path, seats):
+    r = run("--engine", "name=r1 command=random", "--engine", "name=g command=greedy",
+            "--engine", "name=r2 command=random", "--seats", str(seats), "--deals", "2",
+            "--seed", "3", "--tc", "5+0.1", "--records", "x.rec", "-j", "2", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    games = games_of(tmp_path / "x.rec")
+    # 1 seat: each engine alone, 2 deals; 2 seats: 3 tables x 2 seatings x 2 deals
+    assert len(games) == (6 if seats == 1 else 12)
+    assert {g.header.time_control for g in games} == {"5+0.1"}
+    assert all(g.header.players == seats and not g.header.faults for g in games)
+    if seats == 1:
+        assert all(g.header.solo is not None for g in games)
+        assert "win rate" in r.stdout
+    report = run_cli("tournament", "report", str(tmp_path / "x.rec"))
+    assert report.returncode == 0 and report.stdout == standings_text(r.stdout)
+
+
+def test_sigkill_then_resume_gives_the_games_of_an_uninterrupted_run(tmp_path):
+    """kill -9 in the middle (workers and engines go with it), then --resume: the same
+    games, move for move, and the same standings as a run never stopped."""
+    engines = {"r1": "random", "g": "greedy", "r2": "random"}
+    keys = {"seats": 2, "deals": 4, "seed": 11, "movetime": 1000, "records": "t.rec"}
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    whole.mkdir()
+    cut.mkdir()
+    write_config(whole / "t.toml", engines, **keys)
+    write_config(cut / "t.toml", engines, **keys)
+    done = run("t.toml", "-j", "1", cwd=whole)
+    assert done.returncode == 0, done.stderr
+
+    p = sneferu("t.toml", "-j", "2", cwd=cut)
+    end = time.monotonic() + LIMIT
+    while time.monotonic() < end and p.poll() is None:
+        text = (cut / "t.rec").read_text() if (cut / "t.rec").exists() else ""
+        if len(read_records(text).games) >= 5:
+            break
+        time.sleep(0.02)
+    assert p.poll() is None, "the run ended before it could be killed"
+    p.kill()
+    p.communicate(timeout=LIMIT)
+    assert wait_gone(cut) == [], "workers or engines outlived the killed run"
+    partial = len(read_records((cut / "t.rec").read_text()).games)
+    assert 5 <= partial < 24
+
+    again = run("t.toml", "--resume", "-j", "2", cwd=cut)
+    assert again.returncode == 0, again.stderr
+    assert f"({partial} played, {24 - partial} to play)" in again.stdout
+    a = {g.header.round: essence(g) for g in games_of(whole / "t.rec")}
+    b = {g.header.round: essence(g) for g in games_of(cut / "t.rec")}
+    assert len(a) == 24 and a == b
+    assert standings_text(again.stdout) == standings_text(done.stdout)
+    assert run("t.toml", "--resume", cwd=cut).stdout.count("(24 played, 0 to play)") == 1
+
+
+def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):
+    write_config(tmp_path / "t.toml", {"a": "random", "b": "random", "c": "random",
+                                       "d": "random"},
+                 seats=4, deals=4, seed=2, movetime=1000)
+    p = sneferu("t.toml", "-j", "2", cwd=tmp_path)
+    records = tmp_path / "tournament.records"
+    end = time.monotonic() + LIMIT
+    while time.monotonic() < end and p.poll() is None and not (
+            records.exists() and read_records(records.read_text()).games):
+        time.sleep(0.02)
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=LIMIT)
+    assert p.returncode == 130, err
+    assert "sneferu tournament --resume --state tournament.records.state" in err
+    assert wait_gone(tmp_path) == []
+    state = json.loads((tmp_path / "tournament.records.state").read_text())
+    assert state["pending"] is None and state["committed"] == records.stat().st_size
+    r = run("t.toml", "--resume", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert len(games_of(records)) == 16
+
+
+def test_sprt_stops_once_decided(tmp_path):
+    cfg = write_config(tmp_path / "t.toml", {"greedy": "greedy", "random": "random"},
+                       deals=200, seed=1, movetime=1000)
+    r = run(str(cfg), "--sprt-elo0", "0", "--sprt-elo1", "50", "-j", "2", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    games = games_of(tmp_path / "tournament.records")
+    assert 0 < len(games) < 400
+    assert "SPRT greedy vs random: H1 accepted (greedy is stronger): LLR" in r.stdout
+    assert "(bounds -2.944, 2.944)" in r.stdout and ", WW " in r.stdout
+    assert "The SPRT is decided" in r.stdout
+    again = run("--resume", cwd=tmp_path)  # decided: nothing more to play
+    assert again.returncode == 0 and len(games_of(tmp_path / "tournament.records")) == len(
+        games)
+
+
+def test_demo_without_arguments(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "sneferu_cli", "tournament", "-j", "2"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=LIMIT,
+                       env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("sneferu demo: random, greedy")
+    path = Path(r.stdout.strip().splitlines()[-1].removeprefix("records: "))
+    assert path.parent.parent == tmp_path and len(games_of(path)) == 36
+    assert "head to head" in r.stdout
+
+
+def test_live_display_on_a_terminal(tmp_path):
+    write_config(tmp_path / "t.toml", {"a": "random", "b": "greedy"}, deals=6, seed=4,
+                 movetime=1000)
+    seen = io.StringIO()
+    child = pexpect.spawn(sys.executable, ["-m", "sneferu_cli", "tournament", "t.toml",
+                                           "-j", "1"], cwd=str(tmp_path), encoding="utf-8",
+                          timeout=LIMIT, dimensions=(30, 120), logfile=seen)
+    child.expect(r"\[ *\d+/12 +\d+%\].*ETA")
+    child.expect("#  engine")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    # the block (status, table header, 2 engines) is redrawn in place
+    assert "\x1b[4F\x1b[J" in seen.getvalue()
+    assert "head to head" in seen.getvalue()  # then the final standings
+
+
+# ----------------------------------------------------------------- errors and flags
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("t.toml", "--deals", "0"), "t.toml: deals: 0 (at least 1)"),
+    (("t.toml", "--tc", "fast"), "t.toml: time-control: 'fast' is not SECONDS+INC"),
+    (("t.toml", "--movetime", "5", "--tc", "5"), "give one, not both"),
+    (("t.toml", "--format", "swiss"), "t.toml: format: invalid enum value 'swiss'"),
+    (("nothing.toml",), "nothing.toml: cannot read"),
+    (("--engine", "name=a command=./nowhere", "--engine", "name=b command=random"),
+     "engine 'a': no program './nowhere'"),
+    (("t.toml", "--resume", "--state", "none.state"), "none.state: cannot read"),
+    (("report", "missing.rec"), "missing.rec: cannot read: No such file"),
+])
+def test_bad_configuration_is_one_line_and_exit_2(tmp_path, args, message):
+    write_config(tmp_path / "t.toml", {"a": "random", "b": "random"}, deals=1)
+    r = run(*args, cwd=tmp_path)
+    assert r.returncode == 2, r.stdout
+    assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith("sneferu: ")
+    assert message in r.stderr
+    assert not (tmp_path / "tournament.records.state").exists()
+
+
+def test_a_second_start_is_refused_and_points_to_resume(tmp_path):
+    write_config(tmp_path / "t.toml", {"a": "random", "b": "random"}, deals=1, movetime=500)
+    assert run("t.toml", cwd=tmp_path).returncode == 0
+    r = run("t.toml", cwd=tmp_path)
+    assert r.returncode == 2 and "a tournament state exists already (resume it" in r.stderr
+    other = run("t.toml", "--resume", "--deals", "2", cwd=tmp_path)
+    assert other.returncode == 2 and "differs in: deals" in other.stderr
+
+
+def test_every_configuration_key_is_a_flag():
+    flags = {o for p in tournament.params for o in p.opts}
+    keys = [f.encode_name for f in msgspec.structs.fields(TournamentConfig)]
+    keys += [f"sprt-{f.encode_name}" for f in msgspec.structs.fields(SprtConfig)]
+    assert [k for k in keys if f"--{k}" not in flags and k != "sprt"] == []
+    text = run_cli("tournament", "--help").stdout
+    assert all(f"--{k}" in text for k in keys if k != "sprt")
+    assert "--resume" in text and "-j, --concurrency" in text and "report FILE" in text
+
+
+def test_report_formats(tmp_path):
+    write_config(tmp_path / "t.toml", {"a": "random", "b": "greedy"}, deals=2, seed=9,
+                 movetime=500)
+    r = run("t.toml", "--json", "s.json", "--csv", "s.csv", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    for flag, file in (("--json", "s.json"), ("--csv", "s.csv")):
+        out = run_cli("tournament", "report", str(tmp_path / "tournament.records"), flag)
+        assert out.returncode == 0 and out.stdout == (tmp_path / file).read_text()
