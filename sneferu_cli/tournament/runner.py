@@ -13,7 +13,9 @@ a resume plays them again).
 Worker processes rather than threads: the arbiter's own Python work per move (applying the
 turn, the position line, and for engines with ``feature legalmoves`` every legal move) is
 as large as a fast engine's, and threads would share one core for it. A worker notices when
-the main process is gone (even after SIGKILL) and kills its engines.
+the main process is gone (even after SIGKILL) and kills its engines. Workers are started
+with ``spawn``: a script that runs a tournament through this module must guard its entry
+point with ``if __name__ == "__main__":``.
 """
 
 from __future__ import annotations
@@ -320,10 +322,10 @@ class TournamentRun:
                 ready = multiprocessing.connection.wait(waitables, timeout=0.25)
                 finished = [self._receive(w, workers, deaths, ctx) for w in busy
                             if w.conn in ready or w.process.sentinel in ready]
-                self._dispatch(workers)
-                for record in finished:
-                    if record is not None:
-                        update(self, record)
+                self._dispatch(workers)  # the workers play on while the records are written
+                for done in finished:
+                    if done is not None:
+                        update(self, self._commit(*done))
                 if time.monotonic() - last >= 0.25:
                     last = time.monotonic()
                     update(self, None)
@@ -347,7 +349,9 @@ class TournamentRun:
                 w.send(game)
 
     def _receive(self, w: _Worker, workers: list[_Worker], deaths: dict[int, int],
-                 ctx: Any) -> GameRecord | None:
+                 ctx: Any) -> tuple[int, str, GameRecord] | None:
+        """A finished game from worker ``w`` (now idle), or None; a dead worker is
+        replaced and its game played again."""
         game = w.game
         assert game is not None
         try:
@@ -373,14 +377,17 @@ class TournamentRun:
             raise ConfigError(message[1])
         if kind == "error":
             raise RunError(message[1])
+        w.game = None
         _, number, text, record = message
+        return number, text, record
+
+    def _commit(self, number: int, text: str, record: GameRecord) -> GameRecord:
         self.journal.commit(number, text.encode())
         self.records.append(record)
         del self.running[number]
-        w.game = None
         if self.sprt is not None and not self.decided():
             self.sprt = self._sprt()
-        return record  # type: ignore[no-any-return]
+        return record
 
     def _shut_down(self, workers: Sequence[_Worker], clean: bool) -> None:
         """End the workers: after the last game they quit their engines; otherwise (an
