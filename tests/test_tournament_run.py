@@ -19,7 +19,7 @@ import pytest
 from support import ROOT, run_cli
 
 from sneferu_cli.cli.tournament import tournament
-from sneferu_cli.record import Turn, parse_records, read_records, verify
+from sneferu_cli.record import Turn, format_record, parse_records, read_records, verify
 from sneferu_cli.record.model import GameRecord
 from sneferu_cli.rules.edition import standard_edition
 from sneferu_cli.tournament import TournamentConfig, compute_standings, format_standings
@@ -133,13 +133,17 @@ def test_three_seats_with_engines_that_crash_and_hang(tmp_path):
     assert wait_gone(tmp_path) == []
 
 
-@pytest.mark.parametrize("seats", [1, 2])
-def test_round_robin_and_solo_through_flags(tmp_path, seats):
+@pytest.mark.parametrize(("seats", "builders"), [(1, "Heba"), (2, "random")])
+def test_round_robin_and_solo_through_flags(tmp_path, seats, builders):
     r = run("--engine", "name=r1 command=random", "--engine", "name=g command=greedy",
             "--engine", "name=r2 command=random", "--seats", str(seats), "--deals", "2",
-            "--seed", "3", "--tc", "5+0.1", "--records", "x.rec", "-j", "2", cwd=tmp_path)
+            "--seed", "3", "--tc", "5+0.1", "--records", "x.rec", "-j", "2",
+            "--builders", builders, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     games = games_of(tmp_path / "x.rec")
+    for g in games:
+        verify(read_records(format_record(g)).games[0], standard_edition())
+        assert g.header.builders == ("chosen" if seats == 1 else "random")
     # 1 seat: each engine alone, 2 deals; 2 seats: 3 tables x 2 seatings x 2 deals
     assert len(games) == (6 if seats == 1 else 12)
     assert {g.header.time_control for g in games} == {"5+0.1"}
@@ -264,6 +268,10 @@ def test_live_display_on_a_terminal(tmp_path):
     (("nothing.toml",), "nothing.toml: cannot read"),
     (("--engine", "name=a command=./nowhere", "--engine", "name=b command=random"),
      "engine 'a': no program './nowhere'"),
+    (("--engine", "name=a command=random option.Depth=2", "--engine", "name=b command=random"),
+     "engine 'a': no option 'Depth' (it declares: Seed EditionFile)"),
+    (("--engine", "name=a command=random option.Seed=x", "--engine", "name=b command=random"),
+     "engine 'a': option Seed (spin): 'x' is not an integer"),
     (("t.toml", "--resume", "--state", "none.state"), "none.state: cannot read"),
     (("report", "missing.rec"), "missing.rec: cannot read: No such file"),
 ])

@@ -21,7 +21,7 @@ from ..record.text import RecordError, decode_records
 from ..tournament.config import ConfigError, TournamentConfig, load_config
 from ..tournament.journal import Journal, StateError
 from ..tournament.progress import Progress, describe_sprt
-from ..tournament.runner import RunError, TournamentRun, check_engines
+from ..tournament.runner import RunError, TournamentRun, probe_engines
 from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
 from .options import builders_option, edition_option
 
@@ -142,31 +142,39 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
     flags = _flags(fields)
     given = {k for k, v in flags.items() if v is not None}
     try:
-        if config is None and not given - {"concurrency"} and not resume:
-            journal = Journal.start(_demo_config(flags))
-        elif resume:
+        if resume:
             cfg = load_config(config, flags) if config or given - set(RUN_SETTINGS) else None
             if cfg is not None:
-                check_engines(cfg)
                 state = cfg.state_path
             else:
                 records = flags["records"] or TournamentConfig().records
                 state = flags["state"] or f"{records}.state"
             journal = Journal.resume(state, cfg)
-            check_engines(journal.config)
         else:
-            cfg = load_config(config, flags)
-            check_engines(cfg)
+            demo = config is None and not given - {"concurrency"}
+            cfg = _demo_config(flags) if demo else load_config(config, flags)
+            _probe(cfg)
             journal = Journal.start(cfg)
     except (ConfigError, StateError, RecordError) as e:
         raise TournamentError(str(e)) from None
     with journal:
-        concurrency = flags["concurrency"] or journal.config.concurrency or os.cpu_count() or 1
         try:
-            run = TournamentRun(journal, concurrency)
+            if resume:
+                _probe(journal.config)
+            run = TournamentRun(journal, flags["concurrency"] or journal.config.concurrency
+                                or os.cpu_count() or 1)
+        except ConfigError as e:
+            raise TournamentError(str(e)) from None
         except (RecordError, ValueError) as e:
             raise TournamentError(f"{journal.records_path}: {e}") from None
         _play(run, json_path, csv_path)
+
+
+def _probe(cfg: TournamentConfig) -> None:
+    """Start every engine once before the games: a missing program or an option an
+    engine refuses is an error now; an engine that fails its handshake is said."""
+    for note in probe_engines(cfg):
+        click.echo(f"sneferu: {note}", err=True)
 
 
 def _flags(fields: dict[str, Any]) -> dict[str, Any]:

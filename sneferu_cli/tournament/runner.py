@@ -48,7 +48,7 @@ from .journal import Journal
 from .schedule import Game, Schedule, done_games, game_header, pending_games
 from .sprt import SprtResult, sprt_result
 
-__all__ = ["EnginePool", "RunError", "TournamentRun", "check_engines", "engine_argv",
+__all__ = ["EnginePool", "RunError", "TournamentRun", "engine_argv", "probe_engines",
            "tournament_record"]
 
 WORKER_DEATHS = 3
@@ -72,10 +72,32 @@ def engine_argv(engine: EngineConfig) -> list[str]:
     return list(engine.command)
 
 
-def check_engines(cfg: TournamentConfig) -> None:
-    """ConfigError naming the first engine whose program cannot be found."""
-    for engine in cfg.engines:
-        engine_argv(engine)
+def probe_engines(cfg: TournamentConfig) -> list[str]:
+    """Start every engine once (in parallel) and check that it takes its configured
+    options: ConfigError naming the engine when one does not. Returns a note for each
+    engine that failed its handshake (it will play its games retired at ply 0)."""
+    engines = [Engine(engine_argv(ec), name=ec.name, cwd=ec.dir,
+                      handshake_timeout=cfg.handshake_timeout) for ec in cfg.engines]
+    notes = []
+    try:
+        Engine.start_all(engines)
+        for ec, engine in zip(cfg.engines, engines, strict=True):
+            if engine.fault is not None:
+                notes.append(f"engine {ec.name!r} failed its handshake ({engine.fault}); "
+                             "it is retired from its games unless it starts later")
+                continue
+            for option, value in ec.options.items():
+                spec = engine.options.get(option)
+                try:
+                    if spec is None:
+                        declared = " ".join(engine.options) or "none"
+                        raise ValueError(f"no option {option!r} (it declares: {declared})")
+                    spec.check_value(value)
+                except ValueError as e:
+                    raise ConfigError(f"engine {ec.name!r}: {e}") from None
+    finally:
+        Engine.quit_all(engines)
+    return notes
 
 
 def tournament_record(cfg: TournamentConfig, game: Game, played: GameRecord) -> GameRecord:
