@@ -10,6 +10,7 @@ from tournament_support import record
 from sneferu_cli.tournament import SprtConfig, llr, sprt_result
 from sneferu_cli.tournament.sprt import (
     NELO_SCALE,
+    SprtTally,
     bounds,
     elo_to_score,
     pair_elo,
@@ -171,3 +172,18 @@ def test_a_deal_played_three_times_is_an_error():
     recs = [*pair(1, (1, 2), (1, 2)), record(["A", "B"], [1, 2], deal=1)]
     with pytest.raises(ValueError, match="deal 1: 3 games between A and B"):
         sprt_result(recs, SprtConfig(elo0=0, elo1=5), ("A", "B"))
+
+
+def test_the_tally_fed_one_game_at_a_time_agrees_with_the_whole_records():
+    """The runner's incremental SPRT gives sprt_result's answer after every game, in any
+    order of arrival (here: deals out of order, the second game of a pair first)."""
+    test = SprtConfig(elo0=-20, elo1=20, model="logistic")
+    outcomes = [((1, 2), (1, 2)), ((2, 1), (1, 2)), ((1, 1), (2, 1)), ((2, 1), (2, 1))]
+    games = [g for d in range(1, 41) for g in pair(d, *outcomes[d * 7 % 4])]
+    order = sorted(range(len(games)), key=lambda i: (i * 37) % len(games))
+    tally = SprtTally(test, ("A", "B"))
+    seen = []
+    for i in order:
+        tally.add([games[i]])
+        seen.append(games[i])
+        assert tally.result() == sprt_result(seen, test, ("A", "B"))

@@ -17,7 +17,7 @@ from .schedule import (
     game_number,
     pending_games,
 )
-from .sprt import SprtResult, llr, sprt_result
+from .sprt import SprtResult, SprtTally, llr, sprt_result
 from .standings import Standings, compute_standings, format_standings, to_csv, to_json
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "Schedule",
     "SprtConfig",
     "SprtResult",
+    "SprtTally",
     "Standings",
     "StateError",
     "TournamentConfig",

@@ -58,6 +58,7 @@ class Progress:
         self._tenth = -1
         self._standings: list[str] = []
         self._stale = True
+        self._computed = 0.0  # when the standings shown were computed
 
     def update(self, run: TournamentRun, record: GameRecord | None) -> None:
         """After a committed game (``record``) or a tick (None)."""
@@ -103,7 +104,8 @@ class Progress:
         return line
 
     def _draw(self, run: TournamentRun) -> None:
-        if self._stale and run.records:
+        if self._stale and run.records and time.monotonic() - self._computed >= 1:
+            self._computed = time.monotonic()
             table = format_standings(compute_standings(run.records)).split("\n\n")[0]
             self._standings = table.splitlines()[:TOP_ROWS + 1]
             self._stale = False

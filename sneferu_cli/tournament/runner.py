@@ -46,7 +46,7 @@ from ..record.text import decode_records, format_record
 from .config import ConfigError, EngineConfig, TournamentConfig
 from .journal import Journal
 from .schedule import Game, Schedule, done_games, game_header, pending_games
-from .sprt import SprtResult, sprt_result
+from .sprt import SprtResult, SprtTally
 
 __all__ = ["EnginePool", "RunError", "TournamentRun", "engine_argv", "probe_engines",
            "tournament_record"]
@@ -292,7 +292,13 @@ class TournamentRun:
         self.stop = threading.Event()
         self.reason: Reason | None = None
         self.started = time.monotonic()
-        self.sprt: SprtResult | None = self._sprt()
+        self._tally: SprtTally | None = None
+        self.sprt: SprtResult | None = None
+        cfg = self.config
+        if cfg.sprt is not None:
+            self._tally = SprtTally(cfg.sprt, (cfg.engines[0].name, cfg.engines[1].name))
+            self._tally.add(self.records)
+            self.sprt = self._tally.result()
 
     @property
     def total(self) -> int:
@@ -310,12 +316,6 @@ class TournamentRun:
             data = f.read()
         rf = read_any(decode_records(data, str(path)), str(path))
         return [g.record for g in rf.games]
-
-    def _sprt(self) -> SprtResult | None:
-        cfg = self.config
-        if cfg.sprt is None:
-            return None
-        return sprt_result(self.records, cfg.sprt, (cfg.engines[0].name, cfg.engines[1].name))
 
     def decided(self) -> bool:
         """True once the SPRT has a verdict: no new game starts."""
@@ -407,8 +407,9 @@ class TournamentRun:
         self.journal.commit(number, text.encode())
         self.records.append(record)
         del self.running[number]
-        if self.sprt is not None and not self.decided():
-            self.sprt = self._sprt()
+        if self._tally is not None and not self.decided():
+            self._tally.add([record])
+            self.sprt = self._tally.result()
         return record
 
     def _shut_down(self, workers: Sequence[_Worker], clean: bool) -> None:

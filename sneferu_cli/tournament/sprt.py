@@ -194,6 +194,47 @@ def pair_scores(records: Iterable[GameRecord], first: str, second: str
     return out
 
 
+class SprtTally:
+    """The SPRT of ``engines[0]`` against ``engines[1]`` fed records as they come:
+    :meth:`result` is what :func:`sprt_result` gives for all the records added so far,
+    and each :meth:`add` costs only the pairs it completes."""
+
+    def __init__(self, test: SprtConfig, engines: tuple[str, str]) -> None:
+        self.test = test
+        self.engines = engines
+        self.lower, self.upper = bounds(test.alpha, test.beta)
+        self.by_deal: dict[int, list[float]] = {}
+        self.penta = [0] * 5
+        self.value = 0.0
+        self.verdict: Literal["H0", "H1", "continue"] = "continue"
+        self.deal = 1  # the next deal to count
+
+    def add(self, records: Iterable[GameRecord]) -> None:
+        """Count these records' games (each game once: do not add a record twice)."""
+        for deal, scores in pair_scores(records, *self.engines).items():
+            self.by_deal.setdefault(deal, []).extend(scores)
+        test = self.test
+        while self.verdict == "continue" and len(self.by_deal.get(self.deal, ())) >= 2:
+            scores = self.by_deal[self.deal]
+            if len(scores) > 2:
+                raise ValueError(f"deal {self.deal}: {len(scores)} games between "
+                                 f"{self.engines[0]} and {self.engines[1]}; a pair has 2")
+            self.penta[round(2 * sum(scores))] += 1
+            self.value = llr(self.penta, test.elo0, test.elo1, test.model)
+            self.deal += 1
+            if self.value >= self.upper:
+                self.verdict = "H1"
+            elif self.value <= self.lower:
+                self.verdict = "H0"
+
+    def result(self) -> SprtResult:
+        """The test's state now."""
+        estimate = pair_elo(self.penta)
+        return SprtResult(self.engines, sum(self.penta), list(self.penta), self.value,
+                          self.lower, self.upper, self.verdict,
+                          *(estimate or (None, None, None)))
+
+
 def sprt_result(records: Iterable[GameRecord], test: SprtConfig, engines: tuple[str, str]
          ) -> SprtResult:
     """The SPRT of ``engines[0]`` against ``engines[1]`` from the records alone.
@@ -202,26 +243,6 @@ def sprt_result(records: Iterable[GameRecord], test: SprtConfig, engines: tuple[
     complete (so the verdict does not depend on which games happened to finish first) or
     at the first pair after which the LLR is outside its bounds.
     """
-    by_deal = pair_scores(records, *engines)
-    lower, upper = bounds(test.alpha, test.beta)
-    penta = [0] * 5
-    value = 0.0
-    verdict: Literal["H0", "H1", "continue"] = "continue"
-    deal = 1
-    while len(by_deal.get(deal, ())) >= 2:
-        scores = by_deal[deal]
-        if len(scores) > 2:
-            raise ValueError(f"deal {deal}: {len(scores)} games between {engines[0]} and "
-                             f"{engines[1]}; a pair has 2")
-        penta[round(2 * sum(scores))] += 1
-        value = llr(penta, test.elo0, test.elo1, test.model)
-        deal += 1
-        if value >= upper:
-            verdict = "H1"
-            break
-        if value <= lower:
-            verdict = "H0"
-            break
-    estimate = pair_elo(penta)
-    return SprtResult(engines, sum(penta), penta, value, lower, upper, verdict,
-                      *(estimate or (None, None, None)))
+    tally = SprtTally(test, engines)
+    tally.add(records)
+    return tally.result()
