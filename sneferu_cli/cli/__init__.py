@@ -13,6 +13,7 @@ import click
 from ..rules.components import NotationError
 from ..rules.edition import EditionError
 from ..rules.state import IllegalAction
+from .bench import bench
 from .demo import demo
 from .position import position
 
@@ -25,6 +26,7 @@ def cli() -> None:
 
 cli.add_command(position)
 cli.add_command(demo)
+cli.add_command(bench)
 
 
 def main(argv: list[str] | None = None) -> None:
