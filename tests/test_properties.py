@@ -58,7 +58,7 @@ TURNS_APPLIED = 150
 # Unlisted actions tried on every state.
 UNLISTED_TRIES = 6
 
-CHECKED = settings(max_examples=24, deadline=None,
+CHECKED = settings(max_examples=40, deadline=None,
                    suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -429,10 +429,14 @@ def test_every_step_of_random_games_keeps_the_rules(setup):
     check_end(state)
 
 
-@settings(max_examples=30, deadline=None)
-@given(setups(), st.floats(0.02, 0.3))
-def test_retired_seats_take_no_turns_and_rank_last(setup, chance):
-    """An engine fault retires its seat at a turn start: the game goes on without it."""
+@settings(max_examples=60, deadline=None)
+@given(setups(), st.integers(1, 30), st.floats(0.0, 0.3))
+def test_retired_seats_take_no_turns_and_rank_last(setup, first, chance):
+    """An engine fault retires a seat at a turn start: the game goes on without it.
+
+    The first retirement comes at the first turn start from turn ``first`` on, later ones
+    at each turn start with probability ``chance``.
+    """
     players, builders, seed = setup
     state = new_game(players, builders=builders)
     rng = random.Random(seed)
@@ -442,8 +446,10 @@ def test_retired_seats_take_no_turns_and_rank_last(setup, chance):
             state.apply(sample_outcome(state, rng))
             continue
         assert state.seat not in retired
-        if state.phase == Phase.START and rng.random() < chance:
-            seat = rng.randrange(players)
+        kept = [i for i in range(players) if i not in retired]
+        if state.phase == Phase.START and state.turn >= first and (
+                not retired or rng.random() < chance):
+            seat = rng.choice(kept)
             state.retire(seat)
             retired.add(seat)
             assert state.players[seat].retired
@@ -456,6 +462,8 @@ def test_retired_seats_take_no_turns_and_rank_last(setup, chance):
                 assert state.seat not in retired
             continue
         state.apply(rng.choice(state.legal_steps()))
+    assert retired or state.turn < first
+    assert [i for i, p in enumerate(state.players) if p.retired] == sorted(retired)
     check_invariants(state)
     check_end(state)
     standings = state.ranking()
