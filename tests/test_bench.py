@@ -55,7 +55,10 @@ def test_the_games_are_the_random_games_of_play_random():
 
 
 def test_bench_rejects_bad_options_in_one_line():
-    for args in (["--games", "0"], ["--players", "5"], ["--builders", "Nobody", "-p", "1"]):
+    pos = "standard standard " + "?," * 14 + "? -/-/-/- 10,10,10,10,10,10,10,10,10,10 - " \
+        "-,6,0.?,------/-----/----/---/--/-,-,- setup"
+    for args in (["--games", "0"], ["--players", "5"], ["--builders", "Nobody", "-p", "1"],
+                 ["--perft", pos, "--games", "5"], ["--json"], ["--depth", "2"]):
         r = run_cli("bench", *args)
         assert r.returncode == 2, args
         assert r.stderr.startswith("sneferu: ") and len(r.stderr.splitlines()) == 1, r.stderr

@@ -258,6 +258,20 @@ def random_action(rng: random.Random) -> Action:
     return Place(n, k, a, b, rng.random() < 0.2)
 
 
+def near_miss(action: Action, rng: random.Random) -> Action:
+    """A listed action changed a little: the bonus or the sail-back toggled, another slot."""
+    if type(action) is Buy:
+        return Buy(action.column, action.row + rng.choice([0, 1]), not action.bonus)
+    if type(action) is Place:
+        if rng.random() < 0.5:
+            return Place(action.level, action.slot, action.left, action.right, not action.heba)
+        n, k = rng.choice(SLOT_LIST)
+        return Place(n, k, action.left, action.right, action.heba)
+    if type(action) is Shift:
+        return Shift(action.target, action.source)
+    return random_action(rng)
+
+
 def check_steps(state: GameState, text: str, rng: random.Random) -> None:
     """Every listed action applies; unlisted ones are rejected and change nothing."""
     listed = actions(state)
@@ -267,7 +281,8 @@ def check_steps(state: GameState, text: str, rng: random.Random) -> None:
     steps = state.legal_steps()
     tried = 0
     while tried < UNLISTED_TRIES:
-        action = random_action(rng)
+        action = near_miss(rng.choice(listed), rng) if listed and tried % 2 else \
+            random_action(rng)
         if action in listed:
             continue
         tried += 1

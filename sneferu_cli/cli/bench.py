@@ -36,15 +36,28 @@ def bench(players: int, builders: str | None, games: int, seed: int,
     this machine's. With --perft, print perft counts of a position instead (an action is a
     legal step or a chance outcome, each counted once) and its number of legal moves.
     """
+    given = _given(click.get_current_context())
     if perft_position is not None:
+        extra = given & {"players", "builders", "games", "seed"}
+        if extra:
+            raise click.UsageError(f"--perft counts one position; --{sorted(extra)[0]} does "
+                                   "not apply")
         _perft(perft_position, depth, as_json, edition_path)
         return
+    if given & {"depth", "as_json"}:
+        raise click.UsageError("--depth and --json go with --perft")
     edition = load(edition_path)
     try:
         new_game(players, builders=builders, edition=edition)
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     click.echo(run_bench(players, builders, games, seed, edition).table())
+
+
+def _given(ctx: click.Context) -> set[str]:
+    """The options given on the command line (not left at their defaults)."""
+    return {name for name in ctx.params
+            if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE}
 
 
 def _perft(text: str, depth: int, as_json: bool, edition_path: str | None) -> None:
