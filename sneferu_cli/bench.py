@@ -134,7 +134,8 @@ class BenchReport(NamedTuple):
     def table(self) -> str:
         """A short plain-text table: the settings, then one line per figure."""
         variant = f"builders ({self.builders})" if self.builders else "standard"
-        lines = [f"sneferu bench: {self.players} players, {variant} variant, "
+        seats = f"{self.players} player" + ("s" if self.players > 1 else "")
+        lines = [f"sneferu bench: {seats}, {variant} variant, "
                  f"{self.games} games, seed {self.seed}",
                  f"python {self.python}",
                  f"{'measure':<26}{'count':>12}{'seconds':>10}{'per second':>14}"]
