@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import importlib
 import random
 import signal
 from collections.abc import Iterator
@@ -16,10 +15,11 @@ import click
 from ..arbiter.agent import Agent
 from ..arbiter.bundled import BUNDLED, engine_command
 from ..arbiter.engine import Engine, automatic_options
-from ..arbiter.game import OnEvent, TimeControl, describe_result, play_game
+from ..arbiter.game import GameInterrupted, OnEvent, TimeControl, describe_result, play_game
 from ..arbiter.human import Human
 from ..arbiter.process import StderrSink, TrafficLog
-from ..record.model import Event, Retire, Turn
+from ..record.model import Event, GameRecord, Retire, Turn
+from ..record.text import append_record
 from ..rules.state import GameState, new_game
 from .options import builders_option, edition_option, load
 
@@ -139,16 +139,32 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
             record = play_game(agents, seed=seed, time_control=control, builders=builders,
                                edition=edition,
                                on_event=_printer(agents) if show else None)
+            with _signals_held():
+                _save(record_path, record)
+        except KeyboardInterrupt as stop:
+            with _signals_held():
+                for handle in handles:
+                    handle.kill()
+                if isinstance(stop, GameInterrupted):
+                    _save(record_path, stop.record)
+                    # A human's prompt may be waiting at the end of the line.
+                    click.echo(("\n" if humans else "") + describe_result(stop.record)
+                               + (f" The game so far is in {record_path}." if record_path
+                                  else ""))
+            raise
         finally:
-            Engine.quit_all(handles)
+            with _signals_held():
+                Engine.quit_all(handles)
     click.echo(describe_result(record))
-    if record_path is not None:
-        # The text record format is sneferu_cli.record.text (the record tools).
-        text = importlib.import_module("sneferu_cli.record.text")
+
+
+def _save(path: str | None, record: GameRecord) -> None:
+    """Append the game to the record file ``path`` (if given)."""
+    if path is not None:
         try:
-            text.append_record(record_path, record)
+            append_record(path, record)
         except OSError as e:
-            raise click.FileError(record_path, e.strerror) from None
+            raise click.FileError(path, e.strerror) from None
 
 
 def _option(text: str, seats: int) -> tuple[int | None, str, str]:
@@ -216,6 +232,18 @@ def _files(log_path: str | None, stderr_path: str | None) -> Iterator[
             log.close()
         if sink is not None:
             sink.close()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block is done: stopping the engines and writing
+    the record are not cut short (a signal that came meanwhile is handled afterwards)."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @contextlib.contextmanager
