@@ -13,7 +13,7 @@ from support import ROOT, run_cli
 
 from sneferu_cli.arbiter.bundled import BUNDLED, engine_command, engines_dir
 from sneferu_cli.arbiter.engine import Engine, automatic_options
-from sneferu_cli.arbiter.game import TimeControl, play_game
+from sneferu_cli.arbiter.game import TimeControl, describe_result, play_game
 from sneferu_cli.arbiter.process import TrafficLog
 from sneferu_cli.notation.move import Move, parse_outcome
 from sneferu_cli.notation.position import from_position, to_position
@@ -28,7 +28,10 @@ from sneferu_cli.protocol.messages import (
     read_arbiter_line,
 )
 from sneferu_cli.record.model import Chance, GameRecord, Turn
+from sneferu_cli.record.replay import verify
+from sneferu_cli.record.text import GameEntry, format_records, read_records
 from sneferu_cli.rules.chance import sample_outcome
+from sneferu_cli.rules.edition import standard_edition
 from sneferu_cli.rules.state import GameState, new_game
 
 TC = TimeControl(base=20_000, inc=500)
@@ -52,22 +55,8 @@ def engines(traffic):
 
 
 def replay(record: GameRecord) -> GameState:
-    """The record's events applied to a new game: chance written out is enough (R2)."""
-    h = record.header
-    builders = None
-    if h.builders == "random":
-        builders = "random"
-    elif h.builders == "chosen":
-        builders = [s.builder for s in h.seats]
-    state = new_game(h.players, builders=builders)
-    for e in record.events:
-        if isinstance(e, Chance):
-            state.apply(parse_outcome(e.outcome))
-        elif isinstance(e, Turn):
-            assert state.current_seat() == e.seat - 1
-            state.apply_turn(Move.from_str(e.move).steps)
-        else:
-            state.retire(e.seat - 1)
+    """The final state of a finished record, which the record verifier accepts (SPEC 8.5)."""
+    state = verify(GameEntry(record), standard_edition()).state
     assert state.is_over()
     return state
 
@@ -155,6 +144,7 @@ def test_a_game_from_a_position(engines):
             state.apply_turn(Move.from_str(e.move).steps)
     assert state.is_over()
     assert [r.rank for r in h.result] == [s.rank for s in state.ranking()]
+    assert to_position(replay(record)) == to_position(state)
 
 
 def test_the_same_seeds_replay_the_same_game(engines):
@@ -281,11 +271,30 @@ def test_play_rejects_bad_arguments_in_one_line(args, message):
 
 
 def test_play_record_appends_the_text_record(tmp_path):
-    pytest.importorskip("sneferu_cli.record.text")  # the record tools, merged separately
     path = tmp_path / "games.txt"
-    r = run_cli("play", "random", "random", "--seed", "4", "--record", str(path))
-    assert r.returncode == 0, r.stderr
-    assert path.read_text().strip()
+    for seed in ("4", "5"):
+        r = run_cli("play", "random", "random", "--seed", seed, "--record", str(path))
+        assert r.returncode == 0, r.stderr
+    games = read_records(path.read_text()).games
+    assert [g.record.header.seed for g in games] == [4, 5]
+    # Exactly the record format: the file is what the writer makes of the games read.
+    assert path.read_text() == format_records(g.record for g in games)
+    for g in games:
+        turns = verify(g, standard_edition()).turns
+        h = g.record.header
+        assert [s.name for s in h.seats] == ["random", "random"]
+        assert f"Game over after {turns} turns" in describe_result(g.record)
+
+
+@pytest.mark.parametrize(("where", "message"), [
+    ("", "is a directory"), ("no/such/folder/games.txt", "no folder"),
+])
+def test_a_record_file_that_cannot_be_written_is_refused_before_the_game(tmp_path, where,
+                                                                         message):
+    r = run_cli("play", "random", "--seed", "1", "--record", str(tmp_path / where))
+    assert r.returncode == 2
+    assert r.stderr.startswith("sneferu: ") and len(r.stderr.splitlines()) == 1
+    assert message in r.stderr and r.stdout == ""  # no game was played
 
 
 def test_bench_reports_turns_per_second_and_the_overhead():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import signal
 from collections.abc import Iterator
@@ -107,6 +108,8 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     settings = [_option(o, n) for o in options]
+    if record_path is not None:
+        _check_writable(record_path)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     if bench is not None:
@@ -156,6 +159,17 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
             with _signals_held():
                 Engine.quit_all(handles)
     click.echo(describe_result(record))
+
+
+def _check_writable(path: str) -> None:
+    """Fail before the game, not after it, when the record file cannot be written."""
+    p = Path(path)
+    folder = p.parent
+    if not folder.is_dir():
+        raise click.BadParameter(f"{path!r}: there is no folder {str(folder)!r}",
+                                 param_hint="--record")
+    if not os.access(p if p.exists() else folder, os.W_OK):
+        raise click.BadParameter(f"{path!r} cannot be written", param_hint="--record")
 
 
 def _save(path: str | None, record: GameRecord) -> None:
