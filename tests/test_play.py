@@ -333,3 +333,11 @@ def test_play_with_another_edition_sets_the_engines_edition_file(tmp_path):
     assert f"1> setoption name EditionFile value {edition}" in traffic
     assert "3> setoption name EditionFile" not in traffic  # js-random does not declare it
     assert "newgame players 3 seat 2 variant standard edition rich" in traffic
+
+
+def test_the_examples_in_the_arbiter_docstrings_hold():
+    import doctest
+
+    import sneferu_cli.arbiter.game
+    result = doctest.testmod(sneferu_cli.arbiter.game)
+    assert result.attempted >= 2 and result.failed == 0

@@ -41,6 +41,8 @@ class TimeControl:
 
     >>> str(TimeControl(movetime=200)), str(TimeControl(base=60000, inc=1000))
     ('movetime 200', '60+1')
+    >>> str(TimeControl(base=1_234_567, inc=50)), str(TimeControl(base=500))
+    ('1234.567+0.05', '0.5+0')
     """
 
     movetime: int | None = None
