@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import re
 import signal
 import sys
@@ -21,11 +22,14 @@ from sneferu_cli.arbiter.agent import TurnAnswer, TurnRequest
 from sneferu_cli.arbiter.game import GameInterrupted, TimeControl, describe_result, play_game
 from sneferu_cli.arbiter.process import EngineFault
 from sneferu_cli.notation.move import Move
+from sneferu_cli.notation.position import from_position, to_position
 from sneferu_cli.record.jsonl import read_json_records
 from sneferu_cli.record.model import GameRecord, Retire, Turn
 from sneferu_cli.record.replay import verify
 from sneferu_cli.record.text import GameEntry, format_records, read_records
+from sneferu_cli.rules.chance import sample_outcome
 from sneferu_cli.rules.edition import standard_edition
+from sneferu_cli.rules.state import new_game
 
 TALKER = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'talker.py'}"
 
@@ -251,3 +255,21 @@ def test_an_interrupted_game_is_the_game_so_far_and_verifies():
                                            f"{turns_before(record, stop + 1)} turns.")
     # Stopped after the last event: the game is whole.
     assert interrupted_at(len(events) - 1) == full
+
+
+def test_a_seat_retired_in_the_start_position_stays_out_of_the_game():
+    state = new_game(3)
+    rng = random.Random(2)
+    while state.is_chance_node() or state.turn < 4:
+        if state.is_chance_node():
+            state.apply(sample_outcome(state, rng))
+        else:
+            state.apply_turn(rng.choice(state.legal_turns()))
+    state.retire(1)
+    seats = three_seats()
+    seats[1].fault = EngineFault("handshake", "crash: exited with code 0")  # failed to start
+    record = play_game(seats, seed=2, time_control=TC, start=from_position(to_position(state)))
+    assert record.header.faults == [] and seats[1].turns == 0
+    assert not any(isinstance(e, Retire) for e in record.events)
+    assert verify(GameEntry(record), standard_edition()).state.is_over()
+    assert [r.retired for r in record.header.result] == [False, True, False]

@@ -159,6 +159,8 @@ class _Game:
         n = len(self.agents)
         ready = []
         for i, agent in enumerate(self.agents):
+            if state.players[i].retired:  # in the start position: the seat gets nothing
+                continue
             if agent.fault is not None:
                 self._retire(i, agent.fault)
                 continue
