@@ -4,8 +4,11 @@ seats, through the library (play_game) and the command line (sneferu play)."""
 from __future__ import annotations
 
 import io
+import os
 import random
 import re
+import signal
+import time
 import tomllib
 
 import pytest
@@ -341,3 +344,18 @@ def test_the_examples_in_the_arbiter_docstrings_hold():
     import sneferu_cli.arbiter.game
     result = doctest.testmod(sneferu_cli.arbiter.game)
     assert result.attempted >= 2 and result.failed == 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_a_signal_waits_while_the_record_is_written(sig):
+    """The arbiter holds Ctrl-C and SIGTERM while it stops the engines and writes the
+    record; the signal stops it right after."""
+    from sneferu_cli.cli.play import _signals_held
+
+    done = []
+    with pytest.raises(KeyboardInterrupt), _signals_held():
+        os.kill(os.getpid(), sig)
+        time.sleep(0.05)  # the handler has run by now
+        done.append(True)
+    assert done == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

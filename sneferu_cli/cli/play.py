@@ -251,13 +251,23 @@ def _files(log_path: str | None, stderr_path: str | None) -> Iterator[
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
     """Ctrl-C and SIGTERM wait until the block is done: stopping the engines and writing
-    the record are not cut short (a signal that came meanwhile is handled afterwards)."""
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    the record are not cut short. A signal that came meanwhile is a KeyboardInterrupt
+    afterwards (unless the block raised)."""
+    caught: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        caught.append(signum)
+
+    # Handlers, not a signal mask: a signal blocked in this thread could still be taken by
+    # another one (the engines' stderr readers), and Python runs its handler here anyway.
+    previous = {sig: signal.signal(sig, hold) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if caught:
+        raise KeyboardInterrupt
 
 
 @contextlib.contextmanager
