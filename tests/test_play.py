@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import io
 import os
-import random
 import re
 import signal
 import time
 import tomllib
 
 import pytest
+from recgen import random_position
 from support import ROOT, run_cli
 
 from sneferu_cli.arbiter.bundled import BUNDLED, engine_command, engines_dir
@@ -33,7 +33,6 @@ from sneferu_cli.protocol.messages import (
 from sneferu_cli.record.model import Chance, GameRecord, Turn
 from sneferu_cli.record.replay import verify
 from sneferu_cli.record.text import GameEntry, format_records, read_records
-from sneferu_cli.rules.chance import sample_outcome
 from sneferu_cli.rules.edition import standard_edition
 from sneferu_cli.rules.state import GameState, new_game
 
@@ -127,13 +126,7 @@ def test_every_line_of_the_traffic_is_in_the_grammar(engines, traffic):
 
 
 def test_a_game_from_a_position(engines):
-    state = new_game(3, builders="Heba,Aya,Lateef")
-    rng = random.Random(5)
-    while state.is_chance_node() or state.turn < 10:
-        if state.is_chance_node():
-            state.apply(sample_outcome(state, rng))
-        else:
-            state.apply_turn(rng.choice(state.legal_turns()))
+    state = random_position(3, 5, 10, builders="Heba,Aya,Lateef")
     start = to_position(state)
     record = play_game(engines[:3], seed=5, time_control=TC, start=from_position(start))
     h = record.header

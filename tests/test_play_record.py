@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import random
 import re
 import signal
 import sys
 from pathlib import Path
 
 import pytest
-from recgen import cheap_edition_toml
+from recgen import cheap_edition_toml, random_position
 from support import BROKEN, ROOT, children, run_cli, start_cli, wait_for
 
 from sneferu_cli.arbiter.agent import TurnAnswer, TurnRequest
@@ -27,9 +26,7 @@ from sneferu_cli.record.jsonl import read_json_records
 from sneferu_cli.record.model import GameRecord, Retire, Turn
 from sneferu_cli.record.replay import verify
 from sneferu_cli.record.text import GameEntry, format_records, read_records
-from sneferu_cli.rules.chance import sample_outcome
 from sneferu_cli.rules.edition import standard_edition
-from sneferu_cli.rules.state import new_game
 
 TALKER = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'talker.py'}"
 
@@ -258,13 +255,7 @@ def test_an_interrupted_game_is_the_game_so_far_and_verifies():
 
 
 def test_a_seat_retired_in_the_start_position_stays_out_of_the_game():
-    state = new_game(3)
-    rng = random.Random(2)
-    while state.is_chance_node() or state.turn < 4:
-        if state.is_chance_node():
-            state.apply(sample_outcome(state, rng))
-        else:
-            state.apply_turn(rng.choice(state.legal_turns()))
+    state = random_position(3, 2, 4)
     state.retire(1)
     seats = three_seats()
     seats[1].fault = EngineFault("handshake", "crash: exited with code 0")  # failed to start
