@@ -17,7 +17,8 @@ exit0              (at start) exits with code 0 at once
 stderr-flood       writes 2 MB to stderr at start and 256 kB at every request, and plays on
 =================  ==========================================================================
 
-Every mode first writes ``pid N`` to stderr, so a test can check the process is gone.
+Every mode first writes ``pid N`` to stderr, so a test can check the process is gone, and
+``misbehaving: MODE`` when it starts to misbehave, so a test knows the game has got there.
 """
 
 import os
@@ -54,6 +55,8 @@ class Broken(Bot):
 
 
 def misbehave() -> None:
+    sys.stderr.write(f"misbehaving: {MODE}\n")
+    sys.stderr.flush()
     if MODE == "double-move":
         return
     if MODE == "crash":
