@@ -22,6 +22,7 @@ from sneferu_cli.notation import Move, from_position, parse_action, to_position
 from sneferu_cli.rules import (
     Edition,
     GameState,
+    IllegalAction,
     Stone,
     Tables,
     Tile,
@@ -164,8 +165,17 @@ def play(state: GameState, *moves: str) -> GameState:
 
 
 def moves(state: GameState) -> set[str]:
-    """The legal whole moves of ``state``, as strings."""
-    return {" ".join(str(s) for s in turn) for turn in state.legal_turns()}
+    """The legal whole moves of ``state`` as strings, one per distinct outcome (SPEC 2.7)."""
+    return {str(Move(turn)) for turn in state.legal_turns()}
+
+
+def legal(state: GameState, move: str) -> bool:
+    """Whether the whole move ``move`` may be played in ``state`` (tried on a copy)."""
+    try:
+        state.clone().apply_turn(Move.from_str(move).steps)
+    except IllegalAction:
+        return False
+    return True
 
 
 def pyramid_of(stones: Sequence[str], levels: int = 6) -> str:

@@ -78,6 +78,20 @@ def random_game(players: int, seed: int, *, builders: str | None = None,
     return GameRecord(header, events)
 
 
+def random_position(players: int, seed: int, turns: int, *,
+                    builders: str | None = None) -> GameState:
+    """A new game played at random (chance and turns) until ``turns`` turns are done and a
+    seat is to move."""
+    rng = random.Random(seed)
+    state = new_game(players, builders=builders)
+    while state.is_chance_node() or state.turn < turns:
+        if state.is_chance_node():
+            state.apply(sample_outcome(state, rng))
+        else:
+            state.apply_turn(rng.choice(state.legal_turns()))
+    return state
+
+
 def _gain(state: GameState, steps: tuple[Step, ...], rng: random.Random) -> float:
     after = state.clone()
     after.apply_turn(steps)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+BROKEN = ROOT / "tests" / "engines" / "broken.py"
 
 
 def run_cli(*args: str, stdin: str | None = None,
@@ -14,3 +18,47 @@ def run_cli(*args: str, stdin: str | None = None,
     """Run ``sneferu ARGS`` with this interpreter (python -m sneferu_cli), capturing output."""
     return subprocess.run([sys.executable, "-m", "sneferu_cli", *args], input=stdin,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def start_cli(*args: str) -> subprocess.Popen[str]:
+    """Start ``sneferu ARGS`` in the background, its output captured (no input)."""
+    return subprocess.Popen([sys.executable, "-m", "sneferu_cli", *args],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def wait_for(path: Path, pattern: str, timeout: float = 30) -> re.Match[str]:
+    """Wait (at most ``timeout`` s) until the file at ``path`` holds a line matching
+    ``pattern``; the match."""
+    deadline = time.monotonic() + timeout
+    while True:
+        text = path.read_text(errors="replace") if path.exists() else ""
+        found = re.search(pattern, text, re.M)
+        if found:
+            return found
+        assert time.monotonic() < deadline, f"no line {pattern!r} in {path}: {text[-500:]!r}"
+        time.sleep(0.05)
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            out.append(int(entry.name))
+    return out
+
+
+def group_gone(pgid: int) -> bool:
+    """True when no process is left in the process group ``pgid``."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return True
+    return False

@@ -4,24 +4,22 @@ killed, and the other seats finish the game."""
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from support import ROOT
+from support import BROKEN, children, group_gone, run_cli, start_cli, wait_for
 
 from sneferu_cli.arbiter.bundled import engine_command
 from sneferu_cli.arbiter.engine import Engine
 from sneferu_cli.arbiter.game import TimeControl, describe_result, play_game
 from sneferu_cli.arbiter.process import StderrSink
 from sneferu_cli.record.model import GameRecord, Retire, Turn
+from sneferu_cli.record.text import read_records
 
-BROKEN = ROOT / "tests" / "engines" / "broken.py"
 FAST = TimeControl(movetime=300, margin=200)  # the hang waits 0.5 s; healthy seats are safe
 
 
@@ -49,14 +47,6 @@ def play_with(healthy: list[Engine], bad: Engine, seed: int = 1) -> GameRecord:
 
 def turns_of(record: GameRecord, seat: int) -> int:
     return sum(1 for e in record.events if isinstance(e, Turn) and e.seat == seat)
-
-
-def pid_gone(pid: int) -> bool:
-    try:
-        os.killpg(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 CASES = [
@@ -97,7 +87,7 @@ def test_fault_during_the_game(healthy, mode, at, turns, kind, detail):
     ranks = {r.seat: r for r in h.result}
     assert ranks[2].retired and ranks[2].rank == 4
     assert all(not ranks[s].retired and ranks[s].rank < 4 for s in (1, 3, 4))
-    assert pid_gone(pid)
+    assert group_gone(pid)
     assert f"retired at ply {fault.ply}: {kind}" in describe_result(record)
 
 
@@ -154,26 +144,37 @@ def test_the_command_line_reports_the_fault():
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
-def test_a_signal_stops_the_arbiter_and_kills_the_engines(tmp_path: Path, sig):
-    stderr = tmp_path / "stderr.log"
-    arbiter = subprocess.Popen([sys.executable, "-m", "sneferu_cli", "play", "random",
-                                f"{sys.executable} {BROKEN} hang-move 1", "--tc", "60",
-                                "--engine-stderr", str(stderr)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def test_a_signal_stops_the_game_records_it_as_aborted_and_kills_the_engines(tmp_path: Path,
+                                                                             sig):
+    """SPEC.md 7.1: the game so far goes to the record, [Termination aborted], exit 130."""
+    stderr, path = tmp_path / "stderr.log", tmp_path / "games.txt"
+    arbiter = start_cli("play", "random", f"{sys.executable} {BROKEN} hang-move 3",
+                        "--tc", "60", "--seed", "4", "--engine-stderr", str(stderr),
+                        "--record", str(path))
     try:
-        deadline = time.monotonic() + 30
-        pid = None
-        while pid is None and time.monotonic() < deadline:
-            found = re.search(r"^\[2\] pid (\d+)$", stderr.read_text() if stderr.exists()
-                              else "", re.M)
-            pid = int(found.group(1)) if found else None
-            time.sleep(0.05)
-        assert pid is not None
-        time.sleep(0.5)  # let the game reach the hanging move request
+        pid = int(wait_for(stderr, r"^\[2\] pid (\d+)$").group(1))
+        wait_for(stderr, r"^\[2\] misbehaving: hang-move$")  # seat 2's third move request
+        engines = children(arbiter.pid)
+        assert pid in engines and len(engines) == 2
         arbiter.send_signal(sig)
-        _, err = arbiter.communicate(timeout=20)
+        out, err = arbiter.communicate(timeout=20)
     finally:
         arbiter.kill()
     assert arbiter.returncode == 130
     assert err.strip() == "sneferu: interrupted"  # click starts a new line after ^C
-    assert pid_gone(pid)
+    found = re.search(r"^Game aborted after (\d+) turns\. The game so far is in (.+)\.$", out,
+                      re.M)
+    assert found and found.group(2) == str(path), out
+    turns = int(found.group(1))
+    assert all(group_gone(p) for p in engines)
+    # The aborted game replays up to where it stopped: seat 2 was to move.
+    (entry,) = read_records(path.read_text()).games
+    h = entry.record.header
+    assert (h.termination, h.result, h.solo, h.faults) == ("aborted", [], None, [])
+    assert turns_of(entry.record, 2) == 2 and turns_of(entry.record, 1) == turns - 2
+    r = run_cli("replay", str(path))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"game 1 (random, broken-hang-move): aborted after {turns} "
+                               "turns, its moves verified. Seat 2 to move")
+    last = run_cli("replay", str(path), "--ply", "-1")
+    assert last.stdout.split()[-1].startswith("start:2:")

@@ -4,16 +4,19 @@ seats, through the library (play_game) and the command line (sneferu play)."""
 from __future__ import annotations
 
 import io
-import random
+import os
 import re
+import signal
+import time
 import tomllib
 
 import pytest
+from recgen import random_position
 from support import ROOT, run_cli
 
 from sneferu_cli.arbiter.bundled import BUNDLED, engine_command, engines_dir
 from sneferu_cli.arbiter.engine import Engine, automatic_options
-from sneferu_cli.arbiter.game import TimeControl, play_game
+from sneferu_cli.arbiter.game import TimeControl, describe_result, play_game
 from sneferu_cli.arbiter.process import TrafficLog
 from sneferu_cli.notation.move import Move, parse_outcome
 from sneferu_cli.notation.position import from_position, to_position
@@ -28,7 +31,9 @@ from sneferu_cli.protocol.messages import (
     read_arbiter_line,
 )
 from sneferu_cli.record.model import Chance, GameRecord, Turn
-from sneferu_cli.rules.chance import sample_outcome
+from sneferu_cli.record.replay import verify
+from sneferu_cli.record.text import GameEntry, format_records, read_records
+from sneferu_cli.rules.edition import standard_edition
 from sneferu_cli.rules.state import GameState, new_game
 
 TC = TimeControl(base=20_000, inc=500)
@@ -52,22 +57,8 @@ def engines(traffic):
 
 
 def replay(record: GameRecord) -> GameState:
-    """The record's events applied to a new game: chance written out is enough (R2)."""
-    h = record.header
-    builders = None
-    if h.builders == "random":
-        builders = "random"
-    elif h.builders == "chosen":
-        builders = [s.builder for s in h.seats]
-    state = new_game(h.players, builders=builders)
-    for e in record.events:
-        if isinstance(e, Chance):
-            state.apply(parse_outcome(e.outcome))
-        elif isinstance(e, Turn):
-            assert state.current_seat() == e.seat - 1
-            state.apply_turn(Move.from_str(e.move).steps)
-        else:
-            state.retire(e.seat - 1)
+    """The final state of a finished record, which the record verifier accepts (SPEC 8.5)."""
+    state = verify(GameEntry(record), standard_edition()).state
     assert state.is_over()
     return state
 
@@ -135,13 +126,7 @@ def test_every_line_of_the_traffic_is_in_the_grammar(engines, traffic):
 
 
 def test_a_game_from_a_position(engines):
-    state = new_game(3, builders="Heba,Aya,Lateef")
-    rng = random.Random(5)
-    while state.is_chance_node() or state.turn < 10:
-        if state.is_chance_node():
-            state.apply(sample_outcome(state, rng))
-        else:
-            state.apply_turn(rng.choice(state.legal_turns()))
+    state = random_position(3, 5, 10, builders="Heba,Aya,Lateef")
     start = to_position(state)
     record = play_game(engines[:3], seed=5, time_control=TC, start=from_position(start))
     h = record.header
@@ -155,6 +140,7 @@ def test_a_game_from_a_position(engines):
             state.apply_turn(Move.from_str(e.move).steps)
     assert state.is_over()
     assert [r.rank for r in h.result] == [s.rank for s in state.ranking()]
+    assert to_position(replay(record)) == to_position(state)
 
 
 def test_the_same_seeds_replay_the_same_game(engines):
@@ -281,11 +267,30 @@ def test_play_rejects_bad_arguments_in_one_line(args, message):
 
 
 def test_play_record_appends_the_text_record(tmp_path):
-    pytest.importorskip("sneferu_cli.record.text")  # the record tools, merged separately
     path = tmp_path / "games.txt"
-    r = run_cli("play", "random", "random", "--seed", "4", "--record", str(path))
-    assert r.returncode == 0, r.stderr
-    assert path.read_text().strip()
+    for seed in ("4", "5"):
+        r = run_cli("play", "random", "random", "--seed", seed, "--record", str(path))
+        assert r.returncode == 0, r.stderr
+    games = read_records(path.read_text()).games
+    assert [g.record.header.seed for g in games] == [4, 5]
+    # Exactly the record format: the file is what the writer makes of the games read.
+    assert path.read_text() == format_records(g.record for g in games)
+    for g in games:
+        turns = verify(g, standard_edition()).turns
+        h = g.record.header
+        assert [s.name for s in h.seats] == ["random", "random"]
+        assert f"Game over after {turns} turns" in describe_result(g.record)
+
+
+@pytest.mark.parametrize(("where", "message"), [
+    ("", "is a directory"), ("no/such/folder/games.txt", "no folder"),
+])
+def test_a_record_file_that_cannot_be_written_is_refused_before_the_game(tmp_path, where,
+                                                                         message):
+    r = run_cli("play", "random", "--seed", "1", "--record", str(tmp_path / where))
+    assert r.returncode == 2
+    assert r.stderr.startswith("sneferu: ") and len(r.stderr.splitlines()) == 1
+    assert message in r.stderr and r.stdout == ""  # no game was played
 
 
 def test_bench_reports_turns_per_second_and_the_overhead():
@@ -324,3 +329,26 @@ def test_play_with_another_edition_sets_the_engines_edition_file(tmp_path):
     assert f"1> setoption name EditionFile value {edition}" in traffic
     assert "3> setoption name EditionFile" not in traffic  # js-random does not declare it
     assert "newgame players 3 seat 2 variant standard edition rich" in traffic
+
+
+def test_the_examples_in_the_arbiter_docstrings_hold():
+    import doctest
+
+    import sneferu_cli.arbiter.game
+    result = doctest.testmod(sneferu_cli.arbiter.game)
+    assert result.attempted >= 2 and result.failed == 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_a_signal_waits_while_the_record_is_written(sig):
+    """The arbiter holds Ctrl-C and SIGTERM while it stops the engines and writes the
+    record; the signal stops it right after."""
+    from sneferu_cli.cli.play import _signals_held
+
+    done = []
+    with pytest.raises(KeyboardInterrupt), _signals_held():
+        os.kill(os.getpid(), sig)
+        time.sleep(0.05)  # the handler has run by now
+        done.append(True)
+    assert done == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

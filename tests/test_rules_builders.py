@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from positions import Seat, build, levels_below, moves, placements, play
+from positions import Seat, build, legal, levels_below, moves, placements, play
 
 from sneferu_cli.notation import Move, legal_moves, parse_action, to_position
 from sneferu_cli.rules import FEAST, IllegalAction, Phase
@@ -128,7 +128,7 @@ def test_heba_sailing_off_space_40_has_turns_again():
 def test_heba_may_sail_back_with_a_stored_stone_after_reaching_40():
     """R5, R9: the stored stone placed after the turn that reaches 40 may carry the sail."""
     state = build(seats(Seat(space=39, builder="Heba", store="MG")), offer=["", "", "", "GA"])
-    assert "4.1 GA@1.1 MG@1.2h" in moves(state)
+    assert legal(state, "4.1 GA@1.1 MG@1.2h")
     play(state, "4.1 GA@1.1 MG@1.2h", "~BT")
     assert state.players[0].space == 38 and state.seat == 0 and not state.is_over()
 

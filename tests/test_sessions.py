@@ -9,11 +9,14 @@ import sys
 
 import pexpect
 import pytest
+from support import run_cli
 
 from sneferu_cli.arbiter.bundled import engine_command
 from sneferu_cli.notation.move import legal_moves
 from sneferu_cli.notation.position import to_position
 from sneferu_cli.protocol.messages import SEP
+from sneferu_cli.record.model import Turn
+from sneferu_cli.record.text import read_records
 from sneferu_cli.rules.chance import sample_outcome
 from sneferu_cli.rules.state import GameState, new_game
 
@@ -126,8 +129,10 @@ def play(*args: str) -> pexpect.spawn:
 PROMPT = r"seat 1> "
 
 
-def test_a_human_plays_a_whole_game_against_an_engine():
-    child = play("random", "--human", "1", "--seed", "6", "--movetime", "2000")
+def test_a_human_plays_a_whole_game_against_an_engine(tmp_path):
+    path = tmp_path / "games.txt"
+    child = play("random", "--human", "1", "--seed", "6", "--movetime", "2000",
+                 "--record", str(path))
     try:
         child.expect(r"Game: seat 1 human, seat 2 random; seed 6; movetime 2000\.")
         child.expect(r"You play seat 1 against 1 others\. Type help for help\.")
@@ -167,6 +172,43 @@ def test_a_human_plays_a_whole_game_against_an_engine():
         child.close(force=True)
     assert child.exitstatus == 0
     assert turns > 5
+    # The record holds the human's turns (timed, not limited) and verifies.
+    (entry,) = read_records(path.read_text()).games
+    assert [(s.name, s.author) for s in entry.record.header.seats] == [
+        ("human", None), ("random", "the sneferu authors")]
+    mine = [e for e in entry.record.events if isinstance(e, Turn) and e.seat == 1]
+    assert len(mine) == turns and all(t.ms is not None and t.info is None for t in mine)
+    r = run_cli("replay", str(path))
+    assert r.returncode == 0 and ": verified, " in r.stdout, r.stderr
+
+
+def test_ctrl_c_at_the_prompt_records_the_game_so_far(tmp_path):
+    path = tmp_path / "games.txt"
+    child = play("random", "--human", "1", "--seed", "6", "--movetime", "2000",
+                 "--record", str(path))
+    try:
+        for _ in range(3):
+            child.expect(PROMPT)
+            child.sendline("?")
+            child.expect(r"\d+ legal moves:\r\n  (\S+(?: \S+)*?)(?:  |\r\n)")
+            first = child.match.group(1)
+            child.expect(PROMPT)
+            child.sendline(first)
+        child.expect(PROMPT)
+        child.sendintr()  # the terminal's Ctrl-C: SIGINT to the arbiter, not to the engines
+        child.expect(r"Game aborted after (\d+) turns\. The game so far is in ")
+        turns = int(child.match.group(1))
+        child.expect(r"sneferu: interrupted")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 130
+    (entry,) = read_records(path.read_text()).games
+    assert entry.record.header.termination == "aborted"
+    assert sum(1 for e in entry.record.events if isinstance(e, Turn) and e.seat == 1) == 3
+    r = run_cli("replay", str(path))
+    assert r.returncode == 0, r.stderr
+    assert f": aborted after {turns} turns, its moves verified. Seat 1 to move" in r.stdout
 
 
 def test_a_human_who_closes_the_input_is_retired_and_the_game_goes_on():

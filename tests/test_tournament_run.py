@@ -311,3 +311,22 @@ def test_report_formats(tmp_path):
     for flag, file in (("--json", "s.json"), ("--csv", "s.csv")):
         out = run_cli("tournament", "report", str(tmp_path / "tournament.records"), flag)
         assert out.returncode == 0 and out.stdout == (tmp_path / file).read_text()
+
+
+def test_a_worker_killed_mid_game_is_replaced_and_its_game_played_again(tmp_path):
+    write_config(tmp_path / "t.toml", {"a": "random", "b": "greedy"}, deals=8, seed=6,
+                 movetime=1000)
+    p = sneferu("t.toml", "-j", "2", cwd=tmp_path)
+    records = tmp_path / "tournament.records"
+    end = time.monotonic() + LIMIT
+    while time.monotonic() < end and p.poll() is None and not (
+            records.exists() and read_records(records.read_text()).games):
+        time.sleep(0.02)
+    workers = [pid for pid in processes_in(tmp_path)
+               if b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert len(workers) == 2
+    os.kill(workers[0], signal.SIGKILL)
+    out, err = p.communicate(timeout=LIMIT)
+    assert p.returncode == 0, err
+    assert sorted(int(g.header.round or 0) for g in games_of(records)) == list(range(1, 17))
+    assert wait_gone(tmp_path) == []

@@ -198,25 +198,25 @@ def test_a_deal_fixes_the_setup_and_the_order_of_the_bag(players, builders):
 
 
 def test_moves_drawing_from_the_chance_generator_would_break_duplicate_deals():
-    """The counter-check: with one generator for chance and moves, the draws differ."""
-    def shared(moves_salt: int) -> list[str]:
+    """The counter-check: when the moves are chosen with the chance generator too, the
+    draws are not those of the same deal played with a separate move generator."""
+    def draws(shared: bool) -> list[str]:
         state = new_game(2)
         rng = random.Random(7)
-        draws: list[str] = []
+        chooser = rng if shared else random.Random(99)
+        out: list[str] = []
         while not state.is_over():
             if state.is_chance_node():
                 o = sample_outcome(state, rng)
                 if state.turn:
-                    draws.append(str(o))
+                    out.append(str(o))
                 state.apply(o)
             else:
-                turns = state.legal_turns()
-                state.apply_turn(turns[(rng.randrange(len(turns)) + moves_salt) % len(turns)])
-        return draws
-    a, b = shared(0), shared(1)
+                state.apply_turn(chooser.choice(state.legal_turns()))
+        return out
+    a, b = draws(False), draws(True)
     n = min(len(a), len(b))
     assert a[:n] != b[:n]
-
 
 
 def test_game_header_with_random_builders_and_standard():

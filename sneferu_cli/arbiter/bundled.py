@@ -1,18 +1,16 @@
 """The engines that come with sneferu, and turning an engine argument into a command.
 
-In an installed package the engines travel as ``sneferu_cli/engines``; in a source
-checkout they are read from ``engines/`` at the top of the repository (the same pattern as
-the grammars, :func:`sneferu_cli.notation.grammar.grammar_dir`).
+The engines are the files of ``engines/`` (:func:`sneferu_cli.shipped.shipped_dir`).
 """
 
 from __future__ import annotations
 
-import functools
 import shlex
 import shutil
 import sys
-from importlib import resources
 from pathlib import Path
+
+from ..shipped import shipped_dir
 
 __all__ = ["BUNDLED", "check_program", "engine_command", "engines_dir"]
 
@@ -24,16 +22,9 @@ BUNDLED = {
 """Bundled engine name: (interpreter, file in engines/, what it plays)."""
 
 
-@functools.cache
 def engines_dir() -> Path:
     """The folder holding the bundled engines."""
-    packaged = resources.files("sneferu_cli").joinpath("engines")
-    if packaged.is_dir():
-        return Path(str(packaged))
-    source = Path(__file__).resolve().parents[2] / "engines"
-    if source.is_dir():
-        return source
-    raise FileNotFoundError("the bundled engines are missing from this installation")
+    return shipped_dir("engines", "engines")
 
 
 def engine_command(engine: str) -> list[str]:

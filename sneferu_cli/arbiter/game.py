@@ -5,7 +5,8 @@ many games: ``newgame`` resets them), draws every chance event with
 ``sample_outcome(state, random.Random(seed))``, asks the active seat for a whole turn and
 applies it atomically with ``GameState.apply_turn``. An agent that fails (SPEC.md section 7)
 is retired: it takes no more turns, ranks below every seat not retired, and the game goes
-on for the others. The arbiter never waits without a deadline on an engine.
+on for the others. The arbiter never waits without a deadline on an engine. A game stopped
+by Ctrl-C (KeyboardInterrupt) raises :class:`GameInterrupted` with the game so far.
 """
 
 from __future__ import annotations
@@ -16,21 +17,14 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import msgspec
+
 from ..notation.move import Move
 from ..notation.position import to_position
 from ..protocol.messages import GameOver, NewGame, Position
-from ..record.model import (
-    Chance,
-    Event,
-    Fault,
-    GameRecord,
-    Header,
-    Retire,
-    Seat,
-    SeatResult,
-    SoloScore,
-    Turn,
-)
+from ..record.model import Chance, Event, Fault, GameRecord, Header, Retire, Seat, Turn
+from ..record.replay import final_result, position_at
+from ..record.text import GameEntry
 from ..rules.chance import sample_outcome
 from ..rules.components import NotationError
 from ..rules.edition import Edition
@@ -38,7 +32,8 @@ from ..rules.state import GameState, IllegalAction, Variant, new_game
 from .agent import Agent, TurnRequest
 from .process import EngineFault
 
-__all__ = ["DEFAULT_CLOCK", "OnEvent", "TimeControl", "describe_result", "play_game"]
+__all__ = ["DEFAULT_CLOCK", "GameInterrupted", "OnEvent", "TimeControl", "describe_result",
+           "play_game"]
 
 DEFAULT_CLOCK = "60+1"
 """The game clock when no time control is given: 60 seconds plus 1 per move."""
@@ -51,6 +46,8 @@ class TimeControl:
 
     >>> str(TimeControl(movetime=200)), str(TimeControl(base=60000, inc=1000))
     ('movetime 200', '60+1')
+    >>> str(TimeControl(base=1_234_567, inc=50)), str(TimeControl(base=500))
+    ('1234.567+0.05', '0.5+0')
     """
 
     movetime: int | None = None
@@ -93,7 +90,25 @@ class TimeControl:
         if self.movetime is not None:
             return f"movetime {self.movetime}"
         assert self.base is not None
-        return f"{self.base / 1000:g}+{self.inc / 1000:g}"
+        return f"{_seconds(self.base)}+{_seconds(self.inc)}"
+
+
+def _seconds(ms: int) -> str:
+    """Whole milliseconds as seconds, exactly and without trailing zeros: 500 -> 0.5."""
+    whole, frac = divmod(ms, 1000)
+    return f"{whole}.{frac:03}".rstrip("0") if frac else str(whole)
+
+
+class GameInterrupted(KeyboardInterrupt):
+    """The game was stopped (Ctrl-C, or SIGTERM turned into KeyboardInterrupt) before its end.
+
+    ``record`` is the game so far: every event played, ``termination`` ``aborted``, no result
+    (or, when the game had just ended, the finished game).
+    """
+
+    def __init__(self, record: GameRecord) -> None:
+        super().__init__("the game was interrupted")
+        self.record = record
 
 
 OnEvent = Callable[[Event, GameState], None]
@@ -106,9 +121,15 @@ def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
 
     ``builders``: None (standard), ``"random"`` or one builder name per seat. ``start``: a
     position to start from instead of a new game (its players must match the agents).
-    ``on_event`` is called after every chance outcome, turn and retirement.
+    ``on_event`` is called after every chance outcome, turn and retirement. A
+    KeyboardInterrupt during the game becomes :class:`GameInterrupted`, which carries the
+    record of the game so far; the agents are left as they are (the caller stops them).
     """
-    return _Game(agents, seed, time_control, builders, edition, start, on_event).play()
+    game = _Game(agents, seed, time_control, builders, edition, start, on_event)
+    try:
+        return game.play()
+    except KeyboardInterrupt:
+        raise GameInterrupted(game.so_far()) from None
 
 
 class _Game:
@@ -170,6 +191,8 @@ class _Game:
         n = len(self.agents)
         ready = []
         for i, agent in enumerate(self.agents):
+            if state.players[i].retired:  # in the start position: the seat gets nothing
+                continue
             if agent.fault is not None:
                 self._retire(i, agent.fault)
                 continue
@@ -197,15 +220,16 @@ class _Game:
             self._retire(seat, f)
             return
         try:
-            self.state.apply_turn(Move.from_str(answer.move).steps)
+            move = Move.from_str(answer.move)
+            self.state.apply_turn(move.steps)
         except (NotationError, IllegalAction) as e:
             self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
             return
         if agent.timed and tc.base is not None:
             self.clocks[seat] = max(0.0, self.clocks[seat] - answer.ms) + tc.inc
         self.turns += 1
-        self.events.append(answer.move)
-        self._emit(Turn(seat + 1, answer.move, answer.ms, answer.info))
+        self.events.append(str(move))
+        self._emit(Turn(seat + 1, str(move), answer.ms, answer.info))
 
     def _retire(self, seat: int, fault: EngineFault) -> None:
         self.agents[seat].retire(fault)
@@ -216,6 +240,24 @@ class _Game:
         self.record.header.faults.append(Fault(seat + 1, fault.kind, fault.detail, self.turns))
         self._emit(Retire(seat + 1, fault.kind))
 
+    def so_far(self) -> GameRecord:
+        """The record of the game up to now, whatever moment an interruption came at.
+
+        The header is rebuilt from the events alone (a fault whose retire event was not yet
+        written is dropped): the termination is ``aborted`` with no result while the game is
+        not over, else the finished game's result.
+        """
+        events = list(self.record.events)
+        header = msgspec.structs.replace(self.record.header)
+        header.faults = header.faults[:sum(1 for e in events if isinstance(e, Retire))]
+        record = GameRecord(header, events)
+        state = position_at(GameEntry(record), -1, self.state.edition)
+        result, solo, termination = final_result(state)
+        if termination == "aborted":
+            result, solo = [], None
+        header.result, header.solo, header.termination = result, solo, termination
+        return record
+
     def _emit(self, event: Event) -> None:
         self.record.events.append(event)
         if self.on_event is not None:
@@ -224,20 +266,9 @@ class _Game:
     def _finish(self) -> None:
         state = self.state
         header = self.record.header
-        standings = state.ranking()
-        header.result = [SeatResult(s.seat + 1, s.rank, s.stones, s.food, s.retired)
-                         for s in standings]
-        if state.ptah is not None:
-            r = state.solo_result()
-            header.solo = SoloScore(r.won, r.ptah, r.score, r.title)
-        if all(p.retired for p in state.players):
-            header.termination = "all-retired"
-        elif state.ptah is not None and state.ptah_total >= state.tables.ptah_target:
-            header.termination = "ptah"
-        else:
-            header.termination = "normal"
+        header.result, header.solo, header.termination = final_result(state)
         final = Position(self.base or to_position(state), tuple(self.events))
-        result = GameOver(tuple(s.rank for s in standings))
+        result = GameOver(tuple(r.rank for r in header.result))
         for i, agent in enumerate(self.agents):
             if not state.players[i].retired:
                 agent.game_over(final, result)
@@ -249,7 +280,9 @@ def describe_result(record: GameRecord) -> str:
     names = {s.seat: s.name for s in h.seats}
     turns = sum(1 for e in record.events if isinstance(e, Turn))
     why = {"normal": "every boat reached the last space", "ptah": "Ptah completed his pyramid",
-           "all-retired": "every seat was retired", "aborted": "aborted"}
+           "all-retired": "every seat was retired"}
+    if h.termination == "aborted":
+        return f"Game aborted after {turns} turns."
     lines = [f"Game over after {turns} turns ({why.get(h.termination or '', '?')})."]
     faults = {f.seat: f for f in h.faults}
     width = max((len(n) for n in names.values()), default=0)

@@ -13,6 +13,7 @@ import click
 from ..rules.components import NotationError
 from ..rules.edition import EditionError
 from ..rules.state import IllegalAction
+from .bench import bench
 from .demo import demo
 from .play import play
 from .position import position
@@ -32,6 +33,7 @@ cli.add_command(demo)
 cli.add_command(play)
 cli.add_command(replay)
 cli.add_command(serve)
+cli.add_command(bench)
 cli.add_command(tournament)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-import importlib
+import os
 import random
 import signal
 from collections.abc import Iterator
@@ -16,10 +16,18 @@ import click
 from ..arbiter.agent import Agent
 from ..arbiter.bundled import BUNDLED, engine_command
 from ..arbiter.engine import Engine, automatic_options
-from ..arbiter.game import DEFAULT_CLOCK, OnEvent, TimeControl, describe_result, play_game
+from ..arbiter.game import (
+    DEFAULT_CLOCK,
+    GameInterrupted,
+    OnEvent,
+    TimeControl,
+    describe_result,
+    play_game,
+)
 from ..arbiter.human import Human
 from ..arbiter.process import StderrSink, TrafficLog
-from ..record.model import Event, Retire, Turn
+from ..record.model import Event, GameRecord, Retire, Turn
+from ..record.text import append_record
 from ..rules.state import GameState, new_game
 from .options import builders_option, edition_option, load
 
@@ -89,6 +97,8 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     settings = [_option(o, n) for o in options]
+    if record_path is not None:
+        _check_writable(record_path)
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     if bench is not None:
@@ -121,16 +131,43 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
             record = play_game(agents, seed=seed, time_control=control, builders=builders,
                                edition=edition,
                                on_event=_printer(agents) if show else None)
+            with _signals_held():
+                _save(record_path, record)
+        except KeyboardInterrupt as stop:
+            with _signals_held():
+                for handle in handles:
+                    handle.kill()
+                if isinstance(stop, GameInterrupted):
+                    _save(record_path, stop.record)
+                    # A human's prompt may be waiting at the end of the line.
+                    click.echo(("\n" if humans else "") + describe_result(stop.record)
+                               + (f" The game so far is in {record_path}." if record_path
+                                  else ""))
+            raise
         finally:
-            Engine.quit_all(handles)
+            with _signals_held():
+                Engine.quit_all(handles)
     click.echo(describe_result(record))
-    if record_path is not None:
-        # The text record format is sneferu_cli.record.text (the record tools).
-        text = importlib.import_module("sneferu_cli.record.text")
+
+
+def _check_writable(path: str) -> None:
+    """Fail before the game, not after it, when the record file cannot be written."""
+    p = Path(path)
+    folder = p.parent
+    if not folder.is_dir():
+        raise click.BadParameter(f"{path!r}: there is no folder {str(folder)!r}",
+                                 param_hint="--record")
+    if not os.access(p if p.exists() else folder, os.W_OK):
+        raise click.BadParameter(f"{path!r} cannot be written", param_hint="--record")
+
+
+def _save(path: str | None, record: GameRecord) -> None:
+    """Append the game to the record file ``path`` (if given)."""
+    if path is not None:
         try:
-            text.append_record(record_path, record)
+            append_record(path, record)
         except OSError as e:
-            raise click.FileError(record_path, e.strerror) from None
+            raise click.FileError(path, e.strerror) from None
 
 
 def _option(text: str, seats: int) -> tuple[int | None, str, str]:
@@ -198,6 +235,28 @@ def _files(log_path: str | None, stderr_path: str | None) -> Iterator[
             log.close()
         if sink is not None:
             sink.close()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block is done: stopping the engines and writing
+    the record are not cut short. A signal that came meanwhile is a KeyboardInterrupt
+    afterwards (unless the block raised)."""
+    caught: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        caught.append(signum)
+
+    # Handlers, not a signal mask: a signal blocked in this thread could still be taken by
+    # another one (the engines' stderr readers), and Python runs its handler here anyway.
+    previous = {sig: signal.signal(sig, hold) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if caught:
+        raise KeyboardInterrupt
 
 
 @contextlib.contextmanager

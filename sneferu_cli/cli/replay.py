@@ -40,8 +40,10 @@ def replay(ctx: click.Context, file: str, number: int | None, ply: int | None, s
     """Replay and verify the games of a record FILE ('-' reads standard input).
 
     Without options, every game is replayed against the rules and its header's result;
-    one line per game. Exit code 1 when a game does not verify or was cut off, 2 when the
-    file is malformed. The text format and JSON Lines are both read.
+    one line per game. A game stopped before its end ([Termination aborted]) is reported
+    as aborted; its moves are verified as any game's. Exit code 1 when a game does not
+    verify or was cut off while being written, 2 when the file is malformed. The text
+    format and JSON Lines are both read.
     """
     modes = [m for m, on in (("--json", as_json), ("--text", as_text),
                              ("--html", html_path is not None),
@@ -135,6 +137,10 @@ def _verify_all(entries: list[GameEntry], editions: list[Edition], rf: RecordFil
         names = ", ".join(s.name if s.name.isprintable() else json.dumps(s.name)
                           for s in h.seats)
         who = f" ({names})" if names else ""
-        click.echo(f"game {entry.number}{who}: verified, {v.turns} turns. "
-                   f"{describe_turn(v.state)}")
+        if v.state.is_over():
+            done = f"verified, {v.turns} turns"
+        else:
+            stopped = "aborted" if h.termination == "aborted" else "not finished"
+            done = f"{stopped} after {v.turns} turns, its moves verified"
+        click.echo(f"game {entry.number}{who}: {done}. {describe_turn(v.state)}")
     return failed

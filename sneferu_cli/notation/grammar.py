@@ -1,13 +1,11 @@
 """The Lark grammars of ``protocol/``: where they are and one cached parser per start rule.
 
-In an installed package the grammar files travel as ``sneferu_cli/grammars``; in a source
-checkout they are read from ``protocol/`` at the top of the repository.
+The grammar files are those of ``protocol/`` (:func:`sneferu_cli.shipped.shipped_dir`).
 """
 
 from __future__ import annotations
 
 import functools
-from importlib import resources
 from pathlib import Path
 
 from lark import (
@@ -21,20 +19,14 @@ from lark import (
 )
 
 from ..rules.components import NotationError
+from ..shipped import shipped_dir
 
 __all__ = ["Token", "Transformer", "Tree", "grammar_dir", "parse", "parser"]
 
 
-@functools.cache
 def grammar_dir() -> Path:
     """The folder holding the ``.lark`` files."""
-    packaged = resources.files("sneferu_cli").joinpath("grammars")
-    if packaged.is_dir():
-        return Path(str(packaged))
-    source = Path(__file__).resolve().parents[2] / "protocol"
-    if source.is_dir():
-        return source
-    raise FileNotFoundError("the protocol grammars are missing from this installation")
+    return shipped_dir("grammars", "protocol")
 
 
 @functools.cache

@@ -41,7 +41,11 @@ _WORDS: dict[str, Step] = {"store": STORE, "feast": FEAST, "end": END}
 
 
 class Move(msgspec.Struct, frozen=True):
-    """One whole turn: the active player's steps in order (the closing Done implied)."""
+    """One whole turn: the active player's steps in order (the closing Done implied).
+
+    The move with no step, which only ends the turn in the after-turn phase, is written
+    ``done``.
+    """
 
     steps: tuple[Step, ...]
 
@@ -49,10 +53,10 @@ class Move(msgspec.Struct, frozen=True):
     def from_str(cls, text: str) -> Move:
         """Read a move; NotationError (a ValueError) says what and where when malformed."""
         tree = parse("move", "move", text, "move")
-        return cls(tuple(_step(tok) for tok in _tokens(tree)))
+        return cls(tuple(_step(tok) for tok in _tokens(tree) if tok.type != "DONE"))
 
     def __str__(self) -> str:
-        return " ".join(str(s) for s in self.steps)
+        return " ".join(str(s) for s in self.steps) or "done"
 
     def __iter__(self) -> Iterator[Step]:
         return iter(self.steps)

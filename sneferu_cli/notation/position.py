@@ -209,9 +209,6 @@ def _read_player(state: GameState, i: int, row: Node) -> Player:
     if fl != "-" and fl != "".join(c for c in "fher" if c in fl):
         raise NotationError(f"{who}: flags {fl!r} must be written once each, in the order f h e r")
     p.feasted, p.sailed, p.ended, p.retired = ("f" in fl, "h" in fl, "e" in fl, "r" in fl)
-    if p.ended and p.space != t.last:
-        raise NotationError(f"{who}: flag e (forced end taken) but the boat is not on the "
-                            f"last space")
     if p.feasted and p.power is not Power.FEAST:
         raise NotationError(f"{who}: flag f (feast used) but the builder is not Lateef")
     if p.sailed and p.power is not Power.SAIL_BACK:
@@ -359,9 +356,12 @@ def _check(state: GameState) -> None:
             raise NotationError(f"position: {k} stones of type {Stone(s).name} are accounted "
                                 f"for (bag, offer, pyramids, storehouses, Ptah); need "
                                 f"{t.per_type}")
-    for p in state.players:
+    for i, p in enumerate(state.players):
         if p.food < 0:
             raise NotationError("position: negative food")
+        if p.ended and p.space != t.last:
+            raise NotationError(f"position: seat {i + 1}: flag e (forced end taken) but the "
+                                "boat is not on the last space")
     ph = state.phase
     if ph == Phase.SETUP:
         for i, p in enumerate(state.players):

@@ -66,7 +66,7 @@ class Header(msgspec.Struct, omit_defaults=True):
     fields say who). ``position`` is the starting position when the game did not start from
     set-up. ``result`` and ``termination`` are empty until the game is finished;
     ``termination`` is ``normal``, ``ptah`` (Ptah completed its pyramid), ``all-retired`` or
-    ``aborted`` (cut off before the end).
+    ``aborted`` (stopped before its end: no result then, as the arbiter writes it).
     """
 
     players: int

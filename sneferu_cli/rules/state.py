@@ -279,10 +279,13 @@ class GameState:
         ``bonus`` applies the start quarry's tile where it changes the price: NOEXTRA
         drops the row extra, SAVETIME saves time, TIMEFOOD adds its extra space.
         """
-        t = self.tables
-        c, r = column - 1, row - 1
-        food, time = t.prices[c][r], t.col_time[c]
         tile = self.start_tile() if bonus else None
+        return self._cost(column - 1, row - 1, -1 if tile is None else tile)
+
+    def _cost(self, c: int, r: int, tile: int) -> tuple[int, int]:
+        """(food, time) of offer cell ``c``, ``r`` (0-based) with bonus ``tile`` used (-1: none)."""
+        t = self.tables
+        food, time = t.prices[c][r], t.col_time[c]
         if tile == _NOEXTRA:
             food = t.col_food[c]
         elif tile == _SAVETIME:
@@ -571,7 +574,6 @@ class GameState:
         q = t.quarry_at[self.start_space]
         # The start quarry's tile when the stone has its colour, else -1.
         tile = self.tiles[q] if q >= 0 and STONE_MASK[stone] >> t.quarry_material[q] & 1 else -1
-        food, time = t.prices[c][r], t.col_time[c]
         if step.bonus:
             if tile < 0:
                 raise IllegalAction(f"buy {step}: no quarry bonus applies (the boat started "
@@ -580,12 +582,7 @@ class GameState:
             if tile == _STOREHOUSE:
                 raise IllegalAction(f"buy {step}: the STOREHOUSE bonus is used by the store "
                                     "step, not by '+'")
-            if tile == _NOEXTRA:
-                food = t.col_food[c]
-            elif tile == _SAVETIME:
-                time = max(0, time - t.savetime)
-            elif tile == _TIMEFOOD:
-                time += 1
+        food, time = self._cost(c, r, tile if step.bonus else -1)
         if food > p.food:
             raise IllegalAction(f"buy {step}: costs {food} food, the player has {p.food}")
         start = p.space
@@ -878,26 +875,42 @@ class GameState:
         self._adopt(work)
 
     def legal_turns(self) -> list[tuple[Step, ...]]:
-        """Every legal whole turn from here, as step sequences (Done left implicit)."""
+        """The legal whole turns from here, as step sequences (Done left implicit).
+
+        Sequences that lead to the same state (two stored stones placed in either order,
+        say) are listed once, by the first found in step order; every state a legal turn
+        can reach is reached by exactly one listed sequence.
+        """
         out: list[tuple[Step, ...]] = []
         if not _START <= self.phase <= _POST:
             return out
-        turn = self.turn
+        turn, mover = self.turn, self.seat
+        seen: set[tuple[object, ...]] = set()
 
         def walk(state: GameState, prefix: tuple[Step, ...]) -> None:
             for step in state.legal_steps():
-                if type(step) is Done:
-                    out.append(prefix)
-                    continue
                 nxt = state.clone()
                 nxt.apply(step)
+                key = nxt._turn_key(mover)
+                if key in seen:
+                    continue
+                seen.add(key)
                 if nxt.turn_over_since(turn):
-                    out.append((*prefix, step))
+                    out.append(prefix if type(step) is Done else (*prefix, step))
                 else:
                     walk(nxt, (*prefix, step))
 
         walk(self, ())
         return out
+
+    def _turn_key(self, mover: int) -> tuple[object, ...]:
+        """What a turn of seat ``mover`` can change, for telling its outcomes apart."""
+        p = self.players[mover]
+        mine = (p.food, p.space, p.arrival, tuple(p.pyramid.stones), tuple(sorted(p.store)),
+                p.feasted, p.sailed, p.ended)
+        return (self.phase, self.seat, self.turn, self.hand, self.can_store,
+                tuple(tuple(col) for col in self.offer), tuple(self.pending),
+                tuple(self.ptah) if self.ptah is not None else None, mine)
 
     def _adopt(self, other: GameState) -> None:
         for name in GameState.__slots__:

@@ -19,7 +19,8 @@ flaky              crashes (exit 3) at each move request with probability N % (d
                    drawn from its Seed option and the request's number in the game
 =================  ==========================================================================
 
-Every mode first writes ``pid N`` to stderr, so a test can check the process is gone.
+Every mode first writes ``pid N`` to stderr, so a test can check the process is gone, and
+``misbehaving: MODE`` when it starts to misbehave, so a test knows the game has got there.
 """
 
 import os
@@ -67,6 +68,8 @@ class Broken(Bot):
 
 
 def misbehave() -> None:
+    sys.stderr.write(f"misbehaving: {MODE}\n")
+    sys.stderr.flush()
     if MODE == "double-move":
         return
     if MODE == "crash":

@@ -1,0 +1,72 @@
+"""``sneferu bench``: how fast the rules run here, and perft counts of a position."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..bench import perft_counts, python_version, run_bench
+from ..rules.state import new_game
+from .options import builders_option, edition_option, load, read_position
+
+
+@click.command()
+@click.option("--players", "-p", type=click.IntRange(1, 4), default=4, show_default=True)
+@builders_option
+@click.option("--games", "-n", type=click.IntRange(1), default=1000, show_default=True,
+              help="How many complete random games to play.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--perft", "perft_position", default=None, metavar="POSITION",
+              help="Instead: count the action sequences of POSITION up to --depth ('-' reads "
+                   "it from standard input).")
+@click.option("--depth", type=click.IntRange(1), default=3, show_default=True,
+              help="With --perft: the deepest count.")
+@click.option("--json", "as_json", is_flag=True,
+              help="With --perft: print one JSON object (position, perft, moves), the "
+                   "format of tests/data/perft.")
+@edition_option
+def bench(players: int, builders: str | None, games: int, seed: int,
+          perft_position: str | None, depth: int, as_json: bool,
+          edition_path: str | None) -> None:
+    """Measure random games, legal steps and position notation per second on one core.
+
+    Steps are chosen uniformly among the legal ones and chance is drawn by its odds, from
+    one generator seeded with --seed: the counts are the same on every run, the times are
+    this machine's. With --perft, print perft counts of a position instead (an action is a
+    legal step or a chance outcome, each counted once) and its number of legal moves.
+    """
+    given = _given(click.get_current_context())
+    if perft_position is not None:
+        extra = given & {"players", "builders", "games", "seed"}
+        if extra:
+            raise click.UsageError(f"--perft counts one position; --{sorted(extra)[0]} does "
+                                   "not apply")
+        _perft(perft_position, depth, as_json, edition_path)
+        return
+    if given & {"depth", "as_json"}:
+        raise click.UsageError("--depth and --json go with --perft")
+    edition = load(edition_path)
+    try:
+        new_game(players, builders=builders, edition=edition)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+    click.echo(run_bench(players, builders, games, seed, edition).table())
+
+
+def _given(ctx: click.Context) -> set[str]:
+    """The options given on the command line (not left at their defaults)."""
+    return {name for name in ctx.params
+            if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE}
+
+
+def _perft(text: str, depth: int, as_json: bool, edition_path: str | None) -> None:
+    result = perft_counts(read_position(text, edition_path), depth)
+    if as_json:
+        click.echo(json.dumps(result.record()))
+        return
+    click.echo(f"python {python_version()}")
+    click.echo(f"{'depth':<8}{'count':>14}{'seconds':>10}")
+    for d, (count, seconds) in enumerate(zip(result.counts, result.seconds, strict=True), 1):
+        click.echo(f"{d:<8}{count:>14,}{seconds:>10.3f}")
+    click.echo(f"{'moves':<8}{result.moves:>14,}")
