@@ -323,10 +323,10 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_game_played_again(tmp_path
             records.exists() and read_records(records.read_text()).games):
         time.sleep(0.02)
     workers = [pid for pid in processes_in(tmp_path)
-               if b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+               if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
     assert len(workers) == 2
     os.kill(workers[0], signal.SIGKILL)
-    out, err = p.communicate(timeout=LIMIT)
+    _, err = p.communicate(timeout=LIMIT)
     assert p.returncode == 0, err
     assert sorted(int(g.header.round or 0) for g in games_of(records)) == list(range(1, 17))
     assert wait_gone(tmp_path) == []
