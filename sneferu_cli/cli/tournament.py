@@ -69,7 +69,8 @@ class _WithReport(click.Command):
 
     def invoke(self, ctx: click.Context) -> Any:
         if "sneferu.report" in ctx.meta:
-            with report.make_context("report", ctx.meta["sneferu.report"], parent=ctx) as sub:
+            name = f"{ctx.command_path} report"  # without the run's [CONFIG] in usage lines
+            with report.make_context(name, ctx.meta["sneferu.report"]) as sub:
                 return report.invoke(sub)
         return super().invoke(ctx)
 
@@ -244,13 +245,14 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None) -> No
 
 @contextlib.contextmanager
 def _stop_on_signals(run: TournamentRun) -> Iterator[None]:
-    """Ctrl-C or SIGTERM: stop the run (the engines are killed, the files stay whole);
-    a second one interrupts at once."""
+    """Ctrl-C, SIGTERM or SIGHUP (the terminal closed): stop the run (the engines are
+    killed, the files stay whole); a second one interrupts at once."""
     def stop(signum: int, frame: FrameType | None) -> None:
         if run.stop.is_set():
             raise KeyboardInterrupt
         run.stop.set()
-    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM,
+                                                      signal.SIGHUP)}
     try:
         yield
     finally:
