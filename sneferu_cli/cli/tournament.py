@@ -142,6 +142,7 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
     """
     flags = _flags(fields)
     given = {k for k, v in flags.items() if v is not None}
+    demo = not resume and config is None and not given - {"concurrency"}
     try:
         if resume:
             cfg = load_config(config, flags) if config or given - set(RUN_SETTINGS) else None
@@ -152,7 +153,6 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
                 state = flags["state"] or f"{records}.state"
             journal = Journal.resume(state, cfg)
         else:
-            demo = config is None and not given - {"concurrency"}
             cfg = _demo_config(flags) if demo else load_config(config, flags)
             _probe(cfg)
             journal = Journal.start(cfg)
@@ -168,7 +168,7 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
             raise TournamentError(str(e)) from None
         except (RecordError, ValueError) as e:
             raise TournamentError(f"{journal.records_path}: {e}") from None
-        _play(run, json_path, csv_path)
+        _play(run, json_path, csv_path, demo)
 
 
 def _probe(cfg: TournamentConfig) -> None:
@@ -201,7 +201,8 @@ def _demo_config(flags: dict[str, Any]) -> TournamentConfig:
         "time-control": "10+0.1", "records": os.path.join(folder, "demo.records")})
 
 
-def _play(run: TournamentRun, json_path: str | None, csv_path: str | None) -> None:
+def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
+          demo: bool = False) -> None:
     cfg = run.config
     engines = ", ".join(e.name for e in cfg.engines)
     how = "solo" if cfg.seats == 1 else f"{cfg.format} at {cfg.seats} seats"
@@ -240,6 +241,9 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None) -> No
         sys.exit(130)
     if reason == "sprt":
         click.echo(f"The SPRT is decided: {run.finished} of {run.total} games played.")
+    if demo:
+        click.echo(f"Step through a game: sneferu replay {run.journal.records_path} --game 1 "
+                   "--html game.html")
     click.echo(f"records: {run.journal.records_path}")
 
 
