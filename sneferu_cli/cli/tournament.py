@@ -217,7 +217,7 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
     try:
         with _stop_on_signals(run):
             reason = run.run(progress.update)
-    except RunError as e:
+    except (RunError, StateError, OSError) as e:  # the record or state file failed
         progress.close()
         raise click.ClickException(str(e)) from None
     except ConfigError as e:
