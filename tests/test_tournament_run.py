@@ -19,7 +19,14 @@ import pytest
 from support import ROOT, run_cli
 
 from sneferu_cli.cli.tournament import tournament
-from sneferu_cli.record import Turn, format_record, parse_records, read_records, verify
+from sneferu_cli.record import (
+    Turn,
+    decode_records,
+    format_record,
+    parse_records,
+    read_records,
+    verify,
+)
 from sneferu_cli.record.model import GameRecord
 from sneferu_cli.rules.edition import standard_edition
 from sneferu_cli.tournament import TournamentConfig, compute_standings, format_standings
@@ -92,6 +99,16 @@ def sneferu(*args: str, cwd: Path, **popen: object) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "sneferu_cli", "tournament", *args],
                             cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, **popen)  # type: ignore[call-overload]
+
+
+def wait_for_games(p: subprocess.Popen[str], records: Path, n: int) -> None:
+    """Wait until the running tournament ``p`` has ``n`` whole games in ``records``."""
+    end = time.monotonic() + LIMIT
+    while time.monotonic() < end and p.poll() is None:
+        text = decode_records(records.read_bytes()) if records.exists() else ""
+        if len(read_records(text).games) >= n:  # a game may be half written
+            return
+        time.sleep(0.02)
 
 
 def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -169,12 +186,7 @@ def test_sigkill_then_resume_gives_the_games_of_an_uninterrupted_run(tmp_path):
     assert done.returncode == 0, done.stderr
 
     p = sneferu("t.toml", "-j", "2", cwd=cut)
-    end = time.monotonic() + LIMIT
-    while time.monotonic() < end and p.poll() is None:
-        text = (cut / "t.rec").read_text() if (cut / "t.rec").exists() else ""
-        if len(read_records(text).games) >= 5:
-            break
-        time.sleep(0.02)
+    wait_for_games(p, cut / "t.rec", 5)
     assert p.poll() is None, "the run ended before it could be killed"
     p.kill()
     p.communicate(timeout=LIMIT)
@@ -198,10 +210,7 @@ def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):
                  seats=4, deals=4, seed=2, movetime=1000)
     p = sneferu("t.toml", "-j", "2", cwd=tmp_path)
     records = tmp_path / "tournament.records"
-    end = time.monotonic() + LIMIT
-    while time.monotonic() < end and p.poll() is None and not (
-            records.exists() and read_records(records.read_text()).games):
-        time.sleep(0.02)
+    wait_for_games(p, records, 1)
     p.send_signal(signal.SIGTERM)
     _, err = p.communicate(timeout=LIMIT)
     assert p.returncode == 130, err
@@ -318,10 +327,7 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_game_played_again(tmp_path
                  movetime=1000)
     p = sneferu("t.toml", "-j", "2", cwd=tmp_path)
     records = tmp_path / "tournament.records"
-    end = time.monotonic() + LIMIT
-    while time.monotonic() < end and p.poll() is None and not (
-            records.exists() and read_records(records.read_text()).games):
-        time.sleep(0.02)
+    wait_for_games(p, records, 1)
     workers = [pid for pid in processes_in(tmp_path)
                if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
     assert len(workers) == 2
