@@ -62,3 +62,24 @@ def group_gone(pgid: int) -> bool:
     except ProcessLookupError:
         return True
     return False
+
+
+def require_program(path: str, what: str) -> str:
+    """``path``, a program from outside Python that a test needs (Chromium, Node.js).
+
+    When it is missing the test is skipped with the reason, so the README's test command
+    works on a machine with only Python and pip; under CI (``SNEFERU_CI=1``, set by
+    ``.ci/run``, which installs them) a missing program fails the test instead.
+    """
+    import os
+    import shutil
+
+    import pytest
+
+    found = shutil.which(path)
+    if found:
+        return found
+    message = f"{what} is not installed ({path}); .ci/run installs it"
+    if os.environ.get("SNEFERU_CI") == "1":
+        pytest.fail(message)
+    pytest.skip(message)

@@ -7,9 +7,9 @@ import re
 import subprocess
 import sys
 
-from support import ROOT
+from support import ROOT, require_program
 
-NODE = "/usr/bin/node"
+NODE = "node"
 TIMEOUT = 120
 
 
@@ -19,7 +19,7 @@ def run(*cmd: str, env: dict[str, str] | None = None) -> subprocess.CompletedPro
 
 
 def test_node_client_plays_a_whole_game_through_sneferu_serve() -> None:
-    r = run(NODE, str(ROOT / "examples" / "node_client.js"),
+    r = run(require_program(NODE, "Node.js"), str(ROOT / "examples" / "node_client.js"),
             sys.executable, "-m", "sneferu_cli", "serve")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
@@ -30,14 +30,15 @@ def test_node_client_plays_a_whole_game_through_sneferu_serve() -> None:
 
 
 def test_node_client_takes_the_server_command_from_the_environment() -> None:
-    r = run(NODE, str(ROOT / "examples" / "node_client.js"),
+    r = run(require_program(NODE, "Node.js"), str(ROOT / "examples" / "node_client.js"),
             env={"SNEFERU_SERVE": f"{sys.executable} -m sneferu_cli serve", "SEED": "11"})
     assert r.returncode == 0, r.stderr
     assert "the game is over" in r.stdout
 
 
 def test_node_client_fails_cleanly_without_a_server() -> None:
-    r = run(NODE, str(ROOT / "examples" / "node_client.js"), "/nonexistent/sneferu")
+    r = run(require_program(NODE, "Node.js"), str(ROOT / "examples" / "node_client.js"),
+            "/nonexistent/sneferu")
     assert r.returncode == 1
     assert r.stderr.startswith("node_client: cannot start /nonexistent/sneferu")
 

@@ -13,7 +13,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from support import run_cli
+from support import require_program, run_cli
 
 from sneferu_cli.record.model import GameRecord
 from sneferu_cli.record.replay import plies
@@ -28,7 +28,8 @@ CHROMEDRIVER = "/usr/bin/chromedriver"
 @pytest.fixture(scope="module")
 def browser():
     opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
+    opts.binary_location = require_program(CHROMIUM, "Chromium")
+    chromedriver = require_program(CHROMEDRIVER, "ChromeDriver")
     profile = tempfile.TemporaryDirectory()
     for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--no-first-run", "--disable-background-networking",
@@ -36,7 +37,7 @@ def browser():
                 f"--user-data-dir={profile.name}", "--window-size=1400,1000"):
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=opts, service=Service(CHROMEDRIVER))
+    driver = webdriver.Chrome(options=opts, service=Service(chromedriver))
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(30)
     yield driver
