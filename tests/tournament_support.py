@@ -22,6 +22,7 @@ from sneferu_cli.record.model import (
     SoloScore,
     Turn,
 )
+from sneferu_cli.record.replay import final_result
 from sneferu_cli.rules import sample_outcome
 from sneferu_cli.rules.state import new_game
 from sneferu_cli.tournament import Game, TournamentConfig, game_header
@@ -44,12 +45,7 @@ def play(cfg: TournamentConfig, game: Game, moves_seed: int = 0) -> GameRecord:
             turn = moves.choice(state.legal_turns())
             events.append(Turn(seat + 1, str(Move(turn))))
             state.apply_turn(turn)
-    header.result = [SeatResult(s.seat + 1, s.rank, s.stones, s.food, s.retired)
-                     for s in state.ranking()]
-    if state.solo:
-        r = state.solo_result()
-        header.solo = SoloScore(r.won, r.ptah, r.score, r.title)
-    header.termination = "normal"
+    header.result, header.solo, header.termination = final_result(state)
     return GameRecord(header=header, events=list(events))
 
 
@@ -70,7 +66,8 @@ def record(names: list[str], ranks: list[int], *, deal: int | None = None,
 
 
 def encode(rec: GameRecord) -> bytes:
-    """A stand-in encoding of one record (JSON, one line), until the text format is in."""
+    """One record as one JSON line: the journal tests need bytes of a known size, not the
+    text format (the runner's own tests commit text records)."""
     return msgspec.json.encode(rec) + b"\n"
 
 
