@@ -14,7 +14,6 @@ from ..rules.components import NotationError
 from ..rules.edition import EditionError
 from ..rules.state import IllegalAction
 from .bench import bench
-from .demo import demo
 from .play import play
 from .position import position
 from .replay import replay
@@ -29,7 +28,6 @@ def cli() -> None:
 
 
 cli.add_command(position)
-cli.add_command(demo)
 cli.add_command(play)
 cli.add_command(replay)
 cli.add_command(serve)

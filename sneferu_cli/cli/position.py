@@ -39,9 +39,7 @@ def new(players: int, builders: str | None, seed: int | None, no_setup: bool,
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     if not no_setup:
-        rng = random.Random(seed)
-        while state.is_chance_node():
-            state.apply(sample_outcome(state, rng))
+        _draw(state, random.Random(seed))
     click.echo(to_position(state))
 
 
