@@ -2,8 +2,10 @@
 
 Grammar ``protocol/engine.lark`` (SPEC.md, "The engine protocol"). Every message prints as
 its line (``str``); :func:`parse_engine_line` reads what an engine sends and
-:func:`parse_arbiter_line` what the arbiter sends, both through the grammar, so
-``parse(str(m)) == m`` for every message ``m``.
+:func:`parse_arbiter_line` what the arbiter sends, both as the grammar defines, so
+``parse(str(m)) == m`` for every message ``m``. The frequent lines (``move``, ``readyok``,
+``info``, and the short arbiter lines) are matched by regular expressions that accept
+exactly the grammar's language for them; every other line goes through Lark.
 
 >>> str(Go(movetime=200, legal=("1.1 TG@1.1", "end")))
 'go movetime 200 legalmoves 1.1 TG@1.1 ; end'
@@ -16,11 +18,13 @@ Answer(move='1.1 TG@1.1')
 from __future__ import annotations
 
 import contextlib
+import re
 
 import msgspec
 
 from ..notation.grammar import Token, Tree, parse
 from ..rules.components import NotationError
+from .events import MOVE
 
 __all__ = [  # noqa: RUF022 (constants first, then the messages in protocol order)
     "LINE_LIMIT", "PROTOCOL_VERSION", "SEP",
@@ -256,6 +260,11 @@ def parse_engine_line(line: str) -> EngineMessage:
     An empty line is not a message: the caller skips it before calling this.
     """
     text = line.strip(" \t\r\n")
+    fast = _fast_engine_line(text)
+    return fast if fast is not None else _lark_engine_line(text)
+
+
+def _lark_engine_line(text: str) -> EngineMessage:
     tree = parse("engine", "engine_line", text, "engine line")
     kind = tree.data
     toks = _tokens(tree)
@@ -307,6 +316,11 @@ def parse_arbiter_line(line: str) -> ArbiterMessage:
     Engines must ignore such lines (a later version may add messages).
     """
     text = line.rstrip("\r\n")
+    fast = _fast_arbiter_line(text)
+    return fast if fast is not None else _lark_arbiter_line(text)
+
+
+def _lark_arbiter_line(text: str) -> ArbiterMessage:
     tree = parse("engine", "arbiter_line", text, "arbiter line")
     kind = tree.data
     toks = _tokens(tree)
@@ -364,6 +378,81 @@ def read_arbiter_line(line: str) -> ArbiterMessage:
                 return Go(clock=tuple(int(w) for w in words[2:-2]), inc=int(words[-1]),
                           legal=moves)
     return parse_arbiter_line(text)
+
+
+# ------------------------------------------------------------------ fast paths
+#
+# The lines that come every turn (and the short ones a bot reads) are matched by regular
+# expressions that accept exactly the grammar's language for them and give the same value;
+# anything else returns None and goes through Lark, which gives the value or words the
+# error. tests/test_protocol_fast.py checks the agreement on generated lines and mutations.
+
+_ANSWER_RE = re.compile(rf"move +({MOVE})")
+_FIELD = r"(?!pv\b|string\b)[a-z][a-z0-9_]* +[^ \t]+"
+_INFO_RE = re.compile(rf"info((?: +{_FIELD})*)(?: +pv +({MOVE}(?: *; *{MOVE})*)"
+                      r"| +string +([^ \t](?:.*[^ \t])?))?")
+_FIELD_RE = re.compile(r" +([a-z][a-z0-9_]*) +([^ \t]+)")
+_PV_SEP_RE = re.compile(r" *; *")
+_INT = r"(-?[0-9]+)"
+_SNEFERU_RE = re.compile(rf"sneferu +{_INT}")
+_NEWGAME_RE = re.compile(rf"newgame +players +{_INT} +seat +{_INT} +variant +"
+                         r"(standard|builders) +edition +([A-Za-z0-9][A-Za-z0-9_.+-]*)")
+_SETOPTION_RE = re.compile(r"setoption +name +([A-Za-z][A-Za-z0-9_]*)"
+                           r"(?: +value +([^ \t](?:.*[^ \t])?))?")
+_GAMEOVER_RE = re.compile(r"gameover +ranks((?: +-?[0-9]+)+)")
+
+
+def _canonical(move: str) -> str:
+    """A move matched by ``MOVE``, with single spaces."""
+    return " ".join(move.split())
+
+
+def _fast_engine_line(text: str) -> EngineMessage | None:
+    """``move``, ``readyok`` and ``info`` lines (surrounding blanks removed), else None."""
+    if text == "readyok":
+        return ReadyOk()
+    if text.startswith("move"):
+        m = _ANSWER_RE.fullmatch(text)
+        return Answer(_canonical(m.group(1))) if m else None
+    if text.startswith("info"):
+        m = _INFO_RE.fullmatch(text)
+        if m is None:
+            return None
+        fields = dict(_FIELD_RE.findall(m.group(1)))
+        pv, string = m.group(2), m.group(3)
+        if pv is not None:
+            fields["pv"] = SEP.join(_canonical(p) for p in _PV_SEP_RE.split(pv))
+        elif string is not None:
+            fields["string"] = string
+        return Info(fields)
+    return None
+
+
+def _fast_arbiter_line(text: str) -> ArbiterMessage | None:
+    """The short arbiter lines (``position`` and ``go`` are not among them), else None."""
+    if text == "isready":
+        return IsReady()
+    if text == "quit":
+        return Quit()
+    word = text[:3]
+    if word == "set":
+        m = _SETOPTION_RE.fullmatch(text)
+        return SetOption(m.group(1), m.group(2)) if m else None
+    if word == "new":
+        m = _NEWGAME_RE.fullmatch(text)
+        if m is None:
+            return None
+        players, seat = int(m.group(1)), int(m.group(2))
+        if not 1 <= seat <= players <= 4:
+            return None  # Lark's reader words the error
+        return NewGame(players, seat, m.group(3), m.group(4))
+    if word == "gam":
+        m = _GAMEOVER_RE.fullmatch(text)
+        return GameOver(tuple(int(r) for r in m.group(1).split())) if m else None
+    if word == "sne":
+        m = _SNEFERU_RE.fullmatch(text)
+        return Sneferu(int(m.group(1))) if m else None
+    return None
 
 
 def _tokens(tree: Tree[Token] | Token) -> list[Token]:

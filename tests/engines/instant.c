@@ -1,0 +1,62 @@
+/* instant: a Sneferu engine written from SPEC.md section 6 alone, that takes no time.
+ *
+ * It declares `feature legalmoves` and answers every `go` at once with one of the listed
+ * moves, chosen at random (option Seed makes it repeatable). It needs no rules of its own.
+ * Build: cc -O2 -o instant instant.c
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned long long state = 88172645463325252ULL;
+
+static unsigned long long next_random(void) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+}
+
+int main(void) {
+    size_t cap = 1 << 16;
+    char *line = malloc(cap);
+    long long seed = 0;
+    if (line == NULL) return 1;
+    for (;;) {
+        ssize_t n = getline(&line, &cap, stdin);
+        if (n < 0) break;
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
+        if (strncmp(line, "go ", 3) == 0) {
+            char *list = strstr(line, " legalmoves ");
+            if (list == NULL) { puts("move end"); fflush(stdout); continue; }
+            list += strlen(" legalmoves ");
+            size_t count = 1;
+            for (char *p = list; (p = strstr(p, " ; ")) != NULL; p += 3) count++;
+            size_t pick = (size_t)(next_random() % count);
+            char *start = list;
+            for (size_t i = 0; i < pick; i++) start = strstr(start, " ; ") + 3;
+            char *end = strstr(start, " ; ");
+            if (end != NULL) *end = 0;
+            printf("move %s\n", start);
+        } else if (strcmp(line, "isready") == 0) {
+            puts("readyok");
+        } else if (strncmp(line, "sneferu ", 8) == 0) {
+            puts("id name instant\nid author the sneferu tests\n"
+                 "option name Seed type spin default 0 min 0 max 2147483647\n"
+                 "feature legalmoves\nsneferuok");
+        } else if (strncmp(line, "setoption name Seed value ", 26) == 0) {
+            seed = atoll(line + 26);
+            continue;
+        } else if (strncmp(line, "newgame ", 8) == 0) {
+            state = 88172645463325252ULL ^ (unsigned long long)(seed * 2654435761LL + 1);
+            continue;
+        } else if (strcmp(line, "quit") == 0) {
+            break;
+        } else {
+            continue;
+        }
+        fflush(stdout);
+    }
+    free(line);
+    return 0;
+}

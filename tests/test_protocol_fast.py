@@ -1,0 +1,182 @@
+"""The fast paths for frequent lines accept exactly what the grammar accepts, with the same value.
+
+Lines are generated from the grammar's shapes (moves, answers, info lines, the short
+arbiter lines), then mutated (a character inserted, deleted or replaced, blanks added);
+the fast path and Lark must agree on accept or reject and on the value read. Where Lark
+accepts a line of a kind the fast path covers, the fast path must take it itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from sneferu_cli.notation.move import Move, parse_outcome
+from sneferu_cli.protocol import messages
+from sneferu_cli.protocol.events import fast_move, read_event, read_move
+from sneferu_cli.protocol.messages import (
+    Answer,
+    GameOver,
+    Info,
+    IsReady,
+    NewGame,
+    Quit,
+    ReadyOk,
+    SetOption,
+    Sneferu,
+    parse_arbiter_line,
+    parse_engine_line,
+)
+from sneferu_cli.rules.components import NotationError
+
+DIGIT = st.sampled_from("0123456789")
+NZ = st.sampled_from("123456789")
+MAT = st.sampled_from("BTMGA")
+SPACES = st.sampled_from([" ", " ", " ", "  ", "   "])
+
+
+def _cat(*parts: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.tuples(*parts).map("".join)
+
+
+def _joined(item: st.SearchStrategy[str], sep: st.SearchStrategy[str],
+            max_size: int = 5) -> st.SearchStrategy[str]:
+    @st.composite
+    def build(draw: st.DrawFn) -> str:
+        items = draw(st.lists(item, min_size=1, max_size=max_size))
+        out = items[0]
+        for x in items[1:]:
+            out += draw(sep) + x
+        return out
+    return build()
+
+
+STEP = st.one_of(
+    _cat(NZ, st.just("."), NZ, st.sampled_from(["", "+"])),
+    _cat(MAT, MAT, st.just("@"), NZ, st.just("."), NZ, st.sampled_from(["", "h"])),
+    _cat(NZ, st.just(">"), NZ),
+    st.sampled_from(["store", "feast", "end"]),
+)
+MOVE = st.one_of(st.just("done"), _joined(STEP, SPACES))
+MOVE_SEP = st.sampled_from([" ; ", ";", " ;", "; ", "  ;  "])
+KEY = st.one_of(st.sampled_from(["depth", "nodes", "score", "pvx", "strings", "pv_1", "x"]),
+                st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True))
+VALUE = st.text(alphabet="0123456789.-;~éx+@", min_size=1, max_size=6)
+REST = st.text(alphabet="ab ;\tx1é", min_size=1, max_size=10).filter(
+    lambda t: t[0] not in " \t" and t[-1] not in " \t")
+INFO = _cat(
+    st.just("info"),
+    st.lists(_cat(SPACES, KEY, SPACES, VALUE), max_size=3).map("".join),
+    st.one_of(st.just(""), _cat(SPACES, st.just("pv"), SPACES, _joined(MOVE, MOVE_SEP, 3)),
+              _cat(SPACES, st.just("string"), SPACES, REST)))
+ENGINE_LINE = st.one_of(
+    _cat(st.just("move"), SPACES, MOVE), st.just("readyok"), INFO,
+    st.sampled_from(["sneferuok", "feature legalmoves", "id name x y",
+                     "option name Seed type spin default 0 min 0 max 9"]))
+INT = st.one_of(st.integers(-3, 6).map(str), st.just("007"), st.just("-0"))
+ARBITER_LINE = st.one_of(
+    st.sampled_from(["isready", "quit"]),
+    _cat(st.just("sneferu"), SPACES, INT),
+    _cat(st.just("newgame players"), SPACES, INT, st.just(" seat"), SPACES, INT,
+         st.just(" variant "), st.sampled_from(["standard", "builders", "solo"]),
+         st.just(" edition"), SPACES, st.sampled_from(["standard", "my-ed.2", "_x"])),
+    _cat(st.just("setoption name"), SPACES, st.sampled_from(["Seed", "Book_2", "x", "9x"]),
+         st.one_of(st.just(""), _cat(st.just(" value"), SPACES, REST))),
+    _cat(st.just("gameover ranks"), st.lists(_cat(SPACES, INT), min_size=1, max_size=4)
+         .map("".join)),
+)
+NOISE = "  \t;+.@h~0123456789BTMGAmoveinfpsrtdyk\ré-_x>"
+
+
+@st.composite
+def mutated(draw: st.DrawFn, lines: st.SearchStrategy[str]) -> str:
+    """A line of the grammar, often with one or two characters changed."""
+    line = draw(lines)
+    for _ in range(draw(st.integers(0, 2))):
+        i = draw(st.integers(0, len(line)))
+        kind = draw(st.sampled_from(["insert", "delete", "replace", "pad"]))
+        c = draw(st.sampled_from(NOISE))
+        if kind == "insert":
+            line = line[:i] + c + line[i:]
+        elif kind == "delete":
+            line = line[:i] + line[i + 1:]
+        elif kind == "replace":
+            line = line[:i] + c + line[i + 1:]
+        else:
+            line = draw(st.sampled_from(["", " ", "\t", " \t"])) + line + draw(
+                st.sampled_from(["", " ", "\t", "\r", " \r"]))
+    return line
+
+
+def _outcome(read: Callable[[str], object], text: str) -> object:
+    try:
+        return read(text)
+    except NotationError:
+        return "rejected"
+    except ValueError as e:  # an integer too long for int(): the same on both paths
+        return f"ValueError {e}"
+
+
+@settings(max_examples=2000, deadline=None)
+@given(mutated(MOVE))
+@example("BB@1.1")
+@example("1.1 TG@1.1 ")
+@example("done store")
+def test_a_move_is_read_fast_exactly_as_move_from_str(text: str) -> None:
+    slow = _outcome(Move.from_str, text)
+    fast = fast_move(text)
+    if slow == "rejected":
+        assert fast is None
+    else:
+        assert fast == slow
+    assert _outcome(read_move, text) == slow
+
+
+@settings(max_examples=2000, deadline=None)
+@given(mutated(ENGINE_LINE))
+@example("info nodes pv")
+@example("info pvé 3")
+@example("info a b string")
+@example("info pv 1.1 TG@1.1;end")
+@example("move 1.1+TG@1.1")
+def test_an_engine_line_is_read_fast_exactly_as_the_grammar_reads_it(line: str) -> None:
+    text = line.strip(" \t\r\n")
+    slow = _outcome(messages._lark_engine_line, text)
+    fast = messages._fast_engine_line(text)
+    if slow == "rejected":
+        assert fast is None
+    elif isinstance(slow, Answer | ReadyOk | Info):
+        assert fast == slow  # the fast path takes every line of its kinds
+    else:
+        assert fast is None
+    assert _outcome(parse_engine_line, line) == slow
+
+
+@settings(max_examples=2000, deadline=None)
+@given(mutated(ARBITER_LINE))
+@example("newgame players 2 seat 3 variant standard edition standard")
+@example("setoption name Seed value 7 ")
+@example("gameover ranks 1" + "0" * 5000)
+def test_a_short_arbiter_line_is_read_fast_exactly_as_the_grammar_reads_it(line: str) -> None:
+    text = line.rstrip("\r\n")
+    slow = _outcome(messages._lark_arbiter_line, text)
+    fast = _outcome(messages._fast_arbiter_line, text)
+    if slow == "rejected":
+        assert fast is None
+    elif isinstance(slow, Sneferu | SetOption | IsReady | NewGame | GameOver | Quit | str):
+        assert fast == slow  # (str: a ValueError, raised the same on both paths)
+    else:
+        assert fast is None
+    assert _outcome(parse_arbiter_line, line) == slow
+
+
+def test_events_read_as_the_grammar_reads_them() -> None:
+    for text in ("~BT", "~FOOD1", "~3", "~Heba", "4.1 MG@2.3h feast", "done"):
+        slow = parse_outcome(text) if text.startswith("~") else Move.from_str(text)
+        assert read_event(text) == slow
+    for bad in ("~BB", "~5", "4.1 MG@2.3x", "~"):
+        with pytest.raises(NotationError):
+            read_event(bad)
