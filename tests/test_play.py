@@ -161,6 +161,7 @@ def test_the_engines_see_the_position_as_the_arbiter_plays_it(engines):
     """The position and events sent at each request rebuild the arbiter's own state."""
     from sneferu_cli.arbiter.agent import TurnAnswer, TurnRequest
     from sneferu_cli.protocol.bot import Follower
+    from sneferu_cli.protocol.messages import read_arbiter_line
 
     class Checker:
         name, author, timed, fault = "checker", None, True, None
@@ -177,7 +178,9 @@ def test_the_engines_see_the_position_as_the_arbiter_plays_it(engines):
 
         def play_turn(self, request: TurnRequest) -> TurnAnswer:
             self.requests += 1
-            mine = self.follower.update(request.position)
+            line = read_arbiter_line(request.position)  # the line as engines read it
+            assert isinstance(line, Position) and str(line) == request.position
+            mine = self.follower.update(line)
             assert to_position(mine) == to_position(request.state)
             assert request.clock is not None and request.inc == 500
             return TurnAnswer(request.legal()[0], 0)

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..notation.move import legal_moves
-from ..protocol.messages import GameOver, NewGame, Position
+from ..notation.move import Move
+from ..protocol.messages import SEP, GameOver, NewGame, Position
 from ..rules.state import GameState
+from ..rules.steps import Step
 from .process import EngineFault
 
 
@@ -19,19 +20,21 @@ from .process import EngineFault
 class TurnRequest:
     """A request for one whole turn of ``seat`` (0-based).
 
-    ``position`` is what the protocol sends: the game's first position and the events since.
-    Times are milliseconds: ``movetime`` for a fixed time per move, else ``clock`` (every
-    seat's remaining time) and ``inc``; ``margin`` is allowed beyond the limit.
+    ``position`` is the ``position`` line the protocol sends: the game's first position and
+    the events since. Times are milliseconds: ``movetime`` for a fixed time per move, else
+    ``clock`` (every seat's remaining time) and ``inc``; ``margin`` is allowed beyond the
+    limit.
     """
 
     state: GameState
     seat: int
-    position: Position
+    position: str
     movetime: int | None
     clock: tuple[int, ...] | None
     inc: int
     margin: int
-    _legal: tuple[str, ...] | None = field(default=None, repr=False)
+    _listing: dict[str, tuple[Step, ...]] | None = field(default=None, repr=False)
+    _line: str | None = field(default=None, repr=False)
 
     def limit(self) -> int:
         """The seat's time for this move in ms: the movetime, or its clock."""
@@ -42,9 +45,24 @@ class TurnRequest:
 
     def legal(self) -> tuple[str, ...]:
         """Every legal move of the position, in move notation (computed once)."""
-        if self._legal is None:
-            self._legal = tuple(str(m) for m in legal_moves(self.state))
-        return self._legal
+        return tuple(self._listed())
+
+    def legal_line(self) -> str:
+        """The legal moves as the ``go`` line lists them, separated by ``SEP`` (joined once)."""
+        if self._line is None:
+            self._line = SEP.join(self._listed())
+        return self._line
+
+    def listed_steps(self, move: str) -> tuple[Step, ...] | None:
+        """The steps of ``move`` when it is one of the legal moves listed for this request
+        (legal by construction: no need to read it again), else None. Lists nothing by
+        itself: None when no listing was asked for."""
+        return None if self._listing is None else self._listing.get(move)
+
+    def _listed(self) -> dict[str, tuple[Step, ...]]:
+        if self._listing is None:
+            self._listing = {str(Move(steps)): steps for steps in self.state.legal_turns()}
+        return self._listing
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from ..protocol.messages import (
     Sneferu,
     SneferuOk,
     parse_engine_line,
+    with_legal,
 )
 from ..rules.components import NotationError
 from .agent import TurnAnswer, TurnRequest
@@ -206,11 +207,12 @@ class Engine:
 
     def play_turn(self, request: TurnRequest) -> TurnAnswer:
         """Send ``position`` and ``go``, read ``info`` lines and the ``move``."""
-        legal = request.legal() if "legalmoves" in self.features else None
-        go = Go(request.movetime, request.clock, request.inc, legal)
+        go = str(Go(request.movetime, request.clock, request.inc))
+        if "legalmoves" in self.features:
+            go = with_legal(go, request.legal_line())
         allowed = (request.limit() + request.margin) / 1000
         self._check_silence()
-        self._send(time.monotonic() + allowed, str(request.position), str(go))
+        self._send(time.monotonic() + allowed, request.position, go)
         start = time.monotonic()
         deadline = start + allowed
         info: dict[str, str] = {}

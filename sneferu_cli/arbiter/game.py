@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import msgspec
 
-from ..notation.move import Move
 from ..notation.position import to_position
-from ..protocol.messages import GameOver, NewGame, Position
+from ..protocol.events import read_move
+from ..protocol.messages import SEP, GameOver, NewGame, Position
 from ..record.model import Chance, Event, Fault, GameRecord, Header, Retire, Seat, Turn
 from ..record.replay import final_result, position_at
 from ..record.text import GameEntry
@@ -168,6 +168,7 @@ class _Game:
         # last retirement) and the turns and chance outcomes since.
         self.base: str | None = None
         self.events: list[str] = []
+        self.line = ""  # the position line of base and events, extended event by event
 
     def play(self) -> GameRecord:
         state = self.state
@@ -176,12 +177,14 @@ class _Game:
             if state.is_chance_node():
                 outcome = sample_outcome(state, self.rng)
                 state.apply(outcome)
+                text = str(outcome)
                 if self.base is not None:
-                    self.events.append(str(outcome))
-                self._emit(Chance(str(outcome)))
+                    self._extend(text)
+                self._emit(Chance(text))
                 continue
             if self.base is None:
                 self.base = to_position(state)
+                self.line = str(Position(self.base))
             self._turn(state.current_seat())
         self._finish()
         return self.record
@@ -211,25 +214,33 @@ class _Game:
         agent = self.agents[seat]
         tc = self.tc
         clock = None if tc.base is None else tuple(round(c) for c in self.clocks)
-        assert self.base is not None
-        request = TurnRequest(self.state, seat, Position(self.base, tuple(self.events)),
-                              tc.movetime, clock, tc.inc, tc.margin)
+        request = TurnRequest(self.state, seat, self.line, tc.movetime, clock, tc.inc,
+                              tc.margin)
         try:
             answer = agent.play_turn(request)
         except EngineFault as f:
             self._retire(seat, f)
             return
+        text = answer.move
         try:
-            move = Move.from_str(answer.move)
-            self.state.apply_turn(move.steps)
+            steps = request.listed_steps(text)
+            if steps is None:  # not one of the listed moves (or none listed): read it
+                move = read_move(text)
+                steps, text = move.steps, str(move)
+            self.state.apply_turn(steps)
         except (NotationError, IllegalAction) as e:
             self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
             return
         if agent.timed and tc.base is not None:
             self.clocks[seat] = max(0.0, self.clocks[seat] - answer.ms) + tc.inc
         self.turns += 1
-        self.events.append(str(move))
-        self._emit(Turn(seat + 1, str(move), answer.ms, answer.info))
+        self._extend(text)
+        self._emit(Turn(seat + 1, text, answer.ms, answer.info))
+
+    def _extend(self, event: str) -> None:
+        """Add an event to those sent after the base position (``str(Position)``'s form)."""
+        self.line += (SEP if self.events else " moves ") + event
+        self.events.append(event)
 
     def _retire(self, seat: int, fault: EngineFault) -> None:
         self.agents[seat].retire(fault)
@@ -237,6 +248,7 @@ class _Game:
         # Events cannot say that a seat retired: the next position sent starts afresh.
         self.base = None
         self.events = []
+        self.line = ""
         self.record.header.faults.append(Fault(seat + 1, fault.kind, fault.detail, self.turns))
         self._emit(Retire(seat + 1, fault.kind))
 

@@ -31,7 +31,7 @@ __all__ = [  # noqa: RUF022 (constants first, then the messages in protocol orde
     "ArbiterMessage", "GameOver", "Go", "IsReady", "NewGame", "Position", "Quit", "SetOption",
     "Sneferu",
     "Answer", "EngineMessage", "Feature", "Id", "Info", "OptionSpec", "ReadyOk", "SneferuOk",
-    "parse_arbiter_line", "parse_engine_line", "read_arbiter_line",
+    "parse_arbiter_line", "parse_engine_line", "read_arbiter_line", "with_legal",
 ]
 
 PROTOCOL_VERSION = 1
@@ -119,9 +119,14 @@ class Go(msgspec.Struct, frozen=True):
             line = f"go clock {times} inc {self.inc}"
         else:
             line = f"go movetime {self.movetime}"
-        if self.legal is not None:
-            line += f" legalmoves {SEP.join(self.legal)}"
-        return line
+        return line if self.legal is None else with_legal(line, SEP.join(self.legal))
+
+
+def with_legal(go: str, legal: str) -> str:
+    """A ``go`` line with its legal moves, given already separated by ``SEP`` (the arbiter
+    joins a position's list once): ``str(Go(..., legal=moves))`` is
+    ``with_legal(str(Go(...)), SEP.join(moves))``."""
+    return f"{go} legalmoves {legal}"
 
 
 class GameOver(msgspec.Struct, frozen=True):
