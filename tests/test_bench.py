@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
+import pytest
 from support import run_cli
 
+from sneferu_cli.arbiter.bench import instant_engine, pipe_round_trip, time_moves
 from sneferu_cli.bench import STEP_ROUNDS, play_random, run_bench
-from sneferu_cli.rules import new_game
+from sneferu_cli.rules import new_game, standard_edition
 
 
 def counts(stdout: str) -> dict[str, str]:
@@ -20,7 +24,7 @@ def counts(stdout: str) -> dict[str, str]:
 
 
 def test_bench_prints_the_table_with_the_python_version():
-    r = run_cli("bench", "--games", "3", "--seed", "7")
+    r = run_cli("bench", "--games", "3", "--seed", "7", "--rules")
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "sneferu bench: 4 players, standard variant, 3 games, seed 7"
@@ -33,9 +37,9 @@ def test_bench_prints_the_table_with_the_python_version():
 
 
 def test_the_counts_follow_from_the_seed():
-    a = run_cli("bench", "-n", "2", "--seed", "11", "-p", "3", "--builders", "random")
-    b = run_cli("bench", "-n", "2", "--seed", "11", "-p", "3", "--builders", "random")
-    c = run_cli("bench", "-n", "2", "--seed", "12", "-p", "3", "--builders", "random")
+    a = run_cli("bench", "-n", "2", "--seed", "11", "-p", "3", "--builders", "random", "--rules")
+    b = run_cli("bench", "-n", "2", "--seed", "11", "-p", "3", "--builders", "random", "--rules")
+    c = run_cli("bench", "-n", "2", "--seed", "12", "-p", "3", "--builders", "random", "--rules")
     assert a.returncode == b.returncode == c.returncode == 0, a.stderr + c.stderr
     assert "builders (random) variant" in a.stdout.splitlines()[0]
     assert counts(a.stdout) == counts(b.stdout)
@@ -58,7 +62,57 @@ def test_bench_rejects_bad_options_in_one_line():
     pos = "standard standard " + "?," * 14 + "? -/-/-/- 10,10,10,10,10,10,10,10,10,10 - " \
         "-,6,0.?,------/-----/----/---/--/-,-,- setup"
     for args in (["--games", "0"], ["--players", "5"], ["--builders", "Nobody", "-p", "1"],
-                 ["--perft", pos, "--games", "5"], ["--json"], ["--depth", "2"]):
+                 ["--perft", pos, "--games", "5"], ["--json"], ["--depth", "2"],
+                 ["--perft", pos, "--rules"], ["--rules", "--engine-games", "2"],
+                 ["--engine-games", "0"]):
         r = run_cli("bench", *args)
         assert r.returncode == 2, args
         assert r.stderr.startswith("sneferu: ") and len(r.stderr.splitlines()) == 1, r.stderr
+
+
+ENGINE_ROWS = ["pipe round trip (Python <-> cat)", "move, legal-move engines (instant)",
+               "move, own-rules engines (random)", "random game, rules only",
+               "legal step generated"]
+
+
+def test_bench_measures_pipes_and_engines_in_the_same_run():
+    """Without --rules: after the rules table, each figure per second, the time of one and
+    its multiple of the floor (the pipe round trip, 1.0)."""
+    r = run_cli("bench", "--games", "3", "--engine-games", "1", "-p", "2", "--seed", "4",
+                timeout=120)
+    assert r.returncode == 0, r.stderr
+    rules, engines = r.stdout.split("\n\n")
+    assert list(counts(rules)) == ["random games", "actions in those games",
+                                   "legal steps generated", "legal_steps() calls",
+                                   "positions written", "positions read"]
+    lines = engines.splitlines()
+    assert re.fullmatch(r"engines: 2 seats, 1 games from seed 4, movetime 1000; "
+                        r"load average \d+\.\d\d on \d+ cores", lines[0]), lines[0]
+    assert lines[1] == ("legal-move engine: engines/instant.c built with cc; "
+                        "own-rules engine: random (Python)")
+    assert lines[2].split() == ["figure", "per", "second", "time", "each", "x", "floor"]
+    rows = {}
+    for line in lines[3:]:
+        m = re.fullmatch(r"(.+?) +([\d,]+) +([\d,]+\.\d) µs +([\d,]+\.\d)", line)
+        assert m, line
+        rows[m.group(1)] = float(m.group(4).replace(",", ""))
+    assert list(rows) == ENGINE_ROWS
+    assert rows[ENGINE_ROWS[0]] == 1.0
+
+
+def test_the_floor_is_a_line_through_cat():
+    assert 0 < pipe_round_trip(50) < 1e6
+
+
+@pytest.mark.parametrize("compiler", [True, False])
+def test_the_instant_engine_plays_legal_games_in_c_or_python(compiler, tmp_path, monkeypatch):
+    """With a C compiler engines/instant.c is built and used; without one (no cc, gcc or
+    clang on the PATH), engines/instant.py, and the bench says which."""
+    if not compiler:
+        monkeypatch.setenv("PATH", str(tmp_path))
+    argv, which = instant_engine(Path(tmp_path))
+    assert which == ("engines/instant.c built with cc" if compiler
+                     else "engines/instant.py (no C compiler found)")
+    assert argv[-1].endswith("instant" if compiler else "instant.py")
+    turns, seconds = time_moves(argv, 3, 2, 9, None, standard_edition())
+    assert turns > 40 and seconds > 0  # (_moves raises if a seat was retired)

@@ -7,6 +7,7 @@ import io
 import os
 import re
 import signal
+import sys
 import time
 import tomllib
 
@@ -304,6 +305,17 @@ def test_bench_reports_turns_per_second_and_the_overhead():
     assert re.fullmatch(r"  played:  \d+ turns in [\d.]+ s = \d+ turns/s \(.*\)", out[1])
     assert re.fullmatch(r"  pipe round trip .*: \d+ µs", out[3])
     assert re.fullmatch(r"  arbiter overhead per move: -?\d+ µs .*", out[4])
+    assert _turns_in(out[1]) == _turns_in(out[2])
+
+
+def test_bench_replays_with_the_legal_moves_listed_as_in_the_games():
+    """The instant replay asks for the legal moves for the seats whose engine did, so the
+    overhead includes the listing the games cost (it used to leave it out)."""
+    instant = f"{sys.executable} {engines_dir() / 'instant.py'}"
+    r = run_cli("play", "--bench", "1", instant, "random", "--seed", "2")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert out[4].endswith("legal moves listed for 1 of 2 seats, as in the games)"), out[4]
     assert _turns_in(out[1]) == _turns_in(out[2])
 
 

@@ -8,12 +8,15 @@ accepts a line of a kind the fast path covers, the fast path must take it itself
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from sneferu_cli.arbiter.bundled import engines_dir
 from sneferu_cli.notation.move import Move, parse_outcome
 from sneferu_cli.protocol import messages
 from sneferu_cli.protocol.events import fast_move, read_event, read_move
@@ -180,3 +183,24 @@ def test_events_read_as_the_grammar_reads_them() -> None:
     for bad in ("~BB", "~5", "4.1 MG@2.3x", "~"):
         with pytest.raises(NotationError):
             read_event(bad)
+
+
+def test_a_bundled_engine_starts_and_joins_a_game_without_building_a_grammar() -> None:
+    """The handshake, options, newgame and isready go through the fast paths: no Lark
+    parser is built before the first position."""
+    script = (
+        "import io, sys\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "from random_player import RandomPlayer\n"
+        "from sneferu_cli.notation.grammar import parser\n"
+        "from sneferu_cli.protocol.bot import run\n"
+        "out = io.StringIO()\n"
+        "run(RandomPlayer(), io.StringIO(sys.argv[2]), out)\n"
+        "print(parser.cache_info().currsize, out.getvalue().splitlines()[-1])\n")
+    lines = ("sneferu 1\nsetoption name Seed value 3\n"
+             "newgame players 4 seat 2 variant standard edition standard\nisready\n"
+             "gameover ranks 1 2 3 4\nquit\n")
+    r = subprocess.run([sys.executable, "-c", script, str(engines_dir()), lines],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["0", "readyok"]

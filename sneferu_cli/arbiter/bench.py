@@ -1,36 +1,60 @@
-"""``sneferu play --bench``: how fast games run, and what the arbiter itself costs per move.
+"""How fast games run, and what the arbiter itself costs per move, against the pipe's floor.
 
-Three measurements:
+:func:`speed_report` is ``sneferu bench``'s part about engines: the floor (a line written to
+``cat`` and read back), the time per move of four engines that answer instantly from the
+listed legal moves (``engines/instant.c``, built with the C compiler found, else
+``engines/instant.py``), and of four engines that follow the rules themselves (the bundled
+``random``), all through the real game loop and real processes, each as a multiple of the
+floor.
+
+:func:`bench_report` is ``sneferu play --bench``, with three measurements:
 
 1. the games with the given engines: turns per second, and how much of the time the engines
    used (their answer times as the arbiter measured them);
 2. the same games again, each seat played by an *instant* engine that answers every
-   ``go`` with the next move of that seat's recorded turns (no rules, no search): the time
-   per turn is the arbiter's own work plus one pipe round trip, and the arbiter's CPU time
-   per turn is its own work alone;
+   ``go`` with the next move of that seat's recorded turns (no rules, no search), and that
+   declares ``feature legalmoves`` when the seat's engine did (so the arbiter lists the
+   legal moves exactly as in the games): the time per turn is the arbiter's own work plus
+   one pipe round trip, and the arbiter's CPU time per turn is its own work alone;
 3. the floor: a pipe round trip (``isready`` / ``readyok``) with the instant engine.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+from ..bench import Figure
 from ..record.model import GameRecord, Turn
 from ..rules.edition import Edition
+from .bundled import engine_command, engines_dir
 from .engine import Engine, automatic_options
 from .game import TimeControl, play_game
 
-__all__ = ["bench_report"]
+__all__ = [
+    "SpeedFigure",
+    "bench_report",
+    "instant_engine",
+    "pipe_round_trip",
+    "speed_figures",
+    "speed_report",
+    "time_moves",
+]
 
-# An engine that needs nothing but its list of moves: it answers each go with the next one.
+# An engine that needs nothing but its list of moves: it answers each go with the next one
+# (argv[2] == "legalmoves": it asks for the legal moves, and ignores them).
 INSTANT = """\
 import sys
 moves = open(sys.argv[1]).read().splitlines()[::-1]
+feature = "feature legalmoves\\n" if sys.argv[2:] == ["legalmoves"] else ""
 out = sys.stdout
 for line in sys.stdin:
     word = line.split(" ", 1)[0].strip()
@@ -39,7 +63,7 @@ for line in sys.stdin:
     elif word == "isready":
         out.write("readyok\\n")
     elif word == "sneferu":
-        out.write("id name instant\\nsneferuok\\n")
+        out.write("id name instant\\n" + feature + "sneferuok\\n")
     elif word == "quit":
         break
     else:
@@ -64,6 +88,7 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
     finally:
         Engine.quit_all(engines)
     turns = sum(_turns(r) for r in records)
+    listed = sum("legalmoves" in e.features for e in engines)
     engine_ms = sum(e.ms or 0 for r in records for e in r.events if isinstance(e, Turn))
     faults = sum(len(r.header.faults) for r in records)
     lines = [f"{len(engines)} engines ({names}), {games} games from seed {seed}, {time_control}:",
@@ -78,9 +103,11 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
             path.write_text("".join(f"{e.move}\n" for r in records for e in r.events
                                     if isinstance(e, Turn) and e.seat == seat))
             files.append(path)
-        instant = Engine.start_all([Engine([sys.executable, "-S", "-c", INSTANT, str(f)],
-                                           name="instant", label=str(i))
-                                    for i, f in enumerate(files, 1)])
+        instant = Engine.start_all([
+            Engine([sys.executable, "-S", "-c", INSTANT, str(f)]
+                   + (["legalmoves"] if "legalmoves" in e.features else []),
+                   name="instant", label=str(i))
+            for i, (f, e) in enumerate(zip(files, engines, strict=True), 1)])
         try:
             cpu = time.process_time()
             replay, wall2 = _play(instant, games, seed, builders, edition, time_control)
@@ -95,7 +122,8 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
               "per turn",
               f"  pipe round trip (isready/readyok, median of {ROUND_TRIPS}): {rtt:.0f} µs",
               f"  arbiter overhead per move: {per_turn - rtt:.0f} µs (time per turn with "
-              "instant engines minus one round trip)"]
+              f"instant engines minus one round trip; legal moves listed for {listed} of "
+              f"{len(engines)} seats, as in the games)"]
     if turns2 != turns:
         lines.append(f"  warning: the replay played {turns2} turns, not {turns}")
     return "\n".join(lines)
@@ -132,3 +160,127 @@ def _round_trip(engine: Engine) -> float:
         engine.ping()
         times.append(time.perf_counter() - start)
     return statistics.median(times) * 1e6
+
+
+# ------------------------------------------------------------------ sneferu bench
+
+
+def pipe_round_trip(count: int = ROUND_TRIPS) -> float:
+    """The floor: median microseconds to write a line to ``cat`` and read it back
+    (``os.write`` / ``os.read`` on the pipes, nothing else)."""
+    cat = shutil.which("cat")
+    if cat is None:
+        raise OSError("no 'cat' on the PATH to measure a pipe round trip with")
+    proc = subprocess.Popen([cat], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    assert proc.stdin is not None and proc.stdout is not None
+    to, back = proc.stdin.fileno(), proc.stdout.fileno()
+    line = b"isready\n"
+    times = []
+    try:
+        for _ in range(count):
+            start = time.perf_counter()
+            os.write(to, line)
+            got = os.read(back, 64)
+            while not got.endswith(b"\n"):
+                got += os.read(back, 64)
+            times.append(time.perf_counter() - start)
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
+    return statistics.median(times) * 1e6
+
+
+def instant_engine(folder: Path) -> tuple[list[str], str]:
+    """The instant legal-move engine's argv, and which one it is: ``engines/instant.c``
+    built into ``folder`` with the C compiler found (``cc``, ``gcc`` or ``clang``), else
+    ``engines/instant.py``."""
+    source = engines_dir() / "instant.c"
+    for name in ("cc", "gcc", "clang"):
+        compiler = shutil.which(name)
+        if compiler is None:
+            continue
+        binary = folder / "instant"
+        built = subprocess.run([compiler, "-O2", "-o", str(binary), str(source)],
+                               capture_output=True, check=False)
+        if built.returncode == 0:
+            return [str(binary)], f"engines/instant.c built with {name}"
+    return ([sys.executable, str(engines_dir() / "instant.py")],
+            "engines/instant.py (no C compiler found)")
+
+
+@dataclass(frozen=True)
+class SpeedFigure:
+    """One figure of ``sneferu bench``: ``count`` things in ``seconds``."""
+
+    what: str
+    count: int
+    seconds: float
+
+    @property
+    def micros(self) -> float:
+        """Microseconds each."""
+        return self.seconds / self.count * 1e6 if self.count else float("inf")
+
+
+def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, builders: str | None,
+           edition: Edition) -> tuple[int, float]:
+    """Engine turns and wall seconds of ``games`` games between ``seats`` copies of an
+    engine, through the game loop (the engines started once, as a tournament worker does).
+    OSError when an engine fails to start or is retired from a game."""
+    engines = Engine.start_all([Engine(list(argv), label=str(i)) for i in range(1, seats + 1)])
+    try:
+        failed = [e for e in engines if e.fault is not None]
+        if failed:
+            raise OSError(f"{failed[0].name}: {failed[0].fault}")
+        records, wall = _play(engines, games, seed, builders, edition,
+                              TimeControl(movetime=1000))
+    finally:
+        Engine.quit_all(engines)
+    faults = [f for r in records for f in r.header.faults]
+    if faults:  # a retired seat plays no more moves: the figure would mean nothing
+        raise OSError(f"{argv[-1]}: seat {faults[0].seat} retired: {faults[0].kind} "
+                      f"({faults[0].detail})")
+    return sum(_turns(r) for r in records), wall
+
+
+def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
+                  engine_games: int, seed: int, edition: Edition
+                  ) -> tuple[list[SpeedFigure], str]:
+    """Measure in one run: the floor, a move with legal-move engines and with own-rules
+    engines (``players`` seats, ``engine_games`` games); then a random game and a legal
+    step of the rules alone, from ``rules`` (the figures of
+    :func:`sneferu_cli.bench.run_bench`, measured in the same run). Also says which
+    instant engine was used."""
+    floor = pipe_round_trip()
+    with tempfile.TemporaryDirectory() as tmp:
+        instant, which = instant_engine(Path(tmp))
+        listed = time_moves(instant, players, engine_games, seed, builders, edition)
+    own = time_moves(engine_command("random"), players, engine_games, seed, builders, edition)
+    measured = {f.what: f for f in rules}
+    played, steps = measured["random games"], measured["legal steps generated"]
+    figures = [SpeedFigure("pipe round trip (Python <-> cat)", ROUND_TRIPS,
+                           floor * ROUND_TRIPS / 1e6),
+               SpeedFigure("move, legal-move engines (instant)", *listed),
+               SpeedFigure("move, own-rules engines (random)", *own),
+               SpeedFigure("random game, rules only", played.count, played.seconds),
+               SpeedFigure("legal step generated", steps.count, steps.seconds)]
+    return figures, which
+
+
+def speed_report(rules: Sequence[Figure], players: int, builders: str | None,
+                 engine_games: int, seed: int, edition: Edition) -> str:
+    """:func:`speed_figures` as a table: each figure per second, the time of one, and that
+    time as a multiple of the floor (the first row)."""
+    figures, which = speed_figures(rules, players, builders, engine_games, seed, edition)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    lines = [f"engines: {players} seats, {engine_games} games from seed {seed}, "
+             f"movetime 1000; load average {load:.2f} on {os.cpu_count()} cores",
+             f"legal-move engine: {which}; own-rules engine: random (Python)",
+             f"{'figure':<38}{'per second':>14}{'time each':>14}{'x floor':>10}"]
+    floor = figures[0].micros
+    for f in figures:
+        lines.append(f"{f.what:<38}{1e6 / f.micros:>14,.0f}{f.micros:>11,.1f} µs"
+                     f"{f.micros / floor:>10,.1f}")
+    return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""``sneferu bench``: how fast the rules run here, and perft counts of a position."""
+"""``sneferu bench``: how fast the rules, the pipes and the arbiter run here, and perft
+counts of a position."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import json
 
 import click
 
+from ..arbiter.bench import speed_report
 from ..bench import perft_counts, python_version, run_bench
 from ..rules.state import new_game
 from .options import builders_option, edition_option, load, read_position
@@ -16,6 +18,11 @@ from .options import builders_option, edition_option, load, read_position
 @builders_option
 @click.option("--games", "-n", type=click.IntRange(1), default=1000, show_default=True,
               help="How many complete random games to play.")
+@click.option("--engine-games", type=click.IntRange(1), default=20, show_default=True,
+              help="How many games each kind of engine plays (four instant legal-move "
+                   "engines, then four bundled random engines).")
+@click.option("--rules", "rules_only", is_flag=True,
+              help="Only the rules: no engines, no pipes.")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--perft", "perft_position", default=None, metavar="POSITION",
               help="Instead: count the action sequences of POSITION up to --depth ('-' reads "
@@ -26,19 +33,25 @@ from .options import builders_option, edition_option, load, read_position
               help="With --perft: print one JSON object (position, perft, moves), the "
                    "format of tests/data/perft.")
 @edition_option
-def bench(players: int, builders: str | None, games: int, seed: int,
-          perft_position: str | None, depth: int, as_json: bool,
-          edition_path: str | None) -> None:
-    """Measure random games, legal steps and position notation per second on one core.
+def bench(players: int, builders: str | None, games: int, engine_games: int,
+          rules_only: bool, seed: int, perft_position: str | None, depth: int,
+          as_json: bool, edition_path: str | None) -> None:
+    """Measure the rules, the pipes and the arbiter, each against the pipe's floor.
 
-    Steps are chosen uniformly among the legal ones and chance is drawn by its odds, from
-    one generator seeded with --seed: the counts are the same on every run, the times are
-    this machine's. With --perft, print perft counts of a position instead (an action is a
-    legal step or a chance outcome, each counted once) and its number of legal moves.
+    First random games, legal steps and position notation per second on one core: steps
+    are chosen uniformly among the legal ones and chance is drawn by its odds, from one
+    generator seeded with --seed (the counts are the same on every run, the times are this
+    machine's). Then, in the same run: the floor (a line written to `cat` and read back),
+    the time per move with engines that pick from the listed legal moves at once
+    (engines/instant.c, built with the C compiler found, else engines/instant.py) and with
+    the bundled random engine (own rules), through the real game loop; each figure per
+    second, the time of one, and that time as a multiple of the floor. --rules: the rules
+    only. With --perft, print perft counts of a position instead (an action is a legal step
+    or a chance outcome, each counted once) and its number of legal moves.
     """
     given = _given(click.get_current_context())
     if perft_position is not None:
-        extra = given & {"players", "builders", "games", "seed"}
+        extra = given & {"players", "builders", "games", "seed", "engine_games", "rules_only"}
         if extra:
             raise click.UsageError(f"--perft counts one position; --{sorted(extra)[0]} does "
                                    "not apply")
@@ -46,12 +59,22 @@ def bench(players: int, builders: str | None, games: int, seed: int,
         return
     if given & {"depth", "as_json"}:
         raise click.UsageError("--depth and --json go with --perft")
+    if "engine_games" in given and rules_only:
+        raise click.UsageError("--engine-games measures engines; --rules leaves them out")
     edition = load(edition_path)
     try:
         new_game(players, builders=builders, edition=edition)
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
-    click.echo(run_bench(players, builders, games, seed, edition).table())
+    report = run_bench(players, builders, games, seed, edition)
+    click.echo(report.table())
+    if not rules_only:
+        click.echo()
+        try:
+            click.echo(speed_report(report.figures, players, builders, engine_games, seed,
+                                    edition))
+        except OSError as e:
+            raise click.ClickException(f"bench: {e}") from None
 
 
 def _given(ctx: click.Context) -> set[str]:

@@ -12,8 +12,10 @@ Subclass :class:`Bot`, override :meth:`Bot.choose`, and call :func:`run`::
 
 :func:`run` answers the handshake, declares the options (``Seed`` and ``EditionFile``
 plus the bot's own), follows the position incrementally (a ``position`` line that extends
-the previous one costs only its new events) and ignores lines it does not know, as the
-protocol asks (SPEC.md section 6).
+the previous one costs only its new events, read by the fast paths of :mod:`.events`; the
+position itself is read once a game) and ignores lines it does not know, as the protocol
+asks (SPEC.md section 6). Starting needs no grammar: the short arbiter lines have fast
+paths too (:mod:`.messages`).
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ import random
 import sys
 from typing import TextIO
 
-from ..notation.move import Move, parse_outcome
+from ..notation.move import Move
 from ..notation.position import from_position
 from ..rules.components import NotationError
 from ..rules.edition import Edition, load_edition, standard_edition
 from ..rules.state import GameState
+from .events import read_event
 from .messages import (
     Answer,
     Feature,
@@ -105,10 +108,11 @@ class Follower:
             self.applied = []
         state = self.state
         for event in msg.events[len(self.applied):]:
-            if event.startswith("~"):
-                state.apply(parse_outcome(event))
+            done = read_event(event)
+            if isinstance(done, Move):
+                state.apply_turn(done.steps)
             else:
-                state.apply_turn(Move.from_str(event).steps)
+                state.apply(done)
             self.applied.append(event)
         return state
 

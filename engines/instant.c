@@ -2,8 +2,10 @@
  *
  * It declares `feature legalmoves` and answers every `go` at once with one of the listed
  * moves, chosen at random (option Seed makes it repeatable). It needs no rules of its own.
- * Build: cc -O2 -o instant instant.c
+ * Build: cc -O2 -o instant instant.c (`sneferu bench` builds and runs it). engines/instant.py
+ * does the same in Python, for a machine without a C compiler.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
