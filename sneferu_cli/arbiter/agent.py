@@ -9,10 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..notation.move import Move
+from ..notation.move import legal_move_strings
 from ..protocol.messages import SEP, GameOver, NewGame, Position
 from ..rules.state import GameState
-from ..rules.steps import Step
 from .process import EngineFault
 
 
@@ -33,7 +32,7 @@ class TurnRequest:
     clock: tuple[int, ...] | None
     inc: int
     margin: int
-    _listing: dict[str, tuple[Step, ...]] | None = field(default=None, repr=False)
+    _legal: tuple[str, ...] | None = field(default=None, repr=False)
     _line: str | None = field(default=None, repr=False)
 
     def limit(self) -> int:
@@ -45,24 +44,15 @@ class TurnRequest:
 
     def legal(self) -> tuple[str, ...]:
         """Every legal move of the position, in move notation (computed once)."""
-        return tuple(self._listed())
+        if self._legal is None:
+            self._legal = tuple(legal_move_strings(self.state))
+        return self._legal
 
     def legal_line(self) -> str:
         """The legal moves as the ``go`` line lists them, separated by ``SEP`` (joined once)."""
         if self._line is None:
-            self._line = SEP.join(self._listed())
+            self._line = SEP.join(self.legal())
         return self._line
-
-    def listed_steps(self, move: str) -> tuple[Step, ...] | None:
-        """The steps of ``move`` when it is one of the legal moves listed for this request
-        (legal by construction: no need to read it again), else None. Lists nothing by
-        itself: None when no listing was asked for."""
-        return None if self._listing is None else self._listing.get(move)
-
-    def _listed(self) -> dict[str, tuple[Step, ...]]:
-        if self._listing is None:
-            self._listing = {str(Move(steps)): steps for steps in self.state.legal_turns()}
-        return self._listing
 
 
 @dataclass(frozen=True)

@@ -221,16 +221,13 @@ class _Game:
         except EngineFault as f:
             self._retire(seat, f)
             return
-        text = answer.move
         try:
-            steps = request.listed_steps(text)
-            if steps is None:  # not one of the listed moves (or none listed): read it
-                move = read_move(text)
-                steps, text = move.steps, str(move)
-            self.state.apply_turn(steps)
+            move = read_move(answer.move)
+            self.state.apply_turn(move.steps)
         except (NotationError, IllegalAction) as e:
             self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
             return
+        text = str(move)
         if agent.timed and tc.base is not None:
             self.clocks[seat] = max(0.0, self.clocks[seat] - answer.ms) + tc.inc
         self.turns += 1
