@@ -17,9 +17,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sneferu_cli.arbiter.bundled import engines_dir
+from sneferu_cli.notation.fast import fast_move, read_event, read_move
 from sneferu_cli.notation.move import Move, parse_outcome
 from sneferu_cli.protocol import messages
-from sneferu_cli.protocol.events import fast_move, read_event, read_move
 from sneferu_cli.protocol.messages import (
     Answer,
     GameOver,

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import msgspec
 
+from ..notation.fast import read_move
 from ..notation.position import to_position
-from ..protocol.events import read_move
 from ..protocol.messages import SEP, GameOver, NewGame, Position
 from ..record.model import Chance, Event, Fault, GameRecord, Header, Retire, Seat, Turn
 from ..record.replay import final_result, position_at

@@ -8,6 +8,7 @@ returns None for anything it does not accept; the caller then reads the text thr
 ``Move.from_str``, which gives the value or words the error. So the fast path never
 accepts what the grammar rejects, and never words an error.
 ``tests/test_protocol_fast.py`` checks the agreement on generated moves and mutations.
+The engine protocol's fast paths (``protocol/messages.py``) use ``MOVE`` too.
 
 >>> fast_move("3.2+ BT@1.4 feast").steps[1]
 Place(level=1, slot=4, left=<Material.B: 0>, right=<Material.T: 1>, heba=False)
@@ -22,9 +23,9 @@ from __future__ import annotations
 import functools
 import re
 
-from ..notation.move import Move, parse_outcome
 from ..rules.components import Material
 from ..rules.steps import END, FEAST, STORE, Buy, Outcome, Place, Shift, Step
+from .move import Move, parse_outcome
 
 __all__ = ["MOVE", "fast_move", "read_event", "read_move", "read_outcome"]
 
