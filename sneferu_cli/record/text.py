@@ -33,8 +33,8 @@ from typing import NamedTuple
 
 from lark import UnexpectedInput
 
+from ..notation.fast import read_move, read_outcome
 from ..notation.grammar import Token, Tree, parser
-from ..notation.move import Move, parse_outcome
 from ..rules.components import NotationError
 from .model import (
     Chance,
@@ -231,7 +231,7 @@ def _event_lines(events: list[Event]) -> list[str]:
             kind: type | None = None
             while True:
                 token = _outcome(e)  # type: ignore[arg-type]
-                k = type(parse_outcome(token))
+                k = type(read_outcome(token))
                 if run and k is not kind:
                     out.append("chance " + " ".join(run))
                     run = []
@@ -247,14 +247,14 @@ def _event_lines(events: list[Event]) -> list[str]:
 
 def _outcome(c: Chance) -> str:
     try:
-        return str(parse_outcome(c.outcome))
+        return str(read_outcome(c.outcome))
     except NotationError as e:
         raise ValueError(f"record: chance outcome {c.outcome!r}: {e}") from None
 
 
 def _move(move: str) -> str:
     try:
-        canonical = str(Move.from_str(move))
+        canonical = str(read_move(move))
     except NotationError as e:
         raise ValueError(f"record: {e}") from None
     if canonical != move:
