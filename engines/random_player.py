@@ -5,7 +5,7 @@ Speaks the engine protocol on stdin/stdout (SPEC.md section 6). Option Seed (spi
 its games repeatable: the generator is reseeded with it at every new game.
 """
 
-from sneferu_cli.notation.move import Move
+from sneferu_cli.notation.move import legal_move_strings
 from sneferu_cli.protocol.bot import Bot, run
 from sneferu_cli.protocol.messages import Go
 from sneferu_cli.rules.state import GameState
@@ -15,8 +15,7 @@ class RandomPlayer(Bot):
     name = "random"
 
     def choose(self, state: GameState, go: Go) -> str:
-        turns = state.legal_turns()
-        return str(Move(self.rng.choice(turns)))
+        return self.rng.choice(legal_move_strings(state))
 
 
 if __name__ == "__main__":
