@@ -90,14 +90,18 @@ def test_bench_measures_pipes_and_engines_in_the_same_run():
                         r"load average \d+\.\d\d on \d+ cores", lines[0]), lines[0]
     assert lines[1] == ("legal-move engine: engines/instant.c built with cc; "
                         "own-rules engine: random (Python)")
-    assert lines[2].split() == ["figure", "per", "second", "time", "each", "x", "floor"]
-    rows = {}
+    assert lines[2].split() == ["figure", "per", "second", "time", "each", "x", "floor",
+                                "arbiter", "CPU"]
+    rows, cpu = {}, {}
     for line in lines[3:]:
-        m = re.fullmatch(r"(.+?) +([\d,]+) +([\d,]+\.\d) µs +([\d,]+\.\d)", line)
+        m = re.fullmatch(r"(.+?) +([\d,]+) +([\d,]+\.\d) µs +([\d,]+\.\d)"
+                         r"(?: +([\d,]+\.\d) µs)?", line)
         assert m, line
         rows[m.group(1)] = float(m.group(4).replace(",", ""))
+        cpu[m.group(1)] = m.group(5)
     assert list(rows) == ENGINE_ROWS
     assert rows[ENGINE_ROWS[0]] == 1.0
+    assert [k for k, v in cpu.items() if v is not None] == ENGINE_ROWS[1:3]
 
 
 def test_the_floor_is_a_line_through_cat():
@@ -114,5 +118,5 @@ def test_the_instant_engine_plays_legal_games_in_c_or_python(compiler, tmp_path,
     assert which == ("engines/instant.c built with cc" if compiler
                      else "engines/instant.py (no C compiler found)")
     assert argv[-1].endswith("instant" if compiler else "instant.py")
-    turns, seconds = time_moves(argv, 3, 2, 9, None, standard_edition())
-    assert turns > 40 and seconds > 0  # (_moves raises if a seat was retired)
+    turns, seconds, cpu = time_moves(argv, 3, 2, 9, None, standard_edition())
+    assert turns > 40 and seconds > 0 and cpu > 0  # (_moves raises if a seat was retired)

@@ -212,11 +212,13 @@ def instant_engine(folder: Path) -> tuple[list[str], str]:
 
 @dataclass(frozen=True)
 class SpeedFigure:
-    """One figure of ``sneferu bench``: ``count`` things in ``seconds``."""
+    """One figure of ``sneferu bench``: ``count`` things in ``seconds`` (wall clock), and
+    for engine games the CPU seconds the arbiter itself used (its process only)."""
 
     what: str
     count: int
     seconds: float
+    cpu: float | None = None
 
     @property
     def micros(self) -> float:
@@ -225,24 +227,26 @@ class SpeedFigure:
 
 
 def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, builders: str | None,
-           edition: Edition) -> tuple[int, float]:
-    """Engine turns and wall seconds of ``games`` games between ``seats`` copies of an
-    engine, through the game loop (the engines started once, as a tournament worker does).
-    OSError when an engine fails to start or is retired from a game."""
+               edition: Edition) -> tuple[int, float, float]:
+    """Engine turns, wall seconds and the arbiter's CPU seconds of ``games`` games between
+    ``seats`` copies of an engine, through the game loop (the engines started once, as a
+    tournament worker does). OSError when an engine fails to start or is retired."""
     engines = Engine.start_all([Engine(list(argv), label=str(i)) for i in range(1, seats + 1)])
     try:
         failed = [e for e in engines if e.fault is not None]
         if failed:
             raise OSError(f"{failed[0].name}: {failed[0].fault}")
+        cpu = time.process_time()
         records, wall = _play(engines, games, seed, builders, edition,
                               TimeControl(movetime=1000))
+        cpu = time.process_time() - cpu
     finally:
         Engine.quit_all(engines)
     faults = [f for r in records for f in r.header.faults]
     if faults:  # a retired seat plays no more moves: the figure would mean nothing
         raise OSError(f"{argv[-1]}: seat {faults[0].seat} retired: {faults[0].kind} "
                       f"({faults[0].detail})")
-    return sum(_turns(r) for r in records), wall
+    return sum(_turns(r) for r in records), wall, cpu
 
 
 def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
@@ -271,16 +275,19 @@ def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
 
 def speed_report(rules: Sequence[Figure], players: int, builders: str | None,
                  engine_games: int, seed: int, edition: Edition) -> str:
-    """:func:`speed_figures` as a table: each figure per second, the time of one, and that
-    time as a multiple of the floor (the first row)."""
+    """:func:`speed_figures` as a table: each figure per second, the time of one, that time
+    as a multiple of the floor (the first row), and for a move the arbiter's CPU time (on a
+    loaded machine the wall clock waits for the CPU; this does not)."""
     figures, which = speed_figures(rules, players, builders, engine_games, seed, edition)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines = [f"engines: {players} seats, {engine_games} games from seed {seed}, "
              f"movetime 1000; load average {load:.2f} on {os.cpu_count()} cores",
              f"legal-move engine: {which}; own-rules engine: random (Python)",
-             f"{'figure':<38}{'per second':>14}{'time each':>14}{'x floor':>10}"]
+             f"{'figure':<38}{'per second':>12}{'time each':>14}{'x floor':>10}"
+             f"{'arbiter CPU':>14}"]
     floor = figures[0].micros
     for f in figures:
-        lines.append(f"{f.what:<38}{1e6 / f.micros:>14,.0f}{f.micros:>11,.1f} µs"
-                     f"{f.micros / floor:>10,.1f}")
+        cpu = "" if f.cpu is None else f"{f.cpu / f.count * 1e6:>11,.1f} µs"
+        lines.append(f"{f.what:<38}{1e6 / f.micros:>12,.0f}{f.micros:>11,.1f} µs"
+                     f"{f.micros / floor:>10,.1f}{cpu}")
     return "\n".join(lines)
