@@ -1,6 +1,6 @@
 """The fast paths for frequent lines accept exactly what the grammar accepts, with the same value.
 
-Lines are generated from the grammar's shapes (moves, answers, info lines, the short
+Lines are generated from the grammar's shapes (moves, every engine line, the short
 arbiter lines), then mutated (a character inserted, deleted or replaced, blanks added);
 the fast path and Lark must agree on accept or reject and on the value read. Where Lark
 accepts a line of a kind the fast path covers, the fast path must take it itself.
@@ -17,17 +17,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sneferu_cli.arbiter.bundled import engines_dir
-from sneferu_cli.notation.fast import fast_move, read_event, read_move
+from sneferu_cli.notation.fast import fast_move, read_event, read_move, read_outcome
 from sneferu_cli.notation.move import Move, parse_outcome
 from sneferu_cli.protocol import messages
 from sneferu_cli.protocol.messages import (
-    Answer,
     GameOver,
-    Info,
     IsReady,
     NewGame,
     Quit,
-    ReadyOk,
     SetOption,
     Sneferu,
     parse_arbiter_line,
@@ -75,11 +72,27 @@ INFO = _cat(
     st.lists(_cat(SPACES, KEY, SPACES, VALUE), max_size=3).map("".join),
     st.one_of(st.just(""), _cat(SPACES, st.just("pv"), SPACES, _joined(MOVE, MOVE_SEP, 3)),
               _cat(SPACES, st.just("string"), SPACES, REST)))
-ENGINE_LINE = st.one_of(
-    _cat(st.just("move"), SPACES, MOVE), st.just("readyok"), INFO,
-    st.sampled_from(["sneferuok", "feature legalmoves", "id name x y",
-                     "option name Seed type spin default 0 min 0 max 9"]))
 INT = st.one_of(st.integers(-3, 6).map(str), st.just("007"), st.just("-0"))
+WORD = st.sampled_from(["safe", "bold", "var", "a.b+c-1", "_x", "9"])
+OPTION = _cat(
+    st.just("option"), SPACES, st.just("name"), SPACES,
+    st.sampled_from(["Seed", "Book_2", "x", "9x", "Depth"]), SPACES, st.just("type"), SPACES,
+    st.one_of(
+        _cat(st.just("check"), SPACES, st.just("default"), SPACES,
+             st.sampled_from(["true", "false", "yes"])),
+        _cat(st.just("spin"), SPACES, st.just("default"), SPACES, INT, SPACES, st.just("min"),
+             SPACES, INT, SPACES, st.just("max"), SPACES, INT),
+        _cat(st.just("combo"), SPACES, st.just("default"), SPACES, WORD,
+             st.lists(_cat(SPACES, st.just("var"), SPACES, WORD), min_size=1, max_size=3)
+             .map("".join)),
+        _cat(st.just("string"), st.one_of(st.just(""),
+                                          _cat(SPACES, st.just("default"), SPACES, REST))),
+        st.just("button")))
+ENGINE_LINE = st.one_of(
+    _cat(st.just("move"), SPACES, MOVE), st.just("readyok"), INFO, OPTION,
+    _cat(st.just("id"), SPACES, st.sampled_from(["name", "author", "nom"]), SPACES, REST),
+    _cat(st.just("feature"), SPACES, st.sampled_from(["legalmoves", "ponder"])),
+    st.just("sneferuok"))
 ARBITER_LINE = st.one_of(
     st.sampled_from(["isready", "quit"]),
     _cat(st.just("sneferu"), SPACES, INT),
@@ -145,16 +158,16 @@ def test_a_move_is_read_fast_exactly_as_move_from_str(text: str) -> None:
 @example("info a b string")
 @example("info pv 1.1 TG@1.1;end")
 @example("move 1.1+TG@1.1")
+@example("option name X type combo default var var var var b")
+@example("option name X type spin default 5 min 6 max 9")
 def test_an_engine_line_is_read_fast_exactly_as_the_grammar_reads_it(line: str) -> None:
     text = line.strip(" \t\r\n")
     slow = _outcome(messages._lark_engine_line, text)
-    fast = messages._fast_engine_line(text)
+    fast = _outcome(messages._fast_engine_line, text)
     if slow == "rejected":
         assert fast is None
-    elif isinstance(slow, Answer | ReadyOk | Info):
-        assert fast == slow  # the fast path takes every line of its kinds
     else:
-        assert fast is None
+        assert fast == slow  # the fast path takes every line an engine may send
     assert _outcome(parse_engine_line, line) == slow
 
 
@@ -174,6 +187,18 @@ def test_a_short_arbiter_line_is_read_fast_exactly_as_the_grammar_reads_it(line:
     else:
         assert fast is None
     assert _outcome(parse_arbiter_line, line) == slow
+
+
+OUTCOME = _cat(st.just("~"), st.one_of(
+    st.sampled_from(["BT", "TB", "GA", "BB", "FOOD1", "STOREHOUSE", "Heba", "Lateef", "1",
+                     "4", "5", "0", "01", "food1"]),
+    st.text(alphabet="BTMGAFOD12345Hebaxy", min_size=1, max_size=6)))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(mutated(OUTCOME))
+def test_an_outcome_is_read_exactly_as_parse_outcome_reads_it(text: str) -> None:
+    assert _outcome(read_outcome, text) == _outcome(parse_outcome, text)
 
 
 def test_events_read_as_the_grammar_reads_them() -> None:
@@ -204,3 +229,25 @@ def test_a_bundled_engine_starts_and_joins_a_game_without_building_a_grammar() -
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["0", "readyok"]
+
+
+def test_the_arbiter_plays_and_records_a_game_without_building_a_grammar() -> None:
+    """Handshakes, answers and the record go through the fast paths: an arbiter process
+    (a tournament worker, sneferu play) builds no Lark parser for a game between the
+    bundled engines."""
+    script = (
+        "from sneferu_cli.arbiter.bundled import engine_command\n"
+        "from sneferu_cli.arbiter.engine import Engine\n"
+        "from sneferu_cli.arbiter.game import TimeControl, play_game\n"
+        "from sneferu_cli.notation.grammar import parser\n"
+        "from sneferu_cli.record.text import format_record\n"
+        "engines = Engine.start_all([Engine(engine_command('random')) for _ in range(2)])\n"
+        "record = play_game(engines, seed=3, time_control=TimeControl(movetime=2000))\n"
+        "text = format_record(record)\n"
+        "Engine.quit_all(engines)\n"
+        "h = record.header\n"
+        "print(parser.cache_info().currsize, h.termination, len(h.faults))\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["0", "normal", "0"]

@@ -23,8 +23,8 @@ from __future__ import annotations
 import functools
 import re
 
-from ..rules.components import Material
-from ..rules.steps import END, FEAST, STORE, Buy, Outcome, Place, Shift, Step
+from ..rules.components import Material, Stone, Tile
+from ..rules.steps import END, FEAST, STORE, Arrive, Buy, Draw, LayTile, Outcome, Place, Shift, Step
 from .move import Move, parse_outcome
 
 __all__ = ["MOVE", "fast_move", "read_event", "read_move", "read_outcome"]
@@ -66,9 +66,21 @@ def read_move(text: str) -> Move:
     return move if move is not None else Move.from_str(text)
 
 
-@functools.lru_cache(maxsize=512)
+_KNOWN: list[Outcome] = [*(Draw(s) for s in Stone), *(LayTile(t) for t in Tile),
+                         *(Arrive(seat) for seat in range(4))]
+_OUTCOMES: dict[str, Outcome] = {str(o): o for o in _KNOWN}
+"""Every chance outcome but a builder's, under its own notation (``~BT``, ``~FOOD1``, ``~2``)."""
+
+
 def read_outcome(text: str) -> Outcome:
-    """``parse_outcome(text)``, remembered: games share a few dozen distinct outcomes."""
+    """``parse_outcome(text)``: the outcomes written as the arbiter writes them are looked
+    up, any other text is read through the grammar (and remembered)."""
+    outcome = _OUTCOMES.get(text)
+    return outcome if outcome is not None else _parse_outcome(text)
+
+
+@functools.lru_cache(maxsize=512)
+def _parse_outcome(text: str) -> Outcome:
     return parse_outcome(text)
 
 

@@ -405,6 +405,16 @@ _NEWGAME_RE = re.compile(rf"newgame +players +{_INT} +seat +{_INT} +variant +"
 _SETOPTION_RE = re.compile(r"setoption +name +([A-Za-z][A-Za-z0-9_]*)"
                            r"(?: +value +([^ \t](?:.*[^ \t])?))?")
 _GAMEOVER_RE = re.compile(r"gameover +ranks((?: +-?[0-9]+)+)")
+_REST = r"([^ \t](?:.*[^ \t])?)"
+_WORD = r"[A-Za-z0-9][A-Za-z0-9_.+-]*"
+_ID_RE = re.compile(rf"id +(name|author) +{_REST}")
+_OPTION_RE = re.compile(
+    r"option +name +([A-Za-z][A-Za-z0-9_]*) +type +(?:"
+    r"(check) +default +(true|false)"
+    rf"|(spin) +default +{_INT} +min +{_INT} +max +{_INT}"
+    rf"|(combo) +default +({_WORD})((?: +var +{_WORD})+)"
+    rf"|(string)(?: +default +{_REST})?"
+    r"|(button))")
 
 
 def _canonical(move: str) -> str:
@@ -413,7 +423,8 @@ def _canonical(move: str) -> str:
 
 
 def _fast_engine_line(text: str) -> EngineMessage | None:
-    """``move``, ``readyok`` and ``info`` lines (surrounding blanks removed), else None."""
+    """``move``, ``readyok``, ``info`` and the handshake's lines (surrounding blanks
+    removed), else None."""
     if text == "readyok":
         return ReadyOk()
     if text.startswith("move"):
@@ -430,7 +441,36 @@ def _fast_engine_line(text: str) -> EngineMessage | None:
         elif string is not None:
             fields["string"] = string
         return Info(fields)
+    if text == "sneferuok":
+        return SneferuOk()
+    if text.startswith("id"):
+        m = _ID_RE.fullmatch(text)
+        return Id(m.group(1), m.group(2)) if m else None
+    if text.startswith("option"):
+        return _fast_option(text)
+    if text.startswith("feature"):
+        return Feature("legalmoves") if re.fullmatch(r"feature +legalmoves", text) else None
     return None
+
+
+def _fast_option(text: str) -> OptionSpec | None:
+    m = _OPTION_RE.fullmatch(text)
+    if m is None:
+        return None
+    (name, check, check_default, spin, default, lo, hi, combo, combo_default, variants,
+     string, string_default, button) = m.groups()
+    if check:
+        return OptionSpec(name, check, check_default)
+    if spin:
+        d, low, high = int(default), int(lo), int(hi)
+        return OptionSpec(name, spin, str(d), low, high) if low <= d <= high else None
+    if combo:
+        choices = tuple(variants.split()[1::2])
+        return (OptionSpec(name, combo, combo_default, choices=choices)
+                if combo_default in choices else None)
+    if string:
+        return OptionSpec(name, string, string_default)
+    return OptionSpec(name, button)
 
 
 def _fast_arbiter_line(text: str) -> ArbiterMessage | None:
