@@ -2,22 +2,108 @@
 head-to-head; win rates against Ptah for solo games. SPEC.md 9.5 has every formula.
 
 Only finished games count (records with a result); the rest are counted as unfinished.
-Games are taken in the order given (the record file's order) for the rating.
+Games are taken in the order given (the record file's order) for the rating. A record or
+its :class:`GameResult` (what the standings read of it, a few dozen bytes in a
+:class:`Results` list) give the same standings: a long tournament keeps only those.
 """
 
 from __future__ import annotations
 
+import array
 import csv
 import io
 import math
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 
 import msgspec
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from ..record.model import GameRecord
+from ..record.model import GameRecord, Seat, SeatResult, SoloScore
 from .sprt import Z95
+
+
+class GameResult(msgspec.Struct, frozen=True, array_like=True):
+    """What the standings read of one game record: its ``round`` tag, number of seats,
+    cluster (its ``extra["deal"]``, else its seed as text, else None), the engine name of
+    each seat (by seat number), the result and solo score, and the faults as (seat, kind).
+    """
+
+    round: str | None
+    players: int
+    deal: str | None
+    names: dict[int, str]
+    result: list[SeatResult]
+    solo: SoloScore | None
+    faults: list[tuple[int, str]]
+
+    @classmethod
+    def of(cls, rec: GameRecord) -> GameResult:
+        """The result of a record."""
+        h = rec.header
+        deal = h.extra.get("deal") or (str(h.seed) if h.seed is not None else None)
+        return cls(h.round, h.players, deal, {s.seat: s.name for s in sorted(h.seats, key=_seat)},
+                   list(h.result), h.solo, [(f.seat, f.kind) for f in h.faults])
+
+
+class Results:
+    """A list of :class:`GameResult` kept small: all in one buffer, each as a MessagePack
+    array with the engine names as numbers (some 60 bytes a game where its record takes
+    tens of kilobytes), so a tournament of 100,000 games keeps a few megabytes."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+        self._ends = array.array("Q")
+        self._names: list[str] = []
+        self._index: dict[str, int] = {}
+
+    def append(self, game: GameRecord | GameResult) -> None:
+        """Add a game at the end."""
+        r = _result(game)
+        seats = [(s.seat, self._number(r.names[s.seat]) if s.seat in r.names else -1,
+                  s.rank, s.stones, s.food, s.retired) for s in r.result]
+        others = [(seat, self._number(name)) for seat, name in r.names.items()
+                  if all(s.seat != seat for s in r.result)]
+        solo = None if r.solo is None else msgspec.structs.astuple(r.solo)
+        _encoder.encode_into((r.round, r.players, r.deal, seats, others, solo, r.faults),
+                             self._buffer, -1)
+        self._ends.append(len(self._buffer))
+
+    def _number(self, name: str) -> int:
+        n = self._index.get(name)
+        if n is None:
+            n = self._index[name] = len(self._names)
+            self._names.append(name)
+        return n
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def __iter__(self) -> Iterator[GameResult]:
+        buffer, names = self._buffer, self._names
+        start = 0
+        for end in self._ends:
+            rnd, players, deal, seats, others, solo, faults = _decoder.decode(buffer[start:end])
+            start = end
+            by_seat = {seat: names[n] for seat, n, *_ in seats if n >= 0}
+            by_seat.update((seat, names[n]) for seat, n in others)
+            yield GameResult(rnd, players, deal, dict(sorted(by_seat.items())),
+                             [SeatResult(seat, rank, stones, food, retired)
+                              for seat, _, rank, stones, food, retired in seats],
+                             None if solo is None else SoloScore(*solo),
+                             [(seat, kind) for seat, kind in faults])
+
+
+def _seat(s: Seat) -> int:
+    return s.seat
+
+
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder()
+
+
+def _result(game: GameRecord | GameResult) -> GameResult:
+    return game if isinstance(game, GameResult) else GameResult.of(game)
 
 
 class EngineRow(msgspec.Struct, frozen=True):
@@ -102,60 +188,54 @@ def mean_ci(values: Sequence[float], clusters: Sequence[Hashable]) -> tuple[floa
     return mean, Z95 * math.sqrt(g / (g - 1) * ss) / n
 
 
-def _deal_key(index: int, rec: GameRecord) -> Hashable:
+def _deal_key(index: int, rec: GameResult) -> Hashable:
     """The cluster of a game: its deal (or seed) with its engines; else the game alone."""
-    h = rec.header
-    deal = h.extra.get("deal") or (str(h.seed) if h.seed is not None else None)
-    if deal is None:
+    if rec.deal is None:
         return index
-    return deal, tuple(sorted(s.name for s in h.seats))
+    return rec.deal, tuple(sorted(rec.names.values()))
 
 
-def compute_standings(records: Iterable[GameRecord]) -> Standings:
-    """The standings of these games, taken in the order given, or in game-number order
-    when every game has one (its ``round`` tag is a number)."""
-    finished: list[tuple[int, GameRecord]] = []
+def compute_standings(records: Iterable[GameRecord | GameResult]) -> Standings:
+    """The standings of these games (records, or their results), taken in the order
+    given, or in game-number order when every game has one (its ``round`` is a number)."""
+    finished: list[tuple[int, GameResult]] = []
     unfinished = 0
-    for i, rec in enumerate(records):
-        if rec.header.result:
+    for i, game in enumerate(records):
+        rec = _result(game)
+        if rec.result:
             finished.append((i, rec))
         else:
             unfinished += 1
-    if all((r.header.round or "").isdigit() for _, r in finished):
+    if all((r.round or "").isdigit() for _, r in finished):
         # Tournament games in game-number order: the same standings (the rating, the
         # sums) whichever games of a concurrent run finished first.
-        finished.sort(key=lambda g: int(g[1].header.round or 0))
-    multi = [(i, r) for i, r in finished if r.header.players >= 2]
-    solo = [(i, r) for i, r in finished if r.header.players == 1]
+        finished.sort(key=lambda g: int(g[1].round or 0))
+    multi = [(i, r) for i, r in finished if r.players >= 2]
+    solo = [(i, r) for i, r in finished if r.players == 1]
     return Standings(len(finished), unfinished, _engine_rows(multi), _head_to_head(multi),
                      _seat_rows(multi), _solo_rows(solo))
 
 
-def _names(rec: GameRecord) -> dict[int, str]:
-    return {s.seat: s.name for s in rec.header.seats}
-
-
-def _faults(games: list[tuple[int, GameRecord]]) -> dict[str, dict[str, int]]:
+def _faults(games: list[tuple[int, GameResult]]) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = defaultdict(dict)
     for _, rec in games:
-        names = _names(rec)
-        for f in rec.header.faults:
-            kinds = out[names.get(f.seat, f"seat {f.seat}")]
-            kinds[f.kind] = kinds.get(f.kind, 0) + 1
+        for seat, kind in rec.faults:
+            kinds = out[rec.names.get(seat, f"seat {seat}")]
+            kinds[kind] = kinds.get(kind, 0) + 1
     return out
 
 
-def _engine_rows(games: list[tuple[int, GameRecord]]) -> list[EngineRow]:
+def _engine_rows(games: list[tuple[int, GameResult]]) -> list[EngineRow]:
     ranks: dict[str, list[float]] = defaultdict(list)
     clusters: dict[str, list[Hashable]] = defaultdict(list)
     firsts: dict[str, float] = defaultdict(float)
     stones: dict[str, int] = defaultdict(int)
     food: dict[str, int] = defaultdict(int)
     for i, rec in games:
-        names = _names(rec)
+        names = rec.names
         key = _deal_key(i, rec)
-        shared = sum(1 for r in rec.header.result if r.rank == 1)
-        for r in rec.header.result:
+        shared = sum(1 for r in rec.result if r.rank == 1)
+        for r in rec.result:
             name = names[r.seat]
             ranks[name].append(r.rank)
             clusters[name].append(key)
@@ -176,14 +256,14 @@ def _engine_rows(games: list[tuple[int, GameRecord]]) -> list[EngineRow]:
     return rows
 
 
-def _ratings(games: list[tuple[int, GameRecord]]) -> dict[str, tuple[float, float]]:
+def _ratings(games: list[tuple[int, GameResult]]) -> dict[str, tuple[float, float]]:
     """openskill Plackett-Luce, default prior, tau = 0, one update per game in order.
     Games with the same engine in two seats are left out (no one to compare with)."""
     model = PlackettLuce(tau=0.0)
     current: dict[str, PlackettLuceRating] = {}
     for _, rec in games:
-        names = _names(rec)
-        seats = [(names[r.seat], r.rank) for r in rec.header.result]
+        names = rec.names
+        seats = [(names[r.seat], r.rank) for r in rec.result]
         if len({n for n, _ in seats}) != len(seats):
             continue
         teams = [[current.setdefault(n, model.rating(name=n))] for n, _ in seats]
@@ -193,12 +273,12 @@ def _ratings(games: list[tuple[int, GameRecord]]) -> dict[str, tuple[float, floa
     return {n: (r.mu, r.sigma) for n, r in current.items()}
 
 
-def _head_to_head(games: list[tuple[int, GameRecord]]) -> list[HeadToHead]:
+def _head_to_head(games: list[tuple[int, GameResult]]) -> list[HeadToHead]:
     score: dict[tuple[str, str], float] = defaultdict(float)
     count: dict[tuple[str, str], int] = defaultdict(int)
     for _, rec in games:
-        names = _names(rec)
-        res = [(names[r.seat], r.rank) for r in rec.header.result]
+        names = rec.names
+        res = [(names[r.seat], r.rank) for r in rec.result]
         for a, ra in res:
             for b, rb in res:
                 if a == b:
@@ -208,23 +288,22 @@ def _head_to_head(games: list[tuple[int, GameRecord]]) -> list[HeadToHead]:
     return [HeadToHead(a, b, score[a, b], n) for (a, b), n in sorted(count.items())]
 
 
-def _seat_rows(games: list[tuple[int, GameRecord]]) -> list[SeatRow]:
+def _seat_rows(games: list[tuple[int, GameResult]]) -> list[SeatRow]:
     ranks: dict[tuple[int, int], list[int]] = defaultdict(list)
     for _, rec in games:
-        for r in rec.header.result:
-            ranks[rec.header.players, r.seat].append(r.rank)
+        for r in rec.result:
+            ranks[rec.players, r.seat].append(r.rank)
     return [SeatRow(p, s, len(v), sum(v) / len(v)) for (p, s), v in sorted(ranks.items())]
 
 
-def _solo_rows(games: list[tuple[int, GameRecord]]) -> list[SoloRow]:
+def _solo_rows(games: list[tuple[int, GameResult]]) -> list[SoloRow]:
     won: dict[str, list[float]] = defaultdict(list)
     clusters: dict[str, list[Hashable]] = defaultdict(list)
     scores: dict[str, list[int]] = defaultdict(list)
     stones: dict[str, int] = defaultdict(int)
     ptah: dict[str, int] = defaultdict(int)
-    for i, rec in games:
-        h = rec.header
-        name = _names(rec)[h.result[0].seat]
+    for i, h in games:
+        name = h.names[h.result[0].seat]
         win = h.solo.won if h.solo is not None else h.result[0].rank == 1
         won[name].append(1.0 if win else 0.0)
         clusters[name].append(i)
