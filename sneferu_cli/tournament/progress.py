@@ -88,6 +88,9 @@ class Progress:
         line = f"[{done:{len(str(total))}}/{total} {100 * done // max(1, total):3}%]"
         if run.running:
             line += f" {len(run.running)} running,"
+        if run.cluster is not None:
+            n = len(run.cluster.workers)
+            line += f" {n} worker{'s' if n != 1 else ''},"
         line += f" {duration(elapsed)} elapsed"
         if played and elapsed > 0:
             rate = played / elapsed

@@ -37,7 +37,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
 from types import FrameType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
@@ -51,6 +51,9 @@ from ..record.text import GAME_START, RecordError, decode_records, format_record
 from .config import ConfigError, EngineConfig, TournamentConfig
 from .journal import Journal
 from .schedule import Game, Schedule, done_games, game_header, pending_games
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 from .sprt import SprtResult, SprtTally
 from .standings import Results
 
@@ -324,14 +327,18 @@ class TournamentRun:
     ``results`` holds what the standings need of every finished game, in the record
     file's order (the records themselves stay on disk), ``running`` the games being
     played; :meth:`run` plays until the end, the SPRT's decision or
-    :attr:`stop`, calling ``on_update(self, record)`` after each committed game (and with
+    :attr:`stop`, on this machine or on a Dask :class:`~.cluster.Cluster` (its
+    :attr:`concurrency` is then the workers' threads), calling ``on_update(self, record)``
+    after each committed game (and with
     None about four times a second, for a display). ``reason`` says why it ended.
     """
 
-    def __init__(self, journal: Journal, concurrency: int) -> None:
+    def __init__(self, journal: Journal, concurrency: int, cluster: Cluster | None = None
+                 ) -> None:
         self.journal = journal
         self.config = journal.config
-        self.concurrency = max(1, concurrency)
+        self.cluster = cluster
+        self.concurrency = cluster.threads if cluster is not None else max(1, concurrency)
         self.schedule = Schedule.of(self.config)
         self.results = Results()
         self.running: dict[int, Game] = {}
@@ -375,10 +382,24 @@ class TournamentRun:
             ) -> Reason:
         """Play the games still to play; returns why the run ended."""
         update = on_update or (lambda run, record: None)
+        self.started = time.monotonic()
+        if self.cluster is not None:
+            self.cluster.play(self, update)
+        else:
+            self._run_here(update)
+        if self.stop.is_set():
+            self.reason = "interrupted"
+        elif self.decided() and self.todo:
+            self.reason = "sprt"
+        else:
+            self.reason = "complete"
+        return self.reason
+
+    def _run_here(self, update: Callable[[TournamentRun, GameRecord | None], None]) -> None:
+        """Play on worker processes of this machine."""
         workers: list[_Worker] = []
         deaths: dict[int, int] = {}
         ctx = multiprocessing.get_context("spawn")
-        self.started = time.monotonic()
         clean = False
         try:
             width = min(self.concurrency, len(self.todo)) if not self.decided() else 0
@@ -397,20 +418,13 @@ class TournamentRun:
                 self._dispatch(workers)  # the workers play on while the records are written
                 for done in finished:
                     if done is not None:
-                        update(self, self._commit(*done))
+                        update(self, self.commit(*done))
                 if time.monotonic() - last >= 0.25:
                     last = time.monotonic()
                     update(self, None)
             clean = not self.stop.is_set()
         finally:
             self._shut_down(workers, clean)
-        if self.stop.is_set():
-            self.reason = "interrupted"
-        elif self.decided() and self.todo:
-            self.reason = "sprt"
-        else:
-            self.reason = "complete"
-        return self.reason
 
     def _dispatch(self, workers: list[_Worker]) -> None:
         """Give every idle worker the next game (none once the SPRT is decided)."""
@@ -453,7 +467,9 @@ class TournamentRun:
         _, number, text, record = message
         return number, text, record
 
-    def _commit(self, number: int, text: str, record: GameRecord) -> GameRecord:
+    def commit(self, number: int, text: str, record: GameRecord) -> GameRecord:
+        """Commit a finished game (its record's text) durably, then count it: standings,
+        SPRT (``record`` needs only its header). Returns ``record``."""
         self.journal.commit(number, text.encode())
         self.results.append(record)
         del self.running[number]
