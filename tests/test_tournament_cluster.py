@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -79,11 +80,22 @@ class Cluster:
         self.processes += [start_worker(self.address, folder) for _ in range(2)]
         self.workers = workers_of(self.address, 2)
 
-    def add_worker(self) -> subprocess.Popen[bytes]:
+    def add_worker(self) -> tuple[subprocess.Popen[bytes], str]:
+        """Start one more worker: its process and address."""
         p = start_worker(self.address, self.folder)
         self.processes.append(p)
-        workers_of(self.address, len(self.processes) - 1)
-        return p
+        (address,) = set(workers_of(self.address, len(self.processes) - 1)) - set(
+            self.workers)
+        return p, address
+
+
+def wait_busy(scheduler: str, worker: str) -> None:
+    """Wait (bounded) until ``worker`` is playing a deal."""
+    with Client(scheduler, timeout=30) as client:
+        end = time.monotonic() + LIMIT
+        while not client.processing([worker]).get(worker) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert client.processing([worker]).get(worker), "the worker got no deal"
 
 
 @pytest.fixture(scope="module")
@@ -131,15 +143,17 @@ def test_the_cluster_plays_the_games_of_a_local_run(tmp_path, cluster, local):
 
 
 def test_a_worker_killed_mid_run_loses_and_doubles_no_game(tmp_path, cluster, local):
-    extra = cluster.add_worker()
+    extra, address = cluster.add_worker()
     write_config(tmp_path / "t.toml", ENGINES, **KEYS)
     p = sneferu("t.toml", "--cluster", cluster.address, cwd=tmp_path)
     wait_for_games(p, tmp_path / "t.rec", 3)
+    wait_busy(cluster.address, address)
     assert p.poll() is None, "the run ended before a worker could be killed"
     os.kill(extra.pid, signal.SIGKILL)
     out, err = p.communicate(timeout=LIMIT)
     assert p.returncode == 0, err
     assert "3 at once on 3 workers" in out
+    assert err == "", err
     assert {g.header.round: essence(g) for g in games_of(tmp_path / "t.rec")} == local[0]
 
 
@@ -212,3 +226,22 @@ def test_cluster_errors_are_one_line(tmp_path):
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
     assert 'pip install "sneferu[dask]"' in r.stderr
     assert not (tmp_path / "tournament.records.state").exists()
+
+
+def test_a_decided_sprt_cancels_the_deals_not_played(tmp_path, cluster):
+    write_config(tmp_path / "t.toml", {"greedy": "greedy", "instant": INSTANT},
+                 deals=200, seed=1, movetime=1000)
+    r = run("t.toml", "--sprt-elo0", "0", "--sprt-elo1", "50", "--cluster",
+            cluster.address, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "SPRT greedy vs instant: H1 accepted (greedy is stronger)" in r.stdout
+    pairs = int(r.stdout.split(" pairs: ")[0].rsplit(maxsplit=1)[1])
+    games = games_of(tmp_path / "tournament.records")
+    # at most the deals in flight (two per worker thread) are played past the verdict
+    assert 2 * pairs <= len(games) <= 2 * (pairs + 4)
+    assert f"The SPRT is decided: {len(games)} of 400 games played." in r.stdout
+    with Client(cluster.address, timeout=30) as client:
+        end = time.monotonic() + 10
+        while any(client.processing().values()) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not any(client.processing().values()), "deals still played"

@@ -212,3 +212,36 @@ def test_results_kept_small_give_the_same_standings():
     per_game = (tracemalloc.get_traced_memory()[0] - before) / len(many)
     tracemalloc.stop()
     assert per_game < 100, per_game
+
+
+def test_clusters_folded_in_game_order_give_the_same_intervals():
+    """A tournament's games in number order fold each cluster when the next begins
+    (flat memory); the intervals are those of clusters kept apart, and of the formula."""
+    cfg = load_config(None, {"engine": ["name=a command=a", "name=b command=b",
+                                        "name=c command=c", "name=d command=d"],
+                             "seats": 3, "deals": 3, "seed": 2})
+    recs = [play(cfg, g, moves_seed=g.number) for g in Schedule.of(cfg).games]
+    numbered = compute_standings(reversed(recs))  # taken in game-number order
+    for r in recs:
+        r.header.round = None
+    loose = compute_standings(recs)
+    assert {e.name: (e.mean_rank, e.rank_ci) for e in numbered.engines} == {
+        e.name: (e.mean_rank, e.rank_ci) for e in loose.engines}
+    for e in numbered.engines:
+        values, clusters = [], []
+        for r in recs:
+            for res in r.header.result:
+                if r.header.seats[res.seat - 1].name == e.name:
+                    values.append(res.rank)
+                    clusters.append((r.header.extra["deal"],
+                                     tuple(sorted(s.name for s in r.header.seats))))
+        mean = sum(values) / len(values)
+        sums: dict[object, list[float]] = {}
+        for v, c in zip(values, clusters, strict=True):
+            sums.setdefault(c, [0, 0])
+            sums[c][0] += v
+            sums[c][1] += 1
+        g = len(sums)
+        ss = sum((s - k * mean) ** 2 for s, k in sums.values())
+        assert e.rank_ci == pytest.approx(Z * (g / (g - 1) * ss) ** 0.5 / len(values),
+                                          rel=1e-12)
