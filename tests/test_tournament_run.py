@@ -4,6 +4,7 @@ demo, the live display on a terminal, and configuration errors."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -336,3 +337,30 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_game_played_again(tmp_path
     assert p.returncode == 0, err
     assert sorted(int(g.header.round or 0) for g in games_of(records)) == list(range(1, 17))
     assert wait_gone(tmp_path) == []
+
+
+def test_resuming_a_run_whose_sprt_cannot_be_computed_is_one_line(tmp_path):
+    """A run started (by an older version) with an SPRT bound out of the model's range,
+    with a complete pair recorded: --resume says so in one line (it used to crash in the
+    estimator at start, for ever)."""
+    args = ("tournament", "--engine", "name=a command=greedy", "--engine",
+            "name=b command=random", "--movetime", "20", "--deals", "1", "--seed", "1",
+            "--records", str(tmp_path / "z.rec"), "--sprt-elo0", "0", "--sprt-elo1", "100")
+    first = run_cli(*args)
+    assert first.returncode == 0, first.stderr
+    state_path = tmp_path / "z.rec.state"
+    state = msgspec.json.decode(state_path.read_bytes())
+
+    def fingerprint(config: dict) -> str:
+        games = {**config, "records": "", "state": None, "concurrency": 1}
+        return hashlib.sha256(msgspec.json.encode(games)).hexdigest()
+
+    assert fingerprint(state["config"]) == state["fingerprint"]
+    state["config"]["sprt"]["elo1"] = 400.0
+    state["fingerprint"] = fingerprint(state["config"])
+    state_path.write_bytes(msgspec.json.encode(state))
+    r = run_cli("tournament", "--resume", "--state", str(state_path))
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stderr.splitlines() == [
+        f"sneferu: {state_path}: not a usable tournament state: elo1: 400.0 is out of the "
+        "normalized model's range (-200 to 200) - at `$.config.sprt`"]
