@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -303,12 +304,20 @@ class Engine:
 
 
 def _default_name(argv: Sequence[str]) -> str:
-    """A name until the engine says its own: its program, or the script an interpreter runs."""
+    """A name until the engine says its own: the script an interpreter runs (the first
+    argument not starting with ``-`` that is a file or has a file extension: ``my_bot.py``
+    in ``python3 my_bot.py``, found or not), else the program's file name."""
     for arg in argv[1:]:
-        with contextlib.suppress(OSError):
-            if not arg.startswith("-") and Path(arg).is_file():
-                return Path(arg).name
+        if arg.startswith("-"):
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            path = Path(arg)
+            if _SCRIPT_SUFFIX.fullmatch(path.suffix) or path.is_file():
+                return path.name
     return Path(argv[0]).name
+
+
+_SCRIPT_SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]*")
 
 
 def _handshake_detail(f: EngineFault) -> str:

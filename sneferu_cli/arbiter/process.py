@@ -58,13 +58,19 @@ class TrafficLog:
 
 class StderrSink:
     """Where engines' stderr goes: one file per engine in a folder, or one shared file
-    with each line prefixed ``[label]``; None keeps only the tail for fault reports."""
+    with each line prefixed ``[label]``; None keeps only the tail for fault reports.
 
-    def __init__(self, path: Path | None) -> None:
+    ``path`` is a folder when it is one, or when ``folder`` is true: then it is created
+    (with its parents) if missing. Raises OSError when it cannot be created or opened.
+    """
+
+    def __init__(self, path: Path | None, *, folder: bool = False) -> None:
         self.path = path
         self.lock = threading.Lock()
         self.shared: IO[bytes] | None = None
-        if path is not None and not path.is_dir():
+        if path is not None and folder:
+            path.mkdir(parents=True, exist_ok=True)
+        elif path is not None and not path.is_dir():
             self.shared = path.open("ab")
 
     def open(self, label: str, name: str) -> IO[bytes] | None:
