@@ -141,6 +141,7 @@ class Engine:
         if p is None:
             return
         if self.fault is None:
+            p.find_descendants()  # while it runs: they are killed with it after the grace
             with contextlib.suppress(EngineFault):
                 p.send(time.monotonic() + grace, str(Quit()))
             p.stop(grace)
@@ -159,6 +160,7 @@ class Engine:
         deadline = time.monotonic() + grace
         for e in engines:
             if e._process is not None and e.fault is None:
+                e._process.find_descendants()
                 with contextlib.suppress(EngineFault):
                     e._process.send(deadline, str(Quit()))
         for e in engines:

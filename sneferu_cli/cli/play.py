@@ -25,7 +25,7 @@ from ..arbiter.game import (
     play_game,
 )
 from ..arbiter.human import Human
-from ..arbiter.process import StderrSink, TrafficLog
+from ..arbiter.process import StderrSink, TrafficLog, adopt_orphans
 from ..record.model import Event, GameRecord, Retire, Turn
 from ..record.text import append_record
 from ..rules.state import GameState, new_game
@@ -110,6 +110,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
                                 edition=edition, time_control=control))
         return
 
+    adopt_orphans()  # what an engine leaves behind is killed with the engines
     with _files(log_path, engine_stderr) as (traffic, sink), _terminate_on_sigterm():
         handles: list[Engine] = []
         agents: list[Agent] = []
