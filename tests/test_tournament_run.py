@@ -271,7 +271,10 @@ def test_live_display_on_a_terminal(tmp_path):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("t.toml", "--deals", "0"), "t.toml: deals: 0 (at least 1)"),
+    (("t.toml", "--deals", "0"), "t.toml: deals: 0 (1 to 1000000)"),
+    (("--engine", "name=a command=greedy", "--engine", "name=b command=random",
+      "--sprt-elo0", "0", "--sprt-elo1", "400"),
+     "configuration: sprt: elo1: 400.0 is out of the normalized model's range (-200 to 200)"),
     (("t.toml", "--tc", "fast"), "t.toml: time-control: 'fast' is not SECONDS+INC"),
     (("t.toml", "--movetime", "5", "--tc", "5"), "give one, not both"),
     (("t.toml", "--format", "swiss"), "t.toml: format: invalid enum value 'swiss'"),
