@@ -8,6 +8,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,11 @@ CASES = [
     ("eof", 2, 1, "eof", r"closed its output but is still running"),
     # The second answer is found at the next request, after the first was played.
     ("double-move", 2, 2, "malformed", r"'move' sent when nothing was asked"),
+    # It exits, but a child holds its output open: its exit is seen (not a timeout).
+    ("orphan", 2, 1, "crash", r"exited with code 5; stderr: broken: leaving a child behind"),
+    ("slow", 2, 1, "timeout", r"no move within 300 ms \(\+200 ms margin\)"),
+    ("deaf", 2, 1, "timeout", r"no move within 300 ms \(\+200 ms margin\)"),
+    ("unsolicited", 1, 0, "malformed", r"'move' while waiting for readyok"),
 ]
 
 
@@ -87,16 +93,20 @@ def test_fault_during_the_game(healthy, mode, at, turns, kind, detail):
     ranks = {r.seat: r for r in h.result}
     assert ranks[2].retired and ranks[2].rank == 4
     assert all(not ranks[s].retired and ranks[s].rank < 4 for s in (1, 3, 4))
+    end = time.monotonic() + 5  # an orphan left in the group is reaped by init, not at once
+    while not group_gone(pid) and time.monotonic() < end:
+        time.sleep(0.05)
     assert group_gone(pid)
     assert f"retired at ply {fault.ply}: {kind}" in describe_result(record)
 
 
-@pytest.mark.parametrize(("mode", "detail"), [
-    ("hang-handshake", "timeout: no sneferuok within 0.5 s"),
-    ("exit0", "crash: exited with code 0"),
+@pytest.mark.parametrize(("mode", "timeout", "detail"), [
+    ("hang-handshake", 0.5, "timeout: no sneferuok within 0.5 s"),
+    # Time to start Python on a loaded machine: the exit is seen, not the timeout.
+    ("exit0", 10, "crash: exited with code 0"),
 ])
-def test_fault_in_the_handshake(healthy, mode, detail):
-    bad = broken(mode, handshake_timeout=0.5)
+def test_fault_in_the_handshake(healthy, mode, timeout, detail):
+    bad = broken(mode, handshake_timeout=timeout)
     Engine.start_all([bad])
     assert bad.fault is not None and bad.fault.kind == "handshake"
     record = play_with(healthy, bad)
@@ -178,3 +188,87 @@ def test_a_signal_stops_the_game_records_it_as_aborted_and_kills_the_engines(tmp
                                "turns, its moves verified. Seat 2 to move")
     last = run_cli("replay", str(path), "--ply", "-1")
     assert last.stdout.split()[-1].startswith("start:2:")
+
+
+def gone(pid: int) -> bool:
+    """True when process ``pid`` has exited (a zombie no one reaped yet counts as gone)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def wait_gone(pid: int, timeout: float = 5) -> bool:
+    end = time.monotonic() + timeout
+    while not gone(pid):
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_an_engine_that_exits_is_a_crash_at_once_though_a_child_holds_its_output(healthy):
+    """Its exit is watched, not only the end of its output: no wait for the time limit."""
+    slow = TimeControl(movetime=20_000, margin=200)
+    bad = broken("orphan", 1)
+    Engine.start_all([bad])
+    started = time.monotonic()
+    record = play_game([healthy[0], bad], seed=2, time_control=slow)
+    (fault,) = record.header.faults
+    assert (fault.seat, fault.kind) == (2, "crash") and "exited with code 5" in fault.detail
+    assert time.monotonic() - started < 10  # not the 20 s of the time limit
+
+
+def test_a_child_that_left_the_process_group_is_killed_with_the_engine(healthy, tmp_path):
+    """SPEC 7.2: the engine's descendants are found and killed with its process group,
+    also one that called setsid()."""
+    bad = broken("setsid-child", 999, stderr=StderrSink(tmp_path))
+    Engine.start_all([bad])
+    child = int(wait_for(tmp_path / "2-broken.py.log", r"^child (\d+)$").group(1))
+    record = play_with(healthy, bad)
+    assert record.header.faults == []
+    assert not gone(child)
+    bad.quit()
+    assert wait_gone(child)
+
+
+def test_an_engine_that_ignores_quit_is_killed_after_the_grace(healthy):
+    bad = broken("ignore-quit")
+    Engine.start_all([bad])
+    pid = bad._process.proc.pid  # type: ignore[union-attr]
+    play_with(healthy, bad)
+    started = time.monotonic()
+    Engine.quit_all([bad], grace=0.5)
+    assert 0.4 < time.monotonic() - started < 5
+    assert group_gone(pid)
+
+
+def test_engines_die_with_a_killed_arbiter(tmp_path: Path):
+    """SIGKILL cannot be handled: the engines get SIGKILL from the kernel when the
+    arbiter dies (PR_SET_PDEATHSIG), even one that never reads its input again."""
+    stderr = tmp_path / "stderr.log"
+    arbiter = start_cli("play", "random", f"{sys.executable} {BROKEN} hang-move 2",
+                        "--tc", "60", "--seed", "4", "--engine-stderr", str(stderr))
+    try:
+        pid = int(wait_for(stderr, r"^\[2\] pid (\d+)$").group(1))
+        wait_for(stderr, r"^\[2\] misbehaving: hang-move$")
+        engines = children(arbiter.pid)
+        assert pid in engines and len(engines) == 2
+        arbiter.kill()
+        arbiter.wait(timeout=20)
+    finally:
+        arbiter.kill()
+    assert all(wait_gone(p) for p in engines)
+
+
+def test_what_an_engine_leaves_behind_when_it_exits_dies_with_the_game(tmp_path: Path):
+    """sneferu play is a child subreaper: an engine's child that left its process group
+    (setsid) is adopted when the engine crashes, and killed with the engines."""
+    stderr = tmp_path / "stderr.log"
+    r = run_cli("play", "random", f"{sys.executable} {BROKEN} setsid-child 2", "--movetime",
+                "500", "--seed", "4", "--engine-stderr", str(stderr))
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"retired at ply \d+: crash \(exited with code 3", r.stdout), r.stdout
+    child = int(wait_for(stderr, r"^\[2\] child (\d+)$").group(1))
+    assert wait_gone(child, 2)

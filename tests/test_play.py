@@ -367,3 +367,52 @@ def test_a_signal_waits_while_the_record_is_written(sig):
         done.append(True)
     assert done == [True]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_missing_bot_script_names_the_seat_after_it_and_exits_3(tmp_path):
+    """SPEC 7.5 and 7.6: the seat is named after the script (not the interpreter), and a
+    seat that failed its handshake makes the exit code 3 once the game is played; its
+    stderr log is named after the script too."""
+    script = tmp_path / "my_bot.py"  # not there
+    logs = tmp_path / "logs"
+    r = run_cli("play", f"{sys.executable} {script}", "random", "--seed", "1", "--movetime",
+                "50", "--engine-stderr", f"{logs}{os.sep}")
+    assert r.returncode == 3, (r.stdout, r.stderr)
+    assert r.stdout.startswith("Game: seat 1 my_bot.py, seat 2 random; seed 1;")
+    (line,) = r.stderr.splitlines()
+    assert line.startswith("sneferu: seat 1 my_bot.py failed its handshake: crash: exited "
+                           "with code 2; stderr: ")
+    assert sorted(p.name for p in logs.iterdir()) == ["1-my_bot.py.log", "2-random.log"]
+    assert "my_bot.py" in (logs / "1-my_bot.py.log").read_text()
+
+
+def test_engine_stderr_with_a_trailing_slash_is_a_folder_created_when_missing(tmp_path):
+    folder = tmp_path / "nodir" / "deeper"
+    r = run_cli("play", "random", "greedy", "--seed", "1", "--movetime", "50",
+                "--engine-stderr", f"{folder}{os.sep}")
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["1-random.log", "2-greedy.log"]
+    assert not (tmp_path / "nodir.log").exists()
+
+
+def test_an_option_no_engine_declares_is_a_usage_error():
+    r = run_cli("play", "random", "greedy", "-o", "Foo=1", "--movetime", "50")
+    assert r.returncode == 2
+    assert r.stderr.splitlines() == ["sneferu: Invalid value for --option: Foo=1: no engine "
+                                     "declares an option 'Foo' (greedy, random) (see 'sneferu "
+                                     "play --help')"]
+
+
+def test_every_command_takes_dash_h():
+    from sneferu_cli.cli import cli
+
+    def paths(group, prefix):
+        yield prefix
+        for name, command in getattr(group, "commands", {}).items():
+            yield from paths(command, [*prefix, name])
+
+    commands = [*paths(cli, []), ["tournament", "report"]]
+    assert len(commands) >= 12
+    for words in commands:
+        r = run_cli(*words, "-h")
+        assert r.returncode == 0 and r.stdout.startswith("Usage: "), (words, r.stderr)

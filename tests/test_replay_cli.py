@@ -114,3 +114,45 @@ def test_a_non_standard_edition_is_given_with_edition(tmp_path):
                    "with edition 'cheap', which is not loaded (give its file with --edition")
     r = run_cli("replay", str(path), "--edition", str(toml))
     assert r.returncode == 0 and "verified" in r.stdout
+
+
+@pytest.mark.parametrize("where", ["clock", "turn number", "seed"])
+def test_a_number_of_too_many_digits_is_one_line_in_every_mode(path, where):
+    rows = path.read_text().split("\n")
+    at = next(i for i, row in enumerate(rows) if row.startswith("1. "))
+    huge = "9" * 5000
+    if where == "clock":
+        rows[at] = rows[at].split(" {")[0] + " {" + huge + "ms}"
+    elif where == "turn number":
+        rows[at] = huge + rows[at][1:]
+    else:
+        at = next(i for i, row in enumerate(rows) if row.startswith("[Players "))
+        rows.insert(at + 1, f"[Seed {huge}]")
+    path.write_text("\n".join(rows))
+    for mode in ([], ["--text"], ["--json"], ["-g", "1", "--ply", "1"]):
+        one_line_error(run_cli("replay", str(path), *mode), 2,
+                       "game 1, line ", "a number of 5", "digits (at most 4300)")
+
+
+@pytest.mark.parametrize("mode", ["--text", "--json"])
+def test_conversion_verifies_first_like_plain_replay(path, mode):
+    rows = path.read_text().split("\n")
+    at = next(i for i, row in enumerate(rows) if row.startswith("1. "))
+    bad_token = rows[:]
+    bad_token[at] = bad_token[at].split(" {")[0] + " ~ZZ"
+    path.write_text("\n".join(bad_token))
+    r = run_cli("replay", str(path), mode)
+    one_line_error(r, 2, f"game 1, line {at + 1}: unknown")
+    assert r.stdout == ""
+    bad_move = rows[:]
+    seat_move = bad_move[at].split(": ", 1)
+    bad_move[at] = seat_move[0] + ": 9.9 BT@1.1"
+    path.write_text("\n".join(bad_move))
+    r = run_cli("replay", str(path), mode)
+    one_line_error(r, 1, f"game 1, line {at + 1}: turn 1 ", "9.9 BT@1.1")
+    assert r.stdout == ""
+
+
+def test_a_web_page_that_cannot_be_written_is_one_line(path, tmp_path):
+    r = run_cli("replay", str(path), "-g", "1", "--html", str(tmp_path / "no" / "x.html"))
+    one_line_error(r, 1, "x.html", "No such file or directory")

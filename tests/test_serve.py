@@ -6,6 +6,7 @@ a good request after each bad one.
 
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from recgen import random_game
+from recgen import cheap_edition_toml, random_game
 from serve_client import TIMEOUT, Server
 from support import ROOT, run_cli
 
@@ -31,6 +32,21 @@ def server() -> Iterator[Server]:
 @pytest.fixture
 def json_server() -> Iterator[Server]:
     s = Server("--json")
+    yield s
+    s.kill()
+
+
+@pytest.fixture
+def file_server(tmp_path: Path) -> Iterator[Server]:
+    """A text-mode server that may read the files of tmp_path (--files)."""
+    s = Server("--files", str(tmp_path))
+    yield s
+    s.kill()
+
+
+@pytest.fixture
+def json_file_server(tmp_path: Path) -> Iterator[Server]:
+    s = Server("--json", "--files", str(tmp_path))
     yield s
     s.kill()
 
@@ -186,7 +202,7 @@ def test_bad_requests_get_error_replies_and_the_server_goes_on(server: Server) -
         "   ": "empty request",
         "load standard standard garbage": "request: unexpected",
         " ".join(bad_bag): "position: ",
-        "load edition=/nonexistent/ed.toml " + good[0]: "cannot read edition",
+        "load edition=/nonexistent/ed.toml " + good[0]: "the server reads no files",
         "play g1 1.1 XX@1.1": "request: unexpected",
         "play g1 7.7 TG@1.1": "step 1 (7.7): ",
         "play g1 1.1": "the move is incomplete",
@@ -421,7 +437,9 @@ def test_the_readme_example_session() -> None:
 # --------------------------------------------------------------------------- records
 
 
-def test_load_a_record_at_a_ply_and_verify_records(server: Server, tmp_path: Path) -> None:
+def test_load_a_record_at_a_ply_and_verify_records(file_server: Server, tmp_path: Path
+                                                    ) -> None:
+    server = file_server
     positions: list[str] = []
     first = random_game(2, 5, positions=positions)
     second = random_game(3, 6, max_turns=4)
@@ -458,12 +476,13 @@ def test_load_a_record_at_a_ply_and_verify_records(server: Server, tmp_path: Pat
     (line,) = server.ok(f"verify {cut}")
     assert line.startswith("number=1 invalid ") and "cut off" in line
     cases = {
-        "verify /nonexistent/games.rec": "/nonexistent/games.rec: cannot read the record",
+        "verify /nonexistent/games.rec": "/nonexistent/games.rec: outside the folder",
+        "verify nothere.rec": "nothere.rec: cannot read the record: No such file",
         f"load-record number=3 {path}": "holds 2 game(s), there is no game 3",
         f"load-record ply={turns + 1} {path}": f"has plies 0 to {turns}, not {turns + 1}",
         "load-record {not json": "record: not JSON",
         'verify {"header": {}}': "Object missing required field `players`",
-        f"load-record edition=/nonexistent.toml {path}": "cannot read edition",
+        f"load-record edition=nothere.toml {path}": "nothere.toml: cannot read the edition",
     }
     garbage = tmp_path / "garbage.rec"
     garbage.write_text("[Event \"x\"]\nnonsense\nend of game\n")
@@ -472,14 +491,15 @@ def test_load_a_record_at_a_ply_and_verify_records(server: Server, tmp_path: Pat
         r = server.ask(line)
         assert not r.ok and message in r.error, (line, r)
         assert server.ok("turn g1")  # still serving
+    assert server.ok("verify games.rec") == server.ok(f"verify {path}")  # relative to --files
 
 
-def test_json_mode_records(json_server: Server, tmp_path: Path) -> None:
+def test_json_mode_records(json_file_server: Server, tmp_path: Path) -> None:
     positions: list[str] = []
     game = random_game(1, 3, positions=positions)
     path = tmp_path / "solo.jsonl"
     path.write_text(records_to_json([game]))
-    s = json_server
+    s = json_file_server
     assert s.ask_json({"command": "verify", "path": str(path)})["result"] == {
         "games": [{"number": 1, "valid": True, "turns": len(positions) - 1}]}
     record = msgspec.json.decode(record_to_json(game))
@@ -491,3 +511,97 @@ def test_json_mode_records(json_server: Server, tmp_path: Path) -> None:
     assert r["ok"] is False and "not both" in r["error"]
     r = s.ask_json({"id": 3, "command": "verify"})
     assert r["ok"] is False and r["id"] == 3 and "a record file's path or one record" in r["error"]
+
+
+# --------------------------------------------------------------------------- file access
+
+
+SECRET = "root:x:0:0:the secret line"
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """tmp_path/served: a record, an edition, and every way out of the folder; outside
+    it, a secret file."""
+    (tmp_path / "secret.txt").write_text(SECRET + "\n")
+    served = tmp_path / "served"
+    served.mkdir()
+    (served / "games.rec").write_text(format_records([random_game(2, 5)]))
+    (served / "cheap.toml").write_text(cheap_edition_toml())
+    (served / "inside.txt").write_text(SECRET + "\n")
+    (served / "out").symlink_to(tmp_path / "secret.txt")
+    (served / "outdir").symlink_to(tmp_path)
+    (served / "in").symlink_to(served / "games.rec")
+    (served / "sub").mkdir()
+    os.mkfifo(served / "fifo")
+    (served / "big.rec").write_text(format_records([random_game(2, 6)]) * 40)
+    return served
+
+
+ESCAPES = {
+    "{secret}": "outside the folder the server reads (--files)",
+    "../secret.txt": "outside the folder",
+    "sub/../../secret.txt": "outside the folder",
+    "out": "outside the folder",  # a symbolic link out
+    "outdir/secret.txt": "outside the folder",  # through a linked folder
+    "/etc/passwd": "outside the folder",
+    "/proc/self/environ": "outside the folder",
+    "/dev/zero": "outside the folder",
+    "fifo": "fifo: not a regular file",  # answered at once: a FIFO is never opened to wait
+    "sub": "sub: not a regular file",
+    "big.rec": "big.rec: larger than 20000 bytes (the server's --max-file)",
+    "inside.txt": "inside.txt, line 1: not a valid record (the server does not quote files",
+}
+
+
+@pytest.mark.parametrize("json_mode", [False, True])
+def test_files_are_read_only_inside_the_folder_given(folder: Path, json_mode: bool) -> None:
+    """Every way out of --files DIR is refused, for verify, load-record and edition=, in
+    both modes; no error quotes a file; the server goes on serving after each."""
+    server = Server(*(["--json"] if json_mode else []), "--files", str(folder),
+                    "--max-file", "20000")
+
+    def error(request: dict[str, object]) -> str:
+        request = dict(request)
+        if json_mode:
+            r = server.ask_json(request)
+            assert r["ok"] is False, (request, r)
+            return str(r["error"])
+        command = str(request.pop("command"))
+        path = request.pop("path", None) or ""
+        words = [command] + [f"{k}={v}" for k, v in request.items()] + [str(path)]
+        reply = server.ask(" ".join(w for w in words if w))
+        assert not reply.ok, (words, reply)
+        return reply.error
+
+    try:
+        for name, message in ESCAPES.items():
+            name = name.format(secret=folder.parent / "secret.txt")
+            for request in ({"command": "verify", "path": name},
+                            {"command": "load-record", "path": name},
+                            {"command": "new", "edition": name},
+                            {"command": "verify", "path": "games.rec", "edition": name}):
+                text = error(request)
+                want = message
+                if "edition" in request:
+                    want = want.replace(", line 1: not a valid record", ": not a usable "
+                                        "edition file")
+                assert want in text and "secret line" not in text, (request, text)
+        if json_mode:
+            assert server.ask_json({"command": "verify", "path": "in"})["ok"] is True
+            r = server.ask_json({"command": "new", "players": 2, "edition": "cheap.toml"})
+            assert r["ok"] is True
+        else:
+            assert server.ok("verify in")[0].startswith("number=1 valid turns=")
+            assert server.ok("new players=2 edition=cheap.toml") == ["g1"]
+    finally:
+        server.kill()
+
+
+def test_without_files_the_server_reads_no_file(server: Server, tmp_path: Path) -> None:
+    path = tmp_path / "games.rec"
+    path.write_text(format_records([random_game(2, 5)]))
+    for request in (f"verify {path}", f"load-record {path}", f"new edition={path}"):
+        assert server.ask(request).error == (f"{path}: the server reads no files (start it "
+                                             "with --files DIR)")
+    assert server.ok(f"verify {record_to_json(random_game(2, 5))}")  # inline records still

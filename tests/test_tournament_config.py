@@ -100,7 +100,15 @@ TWO = '[[engine]]\nname = "a"\ncommand = "a"\n[[engine]]\nname = "b"\ncommand = 
 
 @pytest.mark.parametrize(("text", "message"), [
     ("deals = 'many'\n" + TWO, "t.toml: deals: expected `int`, got `str`"),
-    ("deals = 0\n" + TWO, "t.toml: deals: 0 (at least 1)"),
+    ("deals = 0\n" + TWO, "t.toml: deals: 0 (1 to 1000000)"),
+    ("deals = " + "9" * 4000 + "\n" + TWO, "t.toml: deals: a number of 4000 digits (1 to"),
+    ("deals = " + "9" * 5000 + "\n" + TWO, "t.toml: not valid TOML: a number of more than 4300"),
+    ("[sprt]\nelo0 = 0\nelo1 = 400\n" + TWO,
+     "t.toml: sprt: elo1: 400.0 is out of the normalized model's range (-200 to 200)"),
+    ("[sprt]\nelo0 = -inf\nelo1 = 0\n" + TWO, "sprt: elo0: -inf is out of the normalized"),
+    ("[sprt]\nelo0 = 0\nelo1 = inf\n" + TWO, "sprt: elo1: inf is out of the normalized"),
+    ("[sprt]\nelo0 = 0\nelo1 = 6500\nmodel = 'logistic'\n" + TWO,
+     "sprt: elo1: 6500.0 is out of the logistic model's range (-4000 to 4000)"),
     ("seats = 5\n" + TWO, "t.toml: seats: 5 (1 to 4"),
     ("seats = 3\n" + TWO, "t.toml: engine: 2 engines cannot fill a table of 3 seats"),
     ("format = 'swiss'\n" + TWO, "t.toml: format: invalid enum value 'swiss'"),
@@ -144,6 +152,26 @@ def test_errors_name_the_field(tmp_path, text, message):
         load_config(write(tmp_path, text))
     assert message in str(e.value)
     assert "\n" not in str(e.value)
+
+
+def test_a_file_that_is_not_utf8(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_bytes(b'event = "caf\xe9"\n' + TWO.encode())
+    with pytest.raises(ConfigError, match=r"t\.toml: not UTF-8 text \(byte 12\)$"):
+        load_config(path)
+
+
+def test_a_huge_command_is_refused_at_once(tmp_path):
+    """A 2 MB command string: refused by its length before it is split into words (shlex
+    takes minutes on one such word); the message does not quote it."""
+    long = "a" * 2_000_000
+    path = write(tmp_path, f'[[engine]]\nname = "a"\ncommand = "{long}"\n')
+    with pytest.raises(ConfigError) as e:
+        load_config(path)
+    assert str(e.value) == (f"{path}: engine command: a command line of 2000000 characters "
+                            "(at most 65536)")
+    with pytest.raises(ConfigError, match=r"^engine: a command line of 2000008 characters"):
+        parse_engine_spec(f"command={long}")
 
 
 def test_a_missing_file(tmp_path):

@@ -4,6 +4,7 @@ demo, the live display on a terminal, and configuration errors."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -280,7 +281,10 @@ def test_live_display_on_a_terminal(tmp_path):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (("t.toml", "--deals", "0"), "t.toml: deals: 0 (at least 1)"),
+    (("t.toml", "--deals", "0"), "t.toml: deals: 0 (1 to 1000000)"),
+    (("--engine", "name=a command=greedy", "--engine", "name=b command=random",
+      "--sprt-elo0", "0", "--sprt-elo1", "400"),
+     "configuration: sprt: elo1: 400.0 is out of the normalized model's range (-200 to 200)"),
     (("t.toml", "--tc", "fast"), "t.toml: time-control: 'fast' is not SECONDS+INC"),
     (("t.toml", "--movetime", "5", "--tc", "5"), "give one, not both"),
     (("t.toml", "--format", "swiss"), "t.toml: format: invalid enum value 'swiss'"),
@@ -371,3 +375,30 @@ def test_read_games_streams_a_record_file(tmp_path, batch):
         list(read_games(text, batch))
     assert str(streamed.value) == str(whole.value)
     assert "game 4" in str(whole.value)
+
+
+def test_resuming_a_run_whose_sprt_cannot_be_computed_is_one_line(tmp_path):
+    """A run started (by an older version) with an SPRT bound out of the model's range,
+    with a complete pair recorded: --resume says so in one line (it used to crash in the
+    estimator at start, for ever)."""
+    args = ("tournament", "--engine", "name=a command=greedy", "--engine",
+            "name=b command=random", "--movetime", "20", "--deals", "1", "--seed", "1",
+            "--records", str(tmp_path / "z.rec"), "--sprt-elo0", "0", "--sprt-elo1", "100")
+    first = run_cli(*args)
+    assert first.returncode == 0, first.stderr
+    state_path = tmp_path / "z.rec.state"
+    state = msgspec.json.decode(state_path.read_bytes())
+
+    def fingerprint(config: dict) -> str:
+        games = {**config, "records": "", "state": None, "concurrency": 1}
+        return hashlib.sha256(msgspec.json.encode(games)).hexdigest()
+
+    assert fingerprint(state["config"]) == state["fingerprint"]
+    state["config"]["sprt"]["elo1"] = 400.0
+    state["fingerprint"] = fingerprint(state["config"])
+    state_path.write_bytes(msgspec.json.encode(state))
+    r = run_cli("tournament", "--resume", "--state", str(state_path))
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stderr.splitlines() == [
+        f"sneferu: {state_path}: not a usable tournament state: elo1: 400.0 is out of the "
+        "normalized model's range (-200 to 200) - at `$.config.sprt`"]

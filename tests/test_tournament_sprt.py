@@ -187,3 +187,21 @@ def test_the_tally_fed_one_game_at_a_time_agrees_with_the_whole_records():
         tally.add([games[i]])
         seen.append(games[i])
         assert tally.result() == sprt_result(seen, test, ("A", "B"))
+
+
+@pytest.mark.parametrize(("elo1", "model"), [(400, "normalized"), (1e300, "normalized"),
+                                             (7000, "logistic"), (math.inf, "logistic")])
+def test_bounds_out_of_the_models_range_are_a_value_error_not_a_crash(elo1, model):
+    for counts in ([0, 0, 0, 0, 1], [0, 0, 0, 1, 0], [1, 2, 3, 4, 5], [0, 0, 1, 0, 0]):
+        with pytest.raises(ValueError, match=r"out of the model's range|does not exist"):
+            llr(counts, 0, elo1, model)
+
+
+@pytest.mark.parametrize(("limit", "model"), [(200, "normalized"), (4000, "logistic")])
+def test_every_bound_the_config_accepts_gives_a_finite_llr(limit, model):
+    SprtConfig(elo0=-limit, elo1=limit, model=model)  # accepted: the range is closed
+    sizes = (0, 1, 10**6)  # the extremes: empty, one and very many pairs of a score
+    for counts in ([a, 0, c, 0, e] for a in sizes for c in sizes for e in sizes):
+        if sum(counts):
+            for lo, hi in ((0, limit), (-limit, 0)):
+                assert math.isfinite(llr(counts, lo, hi, model))

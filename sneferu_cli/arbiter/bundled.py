@@ -12,7 +12,8 @@ from pathlib import Path
 
 from ..shipped import shipped_dir
 
-__all__ = ["BUNDLED", "check_program", "engine_command", "engines_dir"]
+__all__ = ["BUNDLED", "MAX_COMMAND", "check_program", "engine_command", "engines_dir",
+           "split_command"]
 
 BUNDLED = {
     "random": ("python", "random_player.py", "a legal move at random"),
@@ -20,6 +21,9 @@ BUNDLED = {
     "js-random": ("node", "random_player.js", "a legal move at random, in JavaScript"),
 }
 """Bundled engine name: (interpreter, file in engines/, what it plays)."""
+
+MAX_COMMAND = 65536
+"""The longest engine command line read, in characters (a longer one is refused at once)."""
 
 
 def engines_dir() -> Path:
@@ -39,14 +43,24 @@ def engine_command(engine: str) -> list[str]:
         if node is None:
             raise ValueError(f"engine {engine!r} needs Node.js ('node' is not on the PATH)")
         return [node, path]
-    try:
-        argv = shlex.split(engine)
-    except ValueError as e:
-        raise ValueError(f"engine {engine!r}: {e}") from None
+    argv = split_command(engine, "engine")
     if not argv:
         raise ValueError("an engine command is empty")
     check_program(argv, what=f"engine {engine!r}")
     return argv
+
+
+def split_command(text: str, what: str) -> list[str]:
+    """``text`` split into words as a POSIX shell would (quotes, backslashes); ValueError
+    naming ``what`` when it is longer than :data:`MAX_COMMAND` or its quotes do not close."""
+    if len(text) > MAX_COMMAND:
+        raise ValueError(f"{what}: a command line of {len(text)} characters (at most "
+                         f"{MAX_COMMAND})")
+    try:
+        return shlex.split(text)
+    except ValueError as e:
+        shown = text if len(text) <= 80 else text[:80] + "..."
+        raise ValueError(f"{what} {shown!r}: {e}") from None
 
 
 def check_program(argv: list[str], *, cwd: str | Path | None = None, what: str = "engine"

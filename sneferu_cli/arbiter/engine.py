@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -141,6 +142,7 @@ class Engine:
         if p is None:
             return
         if self.fault is None:
+            p.find_descendants()  # while it runs: they are killed with it after the grace
             with contextlib.suppress(EngineFault):
                 p.send(time.monotonic() + grace, str(Quit()))
             p.stop(grace)
@@ -159,6 +161,7 @@ class Engine:
         deadline = time.monotonic() + grace
         for e in engines:
             if e._process is not None and e.fault is None:
+                e._process.find_descendants()
                 with contextlib.suppress(EngineFault):
                     e._process.send(deadline, str(Quit()))
         for e in engines:
@@ -305,12 +308,20 @@ class Engine:
 
 
 def _default_name(argv: Sequence[str]) -> str:
-    """A name until the engine says its own: its program, or the script an interpreter runs."""
+    """A name until the engine says its own: the script an interpreter runs (the first
+    argument not starting with ``-`` that is a file or has a file extension: ``my_bot.py``
+    in ``python3 my_bot.py``, found or not), else the program's file name."""
     for arg in argv[1:]:
-        with contextlib.suppress(OSError):
-            if not arg.startswith("-") and Path(arg).is_file():
-                return Path(arg).name
+        if arg.startswith("-"):
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            path = Path(arg)
+            if _SCRIPT_SUFFIX.fullmatch(path.suffix) or path.is_file():
+                return path.name
     return Path(argv[0]).name
+
+
+_SCRIPT_SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]*")
 
 
 def _handshake_detail(f: EngineFault) -> str:

@@ -9,26 +9,134 @@ is one of the record's fault kinds (:class:`sneferu_cli.record.Fault`).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
 import os
 import selectors
 import signal
 import subprocess
+import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO
 
 from ..protocol.messages import LINE_LIMIT
 
-__all__ = ["EngineFault", "EngineProcess", "StderrSink", "TrafficLog"]
+__all__ = ["EngineFault", "EngineProcess", "StderrSink", "TrafficLog", "adopt_orphans"]
 
 EXIT_GRACE = 0.5
 """Seconds to wait for the exit status after an engine closes its output."""
 
 STDERR_CAP = 16 * 1024 * 1024
 """Bytes of one engine's stderr written to the log; the rest is drained and dropped."""
+
+
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+
+_live: set[int] = set()  # the pids of the engines started and not yet killed
+_adopting = False  # adopt_orphans() was called: this process is a child subreaper
+
+
+def _prctl() -> Callable[..., int] | None:
+    """libc's prctl (Linux), or None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        fn: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+        return None
+    return fn
+
+
+def adopt_orphans() -> bool:
+    """Make this process a child subreaper (Linux): a process an engine leaves behind when
+    it exits (even one that left the engine's process group with ``setsid``) becomes a
+    child of this process instead of init's, and is killed with the next engine killed.
+
+    For a program whose only children are engines (``sneferu play``): every child that is
+    not a running engine is then taken for a stray. Returns False where it is not possible.
+    """
+    global _adopting
+    prctl = _prctl()
+    if prctl is None or prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        return False
+    _adopting = True
+    return True
+
+
+def _die_with_this_thread() -> Callable[[], None] | None:
+    """For ``preexec_fn``: the engine gets SIGKILL when the arbiter dies, even by SIGKILL
+    (Linux ``PR_SET_PDEATHSIG``). The signal comes when the *thread* that started the
+    engine ends, so only engines started by the main thread get it."""
+    prctl = _prctl()
+    if prctl is None or threading.current_thread() is not threading.main_thread():
+        return None
+    parent = os.getpid()
+
+    def in_child() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the arbiter died before the line above
+            os._exit(1)
+    return in_child
+
+
+def _parents() -> dict[int, int]:
+    """Every process's parent, from /proc (empty where there is none)."""
+    out = {}
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                try:
+                    with open(f"/proc/{entry.name}/stat", "rb") as f:
+                        stat = f.read()
+                except OSError:
+                    continue  # gone meanwhile
+                out[int(entry.name)] = int(stat.rsplit(b")", 1)[1].split()[1])
+    return out
+
+
+def _descendants(pid: int, parents: dict[int, int]) -> list[int]:
+    """The processes below ``pid`` (children, theirs, ...), found in ``parents``."""
+    below: dict[int, list[int]] = {}
+    for child, parent in parents.items():
+        below.setdefault(parent, []).append(child)
+    out, todo = [], [pid]
+    while todo:
+        for child in below.get(todo.pop(), ()):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def _started(pid: int) -> bytes | None:
+    """When process ``pid`` started (clock ticks since boot, from /proc), None if gone: a
+    pid noted earlier is the same process only while this is unchanged."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def _kill_all(pids: Sequence[int]) -> None:
+    """SIGKILL each of ``pids``; reap those that are this process's children (strays
+    adopted as subreaper), waiting at most 1 s in all."""
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    end = time.monotonic() + 1.0
+    for pid in pids:
+        while True:
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                break  # not our child (its parent reaps it), or reaped
+            if done or time.monotonic() > end:
+                break
+            time.sleep(0.005)
 
 
 class EngineFault(Exception):
@@ -58,13 +166,19 @@ class TrafficLog:
 
 class StderrSink:
     """Where engines' stderr goes: one file per engine in a folder, or one shared file
-    with each line prefixed ``[label]``; None keeps only the tail for fault reports."""
+    with each line prefixed ``[label]``; None keeps only the tail for fault reports.
 
-    def __init__(self, path: Path | None) -> None:
+    ``path`` is a folder when it is one, or when ``folder`` is true: then it is created
+    (with its parents) if missing. Raises OSError when it cannot be created or opened.
+    """
+
+    def __init__(self, path: Path | None, *, folder: bool = False) -> None:
         self.path = path
         self.lock = threading.Lock()
         self.shared: IO[bytes] | None = None
-        if path is not None and not path.is_dir():
+        if path is not None and folder:
+            path.mkdir(parents=True, exist_ok=True)
+        elif path is not None and not path.is_dir():
             self.shared = path.open("ab")
 
     def open(self, label: str, name: str) -> IO[bytes] | None:
@@ -91,13 +205,16 @@ class EngineProcess:
         self._buf = bytearray()
         self._tail = bytearray()
         self._killed = False
+        self._descendants: list[tuple[int, bytes | None]] = []
         try:
             self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                         start_new_session=True, bufsize=0, cwd=cwd)
-        except OSError as e:
+                                         start_new_session=True, bufsize=0, cwd=cwd,
+                                         preexec_fn=_die_with_this_thread())
+        except (OSError, subprocess.SubprocessError) as e:
             raise EngineFault("handshake", f"cannot run {self.argv[0]!r}: "
-                                           f"{e.strerror or e}") from None
+                                           f"{getattr(e, 'strerror', None) or e}") from None
+        _live.add(self.proc.pid)
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
@@ -105,6 +222,12 @@ class EngineProcess:
         os.set_blocking(self._out, False)
         self._sel_out = selectors.DefaultSelector()
         self._sel_out.register(self._out, selectors.EVENT_READ)
+        # The process's exit is watched too, not only the end of its output: a child it
+        # left behind may hold the output open (Linux pidfd; elsewhere only the output).
+        self._exit_fd: int | None = None
+        with contextlib.suppress(AttributeError, OSError):
+            self._exit_fd = os.pidfd_open(self.proc.pid)
+            self._sel_out.register(self._exit_fd, selectors.EVENT_READ)
         self._sel_in = selectors.DefaultSelector()
         self._sel_in.register(self._in, selectors.EVENT_WRITE)
         self._drain = threading.Thread(target=self._drain_stderr, name=f"stderr {label}",
@@ -148,8 +271,11 @@ class EngineProcess:
                 if self.traffic:
                     self.traffic.write(self.label, "<", line)
                 return line
-            if not self._sel_out.select(max(0.0, deadline - time.monotonic())):
+            ready = self._sel_out.select(max(0.0, deadline - time.monotonic()))
+            if not ready:
                 raise EngineFault("timeout", "no line in time")
+            if all(key.fd == self._exit_fd for key, _ in ready):
+                raise self._gone("exited")  # its output is held open by another process
             try:
                 chunk = os.read(self._out, 1 << 16)
             except BlockingIOError:
@@ -179,6 +305,12 @@ class EngineProcess:
 
     # ------------------------------------------------------------------ life
 
+    def find_descendants(self) -> None:
+        """Note the processes below the engine now, to kill them with it: call it before
+        the engine may exit (before ``quit``), as its children get new parents then."""
+        self._descendants = [(p, _started(p))
+                             for p in _descendants(self.proc.pid, _parents())]
+
     def stop(self, grace: float) -> None:
         """Wait up to ``grace`` seconds for the engine to exit (after quit), then kill its
         process group. Never raises."""
@@ -191,10 +323,23 @@ class EngineProcess:
         if self._killed:
             return
         self._killed = True
+        pid = self.proc.pid
+        parents = _parents()
+        # Its descendants, found before the kill (after it they have new parents), also
+        # those that left its process group; and as subreaper, the strays of engines gone.
+        strays = [p for p, started in self._descendants if _started(p) == started]
+        strays += _descendants(pid, parents)
+        if _adopting:
+            strays += [p for p, parent in parents.items()
+                       if parent == os.getpid() and p not in _live]
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
+            os.killpg(pid, signal.SIGKILL)
+        _kill_all(strays)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
+        _live.discard(pid)
+        if self._exit_fd is not None:
+            os.close(self._exit_fd)
         for f in (self.proc.stdin, self.proc.stdout):
             if f is not None:
                 with contextlib.suppress(OSError):

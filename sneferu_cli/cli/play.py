@@ -25,7 +25,7 @@ from ..arbiter.game import (
     play_game,
 )
 from ..arbiter.human import Human
-from ..arbiter.process import StderrSink, TrafficLog
+from ..arbiter.process import StderrSink, TrafficLog, adopt_orphans
 from ..record.model import Event, GameRecord, Retire, Turn
 from ..record.text import append_record
 from ..rules.state import GameState, new_game
@@ -59,7 +59,8 @@ from .options import builders_option, edition_option, load
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
               metavar="FILE", help="Write the protocol traffic, with times and seats, to FILE.")
 @click.option("--engine-stderr", type=click.Path(), default=None, metavar="DIR|FILE",
-              help="Write the engines' stderr to one file each in DIR, or all to FILE "
+              help="Write the engines' stderr to one file each (SEAT-NAME.log) in DIR, an "
+                   "existing folder or one written DIR/ (created), or all to FILE "
                    "(default: dropped; the last line is quoted if an engine crashes).")
 @click.option("--verbose", "-v", is_flag=True, help="Print every turn as it is played.")
 @click.option("--bench", type=click.IntRange(min=1), default=None, metavar="GAMES",
@@ -109,6 +110,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
                                 edition=edition, time_control=control))
         return
 
+    adopt_orphans()  # what an engine leaves behind is killed with the engines
     with _files(log_path, engine_stderr) as (traffic, sink), _terminate_on_sigterm():
         handles: list[Engine] = []
         agents: list[Agent] = []
@@ -124,6 +126,8 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
             agents.append(engine)
         try:
             Engine.start_all(handles)
+            failed = [(seat, a) for seat, a in enumerate(agents, start=1)
+                      if isinstance(a, Engine) and a.fault is not None]
             _set_options(agents, settings, seed, edition_path)
             names = ", ".join(f"seat {i} {a.name}" for i, a in enumerate(agents, start=1))
             click.echo(f"Game: {names}; seed {seed}; {control}.")
@@ -148,6 +152,16 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
             with _signals_held():
                 Engine.quit_all(handles)
     click.echo(describe_result(record))
+    if failed:  # the game was played without them: most likely a command that is wrong
+        for seat, agent in failed:
+            detail = agent.fault.detail if agent.fault is not None else "?"
+            click.echo(f"sneferu: seat {seat} {agent.name} failed its handshake: {detail}",
+                       err=True)
+        click.get_current_context().exit(HANDSHAKE_FAILED)
+
+
+HANDSHAKE_FAILED = 3
+"""The exit code of a game in which an engine failed its handshake (it played no turn)."""
 
 
 def _check_writable(path: str) -> None:
@@ -187,6 +201,12 @@ def _option(text: str, seats: int) -> tuple[int | None, str, str]:
 
 def _set_options(agents: list[Agent], settings: list[tuple[int | None, str, str]], seed: int,
                  edition_path: str | None) -> None:
+    engines = [a for a in agents if isinstance(a, Engine) and a.fault is None]
+    for only, name, value in settings:
+        if only is None and engines and not any(name in e.options for e in engines):
+            names = ", ".join(sorted({e.name for e in engines}))
+            raise click.BadParameter(f"{name}={value}: no engine declares an option {name!r} "
+                                     f"({names})", param_hint="--option")
     for seat, agent in enumerate(agents, start=1):
         if not isinstance(agent, Engine) or agent.fault is not None:
             continue
@@ -225,8 +245,8 @@ def _files(log_path: str | None, stderr_path: str | None) -> Iterator[
         try:
             if log_path is not None:
                 log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115
-            if stderr_path is not None:
-                sink = StderrSink(Path(stderr_path))
+            if stderr_path is not None:  # DIR/ is a folder, created when missing
+                sink = StderrSink(Path(stderr_path), folder=stderr_path.endswith(os.sep))
         except OSError as e:
             raise click.FileError(e.filename or "?", e.strerror) from None
         yield (TrafficLog(log) if log is not None else None), sink

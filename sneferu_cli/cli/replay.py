@@ -61,6 +61,8 @@ def replay(ctx: click.Context, file: str, number: int | None, ply: int | None, s
         for e in cut:
             click.echo(f"sneferu: {e}", err=True)
         if as_json or as_text:
+            for entry in entries:  # verify first: only games that replay are converted
+                verify(entry, _edition(entry, editions, rf.source), rf.source)
             records = [g.record for g in entries]
             click.echo(records_to_json(records) if as_json else format_records(records),
                        nl=False)
@@ -68,8 +70,11 @@ def replay(ctx: click.Context, file: str, number: int | None, ply: int | None, s
             entry = _one(rf, entries, number)
             edition = _edition(entry, editions, rf.source)
             if html_path is not None:
-                Path(html_path).write_text(game_page(entry, edition, rf.source),
-                                           encoding="utf-8")
+                page = game_page(entry, edition, rf.source)
+                try:
+                    Path(html_path).write_text(page, encoding="utf-8")
+                except OSError as e:
+                    raise click.FileError(html_path, e.strerror) from None
                 click.echo(f"wrote {html_path}")
             else:
                 try:

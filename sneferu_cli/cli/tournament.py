@@ -38,7 +38,7 @@ class TournamentError(click.ClickException):
     exit_code = 2
 
 
-@click.command("report")
+@click.command("report", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="The standings as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="The standings table as CSV.")

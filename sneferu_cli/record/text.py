@@ -483,17 +483,21 @@ def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEn
             continue
         if kind == "turn_line":
             turns += 1
-            turn, draws = _turn(node)
-            if int(str(node.children[0])[:-1]) != turns:
-                raise fail(f"turn {str(node.children[0])[:-1]}, but this is turn {turns} of "
-                           "the game (turn lines are numbered 1, 2, ... with none left out)",
-                           at)
+            try:
+                turn, draws = _turn(node)
+                numbered = _int(str(node.children[0])[:-1])
+            except ValueError as e:
+                raise fail(str(e), at) from None
+            if numbered != turns:
+                raise fail(f"turn {_clip(str(node.children[0])[:-1], 16)}, but this is turn "
+                           f"{turns} of the game (turn lines are numbered 1, 2, ... with none "
+                           "left out)", at)
             events.append(turn)
             events.extend(draws)
             event_lines.extend([at] * (1 + len(draws)))
         elif kind == "retire_line":
             seat, why = node.children
-            events.append(Retire(int(str(seat)), str(why)))
+            events.append(Retire(_int(str(seat)), str(why)))
             event_lines.append(at)
         else:  # chance_line
             events.extend(Chance(str(t)) for t in node.children)
@@ -508,25 +512,37 @@ def _tag_value(name: str, tag: Tree[Token]) -> object:
     if name in ("edition", "variant", "builders", "termination"):
         return str(c[0])
     if name in ("players", "seed"):
-        return int(str(c[0]))
+        return _int(str(c[0]))
     if name == "seat":
         opt = {str(t.data): _unquote(t.children[0]) if t.data == "author" else str(t.children[0])
                for t in c[2:] if isinstance(t, Tree)}
-        return Seat(int(str(c[0])), _unquote(c[1]), **opt)
+        return Seat(_int(str(c[0])), _unquote(c[1]), **opt)
     if name == "result":
-        seat, rank, stones, food = (int(str(x)) for x in c[:4])
+        seat, rank, stones, food = (_int(str(x)) for x in c[:4])
         return SeatResult(seat, rank, stones, food, retired=len(c) == 5)
     if name == "solo":
         opt2: dict[str, object] = {}
         for t in c[2:]:
             assert isinstance(t, Tree)
-            opt2[str(t.data)] = int(str(t.children[0])) if t.data == "score" else _unquote(
+            opt2[str(t.data)] = _int(str(t.children[0])) if t.data == "score" else _unquote(
                 t.children[0])
-        return SoloScore(str(c[0]) == "won", int(str(c[1])), **opt2)  # type: ignore[arg-type]
+        return SoloScore(str(c[0]) == "won", _int(str(c[1])), **opt2)  # type: ignore[arg-type]
     if name == "fault":
-        return Fault(int(str(c[0])), str(c[1]), _unquote(c[3]), int(str(c[2])))
+        return Fault(_int(str(c[0])), str(c[1]), _unquote(c[3]), _int(str(c[2])))
     # extra
     return _unquote(c[0]), _unquote(c[1])
+
+
+MAX_DIGITS = 4300
+"""The most digits a number in a record may have (Python's own limit for reading one)."""
+
+
+def _int(text: str) -> int:
+    """A whole number of the record; ValueError (one line) when it has too many digits."""
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise ValueError(f"a number of {digits} digits (at most {MAX_DIGITS})")
+    return int(text)
 
 
 def _unquote(node: object) -> str:
@@ -537,7 +553,7 @@ def _unquote(node: object) -> str:
 
 
 def _turn(node: Tree[Token]) -> tuple[Turn, list[Chance]]:
-    seat = int(str(node.children[1])[:-1])
+    seat = _int(str(node.children[1])[:-1])
     steps: list[str] = []
     draws: list[Chance] = []
     ms: int | None = None
@@ -552,7 +568,7 @@ def _turn(node: Tree[Token]) -> tuple[Turn, list[Chance]]:
                 assert isinstance(note, Tree)
                 item = note.children[0]
                 if isinstance(item, Token):
-                    ms = int(str(item)[:-2])
+                    ms = _int(str(item)[:-2])
                     continue
                 key, value = (_unquote(t) if t.type == "STRING" else str(t)
                               for t in item.children if isinstance(t, Token))

@@ -17,6 +17,7 @@ GameId(game='g1')
 'draw:1'
 """
 
+from .files import MAX_FILE, FileAccess
 from .game import Entry, Game
 from .requests import (
     COMMANDS,
@@ -49,7 +50,8 @@ from .session import MAX_GAMES, Result, Session
 from .state_json import StateDoc, state_doc
 
 __all__ = [
-    "COMMANDS", "MAX_GAMES", "MAX_LINE", "Chance", "Close", "Commands", "Entry", "Game",
+    "COMMANDS", "MAX_FILE", "MAX_GAMES", "MAX_LINE", "Chance", "Close", "Commands", "Entry",
+    "FileAccess", "Game",
     "Games", "Load", "LoadRecord", "Moves", "New", "Outcomes", "Play", "Position", "Quit",
     "Ranking", "Request", "RequestError", "Result", "Session", "Show", "State", "StateDoc",
     "Step", "Steps", "Turn", "Undo", "Verify", "parse_request", "serve", "state_doc",

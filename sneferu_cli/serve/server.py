@@ -31,6 +31,7 @@ from typing import BinaryIO, NamedTuple
 
 import msgspec
 
+from .files import FileAccess
 from .requests import COMMANDS, Request, RequestError, parse_request
 from .session import MAX_GAMES, Result, Session
 
@@ -54,9 +55,11 @@ class _TooLong(NamedTuple):
 
 
 def serve(inp: BinaryIO, out: BinaryIO, *, json_mode: bool = False,
-          max_line: int = MAX_LINE, max_games: int = MAX_GAMES) -> None:
-    """Serve requests from ``inp`` until ``quit`` or its end, replying on ``out``."""
-    session = Session(max_games)
+          max_line: int = MAX_LINE, max_games: int = MAX_GAMES,
+          files: FileAccess | None = None) -> None:
+    """Serve requests from ``inp`` until ``quit`` or its end, replying on ``out``; files
+    are read only as ``files`` allows (none by default)."""
+    session = Session(max_games, files)
     codec: _Codec = _Json() if json_mode else _Text()
     for line in _lines(inp, max_line):
         if isinstance(line, _TooLong):

@@ -22,8 +22,6 @@ sneferu_cli.serve.requests.RequestError: no open game 'g9'
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import msgspec
 
 from ..notation.move import Move, legal_moves, parse_action, parse_outcome
@@ -32,10 +30,11 @@ from ..notation.position import from_position, to_position
 from ..record.jsonl import read_any
 from ..record.model import SeatResult, SoloScore
 from ..record.replay import edition_for, final_result, position_at, verify
-from ..record.text import GameEntry, RecordFile, decode_records
-from ..rules.edition import Edition, load_edition, standard_edition
+from ..record.text import GameEntry, RecordError, RecordFile, decode_records
+from ..rules.edition import Edition, parse_edition, standard_edition
 from ..rules.state import GameState, new_game
 from ..rules.steps import Outcome
+from .files import FileAccess
 from .game import Game
 from .requests import (
     COMMANDS,
@@ -197,8 +196,9 @@ class CommandList(Result, frozen=True):
 class Session:
     """The open games of one server, and what each request does to them."""
 
-    def __init__(self, max_games: int = MAX_GAMES) -> None:
+    def __init__(self, max_games: int = MAX_GAMES, files: FileAccess | None = None) -> None:
         self.max_games = max_games
+        self.files = files or FileAccess(None)
         self.games: dict[str, Game] = {}
         self.quitting = False
         self._opened = 0
@@ -209,15 +209,15 @@ class Session:
             case New():
                 self._check_room()
                 state = new_game(request.players, builders=request.builders,
-                                 edition=_edition(request.edition))
+                                 edition=self._edition(request.edition))
                 return self._open(Game(state, request.seed))
             case Load():
                 self._check_room()
-                state = from_position(request.position, _edition(request.edition))
+                state = from_position(request.position, self._edition(request.edition))
                 return self._open(Game(state, request.seed))
             case LoadRecord():
                 self._check_room()
-                return self._open(Game(_record_position(request), request.seed))
+                return self._open(Game(self._record_position(request), request.seed))
             case Games():
                 return GameList([self._info(gid, g) for gid, g in self.games.items()])
             case Close():
@@ -259,7 +259,7 @@ class Session:
             case Ranking():
                 return _standings(self._game(request.game))
             case Verify():
-                return _verification(request)
+                return self._verification(request)
             case Commands():
                 return CommandList(list(COMMANDS))
             case Quit():
@@ -284,16 +284,70 @@ class Session:
         except KeyError:
             raise RequestError(f"no open game {gid!r}") from None
 
+    def _edition(self, name: str) -> Edition:
+        """``standard``, or an edition file the server may read."""
+        if name == "standard":
+            return standard_edition()
+        data = self.files.read(name, "edition")
+        try:
+            return parse_edition(data, name)
+        except Exception:  # EditionError, not UTF-8, ...: its text may quote the file
+            raise RequestError(f"{name}: not a usable edition file (the server does not "
+                               "quote files; sneferu position new --edition says more)"
+                               ) from None
+
+    def _record_file(self, request: LoadRecord | Verify) -> RecordFile:
+        """The games of the record a request names: a file, or one record given inline."""
+        if (request.path is None) == (request.record is None):
+            raise RequestError(f"{request.__struct_config__.tag}: give a record file's path "
+                               "or one record, not both")
+        if request.record is not None:
+            return RecordFile("<request>", [GameEntry(request.record)], [])
+        path = request.path
+        assert path is not None
+        data = self.files.read(path, "record")
+        try:
+            return read_any(decode_records(data, path), path)
+        except RecordError as e:  # its reason may quote the file: name the place only
+            where = ", ".join([path] + ([f"game {e.game}"] if e.game else [])
+                              + ([f"line {e.line}"] if e.line else []))
+            raise RequestError(f"{where}: not a valid record (the server does not quote "
+                               "files; sneferu replay says more)") from None
+
+    def _record_editions(self, name: str) -> list[Edition]:
+        """The editions a record may name: the standard one, and the file given if any."""
+        return [] if name == "standard" else [self._edition(name)]
+
+    def _record_position(self, request: LoadRecord) -> GameState:
+        rf = self._record_file(request)
+        entry = next((g for g in rf.games if g.number == request.number), None)
+        if entry is None:
+            for cut in rf.cut_off:
+                if cut.game == request.number:
+                    raise cut
+            raise RequestError(f"{rf.source} holds {len(rf.games) + len(rf.cut_off)} "
+                               f"game(s), there is no game {request.number}")
+        edition = edition_for(entry.record.header, self._record_editions(request.edition))
+        return position_at(entry, request.ply, edition, rf.source)
+
+    def _verification(self, request: Verify) -> Verification:
+        rf = self._record_file(request)
+        editions = self._record_editions(request.edition)
+        checks = [GameCheck(cut.game or 0, False, error=str(cut)) for cut in rf.cut_off]
+        for entry in rf.games:
+            try:
+                v = verify(entry, edition_for(entry.record.header, editions), rf.source)
+            except ValueError as e:  # ReplayError, RecordError, an edition not given
+                checks.append(GameCheck(entry.number, False, error=str(e)))
+            else:
+                checks.append(GameCheck(entry.number, True, turns=v.turns))
+        return Verification(sorted(checks, key=lambda c: c.number))
+
     @staticmethod
     def _info(gid: str, game: Game) -> GameInfo:
         state = game.state
         return GameInfo(gid, state.edition.name, state.variant.value, len(state.players),
                         game.seed, _turn_field(game), len(game.history))
-
-
-def _edition(name: str) -> Edition:
-    """``standard``, or the path of an edition file."""
-    return standard_edition() if name == "standard" else load_edition(name)
 
 
 def _turn_field(game: Game) -> str:
@@ -305,49 +359,3 @@ def _standings(game: Game) -> Standings:
     return Standings(ranking, solo)
 
 
-def _record_file(request: LoadRecord | Verify) -> RecordFile:
-    """The games of the record a request names: a file, or one record given inline."""
-    if (request.path is None) == (request.record is None):
-        raise RequestError(f"{request.__struct_config__.tag}: give a record file's path or "
-                           "one record, not both")
-    if request.record is not None:
-        return RecordFile("<request>", [GameEntry(request.record)], [])
-    path = request.path
-    assert path is not None
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise RequestError(f"{path}: cannot read the record: {e.strerror}") from None
-    return read_any(decode_records(data, path), path)
-
-
-def _record_editions(name: str) -> list[Edition]:
-    """The editions a record may name: the standard one, and the file given if any."""
-    return [] if name == "standard" else [load_edition(name)]
-
-
-def _record_position(request: LoadRecord) -> GameState:
-    rf = _record_file(request)
-    entry = next((g for g in rf.games if g.number == request.number), None)
-    if entry is None:
-        for cut in rf.cut_off:
-            if cut.game == request.number:
-                raise cut
-        raise RequestError(f"{rf.source} holds {len(rf.games) + len(rf.cut_off)} game(s), "
-                           f"there is no game {request.number}")
-    edition = edition_for(entry.record.header, _record_editions(request.edition))
-    return position_at(entry, request.ply, edition, rf.source)
-
-
-def _verification(request: Verify) -> Verification:
-    rf = _record_file(request)
-    editions = _record_editions(request.edition)
-    checks = [GameCheck(cut.game or 0, False, error=str(cut)) for cut in rf.cut_off]
-    for entry in rf.games:
-        try:
-            v = verify(entry, edition_for(entry.record.header, editions), rf.source)
-        except ValueError as e:  # ReplayError, RecordError, an edition not given
-            checks.append(GameCheck(entry.number, False, error=str(e)))
-        else:
-            checks.append(GameCheck(entry.number, True, turns=v.turns))
-    return Verification(sorted(checks, key=lambda c: c.number))

@@ -16,13 +16,13 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
 
+from ..arbiter.bundled import split_command
 from ..arbiter.game import TimeControl
 from ..rules.edition import Edition, EditionError, load_edition, standard_edition
 from ..rules.state import new_game
@@ -58,6 +58,15 @@ class EngineConfig(_Config, frozen=True):
             raise ValueError("command: must name a program")
 
 
+ELO_LIMIT = {"normalized": 200, "logistic": 4000}
+"""The largest Elo difference an SPRT bound may name, by model: the estimate of the
+normalized model exists up to about 231 (pairs), the logistic one while the expected score
+is not 0 or 1 in floating point (about 6,500)."""
+
+MAX_DEALS = 1_000_000
+"""The most deals a tournament may have."""
+
+
 class SprtConfig(_Config, frozen=True):
     """A sequential probability ratio test between two engines (section 9.6 of SPEC.md).
 
@@ -78,6 +87,11 @@ class SprtConfig(_Config, frozen=True):
             raise ValueError("alpha and beta must be between 0 and 1")
         if self.alpha + self.beta >= 1:
             raise ValueError("alpha + beta must be less than 1")
+        limit = ELO_LIMIT[self.model]
+        for key, elo in (("elo0", self.elo0), ("elo1", self.elo1)):
+            if not -limit <= elo <= limit:
+                raise ValueError(f"{key}: {elo} is out of the {self.model} model's range "
+                                 f"(-{limit} to {limit})")
 
 
 class TournamentConfig(_Config, frozen=True):
@@ -168,8 +182,8 @@ def _check(cfg: TournamentConfig) -> None:
             raise ValueError(f"engine[{i}].name: {n!r} is used twice")
     if not 1 <= cfg.seats <= 4:
         raise ValueError(f"seats: {cfg.seats} (1 to 4; 1 is solo against Ptah)")
-    if cfg.deals < 1:
-        raise ValueError(f"deals: {cfg.deals} (at least 1)")
+    if not 1 <= cfg.deals <= MAX_DEALS:
+        raise ValueError(f"deals: {_clip(cfg.deals)} (1 to {MAX_DEALS})")
     if cfg.seed is not None and cfg.seed < 0:
         raise ValueError(f"seed: {cfg.seed} (must be >= 0)")
     if cfg.challenger is not None and cfg.format != "gauntlet":
@@ -217,9 +231,9 @@ def parse_engine_spec(text: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     options: dict[str, str] = {}
     try:
-        words = shlex.split(text)
+        words = split_command(text, "engine")
     except ValueError as e:
-        raise ConfigError(f"engine: {text!r}: {e}") from None
+        raise ConfigError(str(e)) from None
     for word in words:
         key, eq, value = word.partition("=")
         if not eq:
@@ -254,8 +268,13 @@ def load_config(path: str | Path | None, flags: Mapping[str, Any] | None = None
             raw = msgspec.toml.decode(Path(path).read_bytes())
         except OSError as e:
             raise ConfigError(f"{path}: cannot read: {e.strerror}") from None
+        except UnicodeDecodeError as e:
+            raise ConfigError(f"{path}: not UTF-8 text (byte {e.start})") from None
         except msgspec.DecodeError as e:
             raise ConfigError(f"{path}: not valid TOML: {e}") from None
+        except ValueError:  # an integer of more digits than Python reads (4300)
+            raise ConfigError(f"{path}: not valid TOML: a number of more than 4300 digits"
+                              ) from None
         if not isinstance(raw, dict):  # pragma: no cover - TOML documents are tables
             raise ConfigError(f"{path}: not a table")
     for name, value in (flags or {}).items():
@@ -275,10 +294,9 @@ def load_config(path: str | Path | None, flags: Mapping[str, Any] | None = None
             continue
         if isinstance(engine.get("command"), str):
             try:
-                engine["command"] = shlex.split(engine["command"])
+                engine["command"] = split_command(engine["command"], "engine command")
             except ValueError as e:
-                raise ConfigError(f"{source}: engine command {engine['command']!r}: {e}"
-                                  ) from None
+                raise ConfigError(f"{source}: {e}") from None
         if isinstance(engine.get("options"), dict):
             engine["options"] = {k: _option_text(v) for k, v in engine["options"].items()}
     try:
@@ -290,6 +308,12 @@ def load_config(path: str | Path | None, flags: Mapping[str, Any] | None = None
     except ConfigError as e:
         raise ConfigError(f"{source}: {e}") from None
     return cfg
+
+
+def _clip(n: int) -> str:
+    """A number for a message: its digits, or how many there are when they are many."""
+    text = str(n)
+    return text if len(text) <= 20 else f"a number of {len(text)} digits"
 
 
 def _option_text(value: Any) -> Any:

@@ -78,8 +78,20 @@ def _mle_mean(scores: Sequence[float], probs: Sequence[float], s: float) -> list
     def df(x: float) -> float:
         return -sum(p * di * di / (1 + x * di) ** 2 for p, di in zip(probs, d, strict=True))
 
+    if not min(d) < 0 < max(d):
+        raise ValueError(f"the mean score {s} is out of the model's range (0 to 1, "
+                         "exclusive)")
     theta = _root(f, df, -1 / max(d), -1 / min(d))
-    return [p / (1 + theta * di) for p, di in zip(probs, d, strict=True)]
+    return _reweighted(probs, d, theta)
+
+
+def _reweighted(probs: Sequence[float], d: Sequence[float], theta: float) -> list[float]:
+    """p̂_i / (1 + θ d_i); ValueError when a weight is not positive (θ at a pole: the
+    estimate does not exist in floating point)."""
+    weights = [1 + theta * di for di in d]
+    if not all(w > 0 for w in weights):
+        raise ValueError("the maximum likelihood estimate does not exist for these bounds")
+    return [p / w for p, w in zip(probs, weights, strict=True)]
 
 
 def _mle_normalized(scores: Sequence[float], probs: Sequence[float], t: float
@@ -87,7 +99,8 @@ def _mle_normalized(scores: Sequence[float], probs: Sequence[float], t: float
     """The distribution on ``scores`` closest to ``probs`` with (mean − ½) / sd = ``t``
     (Van den Bergh, section 4.1): the fixed point of p_i = p̂_i / (1 + θ φ_i) with
     φ_i = a_i − ½ − t σ (1 + ((a_i − μ) / σ)²) / 2, μ and σ those of the current p, θ
-    solving Σ p̂_i φ_i / (1 + θ φ_i) = 0; from the uniform distribution."""
+    solving Σ p̂_i φ_i / (1 + θ φ_i) = 0; from the uniform distribution. ValueError when
+    ``t`` is out of the model's range (about ±0.94 for pairs, where φ keeps one sign)."""
     p = [1 / len(scores)] * len(scores)
     for _ in range(1000):
         mu = sum(a * q for a, q in zip(scores, p, strict=True))
@@ -100,8 +113,11 @@ def _mle_normalized(scores: Sequence[float], probs: Sequence[float], t: float
         def df(x: float, phi: list[float] = phi) -> float:
             return -sum(q * v * v / (1 + x * v) ** 2 for q, v in zip(probs, phi, strict=True))
 
+        if not min(phi) < 0 < max(phi):
+            raise ValueError(f"a normalized Elo of t = {t:.4g} standard deviations is out of "
+                             "the model's range")
         theta = _root(f, df, -1 / max(phi), -1 / min(phi))
-        new = [q / (1 + theta * v) for q, v in zip(probs, phi, strict=True)]
+        new = _reweighted(probs, phi, theta)
         diff = max(abs(a - b) for a, b in zip(new, p, strict=True))
         p = new
         if diff < 1e-12:

@@ -17,6 +17,15 @@ exit0              (at start) exits with code 0 at once
 stderr-flood       writes 2 MB to stderr at start and 256 kB at every request, and plays on
 flaky              crashes (exit 3) at each move request with probability N % (default 1),
                    drawn from its Seed option and the request's number in the game
+orphan             starts a child that keeps its stdout open (and sleeps), then exits with
+                   code 5
+setsid-child       (at start) starts a child in a new session (out of the engine's process
+                   group) that sleeps 60 s, writes ``child PID`` to stderr, and plays on
+                   up to its N-th request, where it exits with code 3 (the child stays)
+ignore-quit        plays on, but ignores ``quit``, the end of its input and SIGTERM
+slow               answers after the time limit and the margin (1.5 s late)
+deaf               stops reading its input and never answers
+unsolicited        sends a ``move`` at ``newgame``, when ``readyok`` is awaited
 =================  ==========================================================================
 
 Every mode first writes ``pid N`` to stderr, so a test can check the process is gone, and
@@ -25,6 +34,8 @@ Every mode first writes ``pid N`` to stderr, so a test can check the process is 
 
 import os
 import random
+import signal
+import subprocess
 import sys
 import time
 
@@ -48,6 +59,8 @@ class Broken(Bot):
     def new_game(self, game: NewGame) -> None:
         super().new_game(game)
         self.in_game = 0
+        if MODE == "unsolicited":
+            print("move 1.1 TG@1.1", flush=True)
 
     def choose(self, state: GameState, go: Go) -> str:
         self.requests += 1
@@ -70,7 +83,7 @@ class Broken(Bot):
 def misbehave() -> None:
     sys.stderr.write(f"misbehaving: {MODE}\n")
     sys.stderr.flush()
-    if MODE == "double-move":
+    if MODE in ("double-move", "ignore-quit"):
         return
     if MODE == "crash":
         sys.stderr.write("broken: crashing on purpose\n")
@@ -90,11 +103,30 @@ def misbehave() -> None:
     if MODE == "eof":
         sys.stdout.close()
         os.close(1)
+    if MODE == "orphan":
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+        sys.stderr.write("broken: leaving a child behind\n")
+        os._exit(5)
+    if MODE == "setsid-child":
+        sys.exit(3)
+    if MODE == "slow":
+        time.sleep(1.5)
+        return
+    if MODE == "deaf":
+        os.close(0)  # reads nothing more: the arbiter's writes fill the pipe
     time.sleep(30)
 
 
 sys.stderr.write(f"pid {os.getpid()}\n")
 sys.stderr.flush()
+if MODE == "setsid-child":
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                             start_new_session=True, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    sys.stderr.write(f"child {child.pid}\n")
+    sys.stderr.flush()
+if MODE == "ignore-quit":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 if MODE == "exit0":
     sys.exit(0)
 if MODE == "hang-handshake":
@@ -103,3 +135,5 @@ if MODE == "stderr-flood":
     sys.stderr.write("f" * 2_000_000 + "\n")
     sys.stderr.flush()
 run(Broken())
+if MODE == "ignore-quit":
+    time.sleep(30)
