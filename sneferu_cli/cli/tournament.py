@@ -101,6 +101,9 @@ class _WithReport(click.Command):
               help=f"Game clock per seat, as sneferu play --tc (default {DEFAULT_CLOCK}).")
 @click.option("--movetime", type=int, default=None, metavar="MS",
               help="Fixed time per move in milliseconds, instead of a clock.")
+@click.option("--positions", default=None, metavar="FILE",
+              help="Start positions, one a line (position notation; # comments): deal d "
+                   "starts from the d-th, in turn, in every seating.")
 @click.option("--margin", type=int, default=None, metavar="MS",
               help="Time an engine may exceed its limit by before a timeout (default 100).")
 @click.option("--handshake-timeout", type=float, default=None, metavar="SECONDS",

@@ -45,6 +45,7 @@ from ..arbiter.bundled import BUNDLED, check_program, engine_command
 from ..arbiter.engine import Engine, automatic_options
 from ..arbiter.game import play_game
 from ..arbiter.process import EngineFault
+from ..notation.position import from_position
 from ..record.jsonl import read_any
 from ..record.model import GameRecord
 from ..record.text import decode_records, format_record
@@ -112,8 +113,9 @@ def tournament_record(cfg: TournamentConfig, game: Game, played: GameRecord) -> 
     header = game_header(cfg, game)
     h = played.header
     ours = (header.players, header.edition, header.variant, header.builders, header.seed,
-            header.time_control)
-    theirs = (h.players, h.edition, h.variant, h.builders, h.seed, h.time_control)
+            header.time_control, header.position, [s.tc for s in header.seats])
+    theirs = (h.players, h.edition, h.variant, h.builders, h.seed, h.time_control,
+              h.position, [s.tc for s in h.seats])
     if ours != theirs:
         raise RunError(f"game {game.number}: the arbiter played {theirs}, the schedule "
                        f"says {ours}")
@@ -143,8 +145,10 @@ class EnginePool:
     def play(self, game: Game) -> GameRecord:
         """Play one scheduled game and return its tournament record."""
         handles = self._prepare(game)
+        start = None if game.position is None else from_position(game.position, self.edition)
         played = play_game(handles, seed=game.seed, time_control=self.control,
-                           builders=self.cfg.builders, edition=self.edition)
+                           builders=self.cfg.builders, edition=self.edition, start=start,
+                           seat_time_controls=[self.cfg.own_timing(n) for n in game.seats])
         return tournament_record(self.cfg, game, played)
 
     def _prepare(self, game: Game) -> list[Engine]:
