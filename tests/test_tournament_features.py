@@ -4,16 +4,28 @@ finishes the running games, and the traffic and stderr logs (SPEC.md 9.1, 9.3, 9
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import sys
+import time
+from pathlib import Path
 
+import pexpect
 import pytest
-from support import ROOT, run_cli
-from test_tournament_run import games_of, run
+from support import BROKEN, ROOT, run_cli
+from test_tournament_run import LIMIT, games_of, run, wait_gone, write_config
 
 from sneferu_cli.notation.position import to_position
-from sneferu_cli.record import format_record, parse_records, read_records, verify
+from sneferu_cli.record import (
+    decode_records,
+    format_record,
+    parse_records,
+    read_records,
+    verify,
+)
 from sneferu_cli.record.jsonl import read_json_records, record_to_json
+from sneferu_cli.record.model import GameRecord
 from sneferu_cli.rules import sample_outcome
 from sneferu_cli.rules.edition import standard_edition
 from sneferu_cli.rules.state import new_game
@@ -199,3 +211,152 @@ def finished(players: int) -> str:
         else:
             state.apply_turn(rng.choice(state.legal_turns()))
     return to_position(state)
+
+
+# ----------------------------------------------------------------- the first Ctrl-C
+
+
+def started_games(log: Path) -> set[int]:
+    """The games whose engines were spoken to, from a tournament's traffic log."""
+    text = log.read_text() if log.exists() else ""
+    return {int(m.group(1)) for m in re.finditer(r"^\S+ (\d+):\d[<>!] ", text, re.M)}
+
+
+def spawn(*args: str, cwd: Path) -> pexpect.spawn:
+    return pexpect.spawn(sys.executable, ["-m", "sneferu_cli", "tournament", *args],
+                         cwd=str(cwd), encoding="utf-8", timeout=LIMIT, dimensions=(30, 120))
+
+
+def slow_pair(tmp_path: Path) -> None:
+    """Two engines that take 30 ms a move: a game lasts a second or more."""
+    write_config(tmp_path / "t.toml", {"a": [sys.executable, str(SLOW), "30"],
+                                       "b": [sys.executable, str(SLOW), "30"]},
+                 deals=4, seed=8, movetime=2000)
+
+
+def recorded(records: Path) -> list[GameRecord]:
+    return [g.record for g in read_records(decode_records(records.read_bytes())).games] \
+        if records.exists() else []
+
+
+def test_the_first_ctrl_c_finishes_and_records_the_games_being_played(tmp_path):
+    """cutechess #825: the first Ctrl-C starts no new game, but the games being played
+    are played to their end and recorded; then the standings, exit code 130, and
+    --resume plays the rest."""
+    slow_pair(tmp_path)
+    records = tmp_path / "tournament.records"
+    child = spawn("t.toml", "-j", "2", "--log", "traffic.log", cwd=tmp_path)
+    end = time.monotonic() + LIMIT
+    while not recorded(records) and time.monotonic() < end:
+        time.sleep(0.02)
+    before = len(recorded(records))
+    child.sendintr()
+    child.expect("Stopping: no new game starts; the (2 games|game) being played (are|is) "
+                 "finished and recorded")
+    child.expect("#  engine")  # the standings
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    games = read_records((records).read_text()).games
+    numbers = {int(g.record.header.round or 0) for g in games}
+    assert numbers == started_games(tmp_path / "traffic.log")  # every game begun is done
+    assert before < len(numbers) < 8
+    for g in games:
+        verify(g, standard_edition())
+        assert g.record.header.termination in ("normal", "ptah")
+    state = json.loads((tmp_path / "tournament.records.state").read_text())
+    assert state["pending"] is None and state["games"] == len(numbers)
+    assert wait_gone(tmp_path) == []
+    again = run("t.toml", "--resume", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert len(games_of(records)) == 8
+
+
+def test_a_second_ctrl_c_abandons_the_games_being_played(tmp_path):
+    slow_pair(tmp_path)
+    records = tmp_path / "tournament.records"
+    child = spawn("t.toml", "-j", "2", "--log", "traffic.log", cwd=tmp_path)
+    end = time.monotonic() + LIMIT
+    while len(started_games(tmp_path / "traffic.log")) < 2 and time.monotonic() < end:
+        time.sleep(0.02)
+    child.sendintr()
+    child.expect("Stopping: no new game starts")
+    child.sendintr()
+    child.expect("to go on: sneferu tournament --resume")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert len(recorded(records)) < len(started_games(tmp_path / "traffic.log"))
+    assert wait_gone(tmp_path) == []
+    state = json.loads((tmp_path / "tournament.records.state").read_text())
+    assert state["pending"] is None and state["committed"] == records.stat().st_size
+
+
+def test_a_ctrl_c_while_the_workers_start_up_does_not_kill_them(tmp_path):
+    """The terminal sends Ctrl-C to the workers too: one still starting up (before it
+    could ignore it) must not die of it, so the games handed out are played to the end."""
+    slow_pair(tmp_path)
+    child = spawn("t.toml", "-j", "2", cwd=tmp_path)
+    child.expect(r"\[ *0/8")  # the games are handed out, the workers are starting
+    child.sendintr()
+    child.expect("Stopping: no new game starts")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    games = recorded(tmp_path / "tournament.records")
+    assert sorted(int(g.header.round or 0) for g in games) == [1, 2]
+
+
+# ----------------------------------------------------------------- logs
+
+
+TRAFFIC_LINE = re.compile(r"\d+\.\d{6} (\d+):([12])([<>!]) (.*)")
+
+
+@pytest.mark.parametrize("into", ["file", "folder"])
+def test_the_logs_of_several_workers_never_mix_within_a_line(tmp_path, into):
+    """--log and --engine-stderr with 2 workers at once: every traffic line is whole and
+    labelled GAME:SEAT, and so is every stderr line of an engine that writes megabyte
+    lines (2 MB at its start, 256 kB at each request); an engine's own time control
+    shows in what it is sent."""
+    (tmp_path / "err").mkdir()
+    stderr = "err.log" if into == "file" else "err"
+    r = run("--engine", f"name=noisy command='{sys.executable} {BROKEN} stderr-flood'",
+            "--engine", "name=quiet command=random tc=20+0.5", "--movetime", "800",
+            "--deals", "2", "--seed", "6", "-j", "2", "--log", "traffic.log",
+            "--engine-stderr", stderr, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    games = {int(g.header.round or 0): g for g in games_of(tmp_path / "tournament.records")}
+    assert sorted(games) == [1, 2, 3, 4]
+    seen = set()
+    for line in (tmp_path / "traffic.log").read_text().splitlines():
+        m = TRAFFIC_LINE.fullmatch(line)
+        assert m, line[:200]
+        game, seat, way, text = int(m[1]), int(m[2]), m[3], m[4]
+        name = games[game].header.seats[seat - 1].name
+        seen.add(game)
+        if way == ">" and text.startswith("go "):
+            assert text.startswith("go clock" if name == "quiet" else "go movetime 800")
+            if name == "quiet":
+                assert text.endswith(" inc 500")
+    assert seen == {1, 2, 3, 4}
+    text = (tmp_path / ("err.log" if into == "file" else "err/noisy.log")).read_bytes()
+    lines = text.split(b"\n")
+    assert lines.pop() == b""
+    kinds = set()
+    for line in lines:
+        m = re.fullmatch(rb"\[(\d+):([12])\] (pid \d+|f{2000000}|e{256000})", line)
+        assert m, line[:100]
+        kinds.add(m[3][:1])
+    assert kinds == {b"p", b"f", b"e"}
+    if into == "folder":
+        assert sorted(p.name for p in (tmp_path / "err").iterdir()) == ["noisy.log",
+                                                                       "quiet.log"]
+
+
+def test_a_log_that_cannot_be_written_is_a_usage_error_before_anything(tmp_path):
+    r = run("--engine", "name=a command=random", "--engine", "name=b command=random",
+            "--log", str(tmp_path / "no" / "where.log"), cwd=tmp_path)
+    assert r.returncode == 2 and "where.log: cannot write the log" in r.stderr
+    assert len(r.stderr.splitlines()) == 1
+    assert not (tmp_path / "tournament.records.state").exists()

@@ -16,12 +16,13 @@ from typing import Any
 import click
 
 from ..arbiter.game import DEFAULT_CLOCK
+from ..arbiter.process import open_logs
 from ..record.jsonl import read_any
 from ..record.text import RecordError, decode_records
 from ..tournament.config import ConfigError, TournamentConfig, load_config
 from ..tournament.journal import Journal, StateError
 from ..tournament.progress import Progress, describe_sprt
-from ..tournament.runner import RunError, TournamentRun, probe_engines
+from ..tournament.runner import Logs, RunError, TournamentRun, probe_engines
 from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
 from .options import builders_option, edition_option
 
@@ -126,12 +127,19 @@ class _WithReport(click.Command):
 @click.option("--resume", is_flag=True,
               help="Continue the tournament of the state file (--state, else RECORDS.state); "
                    "a CONFIG or game flags, when given, must define the same games.")
+@click.option("--log", "log_path", default=None, metavar="FILE",
+              help="Write the protocol traffic of every game to FILE, each line labelled "
+                   "GAME:SEAT (appended to on --resume).")
+@click.option("--engine-stderr", default=None, metavar="DIR|FILE",
+              help="Keep the engines' stderr: NAME.log for each engine in DIR, or all in "
+                   "FILE; each line labelled [GAME:SEAT].")
 @click.option("--json", "json_path", default=None, metavar="FILE",
               help="At the end, write the standings to FILE as JSON.")
 @click.option("--csv", "csv_path", default=None, metavar="FILE",
               help="At the end, write the standings table to FILE as CSV.")
 def tournament(config: str | None, resume: bool, json_path: str | None,
-               csv_path: str | None, **fields: Any) -> None:
+               csv_path: str | None, log_path: str | None, engine_stderr: str | None,
+               **fields: Any) -> None:
     """Run a tournament between engines: CONFIG is a TOML file (SPEC.md section 9); every
     key is also a flag, and flags win. Without any argument: a demo between the bundled
     engines.
@@ -146,6 +154,7 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
     flags = _flags(fields)
     given = {k for k, v in flags.items() if v is not None}
     demo = not resume and config is None and not given - {"concurrency"}
+    logs = _logs(log_path, engine_stderr, resume)
     try:
         if resume:
             cfg = load_config(config, flags) if config or given - set(RUN_SETTINGS) else None
@@ -166,12 +175,25 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
             if resume:
                 _probe(journal.config)
             run = TournamentRun(journal, flags["concurrency"] or journal.config.concurrency
-                                or os.cpu_count() or 1)
+                                or os.cpu_count() or 1, logs)
         except ConfigError as e:
             raise TournamentError(str(e)) from None
         except (RecordError, ValueError) as e:
             raise TournamentError(f"{journal.records_path}: {e}") from None
         _play(run, json_path, csv_path, demo)
+
+
+def _logs(log_path: str | None, stderr_path: str | None, resume: bool) -> Logs:
+    """The run's logs, checked: the traffic log is emptied (appended to on resume); the
+    stderr path is a folder or a file (appended to). A file that cannot be written is a
+    usage error, before any game."""
+    try:
+        with open_logs(log_path, stderr_path, append=resume):
+            pass
+    except OSError as e:
+        raise TournamentError(f"{e.filename or '?'}: cannot write the log: {e.strerror}"
+                              ) from None
+    return Logs(log_path, stderr_path)
 
 
 def _probe(cfg: TournamentConfig) -> None:
@@ -252,11 +274,15 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
 
 @contextlib.contextmanager
 def _stop_on_signals(run: TournamentRun) -> Iterator[None]:
-    """Ctrl-C, SIGTERM or SIGHUP (the terminal closed): stop the run (the engines are
-    killed, the files stay whole); a second one interrupts at once."""
+    """The first Ctrl-C: no new game starts, the games being played are finished and
+    recorded. SIGTERM, SIGHUP (the terminal closed) or another Ctrl-C: stop the run now
+    (the engines are killed, the files stay whole); one more interrupts at once."""
     def stop(signum: int, frame: FrameType | None) -> None:
         if run.stop.is_set():
             raise KeyboardInterrupt
+        if signum == signal.SIGINT and not run.finish.is_set():
+            run.finish.set()
+            return
         run.stop.set()
     previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM,
                                                       signal.SIGHUP)}
