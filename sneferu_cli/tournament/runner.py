@@ -7,8 +7,9 @@ fault: a crashing or hanging engine costs its games (faults, retirement, as in o
 ``sneferu play``), never the tournament. The main process hands out games in number order,
 commits each record through the :class:`~.journal.Journal` as it arrives (one at a time),
 and decides when to stop: when every game is played, when the SPRT is decided (no new game
-starts), or when :attr:`TournamentRun.stop` is set (the games being played are abandoned;
-a resume plays them again).
+starts), when :attr:`TournamentRun.finish` is set (no new game starts; the games being
+played are finished), or when :attr:`TournamentRun.stop` is set (the games being played
+are abandoned; a resume plays them again).
 
 Worker processes rather than threads: the arbiter's own Python work per move (applying the
 turn, the position line, and for engines with ``feature legalmoves`` every legal move) is
