@@ -16,7 +16,7 @@ import pytest
 from support import BROKEN, ROOT, run_cli
 from test_tournament_run import LIMIT, games_of, run, wait_gone, write_config
 
-from sneferu_cli.notation.position import to_position
+from sneferu_cli.notation.position import from_position, to_position
 from sneferu_cli.record import (
     decode_records,
     format_record,
@@ -25,7 +25,7 @@ from sneferu_cli.record import (
     verify,
 )
 from sneferu_cli.record.jsonl import read_json_records, record_to_json
-from sneferu_cli.record.model import GameRecord
+from sneferu_cli.record.model import Chance, GameRecord
 from sneferu_cli.rules import sample_outcome
 from sneferu_cli.rules.edition import standard_edition
 from sneferu_cli.rules.state import new_game
@@ -176,6 +176,25 @@ def test_each_deal_starts_from_the_next_position_in_every_seating(tmp_path):
         draws = [[str(e) for e in g.record.events if not hasattr(e, "move")][:3]
                  for g in games if g.record.header.extra["deal"] == str(deal)]
         assert len(draws) == 2 and draws[0] == draws[1]
+
+
+def test_a_position_where_chance_is_due_draws_from_the_deal_seed(tmp_path):
+    """A position right after a turn, its refill not drawn yet: the game's first events
+    are that refill, drawn from the deal seed, the same in both seatings."""
+    state = from_position(opening(2, 5, 3))
+    state.apply_turn(state.legal_turns()[0])
+    assert state.is_chance_node()
+    (tmp_path / "book.txt").write_text(to_position(state) + "\n")
+    r = run("--engine", "name=a command=random", "--engine", "name=b command=random",
+            "--positions", "book.txt", "--deals", "1", "--seed", "2", "--movetime", "1000",
+            "--records", "c.rec", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    games = read_records((tmp_path / "c.rec").read_text()).games
+    assert len(games) == 2
+    for g in games:
+        verify(g, standard_edition())
+        assert isinstance(g.record.events[0], Chance)
+    assert games[0].record.events[0] == games[1].record.events[0]
 
 
 @pytest.mark.parametrize(("lines", "message"), [
@@ -360,3 +379,15 @@ def test_a_log_that_cannot_be_written_is_a_usage_error_before_anything(tmp_path)
     assert r.returncode == 2 and "where.log: cannot write the log" in r.stderr
     assert len(r.stderr.splitlines()) == 1
     assert not (tmp_path / "tournament.records.state").exists()
+
+
+def test_a_positions_file_changed_before_a_resume_is_refused(tmp_path):
+    book = tmp_path / "book.txt"
+    book.write_text(opening(2, 1, 0) + "\n")
+    args = ["--engine", "name=a command=random", "--engine", "name=b command=random",
+            "--positions", "book.txt", "--deals", "2", "--seed", "1", "--movetime", "1000"]
+    assert run(*args, cwd=tmp_path).returncode == 0
+    book.write_text(opening(2, 2, 0) + "\n")
+    r = run(*args, "--resume", cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1
+    assert "game 1: the record's start position is not the schedule's" in r.stderr
