@@ -17,20 +17,30 @@ import msgspec
 import pexpect
 import pytest
 from support import ROOT, run_cli
+from tournament_support import play
 
 from sneferu_cli.cli.tournament import tournament
 from sneferu_cli.record import (
+    RecordError,
     Turn,
     decode_records,
     format_record,
     parse_records,
     read_records,
+    records_to_json,
     verify,
 )
 from sneferu_cli.record.model import GameRecord
 from sneferu_cli.rules.edition import standard_edition
-from sneferu_cli.tournament import TournamentConfig, compute_standings, format_standings
+from sneferu_cli.tournament import (
+    Schedule,
+    TournamentConfig,
+    compute_standings,
+    format_standings,
+    load_config,
+)
 from sneferu_cli.tournament.config import SprtConfig
+from sneferu_cli.tournament.runner import read_games
 
 BROKEN = ROOT / "tests" / "engines" / "broken.py"
 LIMIT = 120  # seconds any one command here may take
@@ -336,3 +346,28 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_game_played_again(tmp_path
     assert p.returncode == 0, err
     assert sorted(int(g.header.round or 0) for g in games_of(records)) == list(range(1, 17))
     assert wait_gone(tmp_path) == []
+
+
+@pytest.mark.parametrize("batch", [1, 3000, 1 << 20])
+def test_read_games_streams_a_record_file(tmp_path, batch):
+    """A resumed run reads its record file a batch at a time (flat memory): the same
+    games as reading it whole, and an error names the file's own game and line."""
+    cfg = load_config(None, {"engine": ["name=a command=a", "name=b command=b"],
+                             "deals": 3, "seed": 4})
+    recs = [play(cfg, g, moves_seed=g.number) for g in Schedule.of(cfg).games]
+    text = tmp_path / "t.rec"
+    text.write_text("".join(format_record(r) for r in recs))
+    assert list(read_games(text, batch)) == parse_records(text.read_text())
+    lines = (tmp_path / "t.jsonl")
+    lines.write_text(records_to_json(recs))
+    assert list(read_games(lines, batch)) == recs
+    bad = text.read_text().split("\n")
+    fourth = [i for i, line in enumerate(bad) if line.startswith("[Event ")][3]
+    bad[fourth + 3] = "[Players nine]"
+    text.write_text("\n".join(bad))
+    with pytest.raises(RecordError) as whole:
+        read_records(text.read_text(), str(text))
+    with pytest.raises(RecordError) as streamed:
+        list(read_games(text, batch))
+    assert str(streamed.value) == str(whole.value)
+    assert "game 4" in str(whole.value)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import tracemalloc
 
 import pytest
 from tournament_support import play, record
@@ -18,7 +19,7 @@ from sneferu_cli.tournament import (
     to_csv,
     to_json,
 )
-from sneferu_cli.tournament.standings import mean_ci
+from sneferu_cli.tournament.standings import GameResult, Results, mean_ci
 
 Z = 1.959963984540054
 
@@ -183,3 +184,64 @@ def test_text_table():
     assert "head to head" in text and "62.5" in text  # A over B: 2.5 of 4
     assert any(line.split()[:5] == ["1", "S", "3", "2", "66.7%"] for line in lines)
     assert format_standings(compute_standings([])) == "no finished games\n"
+
+
+def test_results_kept_small_give_the_same_standings():
+    """A long run keeps a Results list, not records: the same standings, exactly (the
+    floats too), from some 60 bytes a game."""
+    cfg = load_config(None, {"engine": ["name=a command=a", "name=b command=b",
+                                        "name=c command=c"], "seats": 3, "deals": 2,
+                             "seed": 9})
+    recs = [play(cfg, g, moves_seed=g.number) for g in Schedule.of(cfg).games]
+    games = [*recs, *four_games(), *solo_games(),
+             record(["A", "B"], [1, 2], deal=3)]
+    games[-1].header.result = []  # an unfinished game
+    results = Results()
+    for g in games:
+        results.append(g)
+    assert len(results) == len(games)
+    assert list(results) == [GameResult.of(g) for g in games]
+    assert to_json(compute_standings(results)) == to_json(compute_standings(games))
+    assert compute_standings(results).unfinished == 1
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    many = Results()
+    for _ in range(2000):
+        for g in recs:
+            many.append(g)
+    per_game = (tracemalloc.get_traced_memory()[0] - before) / len(many)
+    tracemalloc.stop()
+    assert per_game < 100, per_game
+
+
+def test_clusters_folded_in_game_order_give_the_same_intervals():
+    """A tournament's games in number order fold each cluster when the next begins
+    (flat memory); the intervals are those of clusters kept apart, and of the formula."""
+    cfg = load_config(None, {"engine": ["name=a command=a", "name=b command=b",
+                                        "name=c command=c", "name=d command=d"],
+                             "seats": 3, "deals": 3, "seed": 2})
+    recs = [play(cfg, g, moves_seed=g.number) for g in Schedule.of(cfg).games]
+    numbered = compute_standings(reversed(recs))  # taken in game-number order
+    for r in recs:
+        r.header.round = None
+    loose = compute_standings(recs)
+    assert {e.name: (e.mean_rank, e.rank_ci) for e in numbered.engines} == {
+        e.name: (e.mean_rank, e.rank_ci) for e in loose.engines}
+    for e in numbered.engines:
+        values, clusters = [], []
+        for r in recs:
+            for res in r.header.result:
+                if r.header.seats[res.seat - 1].name == e.name:
+                    values.append(res.rank)
+                    clusters.append((r.header.extra["deal"],
+                                     tuple(sorted(s.name for s in r.header.seats))))
+        mean = sum(values) / len(values)
+        sums: dict[object, list[float]] = {}
+        for v, c in zip(values, clusters, strict=True):
+            sums.setdefault(c, [0, 0])
+            sums[c][0] += v
+            sums[c][1] += 1
+        g = len(sums)
+        ss = sum((s - k * mean) ** 2 for s, k in sums.values())
+        assert e.rank_ci == pytest.approx(Z * (g / (g - 1) * ss) ** 0.5 / len(values),
+                                          rel=1e-12)

@@ -19,6 +19,7 @@ from ..arbiter.game import DEFAULT_CLOCK
 from ..arbiter.process import open_logs
 from ..record.jsonl import read_any
 from ..record.text import RecordError, decode_records
+from ..tournament.cluster import Cluster
 from ..tournament.config import ConfigError, TournamentConfig, load_config
 from ..tournament.journal import Journal, StateError
 from ..tournament.progress import Progress, describe_sprt
@@ -26,7 +27,7 @@ from ..tournament.runner import Logs, RunError, TournamentRun, probe_engines
 from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
 from .options import builders_option, edition_option
 
-RUN_SETTINGS = ("records", "state", "concurrency")
+RUN_SETTINGS = ("records", "state", "concurrency", "cluster")
 """Flags that may change on resume (the others define the games)."""
 
 DEMO_GAMES = 36
@@ -124,6 +125,9 @@ class _WithReport(click.Command):
               help="The state file (default: the record file's name + .state).")
 @click.option("--concurrency", "-j", type=click.IntRange(min=1), default=None, metavar="N",
               help="Games played at once (default: the number of cores).")
+@click.option("--cluster", default=None, metavar="tcp://HOST:PORT|local:N",
+              help="Play the games on the workers of a Dask scheduler, or on N worker "
+                   "processes started here (needs: pip install \"sneferu[dask]\").")
 @click.option("--resume", is_flag=True,
               help="Continue the tournament of the state file (--state, else RECORDS.state); "
                    "a CONFIG or game flags, when given, must define the same games.")
@@ -153,30 +157,31 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
     """
     flags = _flags(fields)
     given = {k for k, v in flags.items() if v is not None}
-    demo = not resume and config is None and not given - {"concurrency"}
+    demo = not resume and config is None and not given - {"concurrency", "cluster"}
     logs = _logs(log_path, engine_stderr, resume)
-    try:
-        if resume:
-            cfg = load_config(config, flags) if config or given - set(RUN_SETTINGS) else None
-            if cfg is not None:
-                state = cfg.state_path
-            else:
-                records = flags["records"] or TournamentConfig().records
-                state = flags["state"] or f"{records}.state"
-            journal = Journal.resume(state, cfg)
-        else:
-            cfg = _demo_config(flags) if demo else load_config(config, flags)
-            _probe(cfg)
-            journal = Journal.start(cfg)
-    except (ConfigError, StateError, RecordError) as e:
-        raise TournamentError(str(e)) from None
-    with journal:
+    with contextlib.ExitStack() as stack:
         try:
             if resume:
-                _probe(journal.config)
+                cfg = (load_config(config, flags) if config or given - set(RUN_SETTINGS)
+                       else None)
+                if cfg is not None:
+                    state = cfg.state_path
+                else:
+                    records = flags["records"] or TournamentConfig().records
+                    state = flags["state"] or f"{records}.state"
+                journal = Journal.resume(state, cfg)
+                stack.enter_context(journal)
+                cfg = journal.config
+                where = flags["cluster"] or cfg.cluster
+                cluster = _probe(cfg, where, stack, logs)
+            else:
+                cfg = _demo_config(flags) if demo else load_config(config, flags)
+                where = cfg.cluster
+                cluster = _probe(cfg, where, stack, logs)
+                journal = stack.enter_context(Journal.start(cfg))
             run = TournamentRun(journal, flags["concurrency"] or journal.config.concurrency
-                                or os.cpu_count() or 1, logs)
-        except ConfigError as e:
+                                or os.cpu_count() or 1, cluster, logs)
+        except (ConfigError, StateError) as e:
             raise TournamentError(str(e)) from None
         except (RecordError, ValueError) as e:
             raise TournamentError(f"{journal.records_path}: {e}") from None
@@ -196,11 +201,22 @@ def _logs(log_path: str | None, stderr_path: str | None, resume: bool) -> Logs:
     return Logs(log_path, stderr_path)
 
 
-def _probe(cfg: TournamentConfig) -> None:
-    """Start every engine once before the games: a missing program or an option an
-    engine refuses is an error now; an engine that fails its handshake is said."""
-    for note in probe_engines(cfg):
-        click.echo(f"sneferu: {note}", err=True)
+def _probe(cfg: TournamentConfig, where: str | None, stack: contextlib.ExitStack,
+           logs: Logs) -> Cluster | None:
+    """Start every engine once before the games, here or on every worker of the cluster
+    ``where`` (then connected, and closed with ``stack``): a missing program or an option
+    an engine refuses is an error now; here, an engine that fails its handshake is said
+    (on a cluster it is an error, naming the worker). The logs are kept here only."""
+    if where is None:
+        for note in probe_engines(cfg):
+            click.echo(f"sneferu: {note}", err=True)
+        return None
+    if logs.traffic is not None or logs.stderr is not None:
+        raise ConfigError("--log and --engine-stderr are not for a cluster (its workers "
+                          "may run on other machines)")
+    cluster = stack.enter_context(Cluster(where))
+    cluster.check(cfg)
+    return cluster
 
 
 def _flags(fields: dict[str, Any]) -> dict[str, Any]:
@@ -226,6 +242,15 @@ def _demo_config(flags: dict[str, Any]) -> TournamentConfig:
         "time-control": "10+0.1", "records": os.path.join(folder, "demo.records")})
 
 
+def _at_once(run: TournamentRun) -> str:
+    """How many games are played at once, and where."""
+    if run.cluster is not None:
+        n = len(run.cluster.workers)
+        return (f"{run.concurrency} at once on {n} worker{'s' if n != 1 else ''} of "
+                f"{run.cluster.where}")
+    return f"{min(run.concurrency, max(1, len(run.todo)))} at once"
+
+
 def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
           demo: bool = False) -> None:
     cfg = run.config
@@ -233,7 +258,7 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
     how = "solo" if cfg.seats == 1 else f"{cfg.format} at {cfg.seats} seats"
     click.echo(f"{cfg.event}: {engines}; {how}, {cfg.deals} deals: {run.total} games "
                f"({run.finished} played, {len(run.todo)} to play); seed {cfg.seed}; "
-               f"{cfg.timing()}; {min(run.concurrency, max(1, len(run.todo)))} at once.")
+               f"{cfg.timing()}; {_at_once(run)}.")
     click.echo(f"records: {run.journal.records_path}  (state: {run.journal.state_path})")
     if run.journal.recovered:
         click.echo(f"({run.journal.recovered} bytes of a game cut off by the stop removed; "
@@ -249,7 +274,7 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
         progress.close()
         raise TournamentError(str(e)) from None
     progress.close()
-    st = compute_standings(run.records)
+    st = compute_standings(run.results)
     click.echo(format_standings(st), nl=False)
     if run.sprt is not None:
         click.echo(describe_sprt(run.sprt))

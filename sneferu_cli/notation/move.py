@@ -89,6 +89,11 @@ def legal_moves(state: GameState) -> list[Move]:
     return [Move(steps) for steps in state.legal_turns()]
 
 
+def legal_move_strings(state: GameState) -> list[str]:
+    """``[str(m) for m in legal_moves(state)]``, built much faster: the move list engines get."""
+    return state.legal_turn_texts()
+
+
 def _tokens(tree: Tree[Token]) -> list[Token]:
     return list(tree.scan_values(lambda v: isinstance(v, Token)))
 

@@ -78,6 +78,10 @@ _FEAST, _SAIL_BACK, _BETWEEN, _SINGLE_AREA = Power
 STONE_MASK = tuple((1 << a) | (1 << b) for a, b in STONE_MATERIALS)
 
 
+# How many placement lists (Tables.placements) an edition keeps at most.
+PLACEMENT_LISTS_KEPT = 50_000
+
+
 class Tables:
     """Numbers and precomputed step objects of an edition, shared by all its states."""
 
@@ -137,6 +141,41 @@ class Tables:
                              for n in range(self.rows + 1)]
                             for f in range(self.max_price + 1)] for c in range(self.columns)]
         self.lay = [LayTile(k) for k in Tile]
+        # The tokens of those steps, for writing whole moves without str() on each step.
+        self.buy_text = [[[str(b) for b in row] for row in col] for col in self.buy]
+        self.place_text = [[[[str(x) if x is not None else "" for x in pair] for pair in row]
+                            for row in slot] for slot in self.place]
+        self.placement_lists: dict[int, tuple[list[Place], list[str]]] = {}
+
+    def placements(self, open_slots: int, stone: int,
+                   sail: bool) -> tuple[list[Place], list[str]]:
+        """The placements of ``stone`` into ``open_slots`` in legal-step order, with tokens.
+
+        Kept once made (a position's open slots recur turn after turn); do not change them.
+        """
+        key = (open_slots << 5) | (stone << 1) | sail
+        found = self.placement_lists.get(key)
+        if found is not None:
+            return found
+        a, b = STONE_MATERIALS[stone]
+        places: list[Place] = []
+        tokens: list[str] = []
+        o = open_slots
+        while o:
+            low = o & -o
+            s = low.bit_length() - 1
+            o ^= low
+            row, text = self.place[s], self.place_text[s]
+            for h in ((0, 1) if sail else (0,)):
+                for x, y in ((a, b), (b, a)):
+                    place = row[x][y][h]
+                    assert place is not None
+                    places.append(place)
+                    tokens.append(text[x][y][h])
+        if len(self.placement_lists) >= PLACEMENT_LISTS_KEPT:
+            self.placement_lists.clear()
+        self.placement_lists[key] = places, tokens
+        return places, tokens
 
     @staticmethod
     @functools.cache
@@ -879,7 +918,113 @@ class GameState:
 
         Sequences that lead to the same state (two stored stones placed in either order,
         say) are listed once, by the first found in step order; every state a legal turn
-        can reach is reached by exactly one listed sequence.
+        can reach is reached by exactly one listed sequence (SPEC.md 2.7).
+        """
+        turns: list[tuple[Step, ...]] = []
+        if not self._plain_turns(turns, None):
+            turns = self._legal_turns_reference()
+        return turns
+
+    def legal_turn_texts(self) -> list[str]:
+        """:meth:`legal_turns` written in move notation, one string a turn, same order."""
+        texts: list[str] = []
+        if not self._plain_turns(None, texts):
+            texts = [" ".join([str(s) for s in turn]) or "done"
+                     for turn in self._legal_turns_reference()]
+        return texts
+
+    def _plain_turns(self, turns: list[tuple[Step, ...]] | None,
+                     texts: list[str] | None) -> bool:
+        """List the legal turns of a plain start of turn without trying them; False if not plain.
+
+        Plain: no stored stone, no feast to take, a bag that is not empty (no shift). Such a
+        turn is a buy, then a placement or ``store``, or the forced end alone. The outcome
+        of a buy is told apart by (column, what the column keeps, food, space), plus the
+        offer and Ptah's stones in a solo game: the same key as the whole state after it,
+        built without that state except in solo. Distinct outcomes after the buy stay
+        distinct after a placement, except Heba's sail-back to space 0 from spaces 1 and 2,
+        which gets its own check. Fills ``turns`` and/or ``texts`` in the order of
+        :meth:`_legal_turns_reference`.
+        """
+        if self.phase != _START or not self.bag_total:
+            return False
+        p = self.players[self.seat]
+        if p.store or (p.power is _FEAST and not p.feasted):
+            return False
+        buys = self._buys(p)
+        if not buys:
+            if turns is not None:
+                turns.append((END,))
+            if texts is not None:
+                texts.append(str(END))
+            return True
+        t = self.tables
+        heba = p.power is _SAIL_BACK and not p.sailed and not p.ended
+        space, food = p.space, p.food
+        q = t.quarry_at[self.start_space]
+        quarry_tile = self.tiles[q] if q >= 0 else -1
+        colour_bit = 1 << t.quarry_material[q] if q >= 0 else 0
+        bonus_food = [0] * len(Tile)
+        bonus_food[_FOOD1], bonus_food[_FOOD2] = t.food1, t.food2
+        bonus_food[_TIMEFOOD] = t.timefood
+        offer = self.offer
+        seen: set[tuple[object, ...]] = set()
+        sailed_to_0: set[tuple[int, tuple[int, ...], int, bool, int]] = set()
+        for buy in buys:
+            assert type(buy) is Buy
+            c, r = buy.column - 1, buy.row - 1
+            col = offer[c]
+            stone = col[r]
+            tile = quarry_tile if STONE_MASK[stone] & colour_bit else -1
+            cost, time = self._cost(c, r, tile if buy.bonus else -1)
+            after = food - cost + (bonus_food[tile] if buy.bonus else 0)
+            end = space + time
+            rest = (*col[:r], *col[r + 1:])
+            key: tuple[object, ...] = (c, rest, after, end)
+            if self.ptah is not None:  # Ptah takes stones (R7), and may end the game
+                work = self.clone()
+                work.apply(buy)
+                key = (*key, tuple(map(tuple, work.offer)), tuple(work.pending),
+                       tuple(work.ptah or ()), work.phase)
+                if work.phase == _OVER:
+                    if key not in seen:
+                        seen.add(key)
+                        if turns is not None:
+                            turns.append((buy,))
+                        if texts is not None:
+                            texts.append(t.buy_text[c][r][buy.bonus])
+                    continue
+            if key in seen:
+                continue
+            seen.add(key)
+            sail = heba and end > 0
+            places, tokens = t.placements(p.pyramid.open, stone, sail)
+            # Heba sailing back from spaces 1 and 2 lands on 0 both times: one outcome.
+            skip: set[int] = set()
+            if sail and end <= 2:
+                for i, place in enumerate(places):
+                    if place.heba:
+                        hk = (c, rest, after, end != space, i)
+                        if hk in sailed_to_0:
+                            skip.add(i)
+                        sailed_to_0.add(hk)
+            if turns is not None:
+                turns += ([(buy, place) for place in places] if not skip else
+                          [(buy, place) for i, place in enumerate(places) if i not in skip])
+                if tile == _STOREHOUSE:
+                    turns.append((buy, STORE))
+            if texts is not None:
+                prefix = t.buy_text[c][r][buy.bonus] + " "
+                texts += ([prefix + token for token in tokens] if not skip else
+                          [prefix + token for i, token in enumerate(tokens) if i not in skip])
+                if tile == _STOREHOUSE:
+                    texts.append(prefix + str(STORE))
+        return True
+
+    def _legal_turns_reference(self) -> list[tuple[Step, ...]]:
+        """:meth:`legal_turns` the slow, plain way: try every step sequence on copies.
+
+        The definition the fast enumeration is tested against (tests/test_legal_turns.py).
         """
         out: list[tuple[Step, ...]] = []
         if not _START <= self.phase <= _POST:

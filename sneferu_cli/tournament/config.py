@@ -14,6 +14,7 @@ file and checks the result; every problem is a :class:`ConfigError` naming the f
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import shlex
 from collections.abc import Mapping
@@ -25,6 +26,9 @@ import msgspec
 from ..arbiter.game import TimeControl
 from ..rules.edition import Edition, EditionError, load_edition, standard_edition
 from ..rules.state import new_game
+
+CLUSTER = re.compile(r"local:[1-9][0-9]{0,3}|[a-z]+://\S+")
+"""What ``cluster`` may be: ``local:N`` or a scheduler address with its scheme."""
 
 
 class ConfigError(ValueError):
@@ -101,6 +105,7 @@ class TournamentConfig(_Config, frozen=True):
     records: str = "tournament.records"
     state: str | None = None
     concurrency: int | None = None
+    cluster: str | None = None
 
     @property
     def state_path(self) -> str:
@@ -155,17 +160,20 @@ class TournamentConfig(_Config, frozen=True):
 
     def fingerprint(self) -> str:
         """SHA-256 (hex) of the fields that define the games; the run settings
-        ``records``, ``state`` and ``concurrency`` are left out so they may change on resume."""
-        games = msgspec.structs.replace(self, records="", state=None, concurrency=1)
-        data = msgspec.to_builtins(games)
+        ``records``, ``state``, ``concurrency`` and ``cluster`` are left out so they may
+        change on resume (``cluster`` is not encoded at all: the fingerprints of states
+        written before it existed still match)."""
+        games = msgspec.to_builtins(msgspec.structs.replace(self, records="", state=None,
+                                                            concurrency=1))
+        del games["cluster"]
         # Keys added since the first state format count only when given, so the state of
         # a tournament started before them keeps its fingerprint.
-        for table, keys in ((data, ("positions",)),
-                            *((engine, ("tc", "movetime")) for engine in data["engine"])):
+        for table, keys in ((games, ("positions",)),
+                            *((engine, ("tc", "movetime")) for engine in games["engine"])):
             for key in keys:
                 if table[key] is None:
                     del table[key]
-        return hashlib.sha256(msgspec.json.encode(data)).hexdigest()
+        return hashlib.sha256(msgspec.json.encode(games)).hexdigest()
 
 
 def check(cfg: TournamentConfig) -> None:
@@ -203,6 +211,9 @@ def _check(cfg: TournamentConfig) -> None:
                              f"{cfg.seats} engines, not {len(names)}")
     elif len(names) < cfg.seats:
         raise ValueError(f"engine: {len(names)} engines cannot fill a table of {cfg.seats} seats")
+    if cfg.cluster is not None and not CLUSTER.fullmatch(cfg.cluster):
+        raise ValueError(f"cluster: {cfg.cluster!r} (local:N for N worker processes here, "
+                         "or a Dask scheduler's address such as tcp://HOST:PORT)")
     if cfg.concurrency is not None and cfg.concurrency < 1:
         raise ValueError(f"concurrency: {cfg.concurrency} (at least 1)")
     if not cfg.handshake_timeout > 0:

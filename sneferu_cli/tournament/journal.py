@@ -264,6 +264,6 @@ def _open_records(path: Path) -> int:
 
 def _differences(old: TournamentConfig, new: TournamentConfig) -> str:
     a, b = msgspec.to_builtins(old), msgspec.to_builtins(new)
-    keys = [k for k in {**a, **b} if k not in ("records", "state", "concurrency")
+    keys = [k for k in {**a, **b} if k not in ("records", "state", "concurrency", "cluster")
             and a.get(k) != b.get(k)]
     return "differs in: " + ", ".join(keys)

@@ -60,6 +60,7 @@ class Progress:
         self._stale = True
         self._computed = 0.0  # when the standings shown were computed
         self._finishing = False
+        self._took = 0.0  # how long that took
 
     def update(self, run: TournamentRun, record: GameRecord | None) -> None:
         """After a committed game (``record``) or a tick (None)."""
@@ -96,12 +97,15 @@ class Progress:
         line = f"[{done:{len(str(total))}}/{total} {100 * done // max(1, total):3}%]"
         if run.running:
             line += f" {len(run.running)} running,"
+        if run.cluster is not None:
+            n = len(run.cluster.workers)
+            line += f" {n} worker{'s' if n != 1 else ''},"
         line += f" {duration(elapsed)} elapsed"
         if played and elapsed > 0:
             rate = played / elapsed
             left = len(run.todo) + len(run.running)
             line += f", {rate:.2f} games/s, ETA {duration(left / rate)}"
-        st = compute_standings(run.records) if not self.live and done else None
+        st = compute_standings(run.results) if not self.live and done else None
         if st is not None and st.engines:
             e = st.engines[0]
             line += f"; leader {e.name} (mean rank {e.mean_rank:.2f})"
@@ -113,9 +117,13 @@ class Progress:
         return line
 
     def _draw(self, run: TournamentRun) -> None:
-        if self._stale and run.records and time.monotonic() - self._computed >= 1:
+        # Standings are recomputed at most once a second, and never for more than a tenth
+        # of the time: a run of 100,000 games takes seconds to rate all its games again.
+        now = time.monotonic()
+        if self._stale and run.results and now - self._computed >= max(1, 10 * self._took):
+            table = format_standings(compute_standings(run.results)).split("\n\n")[0]
             self._computed = time.monotonic()
-            table = format_standings(compute_standings(run.records)).split("\n\n")[0]
+            self._took = self._computed - now
             self._standings = table.splitlines()[:TOP_ROWS + 1]
             self._stale = False
         width = shutil.get_terminal_size().columns

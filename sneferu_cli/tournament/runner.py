@@ -35,10 +35,10 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
 from types import FrameType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
@@ -49,14 +49,18 @@ from ..arbiter.process import EngineFault, StderrSink, TrafficLog, open_logs
 from ..notation.position import from_position
 from ..record.jsonl import read_any
 from ..record.model import GameRecord
-from ..record.text import decode_records, format_record
+from ..record.text import GAME_START, RecordError, decode_records, format_record
 from .config import ConfigError, EngineConfig, TournamentConfig
 from .journal import Journal
 from .schedule import Game, Schedule, done_games, game_header, pending_games
-from .sprt import SprtResult, SprtTally
 
-__all__ = ["EnginePool", "Logs", "RunError", "TournamentRun", "engine_argv", "probe_engines",
-           "tournament_record"]
+if TYPE_CHECKING:
+    from .cluster import Cluster
+from .sprt import SprtResult, SprtTally
+from .standings import Results
+
+__all__ = ["EnginePool", "Logs", "RunError", "TournamentRun", "engine_argv", "header_only",
+           "probe_engines", "read_games", "tournament_record"]
 
 WORKER_DEATHS = 3
 """How often a worker may die while playing the same game before the run gives up."""
@@ -126,6 +130,48 @@ def tournament_record(cfg: TournamentConfig, game: Game, played: GameRecord) -> 
     header.result, header.solo, header.termination = h.result, h.solo, h.termination
     header.faults = h.faults
     return GameRecord(header, played.events)
+
+
+def header_only(record: GameRecord) -> GameRecord:
+    """The record without its events: all the main process keeps of a game (standings,
+    SPRT and progress read only the header) once its text is in the record file."""
+    return GameRecord(record.header, [])
+
+
+def read_games(path: str | os.PathLike[str], batch: int = 1 << 20) -> Iterator[GameRecord]:
+    """The whole games of a record file (text or JSON Lines) one after another, read about
+    ``batch`` bytes at a time so that a long tournament's file is never all in memory.
+    RecordError for a malformed game (naming the file, the game and the line)."""
+    source = str(path)
+    lines = games = 0
+    chunk: list[bytes] = []
+    size = 0
+    starts: tuple[bytes, ...] = (b"{", GAME_START.encode())
+    with open(path, "rb") as f:
+        for line in f:
+            if not lines and not chunk and line.strip():
+                # JSON Lines hold a game a line; a text game begins with its [Event line
+                starts = (b"{",) if line.lstrip().startswith(b"{") else starts[1:]
+            if size >= batch and line.startswith(starts):
+                yield from _batch(chunk, source, lines, games)
+                lines += len(chunk)
+                games += sum(1 for c in chunk if c.startswith(starts))
+                chunk, size = [], 0
+            chunk.append(line)
+            size += len(line)
+    yield from _batch(chunk, source, lines, games)
+
+
+def _batch(chunk: list[bytes], source: str, lines: int, games: int) -> Iterator[GameRecord]:
+    """The games of whole games' lines that come after ``lines`` lines and ``games``
+    games of the file (so that an error names the file's game and line)."""
+    try:
+        rf = read_any(decode_records(b"".join(chunk), source), source)
+    except RecordError as e:
+        raise RecordError(e.reason, source, e.game and e.game + games,
+                          e.line and e.line + lines) from None
+    for g in rf.games:
+        yield g.record
 
 
 class SetupError(ValueError):
@@ -260,7 +306,7 @@ def _serve(conn: Connection, pool: EnginePool, parent: int) -> None:
             except Exception:
                 conn.send(("error", f"game {game.number}: {traceback.format_exc()}"))
                 break
-            conn.send(("done", game.number, format_record(record), record))
+            conn.send(("done", game.number, format_record(record), header_only(record)))
     finally:
         pool.kill()
 
@@ -318,24 +364,26 @@ Reason = Literal["complete", "sprt", "interrupted"]
 class TournamentRun:
     """One run of a tournament (started or resumed) on its journal.
 
-    ``records`` holds every finished game in the record file's order, ``running`` the
-    games being played; :meth:`run` plays until the end, the SPRT's decision or
-    :attr:`stop`, calling ``on_update(self, record)`` after each committed game (and with
+    ``results`` holds what the standings need of every finished game, in the record
+    file's order (the records themselves stay on disk), ``running`` the games being
+    played; :meth:`run` plays until the end, the SPRT's decision or
+    :attr:`stop`, on this machine or on a Dask :class:`~.cluster.Cluster` (its
+    :attr:`concurrency` is then the workers' threads), calling ``on_update(self, record)``
+    after each committed game (and with
     None about four times a second, for a display). :attr:`finish` stops it gently: no
-    new game starts, the games being played are finished and committed. ``reason`` says
-    why it ended.
+    new game starts, the games being played are finished and committed. ``logs`` (here
+    only) says where the workers log. ``reason`` says why it ended.
     """
 
-    def __init__(self, journal: Journal, concurrency: int, logs: Logs | None = None) -> None:
+    def __init__(self, journal: Journal, concurrency: int, cluster: Cluster | None = None,
+                 logs: Logs | None = None) -> None:
         self.journal = journal
         self.logs = logs or Logs()
         self.config = journal.config
-        self.concurrency = max(1, concurrency)
+        self.cluster = cluster
+        self.concurrency = cluster.threads if cluster is not None else max(1, concurrency)
         self.schedule = Schedule.of(self.config)
-        self.records: list[GameRecord] = self._read_records()
-        done = done_games(self.records, self.schedule)
-        self.todo: deque[Game] = deque(pending_games(self.schedule, done))
-        self.resumed = len(self.records)
+        self.results = Results()
         self.running: dict[int, Game] = {}
         self.stop = threading.Event()
         self.finish = threading.Event()
@@ -346,8 +394,19 @@ class TournamentRun:
         cfg = self.config
         if cfg.sprt is not None:
             self._tally = SprtTally(cfg.sprt, (cfg.engines[0].name, cfg.engines[1].name))
-            self._tally.add(self.records)
+        done: set[int] = set()
+        for record in read_games(self.journal.records_path):
+            (number,) = done_games([record], self.schedule)
+            if number in done:
+                raise ValueError(f"game {number} is recorded twice")
+            done.add(number)
+            self.results.append(record)
+            if self._tally is not None:
+                self._tally.add([header_only(record)])
+        if self._tally is not None:
             self.sprt = self._tally.result()
+        self.todo: deque[Game] = deque(pending_games(self.schedule, done))
+        self.resumed = len(self.results)
 
     @property
     def total(self) -> int:
@@ -357,14 +416,7 @@ class TournamentRun:
     @property
     def finished(self) -> int:
         """Games in the record file."""
-        return len(self.records)
-
-    def _read_records(self) -> list[GameRecord]:
-        path = self.journal.records_path
-        with open(path, "rb") as f:
-            data = f.read()
-        rf = read_any(decode_records(data, str(path)), str(path))
-        return [g.record for g in rf.games]
+        return len(self.results)
 
     def decided(self) -> bool:
         """True once the SPRT has a verdict: no new game starts."""
@@ -374,10 +426,24 @@ class TournamentRun:
             ) -> Reason:
         """Play the games still to play; returns why the run ended."""
         update = on_update or (lambda run, record: None)
+        self.started = time.monotonic()
+        if self.cluster is not None:
+            self.cluster.play(self, update)
+        else:
+            self._run_here(update)
+        if self.stop.is_set() or (self.finish.is_set() and self.finished < self.total):
+            self.reason = "interrupted"
+        elif self.decided() and self.todo:
+            self.reason = "sprt"
+        else:
+            self.reason = "complete"
+        return self.reason
+
+    def _run_here(self, update: Callable[[TournamentRun, GameRecord | None], None]) -> None:
+        """Play on worker processes of this machine."""
         workers: list[_Worker] = []
         deaths: dict[int, int] = {}
         ctx = multiprocessing.get_context("spawn")
-        self.started = time.monotonic()
         clean = False
         try:
             width = min(self.concurrency, len(self.todo)) if not self.decided() else 0
@@ -397,20 +463,13 @@ class TournamentRun:
                 self._dispatch(workers)  # the workers play on while the records are written
                 for done in finished:
                     if done is not None:
-                        update(self, self._commit(*done))
+                        update(self, self.commit(*done))
                 if time.monotonic() - last >= 0.25:
                     last = time.monotonic()
                     update(self, None)
             clean = not self.stop.is_set()
         finally:
             self._shut_down(workers, clean)
-        if self.stop.is_set() or (self.finish.is_set() and self.todo):
-            self.reason = "interrupted"
-        elif self.decided() and self.todo:
-            self.reason = "sprt"
-        else:
-            self.reason = "complete"
-        return self.reason
 
     def _dispatch(self, workers: list[_Worker]) -> None:
         """Give every idle worker the next game (none once the SPRT is decided or a stop
@@ -455,9 +514,11 @@ class TournamentRun:
         _, number, text, record = message
         return number, text, record
 
-    def _commit(self, number: int, text: str, record: GameRecord) -> GameRecord:
+    def commit(self, number: int, text: str, record: GameRecord) -> GameRecord:
+        """Commit a finished game (its record's text) durably, then count it: standings,
+        SPRT (``record`` needs only its header). Returns ``record``."""
         self.journal.commit(number, text.encode())
-        self.records.append(record)
+        self.results.append(record)
         del self.running[number]
         if self._tally is not None and not self.decided():
             self._tally.add([record])

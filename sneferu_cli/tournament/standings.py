@@ -2,22 +2,131 @@
 head-to-head; win rates against Ptah for solo games. SPEC.md 9.5 has every formula.
 
 Only finished games count (records with a result); the rest are counted as unfinished.
-Games are taken in the order given (the record file's order) for the rating.
+Games are taken in the order given (the record file's order) for the rating. A record or
+its :class:`GameResult` (what the standings read of it, a few dozen bytes in a
+:class:`Results` list) give the same standings: a long tournament keeps only those.
 """
 
 from __future__ import annotations
 
+import array
 import csv
 import io
 import math
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from fractions import Fraction
 
 import msgspec
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from ..record.model import GameRecord
+from ..record.model import GameRecord, Seat, SeatResult, SoloScore
 from .sprt import Z95
+
+
+class GameResult(msgspec.Struct, frozen=True, array_like=True):
+    """What the standings read of one game record: its ``round`` tag, number of seats,
+    cluster (its ``extra["deal"]``, else its seed as text, else None), the engine name of
+    each seat (by seat number), the result and solo score, and the faults as (seat, kind).
+    """
+
+    round: str | None
+    players: int
+    deal: str | None
+    names: dict[int, str]
+    result: list[SeatResult]
+    solo: SoloScore | None
+    faults: list[tuple[int, str]]
+
+    @classmethod
+    def of(cls, rec: GameRecord) -> GameResult:
+        """The result of a record."""
+        h = rec.header
+        deal = h.extra.get("deal") or (str(h.seed) if h.seed is not None else None)
+        return cls(h.round, h.players, deal, {s.seat: s.name for s in sorted(h.seats, key=_seat)},
+                   list(h.result), h.solo, [(f.seat, f.kind) for f in h.faults])
+
+
+class Results:
+    """A list of :class:`GameResult` kept small: all in one buffer, each as a MessagePack
+    array with the engine names as numbers (some 60 bytes a game where its record takes
+    tens of kilobytes), so a tournament of 100,000 games keeps a few megabytes."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+        self._ends = array.array("Q")
+        self._rounds = array.array("q")  # the game number, or -1 (no number)
+        self._finished = bytearray()  # 1 for a game with a result
+        self._names: list[str] = []
+        self._index: dict[str, int] = {}
+
+    @classmethod
+    def of(cls, games: Iterable[GameRecord | GameResult]) -> Results:
+        """These games' results."""
+        out = cls()
+        for g in games:
+            out.append(g)
+        return out
+
+    def append(self, game: GameRecord | GameResult) -> None:
+        """Add a game at the end."""
+        r = game if isinstance(game, GameResult) else GameResult.of(game)
+        seats = [(s.seat, self._number(r.names[s.seat]) if s.seat in r.names else -1,
+                  s.rank, s.stones, s.food, s.retired) for s in r.result]
+        others = [(seat, self._number(name)) for seat, name in r.names.items()
+                  if all(s.seat != seat for s in r.result)]
+        solo = None if r.solo is None else msgspec.structs.astuple(r.solo)
+        _encoder.encode_into((r.round, r.players, r.deal, seats, others, solo, r.faults),
+                             self._buffer, -1)
+        self._ends.append(len(self._buffer))
+        number = r.round or ""
+        numbered = number.isascii() and number.isdigit() and len(number) < 19
+        self._rounds.append(int(number) if numbered else -1)
+        self._finished.append(1 if r.result else 0)
+
+    def _number(self, name: str) -> int:
+        n = self._index.get(name)
+        if n is None:
+            n = self._index[name] = len(self._names)
+            self._names.append(name)
+        return n
+
+    def order(self) -> tuple[list[int], bool]:
+        """The finished games (their indexes) in the order the standings take them: by
+        game number when every one has a number (then True), else as added."""
+        finished = [i for i, done in enumerate(self._finished) if done]
+        rounds = self._rounds
+        if all(rounds[i] >= 0 for i in finished):
+            finished.sort(key=rounds.__getitem__)
+            return finished, True
+        return finished, False
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def __getitem__(self, index: int) -> GameResult:
+        start = self._ends[index - 1] if index else 0
+        rnd, players, deal, seats, others, solo, faults = _decoder.decode(
+            self._buffer[start:self._ends[index]])
+        names = self._names
+        by_seat = {seat: names[n] for seat, n, *_ in seats if n >= 0}
+        by_seat.update((seat, names[n]) for seat, n in others)
+        return GameResult(rnd, players, deal, dict(sorted(by_seat.items())),
+                          [SeatResult(seat, rank, stones, food, retired)
+                           for seat, _, rank, stones, food, retired in seats],
+                          None if solo is None else SoloScore(*solo),
+                          [(seat, kind) for seat, kind in faults])
+
+    def __iter__(self) -> Iterator[GameResult]:
+        return (self[i] for i in range(len(self)))
+
+
+def _seat(s: Seat) -> int:
+    return s.seat
+
+
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder()
 
 
 class EngineRow(msgspec.Struct, frozen=True):
@@ -84,166 +193,200 @@ class Standings(msgspec.Struct, frozen=True):
     solo: list[SoloRow]
 
 
+class ClusterMean:
+    """The mean of values added one at a time, and the half-width of its 95% interval
+    with the values of one cluster (one deal at one table) taken as one observation: the
+    cluster-robust SE = sqrt(G / (G − 1) · Σ_g (S_g − n_g · mean)²) / N for G clusters of
+    n_g values summing to S_g, N values in all (None when G < 2). The sums are exact
+    (ranks and wins are integers; a float is taken exactly).
+
+    With ``consecutive``, the values of a cluster are added one after another (a
+    tournament's games in number order, SPEC.md 9.4): a cluster is folded into three
+    sums when the next begins, so the memory does not grow with the games."""
+
+    def __init__(self, consecutive: bool = False) -> None:
+        self.consecutive = consecutive
+        self.n = 0
+        self.total: Fraction | int = 0
+        self._open: dict[Hashable, list[Fraction | int]] = {}
+        self._last: Hashable = None
+        self._g = 0
+        self._s2: Fraction | int = 0  # Σ S_g²
+        self._sn: Fraction | int = 0  # Σ S_g n_g
+        self._n2 = 0  # Σ n_g²
+
+    def add(self, value: float, cluster: Hashable) -> None:
+        """One value of ``cluster``."""
+        v = Fraction(value) if isinstance(value, float) else value
+        self.n += 1
+        self.total += v
+        if self.consecutive and self._open and cluster != self._last:
+            self._fold(*self._open.pop(self._last))
+        self._last = cluster
+        sums = self._open.setdefault(cluster, [0, 0])
+        sums[0] += v
+        sums[1] += 1
+
+    def _fold(self, s: Fraction | int, k: Fraction | int) -> None:
+        self._g += 1
+        self._s2 += s * s
+        self._sn += s * k
+        self._n2 += int(k * k)
+
+    def result(self) -> tuple[float, float | None]:
+        """The mean and the half-width of its 95% interval (None with fewer than two
+        clusters)."""
+        for s, k in self._open.values():
+            self._fold(s, k)
+        self._open.clear()
+        n, t, g = self.n, self.total, self._g
+        mean = float(Fraction(t) / n)
+        if g < 2:
+            return mean, None
+        ss = Fraction(n * n * self._s2 - 2 * n * t * self._sn + t * t * self._n2, n * n)
+        return mean, Z95 * math.sqrt(g / (g - 1) * float(ss)) / n
+
+
 def mean_ci(values: Sequence[float], clusters: Sequence[Hashable]) -> tuple[float, float | None]:
-    """The mean of ``values`` and the half-width of its 95% interval, with the games of
-    one cluster (one deal at one table) taken as one observation: the standard error is
-    the cluster-robust sqrt(G / (G − 1) · Σ_g (S_g − n_g · mean)²) / N for G clusters of
-    n_g values summing to S_g, N values in all. None when G < 2."""
-    n = len(values)
-    mean = sum(values) / n
-    sums: dict[Hashable, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    """The mean of ``values`` and the half-width of its 95% interval, each value in its
+    cluster (see :class:`ClusterMean`)."""
+    acc = ClusterMean()
     for v, c in zip(values, clusters, strict=True):
-        sums[c][0] += v
-        sums[c][1] += 1
-    g = len(sums)
-    if g < 2:
-        return mean, None
-    ss = sum((s - k * mean) ** 2 for s, k in sums.values())
-    return mean, Z95 * math.sqrt(g / (g - 1) * ss) / n
+        acc.add(v, c)
+    return acc.result()
 
 
-def _deal_key(index: int, rec: GameRecord) -> Hashable:
-    """The cluster of a game: its deal (or seed) with its engines; else the game alone."""
-    h = rec.header
-    deal = h.extra.get("deal") or (str(h.seed) if h.seed is not None else None)
-    if deal is None:
-        return index
-    return deal, tuple(sorted(s.name for s in h.seats))
+def compute_standings(records: Iterable[GameRecord | GameResult]) -> Standings:
+    """The standings of these games (records, or their results), taken in the order
+    given, or in game-number order when every game has one (its ``round`` is a number):
+    so the standings of a tournament do not depend on which of its concurrent games
+    finished first. Reads one game at a time from a :class:`Results`."""
+    games = records if isinstance(records, Results) else Results.of(records)
+    order, numbered = games.order()
+    tally = _Tally(numbered)
+    for i in order:
+        tally.add(i, games[i])
+    return tally.standings(len(order), len(games) - len(order))
 
 
-def compute_standings(records: Iterable[GameRecord]) -> Standings:
-    """The standings of these games, taken in the order given, or in game-number order
-    when every game has one (its ``round`` tag is a number)."""
-    finished: list[tuple[int, GameRecord]] = []
-    unfinished = 0
-    for i, rec in enumerate(records):
-        if rec.header.result:
-            finished.append((i, rec))
-        else:
-            unfinished += 1
-    if all((r.header.round or "").isdigit() for _, r in finished):
-        # Tournament games in game-number order: the same standings (the rating, the
-        # sums) whichever games of a concurrent run finished first.
-        finished.sort(key=lambda g: int(g[1].header.round or 0))
-    multi = [(i, r) for i, r in finished if r.header.players >= 2]
-    solo = [(i, r) for i, r in finished if r.header.players == 1]
-    return Standings(len(finished), unfinished, _engine_rows(multi), _head_to_head(multi),
-                     _seat_rows(multi), _solo_rows(solo))
+class _Engine:
+    """What the standings add up for one engine."""
+
+    def __init__(self, consecutive: bool) -> None:
+        self.ranks = ClusterMean(consecutive)
+        self.firsts = 0.0
+        self.stones = 0
+        self.food = 0
+        self.faults: dict[str, int] = {}
+        self.wins = ClusterMean(True)  # solo: each game its own cluster
+        self.scores = [0, 0]  # solo: sum and number of the scores of the games won
+        self.ptah = 0
 
 
-def _names(rec: GameRecord) -> dict[int, str]:
-    return {s.seat: s.name for s in rec.header.seats}
+class _Tally:
+    """The standings of games added one at a time (in the order they count)."""
 
+    def __init__(self, consecutive: bool) -> None:
+        self.consecutive = consecutive
+        self.multi: dict[str, _Engine] = {}
+        self.solo: dict[str, _Engine] = {}
+        self.model = PlackettLuce(tau=0.0)
+        self.ratings: dict[str, PlackettLuceRating] = {}
+        self.score: dict[tuple[str, str], float] = defaultdict(float)
+        self.met: dict[tuple[str, str], int] = defaultdict(int)
+        self.seats: dict[tuple[int, int], list[int]] = {}
+        self._tables: dict[tuple[str, ...], tuple[str, ...]] = {}
 
-def _faults(games: list[tuple[int, GameRecord]]) -> dict[str, dict[str, int]]:
-    out: dict[str, dict[str, int]] = defaultdict(dict)
-    for _, rec in games:
-        names = _names(rec)
-        for f in rec.header.faults:
-            kinds = out[names.get(f.seat, f"seat {f.seat}")]
-            kinds[f.kind] = kinds.get(f.kind, 0) + 1
-    return out
+    def _engine(self, table: dict[str, _Engine], name: str) -> _Engine:
+        e = table.get(name)
+        if e is None:
+            e = table[name] = _Engine(self.consecutive)
+        return e
 
-
-def _engine_rows(games: list[tuple[int, GameRecord]]) -> list[EngineRow]:
-    ranks: dict[str, list[float]] = defaultdict(list)
-    clusters: dict[str, list[Hashable]] = defaultdict(list)
-    firsts: dict[str, float] = defaultdict(float)
-    stones: dict[str, int] = defaultdict(int)
-    food: dict[str, int] = defaultdict(int)
-    for i, rec in games:
-        names = _names(rec)
-        key = _deal_key(i, rec)
-        shared = sum(1 for r in rec.header.result if r.rank == 1)
-        for r in rec.header.result:
-            name = names[r.seat]
-            ranks[name].append(r.rank)
-            clusters[name].append(key)
-            stones[name] += r.stones
-            food[name] += r.food
+    def add(self, index: int, rec: GameResult) -> None:
+        """Count one finished game (``index``: its place in the input)."""
+        names = rec.names
+        table = self.solo if rec.players == 1 else self.multi
+        for seat, kind in rec.faults:
+            faults = self._engine(table, names.get(seat, f"seat {seat}")).faults
+            faults[kind] = faults.get(kind, 0) + 1
+        if rec.players == 1:
+            self._solo(index, rec)
+            return
+        key = self._cluster(index, rec)
+        shared = sum(1 for r in rec.result if r.rank == 1)
+        for r in rec.result:
+            e = self._engine(table, names[r.seat])
+            e.ranks.add(r.rank, key)
+            e.stones += r.stones
+            e.food += r.food
             if r.rank == 1:
-                firsts[name] += 1 / shared
-    ratings = _ratings(games)
-    faults = _faults(games)
-    rows = []
-    for name, rs in ranks.items():
-        n = len(rs)
-        mean, ci = mean_ci(rs, clusters[name])
-        mu, sigma = ratings.get(name, (math.nan, math.nan))
-        rows.append(EngineRow(name, n, mean, ci, firsts[name] / n, stones[name] / n,
-                              food[name] / n, mu, sigma, dict(sorted(faults[name].items()))))
-    rows.sort(key=lambda r: (r.mean_rank, -r.rating, r.name))
-    return rows
-
-
-def _ratings(games: list[tuple[int, GameRecord]]) -> dict[str, tuple[float, float]]:
-    """openskill Plackett-Luce, default prior, tau = 0, one update per game in order.
-    Games with the same engine in two seats are left out (no one to compare with)."""
-    model = PlackettLuce(tau=0.0)
-    current: dict[str, PlackettLuceRating] = {}
-    for _, rec in games:
-        names = _names(rec)
-        seats = [(names[r.seat], r.rank) for r in rec.header.result]
-        if len({n for n, _ in seats}) != len(seats):
-            continue
-        teams = [[current.setdefault(n, model.rating(name=n))] for n, _ in seats]
-        new = model.rate(teams, ranks=[float(rank) for _, rank in seats])
-        for (n, _), team in zip(seats, new, strict=True):
-            current[n] = team[0]
-    return {n: (r.mu, r.sigma) for n, r in current.items()}
-
-
-def _head_to_head(games: list[tuple[int, GameRecord]]) -> list[HeadToHead]:
-    score: dict[tuple[str, str], float] = defaultdict(float)
-    count: dict[tuple[str, str], int] = defaultdict(int)
-    for _, rec in games:
-        names = _names(rec)
-        res = [(names[r.seat], r.rank) for r in rec.header.result]
+                e.firsts += 1 / shared
+            place = self.seats.setdefault((rec.players, r.seat), [0, 0])
+            place[0] += r.rank
+            place[1] += 1
+        res = [(names[r.seat], r.rank) for r in rec.result]
         for a, ra in res:
             for b, rb in res:
-                if a == b:
-                    continue
-                count[a, b] += 1
-                score[a, b] += 1.0 if ra < rb else 0.5 if ra == rb else 0.0
-    return [HeadToHead(a, b, score[a, b], n) for (a, b), n in sorted(count.items())]
+                if a != b:
+                    self.met[a, b] += 1
+                    self.score[a, b] += 1.0 if ra < rb else 0.5 if ra == rb else 0.0
+        if len({n for n, _ in res}) == len(res):  # else no one to compare with
+            self._rate(res)
 
+    def _cluster(self, index: int, rec: GameResult) -> Hashable:
+        """The cluster of a game: its deal (or seed) with its engines; else the game
+        alone."""
+        if rec.deal is None:
+            return index
+        engines = tuple(sorted(rec.names.values()))
+        return rec.deal, self._tables.setdefault(engines, engines)
 
-def _seat_rows(games: list[tuple[int, GameRecord]]) -> list[SeatRow]:
-    ranks: dict[tuple[int, int], list[int]] = defaultdict(list)
-    for _, rec in games:
-        for r in rec.header.result:
-            ranks[rec.header.players, r.seat].append(r.rank)
-    return [SeatRow(p, s, len(v), sum(v) / len(v)) for (p, s), v in sorted(ranks.items())]
+    def _rate(self, res: list[tuple[str, int]]) -> None:
+        """openskill Plackett-Luce, default prior, tau = 0, one update per game."""
+        model, current = self.model, self.ratings
+        teams = [[current.setdefault(n, model.rating(name=n))] for n, _ in res]
+        new = model.rate(teams, ranks=[float(rank) for _, rank in res])
+        for (n, _), team in zip(res, new, strict=True):
+            current[n] = team[0]
 
-
-def _solo_rows(games: list[tuple[int, GameRecord]]) -> list[SoloRow]:
-    won: dict[str, list[float]] = defaultdict(list)
-    clusters: dict[str, list[Hashable]] = defaultdict(list)
-    scores: dict[str, list[int]] = defaultdict(list)
-    stones: dict[str, int] = defaultdict(int)
-    ptah: dict[str, int] = defaultdict(int)
-    for i, rec in games:
-        h = rec.header
-        name = _names(rec)[h.result[0].seat]
+    def _solo(self, index: int, h: GameResult) -> None:
+        e = self._engine(self.solo, h.names[h.result[0].seat])
         win = h.solo.won if h.solo is not None else h.result[0].rank == 1
-        won[name].append(1.0 if win else 0.0)
-        clusters[name].append(i)
-        stones[name] += h.result[0].stones
+        e.wins.add(1 if win else 0, index)
+        e.stones += h.result[0].stones
         if h.solo is not None:
-            ptah[name] += h.solo.ptah
+            e.ptah += h.solo.ptah
             if win and h.solo.score is not None:
-                scores[name].append(h.solo.score)
-    faults = _faults(games)
-    rows = []
-    for name, w in won.items():
-        n = len(w)
-        rate, ci = mean_ci(w, clusters[name])
-        s = scores[name]
-        rows.append(SoloRow(name, n, int(sum(w)), rate, ci, sum(s) / len(s) if s else None,
-                            stones[name] / n, ptah[name] / n,
-                            dict(sorted(faults[name].items()))))
-    rows.sort(key=lambda r: (-r.win_rate, -(r.mean_score or 0), r.name))
-    return rows
+                e.scores[0] += h.solo.score
+                e.scores[1] += 1
+
+    def standings(self, finished: int, unfinished: int) -> Standings:
+        """The standings of the games added (``finished`` of them; ``unfinished`` left
+        out)."""
+        rows = [self._row(name, e) for name, e in self.multi.items() if e.ranks.n]
+        rows.sort(key=lambda r: (r.mean_rank, -r.rating, r.name))
+        h2h = [HeadToHead(a, b, self.score[a, b], n) for (a, b), n in sorted(self.met.items())]
+        seats = [SeatRow(p, s, k, total / k) for (p, s), (total, k) in sorted(self.seats.items())]
+        solo = [self._solo_row(name, e) for name, e in self.solo.items() if e.wins.n]
+        solo.sort(key=lambda r: (-r.win_rate, -(r.mean_score or 0), r.name))
+        return Standings(finished, unfinished, rows, h2h, seats, solo)
+
+    def _row(self, name: str, e: _Engine) -> EngineRow:
+        n = e.ranks.n
+        mean, ci = e.ranks.result()
+        rating = self.ratings.get(name)
+        mu, sigma = (rating.mu, rating.sigma) if rating else (math.nan, math.nan)
+        return EngineRow(name, n, mean, ci, e.firsts / n, e.stones / n, e.food / n, mu,
+                         sigma, dict(sorted(e.faults.items())))
+
+    @staticmethod
+    def _solo_row(name: str, e: _Engine) -> SoloRow:
+        n = e.wins.n
+        rate, ci = e.wins.result()
+        total, k = e.scores
+        return SoloRow(name, n, int(e.wins.total), rate, ci, total / k if k else None,
+                       e.stones / n, e.ptah / n, dict(sorted(e.faults.items())))
 
 
 # ----------------------------------------------------------------- output
