@@ -63,7 +63,8 @@ def random_game(players: int, seed: int, *, builders: str | None = None,
     seats = [Seat(i + 1, NAMES[(seed + i) % len(NAMES)],
                   builder=chosen[i] if chosen else (
                       state.players[i].builder.name if builders == "random" and i % 2 else None),
-                  author="A. Person" if i == 0 else None)
+                  author="A. Person" if i == 0 else None,
+                  tc="movetime 50" if i == players - 1 and seed % 5 == 0 else None)
              for i in range(players)]
     header = Header(players=players, event=f"test event {seed}", date="2025-01-02",
                     round=str(seed % 7) if seed % 2 else None,

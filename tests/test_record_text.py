@@ -39,6 +39,7 @@ def test_the_generated_games_cover_what_records_hold(games):
     assert any(isinstance(e, Turn) and e.info for g in games for e in g.events)
     assert {h.termination for h in heads} >= {"normal", "ptah", "aborted"}
     assert any(h.extra for h in heads) and any(h.solo and h.solo.won for h in heads)
+    assert any(s.tc for h in heads for s in h.seats)  # a seat's own time control
 
 
 def test_text_round_trip_is_exact(games):

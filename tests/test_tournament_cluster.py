@@ -245,3 +245,30 @@ def test_a_decided_sprt_cancels_the_deals_not_played(tmp_path, cluster):
         while any(client.processing().values()) and time.monotonic() < end:
             time.sleep(0.05)
         assert not any(client.processing().values()), "deals still played"
+
+
+def test_the_first_ctrl_c_finishes_the_games_being_played_on_the_workers(tmp_path, cluster):
+    """As here (9.8): no deal starts another game, the games being played are finished
+    and recorded; exit code 130, and the state is whole."""
+    slow = [sys.executable, str(ROOT / "tests" / "engines" / "slow.py"), "30"]
+    write_config(tmp_path / "t.toml", {"a": slow, "b": slow}, **{**KEYS, "deals": 6})
+    records = tmp_path / "t.rec"
+    p = sneferu("t.toml", "--cluster", cluster.address, cwd=tmp_path)
+    wait_for_games(p, records, 1)
+    before = whole_games(records)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=LIMIT)
+    assert p.returncode == 130, err
+    assert "Stopping: no new game starts" in out
+    games = read_records(decode_records(records.read_bytes())).games
+    assert before < len(games) < 12
+    assert all(g.record.header.termination in ("normal", "ptah") for g in games)
+    state = (tmp_path / "t.rec.state").read_text()
+    assert '"pending": null' in state
+
+
+def test_the_logs_are_not_for_a_cluster(tmp_path, cluster):
+    write_config(tmp_path / "t.toml", ENGINES, **KEYS)
+    r = run("t.toml", "--cluster", cluster.address, "--log", "x.log", cwd=tmp_path)
+    assert r.returncode == 2 and "--log and --engine-stderr are not for a cluster" in r.stderr
+    assert not (tmp_path / "t.rec.state").exists()

@@ -49,7 +49,8 @@ class Engine:
     """An engine program speaking the Sneferu engine protocol (SPEC.md section 6).
 
     ``name`` is shown until the engine says its own (``id name``); ``label`` names it in
-    the traffic log and stderr log (the seat number once a game starts).
+    the traffic log and stderr log: the seat number once a game starts, after
+    ``label_prefix`` (a tournament puts its game number there: ``12:2``).
     """
 
     def __init__(self, argv: Sequence[str], *, name: str | None = None, label: str = "-",
@@ -59,6 +60,7 @@ class Engine:
         self.name = name or _default_name(self.argv)
         self.author: str | None = None
         self.label = label
+        self.label_prefix = ""
         self.options: dict[str, OptionSpec] = {}
         self.features: set[str] = set()
         self.values: dict[str, str | None] = {}
@@ -186,7 +188,7 @@ class Engine:
 
     def new_game(self, game: NewGame) -> None:
         """Send ``newgame`` and ``isready``; :meth:`wait_ready` reads the answer."""
-        self.label = str(game.seat)
+        self.label = f"{self.label_prefix}{game.seat}"
         if self._process is not None:
             self._process.label = self.label
         self._deadline = time.monotonic() + self.handshake_timeout

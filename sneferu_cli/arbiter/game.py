@@ -32,8 +32,8 @@ from ..rules.state import GameState, IllegalAction, Variant, new_game
 from .agent import Agent, TurnRequest
 from .process import EngineFault
 
-__all__ = ["DEFAULT_CLOCK", "GameInterrupted", "OnEvent", "TimeControl", "describe_result",
-           "play_game"]
+__all__ = ["DEFAULT_CLOCK", "GameInterrupted", "OnEvent", "TimeControl", "builders_tags",
+           "describe_result", "play_game"]
 
 DEFAULT_CLOCK = "60+1"
 """The game clock when no time control is given: 60 seconds plus 1 per move."""
@@ -99,6 +99,18 @@ def _seconds(ms: int) -> str:
     return f"{whole}.{frac:03}".rstrip("0") if frac else str(whole)
 
 
+def builders_tags(state: GameState, drawn: bool) -> tuple[str | None, list[str | None]]:
+    """The ``[Builders]`` kind of a game starting at ``state`` and each seat's builder name
+    for its ``[Seat]`` tag: ``random`` when the builders are drawn at set-up (``drawn``) or
+    still to be drawn in the position, else ``chosen`` with the names; None in the
+    standard variant."""
+    if state.variant != Variant.BUILDERS:
+        return None, [None] * len(state.players)
+    if drawn or any(p.builder is None for p in state.players):
+        return "random", [None] * len(state.players)
+    return "chosen", [p.builder.name if p.builder else None for p in state.players]
+
+
 class GameInterrupted(KeyboardInterrupt):
     """The game was stopped (Ctrl-C, or SIGTERM turned into KeyboardInterrupt) before its end.
 
@@ -116,16 +128,20 @@ OnEvent = Callable[[Event, GameState], None]
 
 def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
               builders: str | Sequence[str] | None = None, edition: Edition | None = None,
-              start: GameState | None = None, on_event: OnEvent | None = None) -> GameRecord:
+              start: GameState | None = None, on_event: OnEvent | None = None,
+              seat_time_controls: Sequence[TimeControl | None] = ()) -> GameRecord:
     """Play one game, seat ``i + 1`` played by ``agents[i]``, and return its record.
 
     ``builders``: None (standard), ``"random"`` or one builder name per seat. ``start``: a
     position to start from instead of a new game (its players must match the agents).
+    ``seat_time_controls[i]``, when given and not None, is seat ``i + 1``'s own time
+    control instead of ``time_control`` (time odds; recorded in its ``[Seat]`` tag).
     ``on_event`` is called after every chance outcome, turn and retirement. A
     KeyboardInterrupt during the game becomes :class:`GameInterrupted`, which carries the
     record of the game so far; the agents are left as they are (the caller stops them).
     """
-    game = _Game(agents, seed, time_control, builders, edition, start, on_event)
+    game = _Game(agents, seed, time_control, builders, edition, start, on_event,
+                 seat_time_controls)
     try:
         return game.play()
     except KeyboardInterrupt:
@@ -135,8 +151,11 @@ def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
 class _Game:
     def __init__(self, agents: Sequence[Agent], seed: int, tc: TimeControl,
                  builders: str | Sequence[str] | None, edition: Edition | None,
-                 start: GameState | None, on_event: OnEvent | None) -> None:
+                 start: GameState | None, on_event: OnEvent | None,
+                 own: Sequence[TimeControl | None]) -> None:
         n = len(agents)
+        if len(own) > n:
+            raise ValueError(f"{len(own)} seat time controls for {n} agents")
         if start is not None:
             if len(start.players) != n:
                 raise ValueError(f"the start position has {len(start.players)} players, "
@@ -146,24 +165,22 @@ class _Game:
             self.state = new_game(n, builders=builders, edition=edition)
         state = self.state
         self.agents = agents
-        self.tc = tc
+        self.tcs = [o or tc for o in own] + [tc] * (n - len(own))
         self.rng = random.Random(seed)
         self.on_event = on_event
-        kind = None
-        if state.variant == Variant.BUILDERS:
-            drawn = builders == "random" if start is None else any(
-                p.builder is None for p in state.players)
-            kind = "random" if drawn else "chosen"
-        builder_names = [p.builder.name if p.builder and kind == "chosen" else None
-                         for p in state.players]
-        seats = [Seat(i + 1, a.name, builder_names[i], a.author) for i, a in enumerate(agents)]
+        kind, builder_names = builders_tags(state, builders == "random" and start is None)
+        seats = [Seat(i + 1, a.name, builder_names[i], a.author,
+                      str(self.tcs[i]) if str(self.tcs[i]) != str(tc) else None)
+                 for i, a in enumerate(agents)]
         header = Header(players=n, date=datetime.date.today().isoformat(),
                         edition=state.edition.name, variant=state.variant.value,
                         builders=kind, seats=seats, seed=seed, time_control=str(tc),
                         position=to_position(start) if start is not None else None)
         self.record = GameRecord(header, [])
         self.turns = 0
-        self.clocks = [float(tc.base or 0)] * n
+        # A seat with a time per move shows it in the others' clocks (section 7.4).
+        self.clocks = [float(t.base if t.base is not None else t.movetime or 0)
+                       for t in self.tcs]
         # The position sent to the agents: the first decision of the game (or after the
         # last retirement) and the turns and chance outcomes since.
         self.base: str | None = None
@@ -212,7 +229,7 @@ class _Game:
 
     def _turn(self, seat: int) -> None:
         agent = self.agents[seat]
-        tc = self.tc
+        tc = self.tcs[seat]
         clock = None if tc.base is None else tuple(round(c) for c in self.clocks)
         request = TurnRequest(self.state, seat, self.line, tc.movetime, clock, tc.inc,
                               tc.margin)

@@ -18,19 +18,23 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
 from ..protocol.messages import LINE_LIMIT
 
-__all__ = ["EngineFault", "EngineProcess", "StderrSink", "TrafficLog", "adopt_orphans"]
+__all__ = ["EngineFault", "EngineProcess", "StderrSink", "TrafficLog", "adopt_orphans",
+           "open_logs"]
 
 EXIT_GRACE = 0.5
 """Seconds to wait for the exit status after an engine closes its output."""
 
 STDERR_CAP = 16 * 1024 * 1024
 """Bytes of one engine's stderr written to the log; the rest is drained and dropped."""
+
+STDERR_CUT = b"[stderr cut: over the log limit]\n"
+"""The line that ends an engine's stderr log when it reached ``STDERR_CAP``."""
 
 
 PR_SET_PDEATHSIG = 1
@@ -150,15 +154,16 @@ class EngineFault(Exception):
 
 
 class TrafficLog:
-    """The raw protocol traffic of every engine, one line each, with the time since start.
+    """The raw protocol traffic of every engine, one line each, with the time since ``t0``
+    (``time.monotonic()``; default: now).
 
     ``0.012345 2> go movetime 200`` (to seat 2), ``0.013001 2< move 1.1 TG@1.1`` (from it),
     ``0.500000 2! timeout: ...`` (what the arbiter concluded).
     """
 
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: IO[str], t0: float | None = None) -> None:
         self.out = out
-        self.t0 = time.monotonic()
+        self.t0 = time.monotonic() if t0 is None else t0
 
     def write(self, label: str, direction: str, line: str) -> None:
         self.out.write(f"{time.monotonic() - self.t0:.6f} {label}{direction} {line}\n")
@@ -170,27 +175,62 @@ class StderrSink:
 
     ``path`` is a folder when it is one, or when ``folder`` is true: then it is created
     (with its parents) if missing. Raises OSError when it cannot be created or opened.
+    In a folder, ``per_seat`` names the files ``LABEL-NAME.log`` and copies the stderr as
+    it comes; otherwise (several processes sharing the folder, as a tournament's workers
+    do) the file is ``NAME.log`` and each line is prefixed ``[label]`` as in a shared file.
+    Files are opened for appending and written whole lines at a time (one ``write`` each),
+    so the lines of several processes never interleave within a line.
     """
 
-    def __init__(self, path: Path | None, *, folder: bool = False) -> None:
+    def __init__(self, path: Path | None, *, folder: bool = False,
+                 per_seat: bool = True) -> None:
         self.path = path
+        self.per_seat = per_seat
         self.lock = threading.Lock()
         self.shared: IO[bytes] | None = None
         if path is not None and folder:
             path.mkdir(parents=True, exist_ok=True)
         elif path is not None and not path.is_dir():
-            self.shared = path.open("ab")
+            self.shared = path.open("ab", buffering=0)
 
-    def open(self, label: str, name: str) -> IO[bytes] | None:
-        """A file for one engine's stderr, or None for the shared file or no file."""
+    def open(self, label: str, name: str) -> tuple[IO[bytes] | None, bool]:
+        """The file for one engine's stderr (None: none), and whether its lines are
+        prefixed with the label."""
         if self.path is None or self.shared is not None:
-            return None
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{label}-{name}")
-        return (self.path / f"{safe}.log").open("ab")
+            return self.shared, True
+        safe = "".join(c if c.isalnum() or c in "-_." else "_"
+                       for c in (f"{label}-{name}" if self.per_seat else name))
+        return (self.path / f"{safe}.log").open("ab", buffering=0), not self.per_seat
 
     def close(self) -> None:
         if self.shared is not None:
             self.shared.close()
+
+
+@contextlib.contextmanager
+def open_logs(log_path: str | Path | None, stderr_path: str | Path | None, *,
+              append: bool = False, t0: float | None = None, per_seat: bool = True
+              ) -> Iterator[tuple[TrafficLog | None, StderrSink | None]]:
+    """The traffic log (``--log FILE``) and the engines' stderr (``--engine-stderr
+    DIR|FILE``) for as long as the block runs; None for those not given. The traffic log
+    is written line by line (one ``write`` each) to a file emptied first, or appended to
+    with ``append`` (several processes may then share it). Raises OSError."""
+    log: IO[str] | None = None
+    sink = None
+    try:
+        if log_path is not None:
+            log = open(log_path, "a" if append else "w", encoding="utf-8",  # noqa: SIM115
+                       buffering=1)
+        if stderr_path is not None:
+            # DIR/ is a folder, created when missing
+            sink = StderrSink(Path(stderr_path), per_seat=per_seat,
+                              folder=str(stderr_path).endswith(os.sep))
+        yield (TrafficLog(log, t0) if log is not None else None), sink
+    finally:
+        if log is not None:
+            log.close()
+        if sink is not None:
+            sink.close()
 
 
 class EngineProcess:
@@ -374,10 +414,9 @@ class EngineProcess:
     def _drain_stderr(self, sink: StderrSink | None, name: str) -> None:
         assert self.proc.stderr is not None
         fd = self.proc.stderr.fileno()
-        own = sink.open(self.label, name) if sink else None
-        shared = sink.shared if sink else None
+        out, prefixed = sink.open(self.label, name) if sink else (None, False)
         written = 0
-        partial = b""
+        partial = b""  # the start of a line not ended yet, when lines are prefixed
         try:
             while True:
                 try:
@@ -390,31 +429,36 @@ class EngineProcess:
                     break
                 self._tail += chunk
                 del self._tail[:-4096]
-                if written >= STDERR_CAP:
+                if out is None or written >= STDERR_CAP:
                     continue
                 written += len(chunk)
-                if own is not None:
-                    own.write(chunk)
-                    own.flush()
-                elif shared is not None and sink is not None:
+                if written >= STDERR_CAP:
+                    chunk += (b"" if chunk.endswith(b"\n") else b"\n") + STDERR_CUT
+                if prefixed:
                     lines = (partial + chunk).split(b"\n")
                     partial = lines.pop()
-                    prefix = f"[{self.label}] ".encode()
-                    with sink.lock:
-                        shared.write(b"".join(prefix + x + b"\n" for x in lines))
-                        shared.flush()
-                if written >= STDERR_CAP:
-                    note = b"[stderr cut: over the log limit]\n"
-                    if own is not None:
-                        own.write(note)
-                    elif shared is not None and sink is not None:
-                        with sink.lock:
-                            shared.write(f"[{self.label}] ".encode() + note)
+                    chunk = b"".join(self._prefixed(x) for x in lines)
+                _append(out, chunk, sink)
         finally:
-            if partial and shared is not None and sink is not None:
-                with sink.lock:
-                    shared.write(f"[{self.label}] ".encode() + partial + b"\n")
-            if own is not None:
-                own.close()
+            if out is not None:
+                if partial:
+                    _append(out, self._prefixed(partial), sink)
+                if sink is None or out is not sink.shared:
+                    out.close()
             with contextlib.suppress(OSError):
                 self.proc.stderr.close()
+
+    def _prefixed(self, line: bytes) -> bytes:
+        """A line of stderr for a shared file: ``[label] `` before it (the label at the
+        time: a tournament's engine plays one game after another)."""
+        return f"[{self.label}] ".encode() + line + b"\n"
+
+
+def _append(out: IO[bytes], data: bytes, sink: StderrSink | None) -> None:
+    """Write ``data`` to an unbuffered file opened for appending, one ``write`` when the
+    system allows (the sink's lock keeps the engines of one process apart)."""
+    assert sink is not None
+    view = memoryview(data)
+    with sink.lock:
+        while view:
+            view = view[out.write(view) or 0:]

@@ -9,7 +9,6 @@ import signal
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
-from typing import IO
 
 import click
 
@@ -25,7 +24,7 @@ from ..arbiter.game import (
     play_game,
 )
 from ..arbiter.human import Human
-from ..arbiter.process import StderrSink, TrafficLog, adopt_orphans
+from ..arbiter.process import StderrSink, TrafficLog, adopt_orphans, open_logs
 from ..record.model import Event, GameRecord, Retire, Turn
 from ..record.text import append_record
 from ..rules.state import GameState, new_game
@@ -239,22 +238,13 @@ def _printer(agents: list[Agent]) -> OnEvent:
 @contextlib.contextmanager
 def _files(log_path: str | None, stderr_path: str | None) -> Iterator[
         tuple[TrafficLog | None, StderrSink | None]]:
-    log: IO[str] | None = None
-    sink = None
-    try:
+    """The logs of open_logs; a file that cannot be opened is a usage error."""
+    with contextlib.ExitStack() as stack:
         try:
-            if log_path is not None:
-                log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115
-            if stderr_path is not None:  # DIR/ is a folder, created when missing
-                sink = StderrSink(Path(stderr_path), folder=stderr_path.endswith(os.sep))
+            logs = stack.enter_context(open_logs(log_path, stderr_path))
         except OSError as e:
             raise click.FileError(e.filename or "?", e.strerror) from None
-        yield (TrafficLog(log) if log is not None else None), sink
-    finally:
-        if log is not None:
-            log.close()
-        if sink is not None:
-            sink.close()
+        yield logs
 
 
 @contextlib.contextmanager

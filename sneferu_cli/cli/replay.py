@@ -139,7 +139,7 @@ def _verify_all(entries: list[GameEntry], editions: list[Edition], rf: RecordFil
             failed += 1
             continue
         h = entry.record.header
-        names = ", ".join(s.name if s.name.isprintable() else json.dumps(s.name)
+        names = ", ".join(_shown(s.name) + (f" [{_shown(s.tc)}]" if s.tc is not None else "")
                           for s in h.seats)
         who = f" ({names})" if names else ""
         if v.state.is_over():
@@ -149,3 +149,8 @@ def _verify_all(entries: list[GameEntry], editions: list[Edition], rf: RecordFil
             done = f"{stopped} after {v.turns} turns, its moves verified"
         click.echo(f"game {entry.number}{who}: {done}. {describe_turn(v.state)}")
     return failed
+
+
+def _shown(text: str) -> str:
+    """Header text as printed: as it is, or quoted when it holds control characters."""
+    return text if text.isprintable() else json.dumps(text)

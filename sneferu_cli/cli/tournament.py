@@ -16,13 +16,14 @@ from typing import Any
 import click
 
 from ..arbiter.game import DEFAULT_CLOCK
+from ..arbiter.process import open_logs
 from ..record.jsonl import read_any
 from ..record.text import RecordError, decode_records
 from ..tournament.cluster import Cluster
 from ..tournament.config import ConfigError, TournamentConfig, load_config
 from ..tournament.journal import Journal, StateError
 from ..tournament.progress import Progress, describe_sprt
-from ..tournament.runner import RunError, TournamentRun, probe_engines
+from ..tournament.runner import Logs, RunError, TournamentRun, probe_engines
 from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
 from .options import builders_option, edition_option
 
@@ -102,6 +103,9 @@ class _WithReport(click.Command):
               help=f"Game clock per seat, as sneferu play --tc (default {DEFAULT_CLOCK}).")
 @click.option("--movetime", type=int, default=None, metavar="MS",
               help="Fixed time per move in milliseconds, instead of a clock.")
+@click.option("--positions", default=None, metavar="FILE",
+              help="Start positions, one a line (position notation; # comments): deal d "
+                   "starts from the d-th, in turn, in every seating.")
 @click.option("--margin", type=int, default=None, metavar="MS",
               help="Time an engine may exceed its limit by before a timeout (default 100).")
 @click.option("--handshake-timeout", type=float, default=None, metavar="SECONDS",
@@ -127,12 +131,19 @@ class _WithReport(click.Command):
 @click.option("--resume", is_flag=True,
               help="Continue the tournament of the state file (--state, else RECORDS.state); "
                    "a CONFIG or game flags, when given, must define the same games.")
+@click.option("--log", "log_path", default=None, metavar="FILE",
+              help="Write the protocol traffic of every game to FILE, each line labelled "
+                   "GAME:SEAT (appended to on --resume).")
+@click.option("--engine-stderr", default=None, metavar="DIR|FILE",
+              help="Keep the engines' stderr: NAME.log for each engine in DIR, or all in "
+                   "FILE; each line labelled [GAME:SEAT].")
 @click.option("--json", "json_path", default=None, metavar="FILE",
               help="At the end, write the standings to FILE as JSON.")
 @click.option("--csv", "csv_path", default=None, metavar="FILE",
               help="At the end, write the standings table to FILE as CSV.")
 def tournament(config: str | None, resume: bool, json_path: str | None,
-               csv_path: str | None, **fields: Any) -> None:
+               csv_path: str | None, log_path: str | None, engine_stderr: str | None,
+               **fields: Any) -> None:
     """Run a tournament between engines: CONFIG is a TOML file (SPEC.md section 9); every
     key is also a flag, and flags win. Without any argument: a demo between the bundled
     engines.
@@ -147,6 +158,7 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
     flags = _flags(fields)
     given = {k for k, v in flags.items() if v is not None}
     demo = not resume and config is None and not given - {"concurrency", "cluster"}
+    logs = _logs(log_path, engine_stderr, resume)
     with contextlib.ExitStack() as stack:
         try:
             if resume:
@@ -161,14 +173,14 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
                 stack.enter_context(journal)
                 cfg = journal.config
                 where = flags["cluster"] or cfg.cluster
-                cluster = _probe(cfg, where, stack)
+                cluster = _probe(cfg, where, stack, logs)
             else:
                 cfg = _demo_config(flags) if demo else load_config(config, flags)
                 where = cfg.cluster
-                cluster = _probe(cfg, where, stack)
+                cluster = _probe(cfg, where, stack, logs)
                 journal = stack.enter_context(Journal.start(cfg))
             run = TournamentRun(journal, flags["concurrency"] or journal.config.concurrency
-                                or os.cpu_count() or 1, cluster)
+                                or os.cpu_count() or 1, cluster, logs)
         except (ConfigError, StateError) as e:
             raise TournamentError(str(e)) from None
         except (RecordError, ValueError) as e:
@@ -176,16 +188,32 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
         _play(run, json_path, csv_path, demo)
 
 
-def _probe(cfg: TournamentConfig, where: str | None, stack: contextlib.ExitStack
-           ) -> Cluster | None:
+def _logs(log_path: str | None, stderr_path: str | None, resume: bool) -> Logs:
+    """The run's logs, checked: the traffic log is emptied (appended to on resume); the
+    stderr path is a folder or a file (appended to). A file that cannot be written is a
+    usage error, before any game."""
+    try:
+        with open_logs(log_path, stderr_path, append=resume):
+            pass
+    except OSError as e:
+        raise TournamentError(f"{e.filename or '?'}: cannot write the log: {e.strerror}"
+                              ) from None
+    return Logs(log_path, stderr_path)
+
+
+def _probe(cfg: TournamentConfig, where: str | None, stack: contextlib.ExitStack,
+           logs: Logs) -> Cluster | None:
     """Start every engine once before the games, here or on every worker of the cluster
     ``where`` (then connected, and closed with ``stack``): a missing program or an option
     an engine refuses is an error now; here, an engine that fails its handshake is said
-    (on a cluster it is an error, naming the worker)."""
+    (on a cluster it is an error, naming the worker). The logs are kept here only."""
     if where is None:
         for note in probe_engines(cfg):
             click.echo(f"sneferu: {note}", err=True)
         return None
+    if logs.traffic is not None or logs.stderr is not None:
+        raise ConfigError("--log and --engine-stderr are not for a cluster (its workers "
+                          "may run on other machines)")
     cluster = stack.enter_context(Cluster(where))
     cluster.check(cfg)
     return cluster
@@ -271,11 +299,15 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
 
 @contextlib.contextmanager
 def _stop_on_signals(run: TournamentRun) -> Iterator[None]:
-    """Ctrl-C, SIGTERM or SIGHUP (the terminal closed): stop the run (the engines are
-    killed, the files stay whole); a second one interrupts at once."""
+    """The first Ctrl-C: no new game starts, the games being played are finished and
+    recorded. SIGTERM, SIGHUP (the terminal closed) or another Ctrl-C: stop the run now
+    (the engines are killed, the files stay whole); one more interrupts at once."""
     def stop(signum: int, frame: FrameType | None) -> None:
         if run.stop.is_set():
             raise KeyboardInterrupt
+        if signum == signal.SIGINT and not run.finish.is_set():
+            run.finish.set()
+            return
         run.stop.set()
     previous = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM,
                                                       signal.SIGHUP)}

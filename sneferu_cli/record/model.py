@@ -15,12 +15,15 @@ import msgspec
 
 
 class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
-    """Who played a seat: the engine's (or human's) name and, in the builders variant, builder."""
+    """Who played a seat: the engine's (or human's) name and, in the builders variant, builder;
+    its author; ``tc``, the seat's own time control when it differs from the game's (time
+    odds), in the header's ``time_control`` form."""
 
     seat: int
     name: str
     builder: str | None = None
     author: str | None = None
+    tc: str | None = None
 
 
 class Fault(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -169,6 +169,8 @@ def _header_lines(h: Header) -> list[str]:
             line += f" builder={_bare(s.builder, _NAME, 'builder')}"
         if s.author is not None:
             line += f" author={_string(s.author)}"
+        if s.tc is not None:
+            line += f" tc={_string(s.tc)}"
         out.append(line + "]")
     if h.seed is not None:
         out.append(f"[Seed {int(h.seed)}]")
@@ -514,7 +516,7 @@ def _tag_value(name: str, tag: Tree[Token]) -> object:
     if name in ("players", "seed"):
         return _int(str(c[0]))
     if name == "seat":
-        opt = {str(t.data): _unquote(t.children[0]) if t.data == "author" else str(t.children[0])
+        opt = {str(t.data): str(t.children[0]) if t.data == "builder" else _unquote(t.children[0])
                for t in c[2:] if isinstance(t, Tree)}
         return Seat(_int(str(c[0])), _unquote(c[1]), **opt)
     if name == "result":

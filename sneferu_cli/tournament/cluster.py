@@ -295,7 +295,7 @@ class _Coordinator:
                     break
                 self._receive(0.25)
                 self._follow()
-                if run.decided() and not self.stopped:
+                if (run.decided() or run.finish.is_set()) and not self.stopped:
                     self._stop()  # no new game; those being played are recorded
                 if time.monotonic() - last >= 0.25:
                     last = time.monotonic()
@@ -308,7 +308,7 @@ class _Coordinator:
         asked for): the next deal's games still to play, in number order."""
         run = self.run
         while (run.todo and len(self.flight) < self.window and not run.decided()
-               and not run.stop.is_set()):
+               and not run.stop.is_set() and not run.finish.is_set()):
             deal = run.todo[0].deal
             games = []
             while run.todo and run.todo[0].deal == deal:
@@ -345,7 +345,7 @@ class _Coordinator:
                 self._receive(1.0)  # sent before the task ended: on its way
                 if any(n in self.run.running for n in sent):
                     continue
-            for g in games:  # a game not played: the SPRT was decided
+            for g in games:  # a game not played: the SPRT was decided, or a gentle stop
                 self.run.running.pop(g.number, None)
             del self.flight[future]
 

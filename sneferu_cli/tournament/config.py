@@ -41,13 +41,16 @@ class _Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="k
 
 class EngineConfig(_Config, frozen=True):
     """One engine: its unique name, the command that starts it (argv), its working
-    directory (default: the current one) and the options the arbiter sets at the start
-    (as text: TOML numbers and booleans are written as TOML writes them)."""
+    directory (default: the current one), the options the arbiter sets at the start
+    (as text: TOML numbers and booleans are written as TOML writes them), and its own time
+    control (``tc`` or ``movetime``: time odds; default the tournament's)."""
 
     name: str
     command: list[str]
     dir: str | None = None
     options: dict[str, str] = {}
+    tc: str | None = None
+    movetime: int | None = None
 
     def __post_init__(self) -> None:
         if not self.name.strip() or self.name != self.name.strip():
@@ -109,6 +112,7 @@ class TournamentConfig(_Config, frozen=True):
     edition: str | None = None
     time_control: str | None = None
     movetime: int | None = None
+    positions: str | None = None
     margin: int = 100
     handshake_timeout: float = 10.0
     sprt: SprtConfig | None = None
@@ -135,6 +139,22 @@ class TournamentConfig(_Config, frozen=True):
         play`` reads ``--tc`` and ``--movetime``; ValueError when they cannot be used."""
         return TimeControl.parse(self.time_control, self.movetime, self.margin)
 
+    def own_timing(self, name: str) -> TimeControl | None:
+        """The engine ``name``'s own time control (its ``tc`` or ``movetime``, with the
+        tournament's margin), or None when it plays with the tournament's."""
+        e = self.engine(name)
+        if e.tc is None and e.movetime is None:
+            return None
+        return TimeControl.parse(e.tc, e.movetime, self.margin)
+
+    def start_positions(self) -> list[str]:
+        """The positions of the ``positions`` file (none without one), each game of deal
+        *d* starting from the *d*-th in turn; ConfigError naming the file and line."""
+        from .positions import load_positions  # it raises this module's ConfigError
+        if self.positions is None:
+            return []
+        return load_positions(self.positions, self.seats, self.load_edition())
+
     def engine(self, name: str) -> EngineConfig:
         """The engine called ``name``."""
         for e in self.engines:
@@ -160,6 +180,13 @@ class TournamentConfig(_Config, frozen=True):
         games = msgspec.to_builtins(msgspec.structs.replace(self, records="", state=None,
                                                             concurrency=1))
         del games["cluster"]
+        # Keys added since the first state format count only when given, so the state of
+        # a tournament started before them keeps its fingerprint.
+        for table, keys in ((games, ("positions",)),
+                            *((engine, ("tc", "movetime")) for engine in games["engine"])):
+            for key in keys:
+                if table[key] is None:
+                    del table[key]
         return hashlib.sha256(msgspec.json.encode(games)).hexdigest()
 
 
@@ -211,22 +238,40 @@ def _check(cfg: TournamentConfig) -> None:
         key = ("margin" if cfg.margin < 0 else "movetime"
                if cfg.movetime is not None and cfg.time_control is None else "time-control")
         raise ValueError(f"{key}: {e}") from None
+    for i, engine in enumerate(cfg.engines):
+        try:
+            cfg.own_timing(engine.name)
+        except ValueError as e:
+            key = "movetime" if engine.movetime is not None and engine.tc is None else "tc"
+            raise ValueError(f"engine[{i}].{key}: {e}") from None
     edition = cfg.load_edition()
     try:  # the rules' own checks of the builders for this many seats
         new_game(cfg.seats, builders=cfg.builders, edition=edition)
     except ValueError as e:
         raise ValueError(f"builders: {str(e).removeprefix('builders: ')}") from None
+    if cfg.positions is not None:
+        if cfg.builders is not None:
+            raise ValueError("builders: not with positions (each position has its builders)")
+        try:
+            cfg.start_positions()
+        except ConfigError as e:
+            raise ValueError(f"positions: {e}") from None
     if cfg.sprt is not None and (cfg.seats != 2 or len(names) != 2):
         raise ValueError("sprt: needs exactly two engines at tables of 2 seats")
+
+
+ENGINE_KEYS = ("name", "command", "dir", "tc", "movetime")
+"""The keys of an ``--engine`` flag besides ``option.NAME``."""
 
 
 def parse_engine_spec(text: str) -> dict[str, Any]:
     """An ``--engine`` flag's value as the ``[[engine]]`` table it stands for.
 
     Shell-like words ``key=value``: ``name``, ``command`` (itself split into words),
-    ``dir`` and ``option.NAME`` (one per option, values kept as text)::
+    ``dir``, ``tc`` or ``movetime`` (the engine's own time control) and ``option.NAME``
+    (one per option, values kept as text)::
 
-        name=A command='./bot --fast' dir=bots option.Depth=3
+        name=A command='./bot --fast' dir=bots tc=5+0.05 option.Depth=3
     """
     out: dict[str, Any] = {}
     options: dict[str, str] = {}
@@ -240,11 +285,11 @@ def parse_engine_spec(text: str) -> dict[str, Any]:
             raise ConfigError(f"engine: {word!r} is not key=value")
         if key.startswith("option.") and len(key) > len("option."):
             options[key.removeprefix("option.")] = value
-        elif key in ("name", "command", "dir") and key not in out:
-            out[key] = value
+        elif key in ENGINE_KEYS and key not in out:
+            out[key] = _whole_number(value) if key == "movetime" else value
         else:
-            raise ConfigError(f"engine: {key!r}: expected name, command, dir or option.NAME, "
-                              "each once")
+            raise ConfigError(f"engine: {key!r}: expected {', '.join(ENGINE_KEYS)} or "
+                              "option.NAME, each once")
     if options:
         out["options"] = options
     return out
@@ -314,6 +359,12 @@ def _clip(n: int) -> str:
     """A number for a message: its digits, or how many there are when they are many."""
     text = str(n)
     return text if len(text) <= 20 else f"a number of {len(text)} digits"
+
+
+def _whole_number(text: str) -> int | str:
+    """An ``--engine`` value that must be an integer; other text is left for the type
+    check to name."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 18 else text
 
 
 def _option_text(value: Any) -> Any:

@@ -59,12 +59,21 @@ class Progress:
         self._standings: list[str] = []
         self._stale = True
         self._computed = 0.0  # when the standings shown were computed
+        self._finishing = False
         self._took = 0.0  # how long that took
 
     def update(self, run: TournamentRun, record: GameRecord | None) -> None:
         """After a committed game (``record``) or a tick (None)."""
         if record is not None:
             self._stale = True
+        if run.finish.is_set() and not run.stop.is_set() and not self._finishing:
+            self._finishing = True
+            n = len(run.running)
+            games = "the game being played is" if n == 1 else f"the {n} games being played are"
+            self._clear()
+            self.out.write(f"Stopping: no new game starts; {games} finished and recorded "
+                           "(Ctrl-C again abandons them).\n")
+            self.out.flush()
         now = time.monotonic()
         if self.live:
             if now - self._last_draw >= 0.25 or record is None:

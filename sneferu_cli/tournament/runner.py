@@ -7,8 +7,9 @@ fault: a crashing or hanging engine costs its games (faults, retirement, as in o
 ``sneferu play``), never the tournament. The main process hands out games in number order,
 commits each record through the :class:`~.journal.Journal` as it arrives (one at a time),
 and decides when to stop: when every game is played, when the SPRT is decided (no new game
-starts), or when :attr:`TournamentRun.stop` is set (the games being played are abandoned;
-a resume plays them again).
+starts), when :attr:`TournamentRun.finish` is set (no new game starts; the games being
+played are finished), or when :attr:`TournamentRun.stop` is set (the games being played
+are abandoned; a resume plays them again).
 
 Worker processes rather than threads: the arbiter's own Python work per move (applying the
 turn, the position line, and for engines with ``feature legalmoves`` every legal move) is
@@ -44,7 +45,8 @@ import msgspec
 from ..arbiter.bundled import BUNDLED, check_program, engine_command
 from ..arbiter.engine import Engine, automatic_options
 from ..arbiter.game import play_game
-from ..arbiter.process import EngineFault
+from ..arbiter.process import EngineFault, StderrSink, TrafficLog, open_logs
+from ..notation.position import from_position
 from ..record.jsonl import read_any
 from ..record.model import GameRecord
 from ..record.text import GAME_START, RecordError, decode_records, format_record
@@ -57,7 +59,7 @@ if TYPE_CHECKING:
 from .sprt import SprtResult, SprtTally
 from .standings import Results
 
-__all__ = ["EnginePool", "RunError", "TournamentRun", "engine_argv", "header_only",
+__all__ = ["EnginePool", "Logs", "RunError", "TournamentRun", "engine_argv", "header_only",
            "probe_engines", "read_games", "tournament_record"]
 
 WORKER_DEATHS = 3
@@ -116,8 +118,9 @@ def tournament_record(cfg: TournamentConfig, game: Game, played: GameRecord) -> 
     header = game_header(cfg, game)
     h = played.header
     ours = (header.players, header.edition, header.variant, header.builders, header.seed,
-            header.time_control)
-    theirs = (h.players, h.edition, h.variant, h.builders, h.seed, h.time_control)
+            header.time_control, header.position, [s.tc for s in header.seats])
+    theirs = (h.players, h.edition, h.variant, h.builders, h.seed, h.time_control,
+              h.position, [s.tc for s in h.seats])
     if ours != theirs:
         raise RunError(f"game {game.number}: the arbiter played {theirs}, the schedule "
                        f"says {ours}")
@@ -175,12 +178,26 @@ class SetupError(ValueError):
     """The configuration does not fit an engine (an option it does not declare or refuses)."""
 
 
+class Logs(msgspec.Struct, frozen=True):
+    """What a run's workers log (SPEC.md 9.8): the traffic of every game to the file
+    ``traffic``, the engines' stderr to the folder or file ``stderr`` (None: not kept);
+    the traffic's times count from ``t0`` (``time.monotonic()``, the run's start)."""
+
+    traffic: str | None = None
+    stderr: str | None = None
+    t0: float = 0.0
+
+
 class EnginePool:
     """The engine processes of one worker: one per engine name, started when first needed,
-    kept between games, started again after a fault."""
+    kept between games, started again after a fault. Their traffic and stderr go to
+    ``traffic`` and ``stderr`` when given, labelled ``GAME:SEAT``."""
 
-    def __init__(self, cfg: TournamentConfig) -> None:
+    def __init__(self, cfg: TournamentConfig, traffic: TrafficLog | None = None,
+                 stderr: StderrSink | None = None) -> None:
         self.cfg = cfg
+        self.traffic = traffic
+        self.stderr = stderr
         self.edition = cfg.load_edition()
         self.control = cfg.timing()
         self.engines: dict[str, Engine] = {}
@@ -189,14 +206,19 @@ class EnginePool:
     def play(self, game: Game) -> GameRecord:
         """Play one scheduled game and return its tournament record."""
         handles = self._prepare(game)
+        start = None if game.position is None else from_position(game.position, self.edition)
         played = play_game(handles, seed=game.seed, time_control=self.control,
-                           builders=self.cfg.builders, edition=self.edition)
+                           builders=self.cfg.builders, edition=self.edition, start=start,
+                           seat_time_controls=[self.cfg.own_timing(n) for n in game.seats])
         return tournament_record(self.cfg, game, played)
 
     def _prepare(self, game: Game) -> list[Engine]:
         """The game's engines, each running (or with the fault that keeps it from
         running: it is then retired at ply 0) and with the game's automatic options."""
         handles = [self._engine(name) for name in game.seats]
+        for seat, e in enumerate(handles, start=1):
+            e.label_prefix = f"{game.number}:"
+            e.label = f"{game.number}:{seat}"
         for _ in range(2):  # an engine found dead before the game gets one more start
             down = [e for name, e in zip(game.seats, handles, strict=True)
                     if e.fault is not None or name not in self._up]
@@ -206,6 +228,7 @@ class EnginePool:
             for e in down:
                 e.finish_handshake()  # the handshakes run in parallel
             for name, e in zip(game.seats, handles, strict=True):
+                e.name = name  # the tournament's name, not its id name, in logs and errors
                 if e in down and e.fault is None:
                     self._configure(name, e)
                     self._up.add(name)
@@ -226,7 +249,8 @@ class EnginePool:
         if engine is None:
             ec = self.cfg.engine(name)
             engine = Engine(engine_argv(ec), name=name, cwd=ec.dir,
-                            handshake_timeout=self.cfg.handshake_timeout)
+                            handshake_timeout=self.cfg.handshake_timeout,
+                            traffic=self.traffic, stderr=self.stderr)
             self.engines[name] = engine
         return engine
 
@@ -253,11 +277,17 @@ class EnginePool:
 # ----------------------------------------------------------------- worker processes
 
 
-def _worker_main(conn: Connection, cfg: TournamentConfig, parent: int) -> None:
+def _worker_main(conn: Connection, cfg: TournamentConfig, parent: int, logs: Logs) -> None:
     """A worker: play each game received, send its record back; None ends it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
     signal.signal(signal.SIGTERM, _exit_now)
-    pool = EnginePool(cfg)
+    with open_logs(logs.traffic, logs.stderr, append=True, t0=logs.t0,
+                   per_seat=False) as (traffic, stderr):
+        _serve(conn, EnginePool(cfg, traffic, stderr), parent)
+
+
+def _serve(conn: Connection, pool: EnginePool, parent: int) -> None:
+    """Play each game received on ``conn`` with ``pool``, send its record back; None ends."""
     threading.Thread(target=_watch_parent, args=(parent, pool), daemon=True).start()
     try:
         while True:
@@ -294,14 +324,24 @@ def _watch_parent(parent: int, pool: EnginePool) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: Any, cfg: TournamentConfig, index: int) -> None:
+    def __init__(self, ctx: Any, cfg: TournamentConfig, index: int, logs: Logs) -> None:
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_main, args=(child, cfg, os.getpid()),
+        self.process = ctx.Process(target=_worker_main, args=(child, cfg, os.getpid(), logs),
                                    name=f"sneferu-worker-{index}", daemon=True)
-        self.process.start()
+        # Ctrl-C at a terminal reaches the workers too, which ignore it: they are started
+        # ignoring it (kept through exec), else it could kill one still starting up. A
+        # Ctrl-C in these few milliseconds is lost for the main process too.
+        main = threading.current_thread() is threading.main_thread()
+        handler = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            self.process.start()
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, handler)
         child.close()
         self.game: Game | None = None
         self.index = index
+        self.logs = logs
 
     def send(self, game: Game | None) -> None:
         self.game = game
@@ -330,12 +370,15 @@ class TournamentRun:
     :attr:`stop`, on this machine or on a Dask :class:`~.cluster.Cluster` (its
     :attr:`concurrency` is then the workers' threads), calling ``on_update(self, record)``
     after each committed game (and with
-    None about four times a second, for a display). ``reason`` says why it ended.
+    None about four times a second, for a display). :attr:`finish` stops it gently: no
+    new game starts, the games being played are finished and committed. ``logs`` (here
+    only) says where the workers log. ``reason`` says why it ended.
     """
 
-    def __init__(self, journal: Journal, concurrency: int, cluster: Cluster | None = None
-                 ) -> None:
+    def __init__(self, journal: Journal, concurrency: int, cluster: Cluster | None = None,
+                 logs: Logs | None = None) -> None:
         self.journal = journal
+        self.logs = logs or Logs()
         self.config = journal.config
         self.cluster = cluster
         self.concurrency = cluster.threads if cluster is not None else max(1, concurrency)
@@ -343,6 +386,7 @@ class TournamentRun:
         self.results = Results()
         self.running: dict[int, Game] = {}
         self.stop = threading.Event()
+        self.finish = threading.Event()
         self.reason: Reason | None = None
         self.started = time.monotonic()
         self._tally: SprtTally | None = None
@@ -387,7 +431,7 @@ class TournamentRun:
             self.cluster.play(self, update)
         else:
             self._run_here(update)
-        if self.stop.is_set():
+        if self.stop.is_set() or (self.finish.is_set() and self.finished < self.total):
             self.reason = "interrupted"
         elif self.decided() and self.todo:
             self.reason = "sprt"
@@ -403,7 +447,8 @@ class TournamentRun:
         clean = False
         try:
             width = min(self.concurrency, len(self.todo)) if not self.decided() else 0
-            workers = [_Worker(ctx, self.config, i) for i in range(width)]
+            logs = msgspec.structs.replace(self.logs, t0=self.started)
+            workers = [_Worker(ctx, self.config, i, logs) for i in range(width)]
             last = 0.0
             while not self.stop.is_set():
                 self._dispatch(workers)
@@ -427,9 +472,11 @@ class TournamentRun:
             self._shut_down(workers, clean)
 
     def _dispatch(self, workers: list[_Worker]) -> None:
-        """Give every idle worker the next game (none once the SPRT is decided)."""
+        """Give every idle worker the next game (none once the SPRT is decided or a stop
+        is asked for)."""
+        stopping = self.stop.is_set() or self.finish.is_set()
         for w in workers:
-            if w.game is None and self.todo and not self.decided() and not self.stop.is_set():
+            if w.game is None and self.todo and not self.decided() and not stopping:
                 game = self.todo.popleft()
                 self.running[game.number] = game
                 w.send(game)
@@ -454,7 +501,7 @@ class TournamentRun:
                 raise RunError(f"game {game.number}: the worker playing it died "
                                f"{WORKER_DEATHS} times (last exit code {code})")
             w.conn.close()
-            workers[workers.index(w)] = _Worker(ctx, self.config, w.index)
+            workers[workers.index(w)] = _Worker(ctx, self.config, w.index, w.logs)
             del self.running[game.number]
             self.todo.appendleft(game)
             return None

@@ -25,8 +25,11 @@ from collections.abc import Iterable
 
 import msgspec
 
+from ..arbiter.game import builders_tags
+from ..notation.position import from_position
 from ..record.model import GameRecord, Header, Seat
 from .config import TournamentConfig
+from .positions import position_for_deal
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -43,8 +46,9 @@ def deal_seed(seed: int, deal: int) -> int:
 
 class Game(msgspec.Struct, frozen=True):
     """One scheduled game: its number (from 1), deal (from 1) and deal seed, its table
-    (index into :attr:`Schedule.tables`, from 1), the seating's index at that table (from 0)
-    and the engine name in each seat (seat 1 first)."""
+    (index into :attr:`Schedule.tables`, from 1), the seating's index at that table (from 0),
+    the engine name in each seat (seat 1 first), and the position it starts from (None: a
+    new game)."""
 
     number: int
     deal: int
@@ -52,6 +56,7 @@ class Game(msgspec.Struct, frozen=True):
     table: int
     seating: int
     seats: tuple[str, ...]
+    position: str | None = None
 
 
 class Schedule(msgspec.Struct, frozen=True):
@@ -69,13 +74,15 @@ class Schedule(msgspec.Struct, frozen=True):
             raise ValueError("the configuration has no seed yet (use cfg.resolved())")
         tables = make_tables([e.name for e in cfg.engines], cfg.seats, cfg.challenger_name)
         orders = seatings(cfg.seats, cfg.seating)
+        positions = cfg.start_positions()
         games: list[Game] = []
         for deal in range(1, cfg.deals + 1):
             seed = deal_seed(cfg.seed, deal)
+            start = position_for_deal(positions, deal)
             for t, table in enumerate(tables, start=1):
                 for s, order in enumerate(orders):
                     games.append(Game(len(games) + 1, deal, seed, t, s,
-                                      tuple(table[i] for i in order)))
+                                      tuple(table[i] for i in order), start))
         return cls(tables, len(orders), cfg.deals, games)
 
     def game(self, number: int) -> Game:
@@ -114,18 +121,31 @@ def pending_games(schedule: Schedule, done: Iterable[int]) -> list[Game]:
 
 def game_header(cfg: TournamentConfig, game: Game) -> Header:
     """The header tags a game of this tournament is recorded with (results still empty):
-    ``round`` is the game number and ``extra["deal"]`` the deal number (SPEC.md 9.3)."""
-    kind, chosen = None, None
-    if cfg.builders == "random":
-        kind = "random"
+    ``round`` is the game number and ``extra["deal"]`` the deal number (SPEC.md 9.3); a
+    seat whose engine has its own time control has it in ``tc`` (when it differs)."""
+    edition = cfg.load_edition()
+    n = len(game.seats)
+    kind: str | None = None
+    chosen: list[str | None] = [None] * n
+    variant = "standard"
+    if game.position is not None:
+        state = from_position(game.position, edition)
+        variant = state.variant.value
+        kind, chosen = builders_tags(state, drawn=False)
+    elif cfg.builders == "random":
+        kind, variant = "random", "builders"
     elif cfg.builders is not None:
-        kind, chosen = "chosen", [b.strip() for b in cfg.builders.split(",")]
-    seats = [Seat(i, name, chosen[i - 1] if chosen else None)
+        kind, variant = "chosen", "builders"
+        chosen = [b.strip() for b in cfg.builders.split(",")]
+    timing = str(cfg.timing())
+    own = [cfg.own_timing(name) for name in game.seats]
+    seats = [Seat(i, name, chosen[i - 1],
+                  tc=str(own[i - 1]) if own[i - 1] and str(own[i - 1]) != timing else None)
              for i, name in enumerate(game.seats, start=1)]
-    return Header(players=len(game.seats), event=cfg.event, round=str(game.number),
-                  edition=cfg.load_edition().name, variant="builders" if kind else "standard",
-                  builders=kind, seats=seats, seed=game.seed,
-                  time_control=str(cfg.timing()), extra={"deal": str(game.deal)})
+    return Header(players=n, event=cfg.event, round=str(game.number), edition=edition.name,
+                  variant=variant, builders=kind, seats=seats, seed=game.seed,
+                  time_control=timing, position=game.position,
+                  extra={"deal": str(game.deal)})
 
 
 def game_number(record: GameRecord) -> int:
@@ -148,6 +168,9 @@ def done_games(records: Iterable[GameRecord], schedule: Schedule) -> set[int]:
             raise ValueError(f"game {n}: the record's seats {names} or seed "
                              f"{rec.header.seed} are not the schedule's ({game.seats}, "
                              f"{game.seed})")
+        if rec.header.position != game.position:
+            raise ValueError(f"game {n}: the record's start position is not the schedule's "
+                             "(was the positions file changed?)")
         if n in done:
             raise ValueError(f"game {n} is recorded twice")
         done.add(n)
