@@ -190,13 +190,13 @@ class Player:
                  "retired", "sailed", "space", "store")
 
     def __init__(self, geometry: Geometry, food: int, space: int,
-                 builder: Builder | None) -> None:
+                 builder: Builder | None, pyramid: Pyramid | None = None) -> None:
         self.builder = builder
         self.power = Power(builder.power) if builder else None
         self.food = food
         self.space = space
         self.arrival = -1  # order of arrival on its space (global counter); -1: not yet placed
-        self.pyramid = Pyramid(geometry)
+        self.pyramid = pyramid if pyramid is not None else Pyramid(geometry)
         self.store: list[int] = []  # stored stones (Stone values)
         self.feasted = False  # Lateef's feast used
         self.sailed = False  # Heba's sail-back used
@@ -204,13 +204,10 @@ class Player:
         self.retired = False  # taken out of the game by the arbiter
 
     def copy(self) -> Player:
-        p = Player.__new__(Player)
+        p = Player(self.pyramid.geometry, self.food, self.space, None, self.pyramid.copy())
         p.builder = self.builder
         p.power = self.power
-        p.food = self.food
-        p.space = self.space
         p.arrival = self.arrival
-        p.pyramid = self.pyramid.copy()
         p.store = self.store[:]
         p.feasted = self.feasted
         p.sailed = self.sailed
@@ -281,10 +278,8 @@ class GameState:
 
     def clone(self) -> GameState:
         """An independent copy."""
-        s = GameState.__new__(GameState)
-        s.tables = self.tables
-        s.variant = self.variant
-        s.players = [p.copy() for p in self.players]
+        s = GameState(self.tables, self.variant, [p.copy() for p in self.players],
+                      self.ptah is not None)
         s.tiles = self.tiles[:]
         s.offer = [col[:] for col in self.offer]
         s.bag = self.bag[:]
@@ -893,25 +888,43 @@ class GameState:
         """
         if not _START <= self.phase <= _POST:
             raise IllegalAction(self._not_now("a move"))
-        work = self.clone()
-        turn = work.turn
+        # The steps work on copies of what a turn can change: the mover, the offer, the
+        # refills due and Ptah's stones; on a failure the originals go back.
+        players, offer, pending, ptah = self.players, self.offer, self.pending, self.ptah
+        scalars = (self.phase, self.seat, self.start_space, self.hand, self.can_store,
+                   self.next_arrival, self.turn, self.ptah_total)
+        self.players = players[:]
+        self.players[self.seat] = players[self.seat].copy()
+        self.offer = [col[:] for col in offer]
+        self.pending = pending[:]
+        self.ptah = ptah[:] if ptah is not None else None
+        try:
+            self._apply_steps(steps)
+        except IllegalAction:
+            self.players, self.offer, self.pending, self.ptah = players, offer, pending, ptah
+            (self.phase, self.seat, self.start_space, self.hand, self.can_store,
+             self.next_arrival, self.turn, self.ptah_total) = scalars
+            raise
+
+    def _apply_steps(self, steps: Sequence[Step]) -> None:
+        """The steps of :meth:`apply_turn`, on this state, and Done when needed."""
+        turn = self.turn
         for i, step in enumerate(steps):
-            if work.turn_over_since(turn):
+            if self.turn_over_since(turn):
                 raise IllegalAction(f"step {i + 1} ({step}): the turn is already over")
             if type(step) is Done:
                 raise IllegalAction(f"step {i + 1}: 'done' is implied at the end of a move")
             try:
-                work.apply(step)
+                self.apply(step)
             except IllegalAction as e:
                 raise IllegalAction(f"step {i + 1} ({step}): {e}") from None
-        if not work.turn_over_since(turn):
-            if work.phase == _POST:
-                work.apply(DONE)
+        if not self.turn_over_since(turn):
+            if self.phase == _POST:
+                self.apply(DONE)
             else:
                 raise IllegalAction("the move is incomplete: "
-                                    + ("the bought stone must be placed" if work.phase ==
+                                    + ("the bought stone must be placed" if self.phase ==
                                        _PLACE else "a stone must be bought (or end)"))
-        self._adopt(work)
 
     def legal_turns(self) -> list[tuple[Step, ...]]:
         """The legal whole turns from here, as step sequences (Done left implicit).
@@ -1056,10 +1069,6 @@ class GameState:
         return (self.phase, self.seat, self.turn, self.hand, self.can_store,
                 tuple(tuple(col) for col in self.offer), tuple(self.pending),
                 tuple(self.ptah) if self.ptah is not None else None, mine)
-
-    def _adopt(self, other: GameState) -> None:
-        for name in GameState.__slots__:
-            setattr(self, name, getattr(other, name))
 
 
 def new_game(players: int = 4, *, builders: Iterable[str] | str | None = None,
