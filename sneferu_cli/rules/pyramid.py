@@ -41,6 +41,8 @@ class Geometry:
                 left_bit.append(1 << ((n - 1) * w + x))
                 right_bit.append(1 << ((n - 1) * w + x + 1))
                 self.valid |= left_bit[-1] | right_bit[-1]
+        # The slot index of slot 1 of each level (level 1 first).
+        self.level_start = tuple(self.slot_index[(n, 1)] for n in range(1, levels + 1))
         self.level_of = tuple(level_of)
         self.number_of = tuple(number_of)
         self.left_bit = tuple(left_bit)
