@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 from .notation.move import legal_moves
 from .notation.position import from_position, to_position
+from .rules import core_build
 from .rules.chance import sample_outcome
 from .rules.edition import Edition
 from .rules.state import GameState, new_game
@@ -145,8 +146,9 @@ class BenchReport(NamedTuple):
 
 
 def python_version() -> str:
-    """The interpreter, e.g. ``3.11.7 (CPython)``."""
-    return f"{platform.python_version()} ({platform.python_implementation()})"
+    """The interpreter and the rules core: ``3.11.7 (CPython), rules core compiled (mypyc)``."""
+    return (f"{platform.python_version()} ({platform.python_implementation()}), "
+            f"rules core {core_build()}")
 
 
 SAMPLE_GAMES = 50

@@ -7,7 +7,7 @@ import random
 from support import run_cli
 
 from sneferu_cli.bench import STEP_ROUNDS, play_random, run_bench
-from sneferu_cli.rules import new_game
+from sneferu_cli.rules import core_build, new_game
 
 
 def counts(stdout: str) -> dict[str, str]:
@@ -62,3 +62,11 @@ def test_bench_rejects_bad_options_in_one_line():
         r = run_cli("bench", *args)
         assert r.returncode == 2, args
         assert r.stderr.startswith("sneferu: ") and len(r.stderr.splitlines()) == 1, r.stderr
+
+
+def test_bench_says_whether_the_rules_core_is_compiled():
+    """The python line names the build the tests import: mypyc-compiled or pure Python."""
+    r = run_cli("bench", "--games", "1")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[1].endswith(f", rules core {core_build()}")
+    assert core_build() in ("compiled (mypyc)", "pure Python")
