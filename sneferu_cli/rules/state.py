@@ -89,6 +89,8 @@ _SAIL_BACK: Final = Power.SAIL_BACK
 _BETWEEN: Final = Power.BETWEEN
 _SINGLE_AREA: Final = Power.SINGLE_AREA
 
+# The two materials (ints) of each stone.
+_MATERIALS_OF: Final = tuple((int(a), int(b)) for a, b in STONE_MATERIALS)
 # The stone (an int) of materials a, b at [a * 5 + b].
 _STONE_OF_PAIR: Final = tuple(int(x) for x in STONE_OF_PAIR)
 # Bit masks: which materials a stone is made of.
@@ -174,7 +176,7 @@ class Tables:
         found = self.placement_lists.get(key)
         if found is not None:
             return found
-        a, b = STONE_MATERIALS[stone]
+        a, b = _MATERIALS_OF[stone]
         places: list[Place] = []
         tokens: list[str] = []
         o = open_slots
@@ -497,7 +499,7 @@ class GameState:
             return self._start_steps()
         if phase == _PLACE:
             p = self.players[self.seat]
-            a, b = STONE_MATERIALS[self.hand]
+            a, b = _MATERIALS_OF[self.hand]
             steps: list[Step] = []
             self._placements(p, a, b, steps)
             if self.can_store:
@@ -547,7 +549,7 @@ class GameState:
 
     def _stored_placements(self, p: Player, out: list[Step]) -> None:
         for stone in sorted(set(p.store)):
-            a, b = STONE_MATERIALS[stone]
+            a, b = _MATERIALS_OF[stone]
             self._placements(p, a, b, out)
 
     def _shifts(self) -> list[Step]:
