@@ -1,24 +1,33 @@
 """Which sneferu_cli the tests run: SNEFERU_EXPECT_COMPILED (set by .ci/run) pins it down.
 
-``python3 -m pytest`` puts the current folder on ``sys.path``: from the repository root the
-tests (and the ``python -m sneferu_cli`` they start) import the source tree, pure Python,
-whatever is installed; from ``tests/`` they import the installed build.
+``python3 -m pytest`` from the repository root puts the root on ``sys.path``, so by default
+the tests (and the ``python -m sneferu_cli`` they start there) import the source tree,
+pure Python, whatever is installed.
 
-- ``SNEFERU_EXPECT_COMPILED=1``: the session stops at once unless sneferu_cli comes from
-  outside the source tree with the rules core compiled by mypyc (``pip install .``, then
-  ``cd tests && python3 -m pytest``).
+- ``SNEFERU_EXPECT_COMPILED=1``: the installed build, whose rules core ``pip install .``
+  compiled with mypyc. The root is taken off ``sys.path`` here; in the child processes
+  ``PYTHONSAFEPATH=1`` keeps it off and ``PYTHONPATH`` gives the scripts in tests/ their
+  helpers. The session stops at once unless sneferu_cli comes from outside the source tree
+  with the rules core compiled.
 - ``SNEFERU_EXPECT_COMPILED=0``: the session stops unless the rules core is pure Python.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPECT = os.environ.get("SNEFERU_EXPECT_COMPILED", "")
+
+if EXPECT == "1":
+    sys.path[:] = [p for p in sys.path if Path(p or os.curdir).resolve() != ROOT]
+    os.environ["PYTHONSAFEPATH"] = "1"
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [str(ROOT / "tests"), *filter(None, [os.environ.get("PYTHONPATH")])])
 
 
 def pytest_configure(config: pytest.Config) -> None:
