@@ -89,6 +89,24 @@ _SAIL_BACK: Final = Power.SAIL_BACK
 _BETWEEN: Final = Power.BETWEEN
 _SINGLE_AREA: Final = Power.SINGLE_AREA
 
+# Step classes and singletons as Final globals: mypyc keeps them in C statics, so the
+# dispatch in apply() and the lists of legal_steps() do not look names up in a dict.
+_DRAW_T: Final = Draw
+_BUY_T: Final = Buy
+_PLACE_T: Final = Place
+_LAYTILE_T: Final = LayTile
+_ARRIVE_T: Final = Arrive
+_ASSIGN_T: Final = Assign
+_DONE_T: Final = Done
+_STORE_T: Final = Store
+_FEAST_T: Final = Feast
+_END_T: Final = End
+_SHIFT_T: Final = Shift
+_STORE_STEP: Final = STORE
+_FEAST_STEP: Final = FEAST
+_DONE_STEP: Final = DONE
+_END_STEP: Final = END
+
 # The two materials (ints) of each stone.
 _MATERIALS_OF: Final = tuple((int(a), int(b)) for a, b in STONE_MATERIALS)
 # The stone (an int) of materials a, b at [a * 5 + b].
@@ -503,16 +521,16 @@ class GameState:
             steps: list[Step] = []
             self._placements(p, a, b, steps)
             if self.can_store:
-                steps.append(STORE)
+                steps.append(_STORE_STEP)
             return steps
         if phase == _POST:
             p = self.players[self.seat]
             steps = []
             if p.power is _FEAST and not p.feasted:
-                steps.append(FEAST)
+                steps.append(_FEAST_STEP)
             if p.space == self.tables.last:
                 self._stored_placements(p, steps)
-            steps.append(DONE)
+            steps.append(_DONE_STEP)
             return steps
         return []
 
@@ -522,14 +540,14 @@ class GameState:
         if p.store:
             self._stored_placements(p, steps)
         if p.power is _FEAST and not p.feasted:
-            steps.append(FEAST)
+            steps.append(_FEAST_STEP)
         if not self.bag_total:
             steps.extend(self._shifts())
         buys = self._buys(p)
         if buys:
             steps.extend(buys)
         else:
-            steps.append(END)
+            steps.append(_END_STEP)
         return steps
 
     def _placements(self, p: Player, a: int, b: int, out: list[Step]) -> None:
@@ -598,7 +616,7 @@ class GameState:
     def apply(self, action: Action) -> None:
         """Apply a step of the active player or a chance outcome; raise IllegalAction."""
         kind = type(action)
-        if kind is Draw and self._phase == _DRAW:
+        if kind is _DRAW_T and self._phase == _DRAW:
             stone = action.stone  # type: ignore[union-attr]
             if not self.bag[stone]:
                 raise IllegalAction(f"{action}: the bag holds {self._bag_text()}")
@@ -609,28 +627,28 @@ class GameState:
             if not pending or not self.bag_total:
                 pending.clear()
                 self._begin_turn()
-        elif kind is Buy:
+        elif kind is _BUY_T:
             self._buy(action)  # type: ignore[arg-type]
-        elif kind is Place:
+        elif kind is _PLACE_T:
             self._apply_place(action)  # type: ignore[arg-type]
-        elif kind is Draw or kind is LayTile or kind is Arrive or kind is Assign:
+        elif kind is _DRAW_T or kind is _LAYTILE_T or kind is _ARRIVE_T or kind is _ASSIGN_T:
             self._apply_outcome(action)  # type: ignore[arg-type]
-        elif kind is Done:
+        elif kind is _DONE_T:
             if self._phase != _POST:
                 raise IllegalAction(self._not_now("done"))
             self._end_turn()
-        elif kind is Store:
+        elif kind is _STORE_T:
             if self._phase != _PLACE or not self.can_store:
                 raise IllegalAction("store: only with the STOREHOUSE bonus of the quarry the "
                                     "boat started on, for a stone of its colour, before placing")
             self.players[self.seat].store.append(self.hand)
             self.hand = -1
             self._finish_main()
-        elif kind is Feast:
+        elif kind is _FEAST_T:
             self._feast()
-        elif kind is End:
+        elif kind is _END_T:
             self._forced_end()
-        elif kind is Shift:
+        elif kind is _SHIFT_T:
             self._shift(action)  # type: ignore[arg-type]
         else:
             raise IllegalAction(f"not an action: {action!r}")
