@@ -477,7 +477,8 @@ class GameState:
         kind, index = self.setup_next
         if kind == "offer":
             self._draw(o, index)
-            self.setup_next = self._find_setup_next()
+            if len(self.offer[index]) >= self.tables.rows:  # else: the same column again
+                self.setup_next = self._find_setup_next()
             return
         if kind == "tile":
             if type(o) is not LayTile or self._tile_pool(index)[o.tile] <= 0:
@@ -536,6 +537,11 @@ class GameState:
 
     def _start_steps(self) -> list[Step]:
         p = self.players[self.seat]
+        if not p.store and p.power is not _FEAST and self.bag_total:
+            buys = self._buys(p)  # the usual start: the buys alone
+            if not buys:
+                buys.append(_END_STEP)
+            return buys
         steps: list[Step] = []
         if p.store:
             self._stored_placements(p, steps)
