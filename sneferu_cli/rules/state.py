@@ -216,9 +216,25 @@ class Tables:
         return places, tokens
 
     @staticmethod
-    @functools.cache
     def of(edition: Edition) -> Tables:
-        return Tables(edition)
+        """The tables of ``edition``, made once per edition (equal editions share them)."""
+        seen = _TABLES_OF_OBJECT.get(id(edition))
+        if seen is not None and seen[0] is edition:
+            return seen[1]  # no hashing of the whole edition: new_game() asks every game
+        tables = _tables_of(edition)
+        if len(_TABLES_OF_OBJECT) >= 64:
+            _TABLES_OF_OBJECT.clear()
+        _TABLES_OF_OBJECT[id(edition)] = (edition, tables)
+        return tables
+
+
+@functools.cache
+def _tables_of(edition: Edition) -> Tables:
+    return Tables(edition)
+
+
+# The tables of the edition objects asked for lately, by id (each kept alive by its entry).
+_TABLES_OF_OBJECT: dict[int, tuple[Edition, Tables]] = {}
 
 
 class Player:
@@ -450,8 +466,9 @@ class GameState:
 
     def _find_setup_next(self) -> tuple[str, int]:
         """Which set-up chance event comes next: (kind, index); ("", -1) when none."""
-        if -1 in self.tiles:
-            return "tile", self.tiles.index(-1)
+        for i, kind in enumerate(self.tiles):
+            if kind < 0:
+                return "tile", i
         for c, col in enumerate(self.offer):
             if len(col) < self.tables.rows:
                 return "offer", c
