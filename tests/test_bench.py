@@ -11,7 +11,7 @@ from support import run_cli
 
 from sneferu_cli.arbiter.bench import instant_engine, pipe_round_trip, time_moves
 from sneferu_cli.bench import STEP_ROUNDS, play_random, run_bench
-from sneferu_cli.rules import new_game, standard_edition
+from sneferu_cli.rules import core_build, new_game, standard_edition
 
 
 def counts(stdout: str) -> dict[str, str]:
@@ -120,3 +120,11 @@ def test_the_instant_engine_plays_legal_games_in_c_or_python(compiler, tmp_path,
     assert argv[-1].endswith("instant" if compiler else "instant.py")
     turns, seconds, cpu = time_moves(argv, 3, 2, 9, None, standard_edition())
     assert turns > 40 and seconds > 0 and cpu > 0  # (_moves raises if a seat was retired)
+
+
+def test_bench_says_whether_the_rules_core_is_compiled():
+    """The python line names the build the tests import: mypyc-compiled or pure Python."""
+    r = run_cli("bench", "--rules", "--games", "1")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[1].endswith(f", rules core {core_build()}")
+    assert core_build() in ("compiled (mypyc)", "pure Python")

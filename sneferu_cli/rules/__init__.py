@@ -5,7 +5,7 @@
 True
 """
 
-
+from . import state as _state_module
 from .chance import sample_outcome
 from .components import Material, NotationError, Power, Stone, Tile
 from .edition import Edition, EditionError, load_edition, parse_edition, standard_edition
@@ -47,6 +47,16 @@ __all__ = [
     "Edition", "EditionError", "End", "Feast", "GameState", "Geometry", "IllegalAction",
     "LayTile", "Material", "NotationError", "Outcome", "Phase", "Place", "Player", "Power",
     "Pyramid", "Shift", "SoloResult", "Standing", "Step", "Stone", "Store", "Tables", "Tile",
-    "Variant", "load_edition", "new_game", "parse_edition", "sample_outcome",
+    "Variant", "core_build", "load_edition", "new_game", "parse_edition", "sample_outcome",
     "standard_edition",
 ]
+
+
+def core_build() -> str:
+    """How the rules core runs here: ``"compiled (mypyc)"`` or ``"pure Python"``.
+
+    ``pip install .`` compiles it with mypyc where a C compiler is there (hatch_build.py);
+    an editable install or a machine without a compiler runs the same source as Python.
+    """
+    file = _state_module.__file__ or ""
+    return "pure Python" if file.endswith(".py") else "compiled (mypyc)"

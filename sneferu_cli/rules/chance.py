@@ -12,8 +12,6 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from .state import Phase
-
 if TYPE_CHECKING:
     from .state import GameState
     from .steps import Outcome
@@ -21,7 +19,7 @@ if TYPE_CHECKING:
 
 def sample_outcome(state: GameState, rng: random.Random) -> Outcome:
     """Draw one outcome of the current chance node, weighted by its counts."""
-    if state.phase == Phase.DRAW or state.is_drawing_offer():  # draws, without the list
+    if state.draws_from_bag():  # draws, without the list
         pick = rng.randrange(state.bag_total)
         for stone, n in enumerate(state.bag):
             if pick < n:

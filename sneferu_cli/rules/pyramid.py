@@ -41,6 +41,8 @@ class Geometry:
                 left_bit.append(1 << ((n - 1) * w + x))
                 right_bit.append(1 << ((n - 1) * w + x + 1))
                 self.valid |= left_bit[-1] | right_bit[-1]
+        # The slot index of slot 1 of each level (level 1 first).
+        self.level_start = tuple(self.slot_index[(n, 1)] for n in range(1, levels + 1))
         self.level_of = tuple(level_of)
         self.number_of = tuple(number_of)
         self.left_bit = tuple(left_bit)
@@ -103,28 +105,36 @@ class Pyramid:
 
     __slots__ = ("areas", "cells", "count", "filled", "geometry", "material", "open", "stones")
 
-    def __init__(self, geometry: Geometry) -> None:
+    stones: list[int]  # per slot: -1 when empty, else left * 5 + right (materials)
+    filled: int  # slot mask
+    cells: int  # cell mask
+    material: list[int]  # cell mask per material
+    open: int  # empty slots that are supported
+    count: int
+    areas: list[int]  # sizes of the enclosed areas, in the order enclosed
+
+    def __init__(self, geometry: Geometry, source: Pyramid | None = None) -> None:
+        """An empty pyramid, or a copy of ``source`` (of the same geometry)."""
         self.geometry = geometry
-        # Per slot: -1 when empty, else left * 5 + right (materials).
+        if source is not None:
+            self.stones = source.stones[:]
+            self.filled = source.filled
+            self.cells = source.cells
+            self.material = source.material[:]
+            self.open = source.open
+            self.count = source.count
+            self.areas = source.areas[:]
+            return
         self.stones = [-1] * geometry.slot_count
-        self.filled = 0  # slot mask
-        self.cells = 0  # cell mask
-        self.material = [0, 0, 0, 0, 0]  # cell mask per material
-        self.open = geometry.bottom_slots  # empty slots that are supported
+        self.filled = 0
+        self.cells = 0
+        self.material = [0, 0, 0, 0, 0]
+        self.open = geometry.bottom_slots
         self.count = 0
-        self.areas: list[int] = []  # sizes of the enclosed areas, in the order enclosed
+        self.areas = []
 
     def copy(self) -> Pyramid:
-        p = Pyramid.__new__(Pyramid)
-        p.geometry = self.geometry
-        p.stones = self.stones[:]
-        p.filled = self.filled
-        p.cells = self.cells
-        p.material = self.material[:]
-        p.open = self.open
-        p.count = self.count
-        p.areas = self.areas[:]
-        return p
+        return Pyramid(self.geometry, self)
 
     def open_slots(self) -> Iterator[int]:
         """Indices of the empty slots a stone may go into now."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from enum import Enum, IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from .components import STONE_MATERIALS, STONE_OF_PAIR, Material, Power, Stone, Tile
 from .edition import Builder, Edition, standard_edition
@@ -69,17 +69,55 @@ class Phase(IntEnum):
     OVER = 5
 
 
-# Enum members as plain globals: attribute lookups on an enum class are slow on the hot path.
-_SETUP, _START, _PLACE, _POST, _DRAW, _OVER = Phase
-_FOOD1, _FOOD2, _NOEXTRA, _SAVETIME, _TIMEFOOD, _STOREHOUSE = Tile
-_FEAST, _SAIL_BACK, _BETWEEN, _SINGLE_AREA = Power
+# Phases and tiles as plain int constants, powers as Final globals: the hot path compares
+# them without enum lookups (and mypyc compiles them to C constants).
+_SETUP: Final = 0
+_START: Final = 1
+_PLACE: Final = 2
+_POST: Final = 3
+_DRAW: Final = 4
+_OVER: Final = 5
+PHASES: Final = tuple(Phase)
+_FOOD1: Final = 0
+_FOOD2: Final = 1
+_NOEXTRA: Final = 2
+_SAVETIME: Final = 3
+_TIMEFOOD: Final = 4
+_STOREHOUSE: Final = 5
+_FEAST: Final = Power.FEAST
+_SAIL_BACK: Final = Power.SAIL_BACK
+_BETWEEN: Final = Power.BETWEEN
+_SINGLE_AREA: Final = Power.SINGLE_AREA
 
+# Step classes and singletons as Final globals: mypyc keeps them in C statics, so the
+# dispatch in apply() and the lists of legal_steps() do not look names up in a dict.
+_DRAW_T: Final = Draw
+_BUY_T: Final = Buy
+_PLACE_T: Final = Place
+_LAYTILE_T: Final = LayTile
+_ARRIVE_T: Final = Arrive
+_ASSIGN_T: Final = Assign
+_DONE_T: Final = Done
+_STORE_T: Final = Store
+_FEAST_T: Final = Feast
+_END_T: Final = End
+_SHIFT_T: Final = Shift
+_STORE_STEP: Final = STORE
+_FEAST_STEP: Final = FEAST
+_DONE_STEP: Final = DONE
+_END_STEP: Final = END
+
+# The two materials (ints) of each stone.
+_MATERIALS_OF: Final = tuple((int(a), int(b)) for a, b in STONE_MATERIALS)
+# The stone (an int) of materials a, b at [a * 5 + b].
+_STONE_OF_PAIR: Final = tuple(int(x) for x in STONE_OF_PAIR)
 # Bit masks: which materials a stone is made of.
-STONE_MASK = tuple((1 << a) | (1 << b) for a, b in STONE_MATERIALS)
+STONE_MASK: Final = tuple((1 << a) | (1 << b) for a, b in STONE_MATERIALS)
 
 
-# How many placement lists (Tables.placements) an edition keeps at most.
-PLACEMENT_LISTS_KEPT = 50_000
+# How many placement lists (Tables.placements) an edition keeps at most (random 4-player
+# games meet about 3,700 over 3,000 games).
+PLACEMENT_LISTS_KEPT = 20_000
 
 
 class Tables:
@@ -112,10 +150,10 @@ class Tables:
             self.tile_eye[Tile[ts.kind]] = ts.eye
         self.eye_pool = self.tile_eye
         self.other_pool = [n - e for n, e in zip(self.tile_count, self.tile_eye, strict=True)]
-        self.food1 = edition.tile_amount(_FOOD1)
-        self.food2 = edition.tile_amount(_FOOD2)
-        self.savetime = edition.tile_amount(_SAVETIME)
-        self.timefood = edition.tile_amount(_TIMEFOOD)
+        self.food1 = edition.tile_amount(Tile.FOOD1)
+        self.food2 = edition.tile_amount(Tile.FOOD2)
+        self.savetime = edition.tile_amount(Tile.SAVETIME)
+        self.timefood = edition.tile_amount(Tile.TIMEFOOD)
         self.area_food = edition.pyramid.area_food
         self.forced_food = edition.player.forced_end_food_per_space
         self.per_type = edition.stones.per_type
@@ -157,7 +195,7 @@ class Tables:
         found = self.placement_lists.get(key)
         if found is not None:
             return found
-        a, b = STONE_MATERIALS[stone]
+        a, b = _MATERIALS_OF[stone]
         places: list[Place] = []
         tokens: list[str] = []
         o = open_slots
@@ -178,9 +216,25 @@ class Tables:
         return places, tokens
 
     @staticmethod
-    @functools.cache
     def of(edition: Edition) -> Tables:
-        return Tables(edition)
+        """The tables of ``edition``, made once per edition (equal editions share them)."""
+        seen = _TABLES_OF_OBJECT.get(id(edition))
+        if seen is not None and seen[0] is edition:
+            return seen[1]  # no hashing of the whole edition: new_game() asks every game
+        tables = _tables_of(edition)
+        if len(_TABLES_OF_OBJECT) >= 64:
+            _TABLES_OF_OBJECT.clear()
+        _TABLES_OF_OBJECT[id(edition)] = (edition, tables)
+        return tables
+
+
+@functools.cache
+def _tables_of(edition: Edition) -> Tables:
+    return Tables(edition)
+
+
+# The tables of the edition objects asked for lately, by id (each kept alive by its entry).
+_TABLES_OF_OBJECT: dict[int, tuple[Edition, Tables]] = {}
 
 
 class Player:
@@ -190,13 +244,13 @@ class Player:
                  "retired", "sailed", "space", "store")
 
     def __init__(self, geometry: Geometry, food: int, space: int,
-                 builder: Builder | None) -> None:
+                 builder: Builder | None, pyramid: Pyramid | None = None) -> None:
         self.builder = builder
         self.power = Power(builder.power) if builder else None
         self.food = food
         self.space = space
         self.arrival = -1  # order of arrival on its space (global counter); -1: not yet placed
-        self.pyramid = Pyramid(geometry)
+        self.pyramid = pyramid if pyramid is not None else Pyramid(geometry)
         self.store: list[int] = []  # stored stones (Stone values)
         self.feasted = False  # Lateef's feast used
         self.sailed = False  # Heba's sail-back used
@@ -204,13 +258,10 @@ class Player:
         self.retired = False  # taken out of the game by the arbiter
 
     def copy(self) -> Player:
-        p = Player.__new__(Player)
+        p = Player(self.pyramid.geometry, self.food, self.space, None, self.pyramid.copy())
         p.builder = self.builder
         p.power = self.power
-        p.food = self.food
-        p.space = self.space
         p.arrival = self.arrival
-        p.pyramid = self.pyramid.copy()
         p.store = self.store[:]
         p.feasted = self.feasted
         p.sailed = self.sailed
@@ -243,9 +294,26 @@ class SoloResult(NamedTuple):
 class GameState:
     """A Sneferu game in progress; see the module docstring."""
 
-    __slots__ = ("bag", "bag_total", "can_store", "hand", "next_arrival", "offer", "pending",
-                 "phase", "players", "ptah", "ptah_total", "seat", "setup_next", "start_space",
-                 "tables", "tiles", "turn", "variant")
+    __slots__ = (
+        "_phase",
+        "bag",
+        "bag_total",
+        "can_store",
+        "hand",
+        "next_arrival",
+        "offer",
+        "pending",
+        "players",
+        "ptah",
+        "ptah_total",
+        "seat",
+        "setup_next",
+        "start_space",
+        "tables",
+        "tiles",
+        "turn",
+        "variant",
+    )
 
     def __init__(self, tables: Tables, variant: Variant, players: list[Player],
                  solo: bool) -> None:
@@ -258,7 +326,7 @@ class GameState:
         self.bag_total = tables.per_type * len(Stone)
         self.ptah: list[int] | None = [0] * len(Stone) if solo else None
         self.ptah_total = 0
-        self.phase = _SETUP
+        self._phase = _SETUP
         self.seat = -1  # the active seat, -1 when no one is
         self.start_space = -1  # the active boat's space at the start of the turn
         self.hand = -1  # the stone bought this turn, until placed or stored
@@ -272,6 +340,15 @@ class GameState:
     # ----------------------------------------------------------------- basics
 
     @property
+    def phase(self) -> Phase:
+        """Where the game stands (kept as a plain int inside)."""
+        return PHASES[self._phase]
+
+    @phase.setter
+    def phase(self, value: Phase) -> None:
+        self._phase = int(value)
+
+    @property
     def edition(self) -> Edition:
         return self.tables.edition
 
@@ -281,17 +358,15 @@ class GameState:
 
     def clone(self) -> GameState:
         """An independent copy."""
-        s = GameState.__new__(GameState)
-        s.tables = self.tables
-        s.variant = self.variant
-        s.players = [p.copy() for p in self.players]
+        s = GameState(self.tables, self.variant, [p.copy() for p in self.players],
+                      self.ptah is not None)
         s.tiles = self.tiles[:]
         s.offer = [col[:] for col in self.offer]
         s.bag = self.bag[:]
         s.bag_total = self.bag_total
         s.ptah = self.ptah[:] if self.ptah is not None else None
         s.ptah_total = self.ptah_total
-        s.phase = self.phase
+        s._phase = self._phase
         s.seat = self.seat
         s.start_space = self.start_space
         s.hand = self.hand
@@ -303,14 +378,14 @@ class GameState:
         return s
 
     def is_chance_node(self) -> bool:
-        return self.phase == _SETUP or self.phase == _DRAW
+        return self._phase == _SETUP or self._phase == _DRAW
 
     def is_over(self) -> bool:
-        return self.phase == _OVER
+        return self._phase == _OVER
 
     def current_seat(self) -> int:
         """The seat to decide, or -1 at a chance node or when the game is over."""
-        return self.seat if _START <= self.phase <= _POST else -1
+        return self.seat if _START <= self._phase <= _POST else -1
 
     def price(self, column: int, row: int, bonus: bool = False) -> tuple[int, int]:
         """(food, time) of the offer cell at 1-based ``column``, ``row`` for the active player.
@@ -351,7 +426,7 @@ class GameState:
     def chance_weights(self) -> list[tuple[Outcome, int]]:
         """The outcomes of this chance node with integer weights (counts)."""
         t = self.tables
-        phase = self.phase
+        phase = self._phase
         if phase == _DRAW:
             draw = t.draw
             return [(draw[s], n) for s, n in enumerate(self.bag) if n]
@@ -380,14 +455,20 @@ class GameState:
                 left[tiles[q]] -= 1
         return left
 
+    def draws_from_bag(self) -> bool:
+        """True at a chance node whose outcomes are draws from the bag (offer or refill)."""
+        phase = self._phase
+        return phase == _DRAW or (phase == _SETUP and self.setup_next[0] == "offer")
+
     def is_drawing_offer(self) -> bool:
         """True at a set-up chance node that fills the offer from the bag."""
-        return self.phase == _SETUP and self.setup_next[0] == "offer"
+        return self._phase == _SETUP and self.setup_next[0] == "offer"
 
     def _find_setup_next(self) -> tuple[str, int]:
         """Which set-up chance event comes next: (kind, index); ("", -1) when none."""
-        if -1 in self.tiles:
-            return "tile", self.tiles.index(-1)
+        for i, kind in enumerate(self.tiles):
+            if kind < 0:
+                return "tile", i
         for c, col in enumerate(self.offer):
             if len(col) < self.tables.rows:
                 return "offer", c
@@ -409,12 +490,13 @@ class GameState:
         self.offer[column].append(o.stone)
 
     def _apply_outcome(self, o: Outcome) -> None:
-        if self.phase != _SETUP:
+        if self._phase != _SETUP:
             raise IllegalAction(f"{o}: this is not a chance node (a player is to move)")
         kind, index = self.setup_next
         if kind == "offer":
             self._draw(o, index)
-            self.setup_next = self._find_setup_next()
+            if len(self.offer[index]) >= self.tables.rows:  # else: the same column again
+                self.setup_next = self._find_setup_next()
             return
         if kind == "tile":
             if type(o) is not LayTile or self._tile_pool(index)[o.tile] <= 0:
@@ -449,63 +531,56 @@ class GameState:
 
     def legal_steps(self) -> list[Step]:
         """The steps the active player may take now (empty at chance nodes and the end)."""
-        phase = self.phase
+        phase = self._phase
         if phase == _START:
             return self._start_steps()
         if phase == _PLACE:
             p = self.players[self.seat]
-            a, b = STONE_MATERIALS[self.hand]
-            steps: list[Step] = []
-            self._placements(p, a, b, steps)
+            places = self.tables.placements(p.pyramid.open, self.hand, self._can_sail(p))[0]
+            steps: list[Step] = list(places)
             if self.can_store:
-                steps.append(STORE)
+                steps.append(_STORE_STEP)
             return steps
         if phase == _POST:
             p = self.players[self.seat]
             steps = []
             if p.power is _FEAST and not p.feasted:
-                steps.append(FEAST)
+                steps.append(_FEAST_STEP)
             if p.space == self.tables.last:
                 self._stored_placements(p, steps)
-            steps.append(DONE)
+            steps.append(_DONE_STEP)
             return steps
         return []
 
     def _start_steps(self) -> list[Step]:
         p = self.players[self.seat]
+        if not p.store and p.power is not _FEAST and self.bag_total:
+            buys = self._buys(p)  # the usual start: the buys alone
+            if not buys:
+                buys.append(_END_STEP)
+            return buys
         steps: list[Step] = []
         if p.store:
             self._stored_placements(p, steps)
         if p.power is _FEAST and not p.feasted:
-            steps.append(FEAST)
+            steps.append(_FEAST_STEP)
         if not self.bag_total:
             steps.extend(self._shifts())
         buys = self._buys(p)
         if buys:
             steps.extend(buys)
         else:
-            steps.append(END)
+            steps.append(_END_STEP)
         return steps
 
-    def _placements(self, p: Player, a: int, b: int, out: list[Step]) -> None:
-        table = self.tables.place
-        sail = p.power is _SAIL_BACK and not p.sailed and not p.ended and p.space > 0
-        o = p.pyramid.open
-        while o:
-            low = o & -o
-            row = table[low.bit_length() - 1]
-            o ^= low
-            ab, ba = row[a][b], row[b][a]
-            out.append(ab[0])  # type: ignore[arg-type]
-            out.append(ba[0])  # type: ignore[arg-type]
-            if sail:
-                out.append(ab[1])  # type: ignore[arg-type]
-                out.append(ba[1])  # type: ignore[arg-type]
+    def _can_sail(self, p: Player) -> bool:
+        """Whether ``p``'s placements may carry Heba's sail-back now."""
+        return p.power is _SAIL_BACK and not p.sailed and not p.ended and p.space > 0
 
     def _stored_placements(self, p: Player, out: list[Step]) -> None:
+        sail = self._can_sail(p)
         for stone in sorted(set(p.store)):
-            a, b = STONE_MATERIALS[stone]
-            self._placements(p, a, b, out)
+            out += self.tables.placements(p.pyramid.open, stone, sail)[0]
 
     def _shifts(self) -> list[Step]:
         cols = self.offer
@@ -553,7 +628,7 @@ class GameState:
     def apply(self, action: Action) -> None:
         """Apply a step of the active player or a chance outcome; raise IllegalAction."""
         kind = type(action)
-        if kind is Draw and self.phase == _DRAW:
+        if kind is _DRAW_T and self._phase == _DRAW:
             stone = action.stone  # type: ignore[union-attr]
             if not self.bag[stone]:
                 raise IllegalAction(f"{action}: the bag holds {self._bag_text()}")
@@ -564,28 +639,28 @@ class GameState:
             if not pending or not self.bag_total:
                 pending.clear()
                 self._begin_turn()
-        elif kind is Buy:
+        elif kind is _BUY_T:
             self._buy(action)  # type: ignore[arg-type]
-        elif kind is Place:
+        elif kind is _PLACE_T:
             self._apply_place(action)  # type: ignore[arg-type]
-        elif kind is Draw or kind is LayTile or kind is Arrive or kind is Assign:
+        elif kind is _DRAW_T or kind is _LAYTILE_T or kind is _ARRIVE_T or kind is _ASSIGN_T:
             self._apply_outcome(action)  # type: ignore[arg-type]
-        elif kind is Done:
-            if self.phase != _POST:
+        elif kind is _DONE_T:
+            if self._phase != _POST:
                 raise IllegalAction(self._not_now("done"))
             self._end_turn()
-        elif kind is Store:
-            if self.phase != _PLACE or not self.can_store:
+        elif kind is _STORE_T:
+            if self._phase != _PLACE or not self.can_store:
                 raise IllegalAction("store: only with the STOREHOUSE bonus of the quarry the "
                                     "boat started on, for a stone of its colour, before placing")
             self.players[self.seat].store.append(self.hand)
             self.hand = -1
             self._finish_main()
-        elif kind is Feast:
+        elif kind is _FEAST_T:
             self._feast()
-        elif kind is End:
+        elif kind is _END_T:
             self._forced_end()
-        elif kind is Shift:
+        elif kind is _SHIFT_T:
             self._shift(action)  # type: ignore[arg-type]
         else:
             raise IllegalAction(f"not an action: {action!r}")
@@ -594,11 +669,11 @@ class GameState:
         where = {_SETUP: "during set-up (a chance node)", _START: "before the buy",
                  _PLACE: "while the bought stone waits to be placed",
                  _POST: "after the turn", _DRAW: "while the offer is refilled",
-                 _OVER: "after the game is over"}[self.phase]
+                 _OVER: "after the game is over"}[self._phase]
         return f"{what}: not allowed {where}"
 
     def _buy(self, step: Buy) -> None:
-        if self.phase != _START:
+        if self._phase != _START:
             raise IllegalAction(self._not_now(f"buy {step}"))
         t = self.tables
         c, r = step.column - 1, step.row - 1
@@ -646,7 +721,7 @@ class GameState:
         self.hand = stone
         self.can_store = tile == _STOREHOUSE
         self.start_space = -1
-        self.phase = _PLACE
+        self._phase = _PLACE
         if self.ptah is not None and end > start:
             self._ptah_takes(start, end, c)
 
@@ -666,19 +741,24 @@ class GameState:
                 self.ptah_total += 1
                 self.pending.append(c)
                 if self.ptah_total >= t.ptah_target:
-                    self.phase = _OVER  # Ptah wins at once; the bought stone stays in hand
+                    self._phase = _OVER  # Ptah wins at once; the bought stone stays in hand
                     self.pending.clear()
                     return
 
     def _apply_place(self, step: Place) -> None:
-        phase = self.phase
+        phase = self._phase
         t = self.tables
-        s = t.geometry.slot_index.get((step.level, step.slot), -1)
-        if s < 0:
-            raise IllegalAction(f"place {step}: there is no slot {step.level}.{step.slot}")
-        if step.left == step.right:
+        g = t.geometry
+        level: int = step.level
+        slot: int = step.slot
+        left: int = step.left
+        right: int = step.right
+        if not (1 <= level <= g.levels and 1 <= slot <= g.levels + 1 - level):
+            raise IllegalAction(f"place {step}: there is no slot {level}.{slot}")
+        s = g.level_start[level - 1] + slot - 1
+        if left == right:
             raise IllegalAction(f"place {step}: a stone's two halves are different materials")
-        stone = STONE_OF_PAIR[step.left * 5 + step.right]
+        stone = _STONE_OF_PAIR[left * 5 + right]
         p = self.players[self.seat] if self.seat >= 0 else None
         if phase == _PLACE:
             assert p is not None
@@ -689,7 +769,7 @@ class GameState:
             assert p is not None
             if stone not in p.store:
                 held = " ".join(Stone(x).name for x in p.store) or "nothing"
-                raise IllegalAction(f"place {step}: no {stone.name} in the storehouse "
+                raise IllegalAction(f"place {step}: no {Stone(stone).name} in the storehouse "
                                     f"(it holds {held})")
         elif phase == _POST:
             raise IllegalAction(f"place {step}: stored stones are placed after the turn only "
@@ -714,7 +794,7 @@ class GameState:
             self.hand = -1
         else:
             p.store.remove(stone)
-        self._place(p, s, step.left, step.right)
+        self._place(p, s, left, right)
         if step.heba:
             p.sailed = True
             assert p.builder is not None
@@ -744,7 +824,7 @@ class GameState:
         p.food += gain
 
     def _feast(self) -> None:
-        if self.phase not in (_START, _POST):
+        if self._phase not in (_START, _POST):
             raise IllegalAction(self._not_now("feast"))
         p = self.players[self.seat]
         if p.power is not _FEAST or p.builder is None:
@@ -755,7 +835,7 @@ class GameState:
         p.food += p.builder.amount * p.pyramid.highest_level()
 
     def _forced_end(self) -> None:
-        if self.phase != _START:
+        if self._phase != _START:
             raise IllegalAction(self._not_now("end"))
         p = self.players[self.seat]
         buys = self._buys(p)
@@ -773,7 +853,7 @@ class GameState:
         self._finish_main()
 
     def _shift(self, step: Shift) -> None:
-        if self.phase != _START:
+        if self._phase != _START:
             raise IllegalAction(self._not_now(f"shift {step}"))
         cols = self.offer
         s, t = step.source - 1, step.target - 1
@@ -796,7 +876,7 @@ class GameState:
         p = self.players[self.seat]
         if ((p.power is _FEAST and not p.feasted)
                 or (p.store and p.space == self.tables.last)):
-            self.phase = _POST
+            self._phase = _POST
         else:
             self._end_turn()
 
@@ -804,7 +884,7 @@ class GameState:
         self.hand = -1
         self.can_store = False
         if self.pending and self.bag_total:
-            self.phase = _DRAW
+            self._phase = _DRAW
         else:
             self.pending.clear()
             self._begin_turn()
@@ -813,18 +893,20 @@ class GameState:
         """Whose turn: the rearmost boat not on the last space, first arrived first (3)."""
         last = self.tables.last
         best = -1
-        key = (last + 1, 0)
+        best_space, best_arrival = last + 1, 0
         for i, p in enumerate(self.players):
-            if not p.retired and p.space < last and (p.space, p.arrival) < key:
-                best, key = i, (p.space, p.arrival)
+            space = p.space
+            if not p.retired and space < last and (
+                    space < best_space or (space == best_space and p.arrival < best_arrival)):
+                best, best_space, best_arrival = i, space, p.arrival
         self.hand = -1
         self.can_store = False
         if best < 0 or (self.ptah is not None and self.ptah_total >= self.tables.ptah_target):
-            self.phase = _OVER
+            self._phase = _OVER
             self.seat = -1
             self.start_space = -1
             return
-        self.phase = _START
+        self._phase = _START
         self.seat = best
         self.start_space = self.players[best].space
         self.turn += 1
@@ -834,10 +916,10 @@ class GameState:
 
         Allowed between turns or at the start of the retiring seat's own turn.
         """
-        if self.phase in (_PLACE, _POST) and seat == self.seat:
+        if self._phase in (_PLACE, _POST) and seat == self.seat:
             raise IllegalAction("retire: not in the middle of the seat's own turn")
         self.players[seat].retired = True
-        if self.phase == _START and seat == self.seat:
+        if self._phase == _START and seat == self.seat:
             self._begin_turn()
 
     # ----------------------------------------------------------------- results
@@ -884,34 +966,52 @@ class GameState:
 
     def turn_over_since(self, turn: int) -> bool:
         """True once the turn numbered ``turn`` has ended (for applying whole moves)."""
-        return self.turn != turn or not _START <= self.phase <= _POST
+        return self.turn != turn or not _START <= self._phase <= _POST
 
     def apply_turn(self, steps: Sequence[Step]) -> None:
         """Apply one whole turn atomically: all its steps, then Done if still needed.
 
         On an illegal step nothing changes and IllegalAction says which step failed.
         """
-        if not _START <= self.phase <= _POST:
+        if not _START <= self._phase <= _POST:
             raise IllegalAction(self._not_now("a move"))
-        work = self.clone()
-        turn = work.turn
+        # The steps work on copies of what a turn can change: the mover, the offer, the
+        # refills due and Ptah's stones; on a failure the originals go back.
+        players, offer, pending, ptah = self.players, self.offer, self.pending, self.ptah
+        scalars = (self._phase, self.seat, self.start_space, self.hand, self.can_store,
+                   self.next_arrival, self.turn, self.ptah_total)
+        self.players = players[:]
+        self.players[self.seat] = players[self.seat].copy()
+        self.offer = [col[:] for col in offer]
+        self.pending = pending[:]
+        self.ptah = ptah[:] if ptah is not None else None
+        try:
+            self._apply_steps(steps)
+        except IllegalAction:
+            self.players, self.offer, self.pending, self.ptah = players, offer, pending, ptah
+            (self._phase, self.seat, self.start_space, self.hand, self.can_store,
+             self.next_arrival, self.turn, self.ptah_total) = scalars
+            raise
+
+    def _apply_steps(self, steps: Sequence[Step]) -> None:
+        """The steps of :meth:`apply_turn`, on this state, and Done when needed."""
+        turn = self.turn
         for i, step in enumerate(steps):
-            if work.turn_over_since(turn):
+            if self.turn_over_since(turn):
                 raise IllegalAction(f"step {i + 1} ({step}): the turn is already over")
             if type(step) is Done:
                 raise IllegalAction(f"step {i + 1}: 'done' is implied at the end of a move")
             try:
-                work.apply(step)
+                self.apply(step)
             except IllegalAction as e:
                 raise IllegalAction(f"step {i + 1} ({step}): {e}") from None
-        if not work.turn_over_since(turn):
-            if work.phase == _POST:
-                work.apply(DONE)
+        if not self.turn_over_since(turn):
+            if self._phase == _POST:
+                self.apply(DONE)
             else:
                 raise IllegalAction("the move is incomplete: "
-                                    + ("the bought stone must be placed" if work.phase ==
+                                    + ("the bought stone must be placed" if self._phase ==
                                        _PLACE else "a stone must be bought (or end)"))
-        self._adopt(work)
 
     def legal_turns(self) -> list[tuple[Step, ...]]:
         """The legal whole turns from here, as step sequences (Done left implicit).
@@ -946,7 +1046,7 @@ class GameState:
         which gets its own check. Fills ``turns`` and/or ``texts`` in the order of
         :meth:`_legal_turns_reference`.
         """
-        if self.phase != _START or not self.bag_total:
+        if self._phase != _START or not self.bag_total:
             return False
         p = self.players[self.seat]
         if p.store or (p.power is _FEAST and not p.feasted):
@@ -985,8 +1085,8 @@ class GameState:
                 work = self.clone()
                 work.apply(buy)
                 key = (*key, tuple(map(tuple, work.offer)), tuple(work.pending),
-                       tuple(work.ptah or ()), work.phase)
-                if work.phase == _OVER:
+                       tuple(work.ptah or ()), work._phase)
+                if work._phase == _OVER:
                     if key not in seen:
                         seen.add(key)
                         if turns is not None:
@@ -1027,7 +1127,7 @@ class GameState:
         The definition the fast enumeration is tested against (tests/test_legal_turns.py).
         """
         out: list[tuple[Step, ...]] = []
-        if not _START <= self.phase <= _POST:
+        if not _START <= self._phase <= _POST:
             return out
         turn, mover = self.turn, self.seat
         seen: set[tuple[object, ...]] = set()
@@ -1053,13 +1153,9 @@ class GameState:
         p = self.players[mover]
         mine = (p.food, p.space, p.arrival, tuple(p.pyramid.stones), tuple(sorted(p.store)),
                 p.feasted, p.sailed, p.ended)
-        return (self.phase, self.seat, self.turn, self.hand, self.can_store,
+        return (self._phase, self.seat, self.turn, self.hand, self.can_store,
                 tuple(tuple(col) for col in self.offer), tuple(self.pending),
                 tuple(self.ptah) if self.ptah is not None else None, mine)
-
-    def _adopt(self, other: GameState) -> None:
-        for name in GameState.__slots__:
-            setattr(self, name, getattr(other, name))
 
 
 def new_game(players: int = 4, *, builders: Iterable[str] | str | None = None,
