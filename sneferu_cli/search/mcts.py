@@ -286,8 +286,8 @@ class _Search:
                     child = node.children[step] = self._new(state)
                     expanded = True
                 else:
-                    step, child = self._select(node)
-                    state.apply(step)
+                    action, child = self._select(node)
+                    state.apply(action)
             node = child
             path.append(node)
         rewards = self._rollout(state)
