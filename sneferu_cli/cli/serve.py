@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..serve import MAX_GAMES, MAX_LINE
+from ..serve import MAX_ANALYSE_MS, MAX_GAMES, MAX_LINE
 from ..serve import serve as serve_stream
 
 
@@ -17,13 +17,17 @@ from ..serve import serve as serve_stream
               help="How many games may be open at once.")
 @click.option("--max-line", type=click.IntRange(64), default=MAX_LINE, show_default=True,
               metavar="BYTES", help="The longest request line served.")
-def serve(json_mode: bool, max_games: int, max_line: int) -> None:
+@click.option("--max-analyse-ms", type=click.IntRange(1), default=MAX_ANALYSE_MS,
+              show_default=True, metavar="MS",
+              help="The longest an analyse request may search.")
+def serve(json_mode: bool, max_games: int, max_line: int, max_analyse_ms: int) -> None:
     """Serve Sneferu's rules to another program, one request a line on stdin/stdout.
 
     Requests open games (new, load, load-record), list what is legal (moves, steps,
-    outcomes), act (play, step, chance, undo), look (position, state, show, turn, ranking)
-    and check records (verify); 'commands' lists them all and 'quit' stops the server.
+    outcomes), act (play, step, chance, undo), look (position, state, show, turn, ranking),
+    search for the best moves (analyse) and check records (verify); 'commands' lists them
+    all and 'quit' stops the server.
     See SPEC.md, section 10.
     """
     serve_stream(sys.stdin.buffer, sys.stdout.buffer, json_mode=json_mode,
-                 max_games=max_games, max_line=max_line)
+                 max_games=max_games, max_line=max_line, max_analyse_ms=max_analyse_ms)

@@ -5,5 +5,7 @@ Between the rules and notation below and the protocol above: the bundled engine 
 """
 
 from .mcts import Analysis, MoveStat, SearchOptions, estimate, playout_step, search
+from .report import AnalysisDoc, MoveDoc, analysis_doc, analysis_lines
 
-__all__ = ["Analysis", "MoveStat", "SearchOptions", "estimate", "playout_step", "search"]
+__all__ = ["Analysis", "AnalysisDoc", "MoveDoc", "MoveStat", "SearchOptions", "analysis_doc",
+           "analysis_lines", "estimate", "playout_step", "search"]

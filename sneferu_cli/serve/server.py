@@ -32,7 +32,7 @@ from typing import BinaryIO, NamedTuple
 import msgspec
 
 from .requests import COMMANDS, Request, RequestError, parse_request
-from .session import MAX_GAMES, Result, Session
+from .session import MAX_ANALYSE_MS, MAX_GAMES, Result, Session
 
 MAX_LINE = 1 << 20
 """The longest request line served, in bytes (without the line end): 1 MiB."""
@@ -54,9 +54,10 @@ class _TooLong(NamedTuple):
 
 
 def serve(inp: BinaryIO, out: BinaryIO, *, json_mode: bool = False,
-          max_line: int = MAX_LINE, max_games: int = MAX_GAMES) -> None:
+          max_line: int = MAX_LINE, max_games: int = MAX_GAMES,
+          max_analyse_ms: int = MAX_ANALYSE_MS) -> None:
     """Serve requests from ``inp`` until ``quit`` or its end, replying on ``out``."""
-    session = Session(max_games)
+    session = Session(max_games, max_analyse_ms)
     codec: _Codec = _Json() if json_mode else _Text()
     for line in _lines(inp, max_line):
         if isinstance(line, _TooLong):
