@@ -2,7 +2,9 @@
 """mcts: a Sneferu engine that searches with Monte Carlo tree search (sneferu_cli.search).
 
 Chance is sampled from the bag's counts, every seat plays for its own final place, and
-the search stops in time for every ``go`` (``movetime`` or the clock, less ``Overhead``).
+the search stops in time for every ``go``: 90% of a ``movetime`` less ``Overhead``, or a
+share of the clock (what is left over the turns the boat may still take, plus most of the
+increment) less ``Overhead``.
 Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the time limit
 still obeyed, makes it deterministic); ``Exploration`` (UCT constant in hundredths),
 ``Horizon`` (playout turns before the position is valued, 0 to the end), ``Widening``
@@ -12,6 +14,7 @@ thinks it sends ``info nodes N nps N playouts N time MS score PCT rank R pv MOVE
 move.
 """
 
+import gc
 import time
 
 from sneferu_cli.protocol.bot import Bot, run
@@ -32,7 +35,7 @@ class MctsPlayer(Bot):
         self.exploration = round(DEFAULTS.exploration * 100)
         self.horizon = DEFAULTS.horizon
         self.widening = round(DEFAULTS.widening * 10)
-        self.overhead = 30
+        self.overhead = 40
 
     def declare_options(self) -> list[OptionSpec]:
         return [*super().declare_options(),
@@ -55,7 +58,7 @@ class MctsPlayer(Bot):
         overhead = self.overhead / 1000
         if go.movetime is not None:
             budget = go.movetime / 1000
-            return max(budget * 0.3, budget - max(overhead, budget * 0.15))
+            return max(budget * 0.3, budget * 0.9 - overhead)
         assert go.clock is not None
         seat = state.current_seat()
         clock = go.clock[seat] / 1000
@@ -90,4 +93,6 @@ class MctsPlayer(Bot):
 
 
 if __name__ == "__main__":
+    gc.freeze()  # what is loaded stays; rare collections: no pauses in the middle of a move
+    gc.set_threshold(50_000, 50, 100)
     run(MctsPlayer())

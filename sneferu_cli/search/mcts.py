@@ -107,7 +107,8 @@ class Analysis:
 # ------------------------------------------------------------------ evaluation
 
 STORED = 0.85  # a stored stone, in stones: placed later for free, but not counted yet
-UNIT = 4.5  # food plus spaces left that buy one more stone, on average
+SPACE = 0.15  # a space left on the river, in stones: time to buy more
+FOOD = 0.1  # a food, in stones
 SPREAD = 1.0  # stones of difference that make a clear lead (logistic scale)
 WON = 0.8  # solo: a won game's reward is at least this, a lost one's below
 
@@ -119,7 +120,7 @@ def potential(state: GameState, seat: int) -> float:
     t = state.tables
     count = p.pyramid.count
     room = t.slots - count - len(p.store)
-    more = 0.0 if p.ended else (p.food + (t.last - p.space)) / UNIT
+    more = 0.0 if p.ended else FOOD * p.food + SPACE * (t.last - p.space)
     return count + STORED * len(p.store) + min(float(room), more) + p.food * 1e-3
 
 
