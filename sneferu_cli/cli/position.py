@@ -151,16 +151,15 @@ def analyse(pos: str, movetime: int | None, iterations: int | None, top: int, se
     if movetime is not None and iterations is not None:
         raise click.UsageError("give --movetime or --iterations, not both")
     state = read_position(pos, edition_path)
-    if state.current_seat() < 0:
-        raise IllegalAction("analyse: no seat is to decide in this position ("
-                            + ("the game is over" if state.is_over() else
-                               "a chance node: give its outcome with 'position play'") + ")")
     if iterations is None and movetime is None:
         movetime = DEFAULT_ANALYSE_MS
     deadline = time.perf_counter() + movetime / 1000 if movetime is not None else None
     show = _progress if sys.stderr.isatty() else None
-    result = search(state, iterations=iterations or 0, deadline=deadline, seed=seed,
-                    progress=show)
+    try:
+        result = search(state, iterations=iterations or 0, deadline=deadline, seed=seed,
+                        progress=show)
+    except ValueError as e:  # no seat to decide: not allowed in this state
+        raise IllegalAction(str(e)) from None
     if show is not None:
         show(result, final=True)
     doc = analysis_doc(result, top)

@@ -354,9 +354,11 @@ def search(state: GameState, *, iterations: int = 0, deadline: float | None = No
     to stop at (None: no limit); at least one of them must be given. The same position,
     ``iterations``, ``seed`` and options (and no deadline reached) give the same analysis.
     ``progress`` is called with the analysis so far every ``progress_every`` seconds.
+    A ValueError when no seat is to decide.
     """
     if state.current_seat() < 0:
-        raise ValueError("analyse: no seat is to decide (a chance node or the end)")
+        why = "the game is over" if state.is_over() else "a chance node"
+        raise ValueError(f"analyse: no seat is to decide ({why})")
     if iterations <= 0 and deadline is None:
         raise ValueError("search: give a number of iterations or a deadline")
     began = time.perf_counter()

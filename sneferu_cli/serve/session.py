@@ -292,10 +292,6 @@ class Session:
     def _analyse(self, request: Analyse) -> Analysed:
         """Search the game's position within the server's bound on time (SPEC 10.8)."""
         state = self._game(request.game).state
-        if state.current_seat() < 0:
-            raise RequestError("analyse: no seat is to decide ("
-                               + ("the game is over" if state.is_over() else "a chance node")
-                               + ")")
         if request.iterations is not None and request.movetime is not None:
             raise RequestError("analyse: give iterations or movetime, not both")
         for name in ("iterations", "movetime"):
