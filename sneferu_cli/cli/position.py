@@ -175,5 +175,5 @@ def _progress(a: Analysis, final: bool = False) -> None:
     best = a.best
     estimate = f"rank {best.rank:.3f}" if best.win is None else f"win {best.win:.3f}"
     line = (f"{a.iterations} playouts  {a.nodes} nodes  {a.seconds:.1f} s  "
-            f"{a.nps} playouts/s  best {best.move} ({estimate})")
+            f"{a.playouts_per_second} playouts/s  best {best.move} ({estimate})")
     click.echo(f"\r\x1b[K{line}", err=True, nl=final)

@@ -99,7 +99,7 @@ class Analysis:
         return self.moves[0]
 
     @property
-    def nps(self) -> int:
+    def playouts_per_second(self) -> int:
         """Iterations (playouts) per second."""
         return int(self.iterations / self.seconds) if self.seconds > 0 else 0
 
@@ -252,7 +252,6 @@ class _RootMove:
 
 @dataclass
 class _Search:
-    root: GameState
     options: SearchOptions
     rng: random.Random
     players: int
@@ -364,7 +363,7 @@ def search(state: GameState, *, iterations: int = 0, deadline: float | None = No
     began = time.perf_counter()
     o = options or SearchOptions()
     seat = state.current_seat()
-    s = _Search(state, o, random.Random(seed), len(state.players), seat)
+    s = _Search(o, random.Random(seed), len(state.players), seat)
     for steps in state.legal_turns():
         after = state.clone()
         after.apply_turn(steps)

@@ -51,7 +51,7 @@ def analysis_doc(a: Analysis, top: int = 0) -> AnalysisDoc:
     """The analysis with its ``top`` best moves (0: all), numbers rounded for reading."""
     moves = a.moves[:top] if top > 0 else a.moves
     return AnalysisDoc(
-        a.seat + 1, a.players, a.iterations, a.nodes, round(a.seconds, 3), a.nps,
+        a.seat + 1, a.players, a.iterations, a.nodes, round(a.seconds, 3), a.playouts_per_second,
         [MoveDoc(str(m.move), m.visits, round(m.reward, 4), round(m.rank, 4),
                  None if m.win is None else round(m.win, 4), round(m.prior, 4))
          for m in moves])
