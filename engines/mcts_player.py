@@ -2,7 +2,7 @@
 """mcts: a Sneferu engine that searches with Monte Carlo tree search (sneferu_cli.search).
 
 Chance is sampled from the bag's counts, every seat plays for its own final place, and
-the search stops in time for every ``go``: 90% of a ``movetime`` less ``Overhead``, or a
+the search stops in time for every ``go``: 80% of a ``movetime`` less ``Overhead``, or a
 share of the clock (what is left over the turns the boat may still take, plus most of the
 increment) less ``Overhead``.
 Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the time limit
@@ -15,10 +15,14 @@ move.
 """
 
 import gc
+import random
 import time
 
-from sneferu_cli.protocol.bot import Bot, run
-from sneferu_cli.protocol.messages import Go, OptionSpec
+from sneferu_cli.notation.move import legal_moves
+from sneferu_cli.notation.position import to_position
+from sneferu_cli.protocol.bot import Bot, Follower, run
+from sneferu_cli.protocol.messages import Go, OptionSpec, Position
+from sneferu_cli.rules import new_game, sample_outcome
 from sneferu_cli.rules.state import GameState
 from sneferu_cli.search import Analysis, SearchOptions, search
 
@@ -58,7 +62,7 @@ class MctsPlayer(Bot):
         overhead = self.overhead / 1000
         if go.movetime is not None:
             budget = go.movetime / 1000
-            return max(budget * 0.3, budget * 0.9 - overhead)
+            return max(budget * 0.25, budget * 0.8 - overhead)
         assert go.clock is not None
         seat = state.current_seat()
         clock = go.clock[seat] / 1000
@@ -92,7 +96,22 @@ class MctsPlayer(Bot):
         self.info(fields)
 
 
+def warm_up() -> None:
+    """Follow a position with a move and a draw, and search it a little, before the
+    handshake: the notation's parsers are built on first use (a tenth of a second), which
+    must not happen on the clock of the first move."""
+    state, rng = new_game(2), random.Random(0)
+    while state.is_chance_node():
+        state.apply(sample_outcome(state, rng))
+    start = to_position(state)
+    move = legal_moves(state)[0]
+    state.apply_turn(move.steps)
+    draw = str(sample_outcome(state, rng))
+    search(Follower(state.edition).update(Position(start, (str(move), draw))), iterations=2)
+
+
 if __name__ == "__main__":
+    warm_up()
     gc.freeze()  # what is loaded stays; rare collections: no pauses in the middle of a move
     gc.set_threshold(50_000, 50, 100)
     run(MctsPlayer())
