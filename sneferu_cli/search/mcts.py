@@ -45,7 +45,7 @@ from ..notation.move import Move
 from ..rules.chance import sample_outcome
 from ..rules.components import Tile
 from ..rules.state import GameState, Phase
-from ..rules.steps import Action, Buy, Done, Feast, Place, Shift, Step, Store
+from ..rules.steps import DONE, Action, Buy, Done, Feast, Place, Shift, Step, Store
 
 __all__ = ["Analysis", "MoveStat", "SearchOptions", "estimate", "playout_step", "search"]
 
@@ -365,8 +365,7 @@ def search(state: GameState, *, iterations: int = 0, deadline: float | None = No
     seat = state.current_seat()
     s = _Search(o, random.Random(seed), len(state.players), seat)
     for steps in state.legal_turns():
-        after = state.clone()
-        after.apply_turn(steps)
+        after = _after(state, steps)
         s.moves.append(_RootMove(steps, after, estimate(after)[seat], s._new(after)))
         if deadline is not None and time.perf_counter() >= deadline and s.moves:
             break  # out of time while valuing the moves: the best-valued so far
@@ -383,6 +382,18 @@ def search(state: GameState, *, iterations: int = 0, deadline: float | None = No
             next_report = now + progress_every
         s.iterate()
     return _analysis(s, time.perf_counter() - began)
+
+
+def _after(state: GameState, steps: tuple[Step, ...]) -> GameState:
+    """The state after a legal turn (as legal_turns lists it): ``apply_turn`` without its
+    checks and its second copy."""
+    after = state.clone()
+    turn = after.turn
+    for step in steps:
+        after.apply(step)
+    if not after.turn_over_since(turn):
+        after.apply(DONE)
+    return after
 
 
 def _analysis(s: _Search, seconds: float) -> Analysis:
