@@ -7,7 +7,7 @@ import random
 import time
 
 import pytest
-from positions import Seat, build, filler_colour, levels_below, moves, placements, play
+from positions import Seat, build, filler_colour, legal, levels_below, moves, placements, play
 
 from sneferu_cli.rules import new_game, sample_outcome
 from sneferu_cli.search import analysis_doc, analysis_lines, search
@@ -125,3 +125,19 @@ def test_no_search_where_no_seat_decides():
         search(state, iterations=10)
     with pytest.raises(ValueError, match="iterations or a deadline"):
         search(start(2))
+
+
+def test_with_stored_stones_the_root_holds_single_steps_made_whole_moves():
+    """4.6: two stored stones make some 21 000 whole moves (legal_turns takes a second);
+    the root then holds the first steps, each reported as a whole legal move completed
+    along the tree, the same for a seed."""
+    state = build([Seat(space=10, store="BTMG", pyramid="TM@1.1 GA@1.2"), Seat(space=12)])
+    a = search(state, iterations=60, seed=2)
+    first_steps = {str(s) for s in state.legal_steps()}
+    assert a.iterations == 60 and 1 < len(a.moves) <= len(first_steps)
+    for m in a.moves:
+        assert legal(state, str(m.move)), m.move
+        assert str(m.move).split()[0] in first_steps
+    again = search(state, iterations=60, seed=2)
+    assert [(str(m.move), m.visits) for m in again.moves] == [
+        (str(m.move), m.visits) for m in a.moves]

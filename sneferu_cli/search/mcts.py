@@ -257,6 +257,8 @@ class _Search:
     players: int
     seat: int
     moves: list[_RootMove] = field(default_factory=list)
+    stepwise: bool = False  # the root's moves are single steps, completed by the tree
+    turn: int = 0  # the turn number at the root
     visits: int = 0
     nodes: int = 0
 
@@ -364,8 +366,13 @@ def search(state: GameState, *, iterations: int = 0, deadline: float | None = No
     o = options or SearchOptions()
     seat = state.current_seat()
     s = _Search(o, random.Random(seed), len(state.players), seat)
-    for steps in state.legal_turns():
-        after = _after(state, steps)
+    s.stepwise = bool(state.players[seat].store)
+    s.turn = state.turn
+    # Stored stones multiply the whole moves (thousands): the root then holds single steps.
+    roots = ([(step,) for step in state.legal_steps()] if s.stepwise
+             else state.legal_turns())
+    for steps in roots:
+        after = _after(state, steps) if not s.stepwise else _step_after(state, steps[0])
         s.moves.append(_RootMove(steps, after, estimate(after)[seat], s._new(after)))
         if deadline is not None and time.perf_counter() >= deadline and s.moves:
             break  # out of time while valuing the moves: the best-valued so far
@@ -396,15 +403,44 @@ def _after(state: GameState, steps: tuple[Step, ...]) -> GameState:
     return after
 
 
+def _step_after(state: GameState, step: Step) -> GameState:
+    after = state.clone()
+    after.apply(step)
+    return after
+
+
+def _whole_move(s: _Search, m: _RootMove, turn: int) -> Move:
+    """A stepwise root move made whole: the most visited steps of the tree while the turn
+    goes on, then the playout policy's first choices (its own generator, so that reports
+    do not change the search)."""
+    steps = list(m.steps)
+    state = m.after.clone()
+    node: _Node | None = m.node
+    rng = random.Random(0)
+    while not state.turn_over_since(turn):
+        step: Action | None = None
+        if node is not None and node.children:
+            step, node = max(node.children.items(), key=lambda kv: kv[1].visits)
+        else:
+            node = None
+            step = playout_step(state, rng, 0.0)
+        state.apply(step)
+        steps.append(step)  # type: ignore[arg-type]
+    return Move(tuple(x for x in steps if type(x) is not Done))
+
+
 def _analysis(s: _Search, seconds: float) -> Analysis:
     n = s.players
-    stats = []
+    stats: list[MoveStat] = []
     for m in s.moves:
         visits = m.node.visits
+        if s.stepwise and not visits and stats:
+            continue  # listed once searched (the best-valued one always)
         reward = m.node.value[s.seat] / visits if visits else m.prior
         win = None if n > 1 else (m.wins / visits if visits else m.prior)
         rank = 1.0 + (n - 1) * (1.0 - reward) if win is None else 2.0 - win
-        stats.append(MoveStat(Move(m.steps), visits, reward, m.prior, rank, win))
+        move = _whole_move(s, m, s.turn) if s.stepwise else Move(m.steps)
+        stats.append(MoveStat(move, visits, reward, m.prior, rank, win))
     order = sorted(range(len(stats)),
                    key=lambda i: (-stats[i].visits, -stats[i].reward, -stats[i].prior, i))
     return Analysis([stats[i] for i in order], s.visits, s.nodes, seconds, s.seat, n)
