@@ -10,7 +10,8 @@ The tree (SPEC.md, section 11):
 - the **root** holds the legal whole moves (``legal_turns``), each first valued by the
   position it leads to (:func:`estimate`), and considered best-first: only the
   ``widen_root + widening * sqrt(visits)`` best-valued moves are searched (progressive
-  widening);
+  widening); when the seat holds stored stones (thousands of whole moves) it holds single
+  steps instead, each reported as a whole move completed along the tree;
 - below the root every **decision** node holds single steps (``legal_steps``) of the seat
   to move, tried in the order of the playout policy and widened the same way; every
   **chance** node samples an outcome with its odds (``sample_outcome``, the bag counts) and
