@@ -18,6 +18,7 @@ __all__ = ["BUNDLED", "MAX_COMMAND", "check_program", "engine_command", "engines
 BUNDLED = {
     "random": ("python", "random_player.py", "a legal move at random"),
     "greedy": ("python", "greedy_player.py", "the best result one turn ahead"),
+    "mcts": ("python", "mcts_player.py", "Monte Carlo tree search, by time or iterations"),
     "js-random": ("node", "random_player.js", "a legal move at random, in JavaScript"),
 }
 """Bundled engine name: (interpreter, file in engines/, what it plays)."""

@@ -71,7 +71,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
          margin: int, handshake_timeout: float, options: tuple[str, ...],
          record_path: str | None, log_path: str | None, engine_stderr: str | None,
          verbose: bool, bench: int | None) -> None:
-    """Play one game: ENGINE is a bundled engine (random, greedy, js-random) or a command
+    """Play one game: ENGINE is a bundled engine (random, greedy, mcts, js-random) or a command
     line given as one argument ("python3 my_bot.py --fast"; split like a shell, run
     without one). One to four seats; one seat is the solo game against Ptah.
 

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+import sys
+import time
 
 import click
+import msgspec
 
 from ..notation.move import Move, legal_moves, parse_action
 from ..notation.picture import picture
@@ -13,6 +16,7 @@ from ..rules.chance import sample_outcome
 from ..rules.components import NotationError
 from ..rules.state import GameState, IllegalAction, new_game
 from ..rules.steps import Arrive, Assign, Draw, LayTile
+from ..search import Analysis, analysis_doc, analysis_lines, search
 from .options import builders_option, edition_option, load, read_position
 
 
@@ -120,3 +124,56 @@ def _play_one(state: GameState, text: str) -> None:
     if state.is_over():
         raise IllegalAction("the game is over")
     state.apply_turn(Move.from_str(text).steps)
+
+
+DEFAULT_ANALYSE_MS = 1000
+
+
+@position.command("analyse")
+@click.argument("pos", metavar="POSITION")
+@click.option("--movetime", type=click.IntRange(1), default=None, metavar="MS",
+              help=f"Search this long (default {DEFAULT_ANALYSE_MS} ms unless --iterations).")
+@click.option("--iterations", type=click.IntRange(1), default=None, metavar="N",
+              help="Search this many playouts (the same output every time for a seed).")
+@click.option("--top", type=click.IntRange(0), default=5, show_default=True, metavar="K",
+              help="How many of the best moves to list (0: every move).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the search's own random choices.")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as one JSON object.")
+@edition_option
+def analyse(pos: str, movetime: int | None, iterations: int | None, top: int, seed: int,
+            as_json: bool, edition_path: str | None) -> None:
+    """Search POSITION and list the best moves of the seat to move.
+
+    Each move with its visits and its estimated place (expected rank; in a solo game the
+    chance to beat Ptah). On a terminal, the search shows its progress on stderr.
+    """
+    if movetime is not None and iterations is not None:
+        raise click.UsageError("give --movetime or --iterations, not both")
+    state = read_position(pos, edition_path)
+    if iterations is None and movetime is None:
+        movetime = DEFAULT_ANALYSE_MS
+    deadline = time.perf_counter() + movetime / 1000 if movetime is not None else None
+    show = _progress if sys.stderr.isatty() else None
+    try:
+        result = search(state, iterations=iterations or 0, deadline=deadline, seed=seed,
+                        progress=show)
+    except ValueError as e:  # no seat to decide: not allowed in this state
+        raise IllegalAction(str(e)) from None
+    if show is not None:
+        show(result, final=True)
+    doc = analysis_doc(result, top)
+    if as_json:
+        click.echo(msgspec.json.encode(doc).decode())
+    else:
+        for line in analysis_lines(doc):
+            click.echo(line)
+
+
+def _progress(a: Analysis, final: bool = False) -> None:
+    """One status line on stderr, rewritten in place while the search runs."""
+    best = a.best
+    estimate = f"rank {best.rank:.3f}" if best.win is None else f"win {best.win:.3f}"
+    line = (f"{a.iterations} playouts  {a.nodes} nodes  {a.seconds:.1f} s  "
+            f"{a.playouts_per_second} playouts/s  best {best.move} ({estimate})")
+    click.echo(f"\r\x1b[K{line}", err=True, nl=final)

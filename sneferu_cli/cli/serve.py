@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..serve import MAX_FILE, MAX_GAMES, MAX_LINE, FileAccess
+from ..serve import MAX_ANALYSE_MS, MAX_FILE, MAX_GAMES, MAX_LINE, FileAccess
 from ..serve import serve as serve_stream
 
 
@@ -22,16 +22,19 @@ from ..serve import serve as serve_stream
                                   "inside DIR (default: no file at all).")
 @click.option("--max-file", type=click.IntRange(1), default=MAX_FILE, show_default=True,
               metavar="BYTES", help="The largest file read.")
+@click.option("--max-analyse-ms", type=click.IntRange(1), default=MAX_ANALYSE_MS,
+              show_default=True, metavar="MS",
+              help="The longest an analyse request may search.")
 def serve(json_mode: bool, max_games: int, max_line: int, files: str | None,
-          max_file: int) -> None:
+          max_file: int, max_analyse_ms: int) -> None:
     """Serve Sneferu's rules to another program, one request a line on stdin/stdout.
 
     Requests open games (new, load, load-record), list what is legal (moves, steps,
-    outcomes), act (play, step, chance, undo), look (position, state, show, turn, ranking)
-    and check records (verify); 'commands' lists them all and 'quit' stops the server.
-    Files (records, editions) are read only inside the folder given with --files.
-    See SPEC.md, section 10.
+    outcomes), act (play, step, chance, undo), look (position, state, show, turn, ranking),
+    search for the best moves (analyse) and check records (verify); 'commands' lists them
+    all and 'quit' stops the server. Files (records, editions) are read only inside the
+    folder given with --files. See SPEC.md, section 10.
     """
     serve_stream(sys.stdin.buffer, sys.stdout.buffer, json_mode=json_mode,
                  max_games=max_games, max_line=max_line,
-                 files=FileAccess(files, max_file))
+                 files=FileAccess(files, max_file), max_analyse_ms=max_analyse_ms)

@@ -36,6 +36,7 @@ from .messages import (
     GameOver,
     Go,
     Id,
+    Info,
     IsReady,
     NewGame,
     OptionSpec,
@@ -65,6 +66,13 @@ class Bot:
         self.seed = 0
         self.rng = random.Random(0)
         self.edition = standard_edition()
+        self.output: TextIO | None = None  # where run() speaks, for info()
+
+    def info(self, fields: dict[str, str]) -> None:
+        """Send an ``info`` line now, while choosing (fields as in SPEC.md section 6.4)."""
+        if self.output is not None:
+            self.output.write(f"{Info(fields)}\n")
+            self.output.flush()
 
     def declare_options(self) -> list[OptionSpec]:
         """The options sent in the handshake; extend the list to add your own."""
@@ -121,6 +129,7 @@ def run(bot: Bot, stdin: TextIO | None = None, stdout: TextIO | None = None) -> 
     """Speak the protocol on stdin/stdout until ``quit`` or the end of the input."""
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
+    bot.output = out
 
     def send(*lines: object) -> None:
         out.write("".join(f"{x}\n" for x in lines))

@@ -21,6 +21,7 @@ from .files import MAX_FILE, FileAccess
 from .game import Entry, Game
 from .requests import (
     COMMANDS,
+    Analyse,
     Chance,
     Close,
     Commands,
@@ -46,12 +47,12 @@ from .requests import (
     parse_request,
 )
 from .server import MAX_LINE, serve
-from .session import MAX_GAMES, Result, Session
+from .session import MAX_ANALYSE_MS, MAX_GAMES, Result, Session
 from .state_json import StateDoc, state_doc
 
 __all__ = [
-    "COMMANDS", "MAX_FILE", "MAX_GAMES", "MAX_LINE", "Chance", "Close", "Commands", "Entry",
-    "FileAccess", "Game",
+    "COMMANDS", "MAX_ANALYSE_MS", "MAX_FILE", "MAX_GAMES", "MAX_LINE", "Analyse", "Chance",
+    "Close", "Commands", "Entry", "FileAccess", "Game",
     "Games", "Load", "LoadRecord", "Moves", "New", "Outcomes", "Play", "Position", "Quit",
     "Ranking", "Request", "RequestError", "Result", "Session", "Show", "State", "StateDoc",
     "Step", "Steps", "Turn", "Undo", "Verify", "parse_request", "serve", "state_doc",

@@ -131,6 +131,16 @@ class Ranking(_OnGame, frozen=True, tag="ranking"):
     """Every seat's standing (R6), and the solo result."""
 
 
+class Analyse(_OnGame, frozen=True, tag="analyse"):
+    """Search for the best moves: ``iterations`` playouts or ``movetime`` ms (at most the
+    server's bound), the ``top`` best listed (0: all), the search's ``seed``."""
+
+    iterations: int | None = None
+    movetime: int | None = None
+    top: int = 5
+    seed: int = 0
+
+
 class Verify(_Request, frozen=True, tag="verify"):
     """Replay every game of a record and check its header."""
 
@@ -148,7 +158,8 @@ class Quit(_Request, frozen=True, tag="quit"):
 
 
 Request = (New | Load | LoadRecord | Games | Close | Moves | Steps | Outcomes | Play | Step
-           | Chance | Undo | Position | State | Show | Turn | Ranking | Verify | Commands | Quit)
+           | Chance | Undo | Position | State | Show | Turn | Ranking | Analyse | Verify | Commands
+           | Quit)
 
 COMMANDS: tuple[str, ...] = tuple(
     c.__struct_config__.tag for c in Request.__args__
@@ -162,12 +173,13 @@ _RULES = {"new_game": "new", "load_position": "load", "load_record": "load-recor
           "list_outcomes": "outcomes", "play_move": "play", "play_step": "step",
           "play_chance": "chance", "undo": "undo", "get_position": "position",
           "get_state": "state", "get_picture": "show", "get_turn": "turn",
-          "get_ranking": "ranking", "verify_record": "verify", "list_commands": "commands",
+          "get_ranking": "ranking", "analyse_game": "analyse", "verify_record": "verify",
+          "list_commands": "commands",
           "quit": "quit"}
 _FIELDS = {"position": "position", "move": "move", "step": "step", "done": "step",
            "outcome": "outcome"}
 _OPTIONS = {"players": int, "seed": int, "builders": str, "edition": str, "number": int,
-            "ply": int}
+            "ply": int, "iterations": int, "movetime": int, "top": int}
 _ID = re.compile(r"[0-9]+(?= |$)")
 
 

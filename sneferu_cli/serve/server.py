@@ -33,7 +33,7 @@ import msgspec
 
 from .files import FileAccess
 from .requests import COMMANDS, Request, RequestError, parse_request
-from .session import MAX_GAMES, Result, Session
+from .session import MAX_ANALYSE_MS, MAX_GAMES, Result, Session
 
 MAX_LINE = 1 << 20
 """The longest request line served, in bytes (without the line end): 1 MiB."""
@@ -56,10 +56,10 @@ class _TooLong(NamedTuple):
 
 def serve(inp: BinaryIO, out: BinaryIO, *, json_mode: bool = False,
           max_line: int = MAX_LINE, max_games: int = MAX_GAMES,
-          files: FileAccess | None = None) -> None:
+          files: FileAccess | None = None, max_analyse_ms: int = MAX_ANALYSE_MS) -> None:
     """Serve requests from ``inp`` until ``quit`` or its end, replying on ``out``; files
     are read only as ``files`` allows (none by default)."""
-    session = Session(max_games, files)
+    session = Session(max_games, files, max_analyse_ms)
     codec: _Codec = _Json() if json_mode else _Text()
     for line in _lines(inp, max_line):
         if isinstance(line, _TooLong):

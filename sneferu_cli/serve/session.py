@@ -22,6 +22,8 @@ sneferu_cli.serve.requests.RequestError: no open game 'g9'
 
 from __future__ import annotations
 
+import time
+
 import msgspec
 
 from ..notation.move import Move, legal_moves, parse_action, parse_outcome
@@ -34,10 +36,12 @@ from ..record.text import GameEntry, RecordError, RecordFile, decode_records
 from ..rules.edition import Edition, parse_edition, standard_edition
 from ..rules.state import GameState, new_game
 from ..rules.steps import Outcome
+from ..search import AnalysisDoc, analysis_doc, analysis_lines, search
 from .files import FileAccess
 from .game import Game
 from .requests import (
     COMMANDS,
+    Analyse,
     Chance,
     Close,
     Commands,
@@ -65,6 +69,12 @@ from .state_json import OutcomeOdds, StateDoc, outcome_odds, state_doc
 
 MAX_GAMES = 100
 """How many games may be open at once unless the server is told otherwise."""
+
+MAX_ANALYSE_MS = 10_000
+"""The longest an ``analyse`` request may search, in ms, unless the server is told otherwise."""
+
+ANALYSE_MS = 1000
+"""How long ``analyse`` searches when given neither iterations nor a movetime."""
 
 
 class Result(msgspec.Struct, frozen=True):
@@ -189,6 +199,15 @@ class Verification(Result, frozen=True):
                 for g in self.games]
 
 
+class Analysed(Result, frozen=True):
+    """The best moves found by an ``analyse`` request."""
+
+    analysis: AnalysisDoc
+
+    def lines(self) -> list[str]:
+        return analysis_lines(self.analysis)
+
+
 class CommandList(Result, frozen=True):
     commands: list[str]
 
@@ -196,9 +215,11 @@ class CommandList(Result, frozen=True):
 class Session:
     """The open games of one server, and what each request does to them."""
 
-    def __init__(self, max_games: int = MAX_GAMES, files: FileAccess | None = None) -> None:
+    def __init__(self, max_games: int = MAX_GAMES, files: FileAccess | None = None,
+                 max_analyse_ms: int = MAX_ANALYSE_MS) -> None:
         self.max_games = max_games
         self.files = files or FileAccess(None)
+        self.max_analyse_ms = max_analyse_ms
         self.games: dict[str, Game] = {}
         self.quitting = False
         self._opened = 0
@@ -258,6 +279,8 @@ class Session:
                 return TurnField(_turn_field(self._game(request.game)))
             case Ranking():
                 return _standings(self._game(request.game))
+            case Analyse():
+                return self._analyse(request)
             case Verify():
                 return self._verification(request)
             case Commands():
@@ -266,6 +289,27 @@ class Session:
                 self.quitting = True
                 return Result()
         raise RequestError(f"unknown request {request!r}")  # pragma: no cover
+
+    def _analyse(self, request: Analyse) -> Analysed:
+        """Search the game's position within the server's bound on time (SPEC 10.8)."""
+        state = self._game(request.game).state
+        if request.iterations is not None and request.movetime is not None:
+            raise RequestError("analyse: give iterations or movetime, not both")
+        for name in ("iterations", "movetime"):
+            value = getattr(request, name)
+            if value is not None and value < 1:
+                raise RequestError(f"analyse: {name} must be at least 1")
+        if request.top < 0:
+            raise RequestError("analyse: top must be 0 (all) or more")
+        limit = self.max_analyse_ms
+        if request.movetime is not None and request.movetime > limit:
+            raise RequestError(f"analyse: movetime {request.movetime} is over the server's "
+                               f"bound of {limit} ms (--max-analyse-ms)")
+        ms = request.movetime or (min(ANALYSE_MS, limit) if request.iterations is None
+                                  else limit)
+        result = search(state, iterations=request.iterations or 0,
+                        deadline=time.perf_counter() + ms / 1000, seed=request.seed)
+        return Analysed(analysis_doc(result, request.top))
 
     def _check_room(self) -> None:
         if len(self.games) >= self.max_games:

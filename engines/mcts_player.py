@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""mcts: a Sneferu engine that searches with Monte Carlo tree search (sneferu_cli.search).
+
+Chance is sampled from the bag's counts, every seat plays for its own final place, and
+the search stops in time for every ``go``: 80% of a ``movetime`` less ``Overhead``, or a
+share of the clock (what is left over the turns the boat may still take, plus most of the
+increment) less ``Overhead``.
+Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the time limit
+still obeyed, makes it deterministic); ``Exploration`` (UCT constant in hundredths),
+``Horizon`` (playout turns before the position is valued, 0 to the end), ``Widening``
+(in tenths), ``Overhead`` (ms kept back for the pipes and the scheduler). While it
+thinks it sends ``info nodes N nps N playouts N time MS score PCT rank R pv MOVE``
+(``win W`` instead of ``rank`` in a solo game) every quarter of a second and before its
+move.
+"""
+
+import gc
+import random
+import time
+
+from sneferu_cli.notation.move import legal_moves
+from sneferu_cli.notation.position import to_position
+from sneferu_cli.protocol.bot import Bot, Follower, run
+from sneferu_cli.protocol.messages import Go, OptionSpec, Position
+from sneferu_cli.rules import new_game, sample_outcome
+from sneferu_cli.rules.state import GameState
+from sneferu_cli.search import Analysis, SearchOptions, search
+
+DEFAULTS = SearchOptions()
+AVERAGE_TIME = 2.5  # spaces a turn moves the boat, on average: for sharing out a clock
+
+
+class MctsPlayer(Bot):
+    name = "mcts"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.iterations = 0
+        self.exploration = round(DEFAULTS.exploration * 100)
+        self.horizon = DEFAULTS.horizon
+        self.widening = round(DEFAULTS.widening * 10)
+        self.overhead = 40
+
+    def declare_options(self) -> list[OptionSpec]:
+        return [*super().declare_options(),
+                OptionSpec("Iterations", "spin", "0", 0, 10_000_000),
+                OptionSpec("Exploration", "spin", str(self.exploration), 0, 1000),
+                OptionSpec("Horizon", "spin", str(self.horizon), 0, 200),
+                OptionSpec("Widening", "spin", str(self.widening), 0, 1000),
+                OptionSpec("Overhead", "spin", str(self.overhead), 0, 10_000)]
+
+    def set_option(self, name: str, value: str | None) -> None:
+        attrs = {"Iterations": "iterations", "Exploration": "exploration",
+                 "Horizon": "horizon", "Widening": "widening", "Overhead": "overhead"}
+        if name in attrs and value is not None:
+            setattr(self, attrs[name], int(value))
+        else:
+            super().set_option(name, value)
+
+    def think_time(self, state: GameState, go: Go) -> float:
+        """Seconds to search for this move, the overhead kept back."""
+        overhead = self.overhead / 1000
+        if go.movetime is not None:
+            budget = go.movetime / 1000
+            return max(budget * 0.25, budget * 0.8 - overhead)
+        assert go.clock is not None
+        seat = state.current_seat()
+        clock = go.clock[seat] / 1000
+        p = state.players[seat]
+        turns_left = max(3.0, (state.tables.last - p.space) / AVERAGE_TIME)
+        share = clock / turns_left + 0.75 * go.inc / 1000
+        return max(0.005, min(share, clock * 0.4) - overhead)
+
+    def choose(self, state: GameState, go: Go) -> str:
+        began = time.perf_counter()
+        deadline = began + self.think_time(state, go)
+        options = SearchOptions(exploration=self.exploration / 100, horizon=self.horizon,
+                                widening=self.widening / 10)
+        analysis = search(state, iterations=self.iterations, deadline=deadline,
+                          seed=self.rng.randrange(2**31), options=options,
+                          progress=self.report)
+        self.report(analysis)
+        return str(analysis.best.move)
+
+    def report(self, a: Analysis) -> None:
+        """An ``info`` line about the search so far."""
+        best = a.best
+        fields = {"nodes": str(a.nodes), "nps": str(int(a.nodes / a.seconds) if a.seconds else 0),
+                  "playouts": str(a.iterations), "time": str(round(a.seconds * 1000)),
+                  "score": f"{100 * best.reward:.1f}"}
+        if best.win is None:
+            fields["rank"] = f"{best.rank:.3f}"
+        else:
+            fields["win"] = f"{best.win:.3f}"
+        fields["pv"] = str(best.move)
+        self.info(fields)
+
+
+def warm_up() -> None:
+    """Follow a position with a move and a draw, and search it a little, before the
+    handshake: the notation's parsers are built on first use (a tenth of a second), which
+    must not happen on the clock of the first move."""
+    state, rng = new_game(2), random.Random(0)
+    while state.is_chance_node():
+        state.apply(sample_outcome(state, rng))
+    start = to_position(state)
+    move = legal_moves(state)[0]
+    state.apply_turn(move.steps)
+    draw = str(sample_outcome(state, rng))
+    search(Follower(state.edition).update(Position(start, (str(move), draw))), iterations=2)
+
+
+if __name__ == "__main__":
+    warm_up()
+    gc.freeze()  # what is loaded stays; rare collections: no pauses in the middle of a move
+    gc.set_threshold(50_000, 50, 100)
+    run(MctsPlayer())
