@@ -4,7 +4,6 @@ demo, the live display on a terminal, and configuration errors."""
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -40,7 +39,7 @@ from sneferu_cli.tournament import (
     format_standings,
     load_config,
 )
-from sneferu_cli.tournament.config import SprtConfig
+from sneferu_cli.tournament.config import SprtConfig, fingerprint_of
 from sneferu_cli.tournament.runner import read_games
 
 BROKEN = ROOT / "tests" / "engines" / "broken.py"
@@ -261,7 +260,9 @@ def test_demo_without_arguments(tmp_path):
 
 
 def test_live_display_on_a_terminal(tmp_path):
-    write_config(tmp_path / "t.toml", {"a": "random", "b": "greedy"}, deals=6, seed=4,
+    # b thinks 20 ms a move, so the 12 games last seconds: long enough to be drawn live
+    slow = [sys.executable, str(ROOT / "tests" / "engines" / "slow.py"), "20"]
+    write_config(tmp_path / "t.toml", {"a": "random", "b": slow}, deals=6, seed=4,
                  movetime=1000)
     seen = io.StringIO()
     child = pexpect.spawn(sys.executable, ["-m", "sneferu_cli", "tournament", "t.toml",
@@ -389,13 +390,9 @@ def test_resuming_a_run_whose_sprt_cannot_be_computed_is_one_line(tmp_path):
     state_path = tmp_path / "z.rec.state"
     state = msgspec.json.decode(state_path.read_bytes())
 
-    def fingerprint(config: dict) -> str:
-        games = {**config, "records": "", "state": None, "concurrency": 1}
-        return hashlib.sha256(msgspec.json.encode(games)).hexdigest()
-
-    assert fingerprint(state["config"]) == state["fingerprint"]
+    assert fingerprint_of(state["config"]) == state["fingerprint"]
     state["config"]["sprt"]["elo1"] = 400.0
-    state["fingerprint"] = fingerprint(state["config"])
+    state["fingerprint"] = fingerprint_of(state["config"])
     state_path.write_bytes(msgspec.json.encode(state))
     r = run_cli("tournament", "--resume", "--state", str(state_path))
     assert r.returncode == 2, (r.stdout, r.stderr)

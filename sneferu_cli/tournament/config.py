@@ -177,17 +177,23 @@ class TournamentConfig(_Config, frozen=True):
         ``records``, ``state``, ``concurrency`` and ``cluster`` are left out so they may
         change on resume (``cluster`` is not encoded at all: the fingerprints of states
         written before it existed still match)."""
-        games = msgspec.to_builtins(msgspec.structs.replace(self, records="", state=None,
-                                                            concurrency=1))
-        del games["cluster"]
-        # Keys added since the first state format count only when given, so the state of
-        # a tournament started before them keeps its fingerprint.
-        for table, keys in ((games, ("positions",)),
-                            *((engine, ("tc", "movetime")) for engine in games["engine"])):
-            for key in keys:
-                if table[key] is None:
-                    del table[key]
-        return hashlib.sha256(msgspec.json.encode(games)).hexdigest()
+        return fingerprint_of(msgspec.to_builtins(self))
+
+
+def fingerprint_of(fields: dict[str, Any]) -> str:
+    """:meth:`TournamentConfig.fingerprint` of a configuration given as its JSON fields (as
+    a state file holds them)."""
+    games = {**fields, "records": "", "state": None, "concurrency": 1,
+             "engine": [dict(engine) for engine in fields["engine"]]}
+    games.pop("cluster", None)
+    # Keys added since the first state format count only when given, so the state of a
+    # tournament started before them keeps its fingerprint.
+    for table, keys in ((games, ("positions",)),
+                        *((engine, ("tc", "movetime")) for engine in games["engine"])):
+        for key in keys:
+            if table.get(key, 0) is None:
+                del table[key]
+    return hashlib.sha256(msgspec.json.encode(games)).hexdigest()
 
 
 def check(cfg: TournamentConfig) -> None:
