@@ -1,4 +1,4 @@
-"""The game state: decisions, chance nodes, and every rule of SNEFERU-RULES.md.
+"""The game state: decisions, chance nodes, and every rule of docs/RULES.md.
 
 A :class:`GameState` is either waiting for the active player's next *step*
 (:meth:`~GameState.legal_steps`, :meth:`~GameState.apply`) or at a *chance node*
