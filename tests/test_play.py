@@ -228,8 +228,8 @@ def test_play_solo_against_ptah():
     r = run_cli("play", "greedy", "--seed", "2", "--builders", "Lateef", "--tc", "30+0.1")
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0] == "Game: seat 1 greedy; seed 2; 30+0.1."
-    assert re.search(r"^Solo: (beats Ptah \(\d+ stones\); score \d+, \".+\"|Ptah wins with "
-                     r"\d+ stones)\.$", r.stdout, re.M), r.stdout
+    assert re.search(r"^Solo: seat 1 greedy (beats|loses to) Ptah, \d+ stones? against his "
+                     r"\d+, \d+ food(; score \d+, \".+\")?\.$", r.stdout, re.M), r.stdout
 
 
 def test_play_writes_the_traffic_log_and_engine_stderr(tmp_path):

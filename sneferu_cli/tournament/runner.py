@@ -406,12 +406,12 @@ class TournamentRun:
             raise RunError(message[1])
         w.game = None
         _, number, text, record = message
+        del self.running[number]  # played: no longer running while it is being written
         return number, text, record
 
     def _commit(self, number: int, text: str, record: GameRecord) -> GameRecord:
         self.journal.commit(number, text.encode())
         self.records.append(record)
-        del self.running[number]
         if self._tally is not None and not self.decided():
             self._tally.add([record])
             self.sprt = self._tally.result()

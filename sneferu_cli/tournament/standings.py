@@ -16,6 +16,7 @@ from collections.abc import Hashable, Iterable, Sequence
 import msgspec
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from ..notation.picture import plural
 from ..record.model import GameRecord
 from .sprt import Z95
 
@@ -325,7 +326,7 @@ def format_standings(st: Standings) -> str:
     if not lines:
         lines.append("no finished games")
     if st.unfinished:
-        lines.append(f"({st.unfinished} unfinished games left out)")
+        lines.append(f"({plural(st.unfinished, 'unfinished game')} left out)")
     return "\n".join(lines) + "\n"
 
 
