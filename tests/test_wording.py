@@ -46,7 +46,7 @@ def test_the_picture_counts_one_stone_in_the_singular():
     start = run_cli("position", "new", "--players", "2", "--seed", "3").stdout.strip()
     after = run_cli("position", "play", start, "1.1 TG@1.1", "--seed", "5").stdout.strip()
     picture = run_cli("position", "show", after).stdout
-    assert re.search(r"^Seat 1: food \d+, boat on space 4 \(1st there\), 1 stone$", picture,
+    assert re.search(r"^Seat 1: food \d+, boat on space 4, 1 stone$", picture,
                      re.M), picture
     assert "level 1 at the bottom, slots numbered from the left" in picture
     assert "  1[TG] 2[1.] 3[..] 4[..] 5[.1] 6[..]   level 1" in picture

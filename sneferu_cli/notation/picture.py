@@ -13,8 +13,6 @@ from __future__ import annotations
 from ..rules.components import Material, Stone, Tile
 from ..rules.state import GameState, Phase, Variant
 
-_ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
-
 LEGEND = ("Pyramids: level 1 at the bottom, slots numbered from the left (BT@2.3: level 2, "
           "slot 3).\n"
           "  [BT] a stone (left, right material), [..] an empty slot, [2.] an empty slot with "
@@ -91,12 +89,12 @@ def _seat(state: GameState, i: int) -> list[str]:
     g = p.pyramid.geometry
     name = f" ({p.builder.name})" if p.builder else (
         " (builder ?)" if state.variant == Variant.BUILDERS else "")
-    order = 1 + sum(1 for q in state.players if q.space == p.space and q.arrival < p.arrival)
     used = [w for w, flag in (("feast used", p.feasted), ("sail-back used", p.sailed)) if flag]
     extra = (f"  stored: {' '.join(Stone(s).name for s in p.store)}" if p.store else "")
     status = "  RETIRED" if p.retired else ""
-    head = (f"Seat {i + 1}{name}: food {p.food}, boat on space {p.space} "
-            f"({_ORDINAL.get(order, f'{order}th')} there), {plural(p.pyramid.count, 'stone')}"
+    # The order of arrival is on the river's boats line: a seat's part shows only its own.
+    head = (f"Seat {i + 1}{name}: food {p.food}, boat on space {p.space}, "
+            f"{plural(p.pyramid.count, 'stone')}"
             f"{extra}{'  ' + ', '.join(used) if used else ''}{status}")
     out = [head]
     icons = {(lv, sl, half): food for lv, sl, half, food in g.icons}
