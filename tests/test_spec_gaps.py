@@ -12,6 +12,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 from support import ROOT, run_cli
 
 from sneferu_cli.arbiter import engine as engine_mod
@@ -23,6 +24,8 @@ from sneferu_cli.record import read_records
 from sneferu_cli.record.model import Turn
 from sneferu_cli.rules import new_game
 from sneferu_cli.rules.chance import sample_outcome
+from sneferu_cli.tournament.config import ConfigError, EngineConfig
+from sneferu_cli.tournament.runner import engine_argv
 
 SPEC = (ROOT / "SPEC.md").read_text()
 TALKER = [sys.executable, str(ROOT / "tests" / "engines" / "talker.py")]
@@ -170,3 +173,17 @@ def test_rules_md_lists_the_standard_editions_numbers():
     for b in ed["builders"]:
         assert re.search(rf"^\| {b['name']} \| {b['food']} \|", rules, re.M), b["name"]
     assert all(f"R{n}**" in rules for n in range(1, 11))
+
+
+def test_a_command_path_is_found_in_dir_and_a_bare_name_on_the_path(tmp_path: Path):
+    """SPEC 9.1: `./bot` with `dir` runs `dir/bot`; a bare `bot` is not looked for in dir."""
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    bot = bots / "bot"
+    bot.write_text(f"#!{sys.executable}\n")
+    bot.chmod(0o755)
+    assert engine_argv(EngineConfig("a", ["./bot", "--fast"], str(bots))) == ["./bot", "--fast"]
+    with pytest.raises(ConfigError, match=r"engine 'b': no program 'bot'"):
+        engine_argv(EngineConfig("b", ["bot"], str(bots)))
+    with pytest.raises(ConfigError, match=r"no program './bot'"):
+        engine_argv(EngineConfig("c", ["./bot"]))  # not in the current folder
