@@ -161,7 +161,7 @@ BAD = [
      "written for edition 'other'"),
     ("unknown builder", ("position", "new", "-p", "2", "--builders", "Heba,Bob"),
      "unknown builder 'Bob'"),
-    ("builder count", ("position", "new", "-p", "2", "--builders", "Heba"), "1 names for 2"),
+    ("builder count", ("position", "new", "-p", "2", "--builders", "Heba"), "one name per seat: 2, not 1"),
     ("players 0", ("position", "new", "--players", "0"), "--players"),
     ("players 5", ("position", "new", "--players", "5"), "--players"),
     ("players x", ("position", "new", "--players", "x"), "--players"),

@@ -213,8 +213,8 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
                f"{cfg.timing()}; {min(run.concurrency, max(1, len(run.todo)))} at once.")
     click.echo(f"records: {run.journal.records_path}  (state: {run.journal.state_path})")
     if run.journal.recovered:
-        click.echo(f"({run.journal.recovered} bytes of a game cut off by the stop removed; "
-                   "it is played again)")
+        click.echo(f"({plural(run.journal.recovered, 'byte')} of a game cut off by the stop "
+                   "removed; it is played again)")
     progress = Progress(sys.stdout, live=sys.stdout.isatty())
     try:
         with _stop_on_signals(run):

@@ -940,7 +940,7 @@ def new_game(players: int = 4, *, builders: Iterable[str] | str | None = None,
     if builders is not None and not isinstance(builders, str):
         names = list(builders)
         if len(names) != players:
-            raise ValueError(f"builders: {len(names)} names for {players} seats")
+            raise ValueError(f"builders: one name per seat: {players}, not {len(names)}")
         if len(set(names)) != len(names):
             raise ValueError("builders: each builder can be chosen once")
         chosen = [ed.builder(n) for n in names]

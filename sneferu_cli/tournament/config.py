@@ -23,6 +23,7 @@ from typing import Any, Literal
 import msgspec
 
 from ..arbiter.game import TimeControl
+from ..notation.picture import plural
 from ..rules.edition import Edition, EditionError, load_edition, standard_edition
 from ..rules.state import new_game
 
@@ -174,7 +175,8 @@ def _check(cfg: TournamentConfig) -> None:
             raise ValueError(f"engine: a gauntlet at {cfg.seats} seats needs at least "
                              f"{cfg.seats} engines, not {len(names)}")
     elif len(names) < cfg.seats:
-        raise ValueError(f"engine: {len(names)} engines cannot fill a table of {cfg.seats} seats")
+        raise ValueError(f"engine: {plural(len(names), 'engine')} cannot fill a table of "
+                         f"{cfg.seats} seats")
     if cfg.concurrency is not None and cfg.concurrency < 1:
         raise ValueError(f"concurrency: {cfg.concurrency} (at least 1)")
     if not cfg.handshake_timeout > 0:
