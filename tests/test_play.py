@@ -297,7 +297,7 @@ def test_bench_reports_turns_per_second_and_the_overhead():
     r = run_cli("play", "--bench", "1", "random", "random", "--seed", "1")
     assert r.returncode == 0, r.stderr
     out = r.stdout.splitlines()
-    assert out[0] == "2 engines (random, random), 1 games from seed 1, 60+1:"
+    assert out[0] == "2 engines (random, random), 1 game from seed 1, 60+1:"
     assert re.fullmatch(r"  played:  \d+ turns in [\d.]+ s = \d+ turns/s \(.*\)", out[1])
     assert re.fullmatch(r"  pipe round trip .*: \d+ µs", out[3])
     assert re.fullmatch(r"  arbiter overhead per move: -?\d+ µs .*", out[4])
