@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .notation.move import legal_moves
+from .notation.picture import plural
 from .notation.position import from_position, to_position
 from .rules import core_build
 from .rules.chance import sample_outcome
@@ -139,9 +140,9 @@ class BenchReport(NamedTuple):
     def table(self) -> str:
         """A short plain-text table: the settings, then one line per figure."""
         variant = f"builders ({self.builders})" if self.builders else "standard"
-        seats = f"{self.players} player" + ("s" if self.players > 1 else "")
+        seats = plural(self.players, "player")
         lines = [f"sneferu bench: {seats}, {variant} variant, "
-                 f"{self.games} games, seed {self.seed}",
+                 f"{plural(self.games, 'game')}, seed {self.seed}",
                  f"python {self.python}",
                  f"{'measure':<26}{'count':>12}{'seconds':>10}{'per second':>14}"]
         for f in self.figures:

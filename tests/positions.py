@@ -199,7 +199,7 @@ def placements(slots: Sequence[tuple[int, int]],
                material: Callable[[int, int], str] = filler_colour) -> str:
     """Placements (move notation) of ``slots`` (level, slot), each cell's material given.
 
-    Slot k of level n covers the cells x = (n-1) + 2(k-1) and x + 1 (SNEFERU-RULES.md 1).
+    Slot k of level n covers the cells x = (n-1) + 2(k-1) and x + 1 (docs/RULES.md 1).
     """
     out = []
     for n, k in slots:

@@ -1,4 +1,4 @@
-"""Editions (SPEC 5): the standard edition holds every [data] number of SNEFERU-RULES.md,
+"""Editions (SPEC 5): the standard edition holds every [data] number of docs/RULES.md,
 a malformed edition is rejected naming the field, a corrected one changes the game."""
 
 from __future__ import annotations

@@ -232,8 +232,8 @@ def test_play_solo_against_ptah():
     r = run_cli("play", "greedy", "--seed", "2", "--builders", "Lateef", "--tc", "30+0.1")
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[0] == "Game: seat 1 greedy; seed 2; 30+0.1."
-    assert re.search(r"^Solo: (beats Ptah \(\d+ stones\); score \d+, \".+\"|Ptah wins with "
-                     r"\d+ stones)\.$", r.stdout, re.M), r.stdout
+    assert re.search(r"^Solo: seat 1 greedy (beats|loses to) Ptah, \d+ stones? against his "
+                     r"\d+, \d+ food(; score \d+, \".+\")?\.$", r.stdout, re.M), r.stdout
 
 
 def test_play_writes_the_traffic_log_and_engine_stderr(tmp_path):
@@ -301,7 +301,7 @@ def test_bench_reports_turns_per_second_and_the_overhead():
     r = run_cli("play", "--bench", "1", "random", "random", "--seed", "1")
     assert r.returncode == 0, r.stderr
     out = r.stdout.splitlines()
-    assert out[0] == "2 engines (random, random), 1 games from seed 1, 60+1:"
+    assert out[0] == "2 engines (random, random), 1 game from seed 1, 60+1:"
     assert re.fullmatch(r"  played:  \d+ turns in [\d.]+ s = \d+ turns/s \(.*\)", out[1])
     assert re.fullmatch(r"  pipe round trip .*: \d+ µs", out[3])
     assert re.fullmatch(r"  arbiter overhead per move: -?\d+ µs .*", out[4])

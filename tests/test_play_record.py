@@ -252,8 +252,9 @@ def test_an_interrupted_game_is_the_game_so_far_and_verifies():
         assert h.faults == (full.header.faults if stop >= retire else [])
         assert verify(GameEntry(record), standard_edition()).turns == turns_before(
             record, stop + 1)
-        assert describe_result(record) == (f"Game aborted after "
-                                           f"{turns_before(record, stop + 1)} turns.")
+        turns = turns_before(record, stop + 1)
+        assert describe_result(record) == (f"Game aborted after {turns} "
+                                           f"{'turn' if turns == 1 else 'turns'}.")
     # Stopped after the last event: the game is whole.
     assert interrupted_at(len(events) - 1) == full
 

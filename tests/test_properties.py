@@ -3,7 +3,7 @@
 Hypothesis draws the set-up (1-4 players; the standard game, builders drawn at random, or
 builders chosen) and a seed. The game is driven as the bench drives it: chance with
 ``sample_outcome``, decisions uniformly among ``legal_steps()``. At every step the state is
-checked against the rules (SNEFERU-RULES.md) with code written independently of the
+checked against the rules (docs/RULES.md) with code written independently of the
 engine's bit masks: stones conserved, food, boats, pyramids, the position notation
 round-trip, every listed step legal, unlisted steps rejected without a trace, chance
 odds; on a sample of states the whole legal moves; at the end the ranking (R6) and the

@@ -208,7 +208,7 @@ def test_a_wrong_termination_or_fault_is_rejected_at_its_tag():
     at = line_of(text, r"\[Fault ", game2_start(text))
     fault = recs[1].header.faults[0]
     bad = text.split("\n")[at - 1].replace(f"ply={fault.ply}", f"ply={fault.ply + 1}")
-    check(failure(edit(text, at, bad)), at, f"ply={fault.ply + 1}]", f"after {fault.ply} turns")
+    check(failure(edit(text, at, bad)), at, f"ply={fault.ply + 1}]", f"after {fault.ply} turn")
 
 
 def test_a_turn_after_the_end_is_rejected():

@@ -155,3 +155,42 @@ def test_a_solo_page_shows_ptah_and_the_offer(browser, tmp_path):
     boats = browser.find_elements(By.CSS_SELECTOR, '#river .space[data-space="40"] .boat')
     assert len(boats) == 1
     browser.save_screenshot(str(tmp_path / "solo.png"))
+
+
+def _rgb(css: str) -> tuple[int, ...]:
+    """``rgb(r, g, b)`` or ``rgba(...)`` as its three numbers."""
+    return tuple(int(float(x)) for x in css[css.index("(") + 1:-1].split(",")[:3])
+
+
+def test_the_key_explains_colours_and_tiles_and_white_tiles_stand_out(browser, tmp_path):
+    """Every tile abbreviation on the river is explained in the key with its tile's name,
+    every material with its colour; a Tura (white) quarry's badge has a dark border, so it
+    does not vanish on its white space."""
+    rec = random_game(2, 53)
+    browser.get(write_page(tmp_path, rec, "key").as_uri())
+    key = browser.find_element(By.ID, "key-box")
+    assert key.is_displayed()
+    text = key.text
+    for name, colour in (("basalt", "green"), ("Tura limestone", "white"),
+                         ("Mokattam limestone", "brown"), ("granite", "black"),
+                         ("gold", "yellow")):
+        assert f"{name} ({colour})" in text
+    shown = {t.text for t in browser.find_elements(By.CSS_SELECTOR, "#river .tile")}
+    names = {"F1": "FOOD1", "F2": "FOOD2", "NX": "NOEXTRA", "ST": "SAVETIME",
+             "TF": "TIMEFOOD", "SH": "STOREHOUSE"}
+    assert shown == set(names)  # the set-up laid every kind of tile
+    for short, tile in names.items():
+        assert f"{short}\n{tile}: " in text or f"{short} {tile}: " in text, (short, text)
+    tura = browser.find_elements(By.CSS_SELECTOR, "#river .space.quarry .tile.mat-T")
+    assert len(tura) == 3  # spaces 5, 17 and 29
+    for badge in tura:
+        style = browser.execute_script(
+            "const s = getComputedStyle(arguments[0]); const p = getComputedStyle("
+            "arguments[0].parentElement); return [s.borderTopWidth, s.borderTopColor, "
+            "s.backgroundColor, p.backgroundColor];", badge)
+        width, border, fill, space = style
+        assert float(width.removesuffix("px")) >= 1
+        darkest = min(sum(_rgb(fill)), sum(_rgb(space)))
+        assert darkest - sum(_rgb(border)) > 300, style  # the border is much darker
+    browser.save_screenshot(str(tmp_path / "key.png"))
+    assert (tmp_path / "key.png").stat().st_size > 20_000

@@ -129,13 +129,32 @@ def play(*args: str) -> pexpect.spawn:
 PROMPT = r"seat 1> "
 
 
+def first_legal_move(child: pexpect.spawn, seat: int = 1) -> str:
+    """Ask for the legal moves (``?``, then ``? GROUP`` when they come grouped) and return
+    the first one listed; the prompt is waiting afterwards."""
+    child.sendline("?")
+    i = child.expect([r"\d+ legal moves?:\r\n  (\S+(?: \S+)*?)(?:  |\r\n)",
+                      r"\d+ legal moves, by their first steps \(type \? STEPS for the moves "
+                      r"of one\):\r\n  (\S+(?: \S+)*?) \(\d+\)"])
+    found = child.match.group(1)
+    child.expect(rf"seat {seat}> ")
+    if i == 0:
+        return found
+    child.sendline(f"? {found}")
+    child.expect(rf"\d+ legal moves? starting with '{re.escape(found)}':\r\n  "
+                 r"(\S+(?: \S+)*?)(?:  |\r\n)")
+    first = child.match.group(1)
+    child.expect(rf"seat {seat}> ")
+    return first
+
+
 def test_a_human_plays_a_whole_game_against_an_engine(tmp_path):
     path = tmp_path / "games.txt"
     child = play("random", "--human", "1", "--seed", "6", "--movetime", "2000",
                  "--record", str(path))
     try:
         child.expect(r"Game: seat 1 human, seat 2 random; seed 6; movetime 2000\.")
-        child.expect(r"You play seat 1 against 1 others\. Type help for help\.")
+        child.expect(r"You play seat 1 against 1 other seat\. Type help for help\.")
         child.expect(r"Sneferu: edition standard, standard variant, 2 players")
         child.expect(PROMPT)
         child.sendline("help")
@@ -149,7 +168,7 @@ def test_a_human_plays_a_whole_game_against_an_engine(tmp_path):
         child.expect(r"Illegal: step 1 \(9\.9\): buy 9\.9: there is no stone at column 9")
         child.expect(PROMPT)
         child.sendline("? 4.")
-        child.expect(r"(\d+) legal moves starting with '4\.':\r\n")
+        child.expect(r"(\d+) legal moves starting with '4\.', by their first steps")
         child.expect(PROMPT)
         child.sendline("show")
         child.expect(r"Offer \(stone food/time")
@@ -158,10 +177,7 @@ def test_a_human_plays_a_whole_game_against_an_engine(tmp_path):
             i = child.expect([PROMPT, r"Game over: you placed (\d)\."])
             if i == 1:
                 break
-            child.sendline("?")
-            child.expect(r"\d+ legal moves:\r\n  (\S+(?: \S+)*?)(?:  |\r\n)")
-            first = child.match.group(1)
-            child.expect(PROMPT)
+            first = first_legal_move(child)
             child.sendline(first)
             child.expect(rf"turn +\d+  seat 1 human: {re.escape(first)}  \(\d+ ms\)")
             turns += 1
@@ -189,11 +205,7 @@ def test_ctrl_c_at_the_prompt_records_the_game_so_far(tmp_path):
     try:
         for _ in range(3):
             child.expect(PROMPT)
-            child.sendline("?")
-            child.expect(r"\d+ legal moves:\r\n  (\S+(?: \S+)*?)(?:  |\r\n)")
-            first = child.match.group(1)
-            child.expect(PROMPT)
-            child.sendline(first)
+            child.sendline(first_legal_move(child))
         child.expect(PROMPT)
         child.sendintr()  # the terminal's Ctrl-C: SIGINT to the arbiter, not to the engines
         child.expect(r"Game aborted after (\d+) turns\. The game so far is in ")

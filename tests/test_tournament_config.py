@@ -125,7 +125,7 @@ TWO = '[[engine]]\nname = "a"\ncommand = "a"\n[[engine]]\nname = "b"\ncommand = 
     ("movetime = 5\ntime-control = '5'\n" + TWO, "time-control: a time per move and a game"),
     ("margin = -1\n" + TWO, "t.toml: margin: margin -1: must be >= 0 ms"),
     ("handshake-timeout = 0\n" + TWO, "t.toml: handshake-timeout: 0.0 (must be > 0"),
-    ("builders = 'Heba'\n" + TWO, "t.toml: builders: 1 names for 2 seats"),
+    ("builders = 'Heba'\n" + TWO, "t.toml: builders: one name per seat: 2, not 1"),
     ("builders = 'Heba,Nobody'\n" + TWO, "t.toml: builders: "),
     ("seed = -3\n" + TWO, "t.toml: seed: -3 (must be >= 0)"),
     ("concurrency = 0\n" + TWO, "t.toml: concurrency: 0 (at least 1)"),

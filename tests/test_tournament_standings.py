@@ -113,7 +113,7 @@ def test_unfinished_games_are_left_out():
     unfinished = GameRecord(header=Header(players=2))
     st = compute_standings([*four_games(), unfinished])
     assert (st.games, st.unfinished) == (4, 1)
-    assert "(1 unfinished games left out)" in format_standings(st)
+    assert "(1 unfinished game left out)" in format_standings(st)
 
 
 def solo_games() -> list[GameRecord]:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bench import Figure
+from ..notation.picture import plural
 from ..record.model import GameRecord, Turn
 from ..rules.edition import Edition
 from .bundled import engine_command, engines_dir
@@ -91,11 +92,12 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
     listed = sum("legalmoves" in e.features for e in engines)
     engine_ms = sum(e.ms or 0 for r in records for e in r.events if isinstance(e, Turn))
     faults = sum(len(r.header.faults) for r in records)
-    lines = [f"{len(engines)} engines ({names}), {games} games from seed {seed}, {time_control}:",
+    lines = [f"{plural(len(engines), 'engine')} ({names}), {plural(games, 'game')} from seed "
+             f"{seed}, {time_control}:",
              f"  played:  {turns} turns in {wall:.2f} s = {turns / wall:.0f} turns/s "
              f"(engines' answers {engine_ms / 1000:.2f} s, "
              f"{engine_ms / max(turns, 1):.1f} ms per turn)"
-             + (f"; {faults} faults" if faults else "")]
+             + (f"; {plural(faults, 'fault')}" if faults else "")]
     with tempfile.TemporaryDirectory() as tmp:
         files = []
         for seat in range(1, len(engines) + 1):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import msgspec
 
 from ..notation.fast import read_move
+from ..notation.picture import plural
 from ..notation.position import to_position
 from ..protocol.messages import SEP, GameOver, NewGame, Position
 from ..record.model import Chance, Event, Fault, GameRecord, Header, Retire, Seat, Turn
@@ -308,21 +309,25 @@ def describe_result(record: GameRecord) -> str:
     why = {"normal": "every boat reached the last space", "ptah": "Ptah completed his pyramid",
            "all-retired": "every seat was retired"}
     if h.termination == "aborted":
-        return f"Game aborted after {turns} turns."
-    lines = [f"Game over after {turns} turns ({why.get(h.termination or '', '?')})."]
+        return f"Game aborted after {plural(turns, 'turn')}."
+    lines = [f"Game over after {plural(turns, 'turn')} ({why.get(h.termination or '', '?')})."]
     faults = {f.seat: f for f in h.faults}
     width = max((len(n) for n in names.values()), default=0)
     for r in sorted(h.result, key=lambda r: (r.rank, r.seat)):
-        line = (f"  {r.rank}. seat {r.seat}  {names.get(r.seat, '?'):<{width}}  "
-                f"{r.stones:2} stones  {r.food:3} food")
+        name = names.get(r.seat, "?")
+        if h.solo is not None:  # one seat, against Ptah: a win or a loss, not a place
+            line = (f"Solo: seat {r.seat} {name} "
+                    + ("beats" if h.solo.won else "loses to")
+                    + f" Ptah, {plural(r.stones, 'stone')} against his {h.solo.ptah}, "
+                      f"{r.food} food")
+            if h.solo.won:
+                line += f"; score {h.solo.score}, \"{h.solo.title}\""
+            line += "."
+        else:
+            line = (f"  {r.rank}. seat {r.seat}  {name:<{width}}  "
+                    f"{r.stones:2} {'stone ' if r.stones == 1 else 'stones'}  {r.food:3} food")
         f = faults.get(r.seat)
         if f is not None:
             line += f"  retired at ply {f.ply}: {f.kind} ({f.detail})"
         lines.append(line)
-    if h.solo is not None:
-        if h.solo.won:
-            lines.append(f"Solo: beats Ptah ({h.solo.ptah} stones); score {h.solo.score}, "
-                         f"\"{h.solo.title}\".")
-        else:
-            lines.append(f"Solo: Ptah wins with {h.solo.ptah} stones.")
     return "\n".join(lines)

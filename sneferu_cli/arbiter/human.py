@@ -1,4 +1,9 @@
-"""A human seat: a person at the terminal types moves; mistakes are explained, not faults."""
+"""A human seat: a person at the terminal types moves; mistakes are explained, not faults.
+
+Before each of its turns the seat sees the parts of the picture that changed since its
+last turn (the whole picture the first time, and on ``show``); a long list of legal moves
+is grouped by its first step, ``? STEP`` lists one group.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ import time
 from typing import TextIO
 
 from ..notation.move import Move
-from ..notation.picture import picture
+from ..notation.picture import picture, plural, sections
 from ..protocol.messages import GameOver, NewGame, Position
 from ..rules.components import NotationError
 from ..rules.state import IllegalAction
@@ -23,8 +28,12 @@ Type a whole turn in move notation, its steps separated by spaces:
   4.1 store         keep the stone in the storehouse (STOREHOUSE bonus)
   MG@1.2 4.1 BT@1.3 place a stored stone first, then buy and place
   end               the forced end, when no stone can be bought
-Commands: ? or moves (every legal move), ? PREFIX (the legal moves starting with PREFIX),
-show (the position again), help."""
+Commands: ? or moves (the legal moves; grouped by their first step when there are many),
+? PREFIX (the legal moves starting with PREFIX, e.g. ? 1.1), show (the whole position
+again), help."""
+
+LIST_LIMIT = 40
+"""More legal moves than this are listed grouped by their first step."""
 
 
 class Human:
@@ -40,11 +49,13 @@ class Human:
         self.inp = inp or sys.stdin
         self.out = out or sys.stdout
         self.seat = 0
+        self._seen: dict[str, str] = {}
 
     def new_game(self, game: NewGame) -> None:
         self.seat = game.seat
         self.fault = None
-        against = "Ptah" if game.players == 1 else f"{game.players - 1} others"
+        self._seen = {}
+        against = "Ptah" if game.players == 1 else plural(game.players - 1, "other seat")
         self._say(f"You play seat {game.seat} against {against}. Type help for help.")
 
     def wait_ready(self) -> None:
@@ -52,7 +63,7 @@ class Human:
 
     def play_turn(self, request: TurnRequest) -> TurnAnswer:
         start = time.monotonic()
-        self._say("", picture(request.state))
+        self._say("", self._changes(request))
         while True:
             self.out.write(f"seat {self.seat}> ")
             self.out.flush()
@@ -68,6 +79,7 @@ class Human:
                 self._list(request, rest)
             elif text == "show":
                 self._say(picture(request.state))
+                self._seen = dict(sections(request.state))
             elif text == "help":
                 self._say(HELP)
             else:
@@ -88,18 +100,51 @@ class Human:
     def retire(self, fault: EngineFault) -> None:
         self.fault = fault
 
+    def _changes(self, request: TurnRequest) -> str:
+        """The parts of the picture that changed since this seat last saw it, and a line
+        naming the parts that did not (the whole picture the first time)."""
+        parts = sections(request.state)
+        seen, self._seen = self._seen, dict(parts)
+        if not seen:
+            return picture(request.state)
+        same = [name for name, text in parts
+                if seen.get(name) == text and name not in ("title", "legend")]
+        shown = [text for name, text in parts
+                 if name not in same and name not in ("title", "legend")]
+        if same:
+            shown.insert(-1, f"(Unchanged since your last turn: {', '.join(same)}; type show "
+                             "for the whole picture.)")
+        return "\n\n".join(shown)
+
     def _list(self, request: TurnRequest, prefix: str) -> None:
         moves = [m for m in request.legal() if m.startswith(prefix)]
         if not moves:
             self._say(f"No legal move starts with {prefix!r}.")
             return
-        width = max(len(m) for m in moves) + 2
-        per_line = max(1, 88 // width)
-        rows = ["  " + "".join(m.ljust(width) for m in moves[i:i + per_line]).rstrip()
-                for i in range(0, len(moves), per_line)]
-        self._say(f"{len(moves)} legal moves" + (f" starting with {prefix!r}" if prefix else "")
-                  + ":", *rows)
+        what = plural(len(moves), "legal move") + (f" starting with {prefix!r}" if prefix
+                                                   else "")
+        if len(moves) <= LIST_LIMIT:
+            self._say(what + ":", *_columns(moves))
+            return
+        # Group by the first steps, as few as split the moves into more than one group.
+        depth, counts = 0, dict[str, int]()
+        while len(counts) < 2 and depth < max(len(m.split(" ")) for m in moves):
+            depth += 1
+            counts = {}
+            for m in moves:
+                key = " ".join(m.split(" ")[:depth])
+                counts[key] = counts.get(key, 0) + 1
+        self._say(f"{what}, by their first steps (type ? STEPS for the moves of one):",
+                  *_columns([f"{g} ({n})" for g, n in counts.items()]))
 
     def _say(self, *lines: str) -> None:
         self.out.write("".join(f"{x}\n" for x in lines))
         self.out.flush()
+
+
+def _columns(items: list[str], width: int = 88) -> list[str]:
+    """``items`` in as many columns as fit in ``width``, each row indented by two."""
+    cell = max(len(x) for x in items) + 2
+    per_line = max(1, width // cell)
+    return ["  " + "".join(x.ljust(cell) for x in items[i:i + per_line]).rstrip()
+            for i in range(0, len(items), per_line)]

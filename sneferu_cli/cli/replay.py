@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..notation.picture import describe_turn, picture
+from ..notation.picture import describe_turn, picture, plural
 from ..notation.position import to_position
 from ..record.html import game_page
 from ..record.jsonl import read_any, records_to_json
@@ -143,10 +143,10 @@ def _verify_all(entries: list[GameEntry], editions: list[Edition], rf: RecordFil
                           for s in h.seats)
         who = f" ({names})" if names else ""
         if v.state.is_over():
-            done = f"verified, {v.turns} turns"
+            done = f"verified, {plural(v.turns, 'turn')}"
         else:
             stopped = "aborted" if h.termination == "aborted" else "not finished"
-            done = f"{stopped} after {v.turns} turns, its moves verified"
+            done = f"{stopped} after {plural(v.turns, 'turn')}, its moves verified"
         click.echo(f"game {entry.number}{who}: {done}. {describe_turn(v.state)}")
     return failed
 

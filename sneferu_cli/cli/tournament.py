@@ -17,6 +17,7 @@ import click
 
 from ..arbiter.game import DEFAULT_CLOCK
 from ..arbiter.process import open_logs
+from ..notation.picture import plural
 from ..record.jsonl import read_any
 from ..record.text import RecordError, decode_records
 from ..tournament.cluster import Cluster
@@ -256,13 +257,14 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
     cfg = run.config
     engines = ", ".join(e.name for e in cfg.engines)
     how = "solo" if cfg.seats == 1 else f"{cfg.format} at {cfg.seats} seats"
-    click.echo(f"{cfg.event}: {engines}; {how}, {cfg.deals} deals: {run.total} games "
+    click.echo(f"{cfg.event}: {engines}; {how}, {plural(cfg.deals, 'deal')}: "
+               f"{plural(run.total, 'game')} "
                f"({run.finished} played, {len(run.todo)} to play); seed {cfg.seed}; "
                f"{cfg.timing()}; {_at_once(run)}.")
     click.echo(f"records: {run.journal.records_path}  (state: {run.journal.state_path})")
     if run.journal.recovered:
-        click.echo(f"({run.journal.recovered} bytes of a game cut off by the stop removed; "
-                   "it is played again)")
+        click.echo(f"({plural(run.journal.recovered, 'byte')} of a game cut off by the stop "
+                   "removed; it is played again)")
     progress = Progress(sys.stdout, live=sys.stdout.isatty())
     try:
         with _stop_on_signals(run):
@@ -286,11 +288,11 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
                 raise click.FileError(path, e.strerror) from None
     state = run.journal.state_path
     if reason == "interrupted":
-        click.echo(f"Stopped after {run.finished} of {run.total} games; to go on: "
+        click.echo(f"Stopped after {run.finished} of {plural(run.total, 'game')}; to go on: "
                    f"sneferu tournament --resume --state {state}", err=True)
         sys.exit(130)
     if reason == "sprt":
-        click.echo(f"The SPRT is decided: {run.finished} of {run.total} games played.")
+        click.echo(f"The SPRT is decided: {run.finished} of {plural(run.total, 'game')} played.")
     if demo:
         click.echo(f"Step through a game: sneferu replay {run.journal.records_path} --game 1 "
                    "--html game.html")

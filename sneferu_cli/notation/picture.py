@@ -1,7 +1,11 @@
 """A readable text picture of a position: river, offer with prices, pyramids, food, turn.
 
 The picture is for people (``sneferu position show``, human seats, ``replay --show``);
-machines read the position notation.
+machines read the position notation. :func:`sections` gives it in named parts, so that a
+terminal can show only the parts that changed.
+
+>>> plural(1, "stone"), plural(21, "stone"), plural(0, "turn")
+('1 stone', '21 stones', '0 turns')
 """
 
 from __future__ import annotations
@@ -9,30 +13,40 @@ from __future__ import annotations
 from ..rules.components import Material, Stone, Tile
 from ..rules.state import GameState, Phase, Variant
 
-_ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
+LEGEND = ("Pyramids: level 1 at the bottom, slots numbered from the left (BT@2.3: level 2, "
+          "slot 3).\n"
+          "  [BT] a stone (left, right material), [..] an empty slot, [2.] an empty slot with "
+          "2 food\n  printed on its left half, [.1] with 1 food printed on its right half.")
+"""The key to the pyramid drawings, printed once after the seats."""
+
+
+def plural(n: int, word: str) -> str:
+    """``n`` and the noun, in the plural unless ``n`` is 1: ``1 stone``, ``2 stones``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def sections(state: GameState) -> list[tuple[str, str]]:
+    """The picture in parts, in order, each ``(name, text)``: ``title``, ``river``,
+    ``offer``, ``seat 1`` ... ``seat N``, ``legend``, ``ptah`` (solo only) and ``turn``."""
+    t = state.tables
+    n = len(state.players)
+    mode = "solo against Ptah" if state.solo else f"{n} players"
+    parts = [("title", f"Sneferu: edition {t.edition.name}, {state.variant.value} variant, "
+                       f"{mode}"),
+             ("river", "\n".join(_river(state))), ("offer", "\n".join(_offer(state)))]
+    parts += [(f"seat {i + 1}", "\n".join(_seat(state, i))) for i in range(n)]
+    parts.append(("legend", LEGEND))
+    if state.ptah is not None:
+        held = " ".join(f"{Stone(s).name}x{k}" for s, k in enumerate(state.ptah) if k)
+        parts.append(("ptah", f"Ptah: {state.ptah_total} of {t.ptah_target} stones"
+                              + (f" ({held})" if held else "")))
+    parts.append(("turn", describe_turn(state)))
+    return parts
 
 
 def picture(state: GameState) -> str:
-    """The whole position as lines of text."""
-    t = state.tables
-    ed = t.edition
-    n = len(state.players)
-    mode = "solo against Ptah" if state.solo else f"{n} players"
-    lines = [f"Sneferu: edition {ed.name}, {state.variant.value} variant, {mode}", ""]
-    lines += _river(state)
-    lines.append("")
-    lines += _offer(state)
-    lines.append("")
-    for i in range(n):
-        lines += _seat(state, i)
-        lines.append("")
-    if state.ptah is not None:
-        held = " ".join(f"{Stone(s).name}x{k}" for s, k in enumerate(state.ptah) if k)
-        lines.append(f"Ptah: {state.ptah_total} of {t.ptah_target} stones"
-                     + (f" ({held})" if held else ""))
-        lines.append("")
-    lines.append(describe_turn(state))
-    return "\n".join(lines)
+    """The whole position as lines of text: the sections, a blank line between them."""
+    return "\n\n".join(text for _, text in sections(state))
 
 
 def _river(state: GameState) -> list[str]:
@@ -75,12 +89,12 @@ def _seat(state: GameState, i: int) -> list[str]:
     g = p.pyramid.geometry
     name = f" ({p.builder.name})" if p.builder else (
         " (builder ?)" if state.variant == Variant.BUILDERS else "")
-    order = 1 + sum(1 for q in state.players if q.space == p.space and q.arrival < p.arrival)
     used = [w for w, flag in (("feast used", p.feasted), ("sail-back used", p.sailed)) if flag]
     extra = (f"  stored: {' '.join(Stone(s).name for s in p.store)}" if p.store else "")
     status = "  RETIRED" if p.retired else ""
-    head = (f"Seat {i + 1}{name}: food {p.food}, boat on space {p.space} "
-            f"({_ORDINAL.get(order, f'{order}th')} there), {p.pyramid.count} stones"
+    # The order of arrival is on the river's boats line: a seat's part shows only its own.
+    head = (f"Seat {i + 1}{name}: food {p.food}, boat on space {p.space}, "
+            f"{plural(p.pyramid.count, 'stone')}"
             f"{extra}{'  ' + ', '.join(used) if used else ''}{status}")
     out = [head]
     icons = {(lv, sl, half): food for lv, sl, half, food in g.icons}
@@ -89,12 +103,13 @@ def _seat(state: GameState, i: int) -> list[str]:
         for k in range(1, g.levels + 2 - n):
             v = p.pyramid.stones[g.index(n, k)]
             if v >= 0:
-                cells.append(f"[{Material(v // 5).name}{Material(v % 5).name}]")
+                cells.append(f"{k}[{Material(v // 5).name}{Material(v % 5).name}]")
             else:
                 left = icons.get((n, k, "left"))
                 right = icons.get((n, k, "right"))
-                cells.append(f"[{left if left else '.'}{right if right else '.'}]")
-        out.append("  " + "  " * (n - 1) + "".join(cells) + f"   level {n}")
+                cells.append(f"{k}[{left if left else '.'}{right if right else '.'}]")
+        out.append("  " + "   " * (n - 1) + " ".join(cells) + "   " * (n - 1)
+                   + f"   level {n}")
     areas = sorted(p.pyramid.areas, reverse=True)
     if areas:
         out.append("  enclosed areas: " + " ".join(str(a) for a in areas))
@@ -134,6 +149,6 @@ def describe_turn(state: GameState) -> str:
                     f"\"{r.title}\".")
         return f"Game over: Ptah wins ({r.ptah} stones against {r.stones})."
     ranks = sorted(state.ranking(), key=lambda s: (s.rank, s.seat))
-    text = ", ".join(f"{s.rank}. seat {s.seat + 1} ({s.stones} stones, {s.food} food"
+    text = ", ".join(f"{s.rank}. seat {s.seat + 1} ({plural(s.stones, 'stone')}, {s.food} food"
                      f"{', retired' if s.retired else ''})" for s in ranks)
     return f"Game over: {text}."

@@ -24,6 +24,7 @@ from ..rules.edition import Edition, standard_edition
 from ..rules.pyramid import Pyramid
 from ..rules.state import GameState, Phase, Player, Tables, Variant
 from .grammar import Token, Tree, parse
+from .picture import plural
 
 Node = Tree[Token] | Token
 
@@ -214,7 +215,7 @@ def _read_player(state: GameState, i: int, row: Node) -> Player:
     if p.sailed and p.power is not Power.SAIL_BACK:
         raise NotationError(f"{who}: flag h (sail-back used) but the builder is not Heba")
     if p.pyramid.count + len(p.store) > t.slots:
-        raise NotationError(f"{who}: {p.pyramid.count} stones placed and {len(p.store)} "
+        raise NotationError(f"{who}: {plural(p.pyramid.count, 'stone')} placed and {len(p.store)} "
                             f"stored is more than the pyramid's {t.slots} slots")
     return p
 
@@ -350,11 +351,11 @@ def _check(state: GameState) -> None:
         counts[state.hand] += 1
     for s, k in enumerate(counts):
         if k > t.per_type:
-            raise NotationError(f"position: {k} stones of type {Stone(s).name}; there are "
-                                f"only {t.per_type}")
+            raise NotationError(f"position: {plural(k, 'stone')} of type {Stone(s).name}; "
+                                f"there are only {t.per_type}")
         if k < t.per_type:
-            raise NotationError(f"position: {k} stones of type {Stone(s).name} are accounted "
-                                f"for (bag, offer, pyramids, storehouses, Ptah); need "
+            raise NotationError(f"position: {plural(k, 'stone')} of type {Stone(s).name} "
+                                f"accounted for (bag, offer, pyramids, storehouses, Ptah); need "
                                 f"{t.per_type}")
     for i, p in enumerate(state.players):
         if p.food < 0:

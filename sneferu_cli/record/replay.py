@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from ..notation.move import Move, parse_outcome
-from ..notation.picture import describe_turn
+from ..notation.picture import describe_turn, plural
 from ..notation.position import from_position
 from ..rules.components import NotationError
 from ..rules.edition import Edition, standard_edition
@@ -90,7 +90,7 @@ def start_state(header: Header, edition: Edition) -> GameState:
         state = from_position(header.position, edition)
         if len(state.players) != header.players:
             raise ValueError(f"[Players {header.players}] but the [Position] has "
-                             f"{len(state.players)} seats")
+                             f"{plural(len(state.players), 'seat')}")
         if state.variant.value != header.variant:
             raise ValueError(f"[Variant {header.variant}] but the [Position] is of the "
                              f"{state.variant.value} variant")
@@ -231,8 +231,8 @@ def _check_header(entry: GameEntry, state: GameState, turns: int, source: str) -
         for k, seat in enumerate(numbers, start=1):
             if seat != k or len(numbers) != n:
                 raise fail(f"{len(numbers)} [{what.capitalize()}] tags numbered "
-                           f"{' '.join(map(str, numbers))} for {n} seats (one per seat in "
-                           "seat order, or none)", f"{what} {k}")
+                           f"{' '.join(map(str, numbers))} for {plural(n, 'seat')} (one per "
+                           "seat in seat order, or none)", f"{what} {k}")
     for s in h.seats:
         got = state.players[s.seat - 1].builder
         name = got.name if got else None
@@ -266,7 +266,8 @@ def _check_header(entry: GameEntry, state: GameState, turns: int, source: str) -
         seat, kind, ply, line = retire
         if (fault.seat, fault.kind, fault.ply) != (seat, kind, ply):
             raise fail(f"[Fault {fault.seat} {fault.kind} ply={fault.ply}] but retire {n} in "
-                       f"the events (line {line}) is seat {seat}, {kind}, after {ply} turns",
+                       f"the events (line {line}) is seat {seat}, {kind}, after "
+                       f"{plural(ply, 'turn')}",
                        f"fault {n}")
     if len(h.faults) != len(retires):
         raise fail(f"{len(h.faults)} [Fault] tags but {len(retires)} retire events (one "

@@ -1,4 +1,4 @@
-"""Editions: the printed numbers of the game ([data] in SNEFERU-RULES.md) as typed data.
+"""Editions: the printed numbers of the game ([data] in docs/RULES.md) as typed data.
 
 An edition is a TOML file decoded into the msgspec structs below and then checked for
 consistency. The standard edition ships inside the package; ``load_edition(path)`` reads

@@ -1,4 +1,4 @@
-"""The game state: decisions, chance nodes, and every rule of SNEFERU-RULES.md.
+"""The game state: decisions, chance nodes, and every rule of docs/RULES.md.
 
 A :class:`GameState` is either waiting for the active player's next *step*
 (:meth:`~GameState.legal_steps`, :meth:`~GameState.apply`) or at a *chance node*
@@ -1181,7 +1181,7 @@ def new_game(players: int = 4, *, builders: Iterable[str] | str | None = None,
     if builders is not None and not isinstance(builders, str):
         names = list(builders)
         if len(names) != players:
-            raise ValueError(f"builders: {len(names)} names for {players} seats")
+            raise ValueError(f"builders: one name per seat: {players}, not {len(names)}")
         if len(set(names)) != len(names):
             raise ValueError("builders: each builder can be chosen once")
         chosen = [ed.builder(n) for n in names]

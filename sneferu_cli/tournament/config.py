@@ -24,6 +24,7 @@ import msgspec
 
 from ..arbiter.bundled import split_command
 from ..arbiter.game import TimeControl
+from ..notation.picture import plural
 from ..rules.edition import Edition, EditionError, load_edition, standard_edition
 from ..rules.state import new_game
 
@@ -230,7 +231,8 @@ def _check(cfg: TournamentConfig) -> None:
             raise ValueError(f"engine: a gauntlet at {cfg.seats} seats needs at least "
                              f"{cfg.seats} engines, not {len(names)}")
     elif len(names) < cfg.seats:
-        raise ValueError(f"engine: {len(names)} engines cannot fill a table of {cfg.seats} seats")
+        raise ValueError(f"engine: {plural(len(names), 'engine')} cannot fill a table of "
+                         f"{cfg.seats} seats")
     if cfg.cluster is not None and not CLUSTER.fullmatch(cfg.cluster):
         raise ValueError(f"cluster: {cfg.cluster!r} (local:N for N worker processes here, "
                          "or a Dask scheduler's address such as tcp://HOST:PORT)")

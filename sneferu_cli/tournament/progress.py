@@ -12,6 +12,7 @@ import shutil
 import time
 from typing import TYPE_CHECKING, TextIO
 
+from ..notation.picture import plural
 from ..record.model import GameRecord
 from .sprt import SprtResult
 from .standings import compute_standings, format_standings
@@ -42,7 +43,7 @@ def describe_sprt(r: SprtResult) -> str:
     ll, ld, dd, wd, ww = r.penta
     return (f"SPRT {r.engines[0]} vs {r.engines[1]}: {verdict}: LLR {r.llr:.3f} "
             f"(bounds {r.lower:.3f}, {r.upper:.3f})\n"
-            f"  {r.pairs} pairs: LL {ll}, LD {ld}, DD {dd}, WD {wd}, WW {ww}{elo}")
+            f"  {plural(r.pairs, 'pair')}: LL {ll}, LD {ld}, DD {dd}, WD {wd}, WW {ww}{elo}")
 
 
 class Progress:

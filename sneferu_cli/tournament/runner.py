@@ -512,6 +512,7 @@ class TournamentRun:
             raise RunError(message[1])
         w.game = None
         _, number, text, record = message
+        del self.running[number]  # played: no longer running while it is being written
         return number, text, record
 
     def commit(self, number: int, text: str, record: GameRecord) -> GameRecord:
@@ -519,7 +520,7 @@ class TournamentRun:
         SPRT (``record`` needs only its header). Returns ``record``."""
         self.journal.commit(number, text.encode())
         self.results.append(record)
-        del self.running[number]
+        self.running.pop(number, None)  # (a cluster's games are still counted running)
         if self._tally is not None and not self.decided():
             self._tally.add([record])
             self.sprt = self._tally.result()

@@ -20,6 +20,7 @@ from fractions import Fraction
 import msgspec
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from ..notation.picture import plural
 from ..record.model import GameRecord, Seat, SeatResult, SoloScore
 from .sprt import Z95
 
@@ -468,7 +469,7 @@ def format_standings(st: Standings) -> str:
     if not lines:
         lines.append("no finished games")
     if st.unfinished:
-        lines.append(f"({st.unfinished} unfinished games left out)")
+        lines.append(f"({plural(st.unfinished, 'unfinished game')} left out)")
     return "\n".join(lines) + "\n"
 
 
