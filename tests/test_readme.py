@@ -1,7 +1,10 @@
 """The README stays true: the Quick start is two commands and CI runs the test one verbatim,
 and every command of every `sh` block runs as written, in order, in a scratch folder that
 holds what the README says to have (a checkout's `engines/` and `examples/`, and the
-`cup.toml` it shows), with `python3` and `sneferu` the ones under test."""
+`cup.toml` it shows), with `python3` and `sneferu` the ones under test. Commands for other
+machines (a Dask scheduler and its workers) and benchmarks of many minutes stand in
+`console` blocks, which are not run here: tests/test_tournament_cluster.py starts a real
+scheduler and workers, and scripts/strength.sh is a benchmark."""
 
 from __future__ import annotations
 
