@@ -188,7 +188,7 @@ def test_text_table():
 
 def test_results_kept_small_give_the_same_standings():
     """A long run keeps a Results list, not records: the same standings, exactly (the
-    floats too), from some 60 bytes a game."""
+    floats too), from some 90 bytes a game."""
     cfg = load_config(None, {"engine": ["name=a command=a", "name=b command=b",
                                         "name=c command=c"], "seats": 3, "deals": 2,
                              "seed": 9})
@@ -211,7 +211,7 @@ def test_results_kept_small_give_the_same_standings():
             many.append(g)
     per_game = (tracemalloc.get_traced_memory()[0] - before) / len(many)
     tracemalloc.stop()
-    assert per_game < 100, per_game
+    assert per_game < 150, per_game  # a record: tens of kilobytes
 
 
 def test_clusters_folded_in_game_order_give_the_same_intervals():
