@@ -158,13 +158,15 @@ def test_a_worker_killed_mid_run_loses_and_doubles_no_game(tmp_path, cluster, lo
 
 
 def test_stop_then_sigkill_then_resume(tmp_path, cluster, local):
-    """Ctrl-C stops cleanly (exit 130, the state whole); a resumed run killed with
-    SIGKILL; a last resume: every game once, the games of the local run."""
+    """SIGTERM stops at once and cleanly (exit 130, the state whole); a resumed run killed
+    with SIGKILL; a last resume: every game once, the games of the local run. (The first
+    Ctrl-C lets the deals being played finish, which may be all of them: see
+    test_the_first_ctrl_c_finishes_the_games_being_played_on_the_workers.)"""
     write_config(tmp_path / "t.toml", ENGINES, **KEYS)
     records = tmp_path / "t.rec"
     p = sneferu("t.toml", "--cluster", cluster.address, cwd=tmp_path)
     wait_for_games(p, records, 2)
-    p.send_signal(signal.SIGINT)
+    p.send_signal(signal.SIGTERM)
     _, err = p.communicate(timeout=LIMIT)
     assert p.returncode == 130, err
     assert "sneferu tournament --resume --state t.rec.state" in err
