@@ -238,13 +238,18 @@ class _Game:
         except EngineFault as f:
             self._retire(seat, f)
             return
-        try:
-            move = read_move(answer.move)
-            self.state.apply_turn(move.steps)
-        except (NotationError, IllegalAction) as e:
-            self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
-            return
-        text = str(move)
+        listed = request.listed_steps(answer.move)
+        if listed is not None:  # legal by construction, and written as str(Move) writes it
+            self.state.apply_listed_turn(listed)
+            text = answer.move
+        else:
+            try:
+                move = read_move(answer.move)
+                self.state.apply_turn(move.steps)
+            except (NotationError, IllegalAction) as e:
+                self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
+                return
+            text = str(move)
         if agent.timed and tc.base is not None:
             self.clocks[seat] = max(0.0, self.clocks[seat] - answer.ms) + tc.inc
         self.turns += 1

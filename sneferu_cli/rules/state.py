@@ -993,6 +993,12 @@ class GameState:
              self.next_arrival, self.turn, self.ptah_total) = scalars
             raise
 
+    def apply_listed_turn(self, steps: Sequence[Step]) -> None:
+        """:meth:`apply_turn` for a turn known to be legal: one of :meth:`legal_turns` of
+        this very state. No copies are made to undo it, so it is only for such a turn (an
+        arbiter applying a listed move); on any other the state is left half-changed."""
+        self._apply_steps(steps)
+
     def _apply_steps(self, steps: Sequence[Step]) -> None:
         """The steps of :meth:`apply_turn`, on this state, and Done when needed."""
         turn = self.turn
@@ -1029,9 +1035,17 @@ class GameState:
         """:meth:`legal_turns` written in move notation, one string a turn, same order."""
         texts: list[str] = []
         if not self._plain_turns(None, texts):
-            texts = [" ".join([str(s) for s in turn]) or "done"
-                     for turn in self._legal_turns_reference()]
+            texts = [_written(turn) for turn in self._legal_turns_reference()]
         return texts
+
+    def legal_turns_written(self) -> tuple[list[tuple[Step, ...]], list[str]]:
+        """:meth:`legal_turns` and :meth:`legal_turn_texts` together, in one enumeration."""
+        turns: list[tuple[Step, ...]] = []
+        texts: list[str] = []
+        if not self._plain_turns(turns, texts):
+            turns = self._legal_turns_reference()
+            texts = [_written(turn) for turn in turns]
+        return turns, texts
 
     def _plain_turns(self, turns: list[tuple[Step, ...]] | None,
                      texts: list[str] | None) -> bool:
@@ -1156,6 +1170,11 @@ class GameState:
         return (self._phase, self.seat, self.turn, self.hand, self.can_store,
                 tuple(tuple(col) for col in self.offer), tuple(self.pending),
                 tuple(self.ptah) if self.ptah is not None else None, mine)
+
+
+def _written(turn: tuple[Step, ...]) -> str:
+    """A whole turn in move notation (``done`` for no step)."""
+    return " ".join([str(s) for s in turn]) or "done"
 
 
 def new_game(players: int = 4, *, builders: Iterable[str] | str | None = None,
