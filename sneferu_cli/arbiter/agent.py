@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..notation.move import legal_move_strings
 from ..protocol.messages import SEP, GameOver, NewGame, Position
 from ..rules.state import GameState
-from ..rules.steps import Step
 from .process import EngineFault
 
 
@@ -34,8 +34,6 @@ class TurnRequest:
     margin: int
     _legal: tuple[str, ...] | None = field(default=None, repr=False)
     _line: str | None = field(default=None, repr=False)
-    _turns: list[tuple[Step, ...]] = field(default_factory=list, repr=False)
-    _steps: dict[str, tuple[Step, ...]] | None = field(default=None, repr=False)
 
     def limit(self) -> int:
         """The seat's time for this move in ms: the movetime, or its clock."""
@@ -47,19 +45,13 @@ class TurnRequest:
     def legal(self) -> tuple[str, ...]:
         """Every legal move of the position, in move notation (computed once)."""
         if self._legal is None:
-            turns, texts = self.state.legal_turns_written()
-            self._legal = tuple(texts)
-            self._turns = turns
+            self._legal = tuple(legal_move_strings(self.state))
         return self._legal
 
-    def listed_steps(self, move: str) -> tuple[Step, ...] | None:
-        """The steps of ``move`` when it is written exactly as one of the listed legal
-        moves (only once :meth:`legal` was called), else None."""
-        if self._legal is None:
-            return None
-        if self._steps is None:
-            self._steps = dict(zip(self._legal, self._turns, strict=True))
-        return self._steps.get(move)
+    def is_listed(self, move: str) -> bool:
+        """True when ``move`` is written exactly as one of the legal moves listed (only
+        once :meth:`legal` was called): it is legal by construction."""
+        return self._legal is not None and move in self._legal
 
     def legal_line(self) -> str:
         """The legal moves as the ``go`` line lists them, separated by ``SEP`` (joined once)."""

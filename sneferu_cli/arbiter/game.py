@@ -238,18 +238,16 @@ class _Game:
         except EngineFault as f:
             self._retire(seat, f)
             return
-        listed = request.listed_steps(answer.move)
-        if listed is not None:  # legal by construction, and written as str(Move) writes it
-            self.state.apply_listed_turn(listed)
-            text = answer.move
-        else:
-            try:
-                move = read_move(answer.move)
+        try:
+            move = read_move(answer.move)
+            if request.is_listed(answer.move):  # legal by construction: no undo copies
+                self.state.apply_listed_turn(move.steps)
+            else:
                 self.state.apply_turn(move.steps)
-            except (NotationError, IllegalAction) as e:
-                self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
-                return
-            text = str(move)
+        except (NotationError, IllegalAction) as e:
+            self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
+            return
+        text = str(move)
         if agent.timed and tc.base is not None:
             self.clocks[seat] = max(0.0, self.clocks[seat] - answer.ms) + tc.inc
         self.turns += 1

@@ -1035,17 +1035,9 @@ class GameState:
         """:meth:`legal_turns` written in move notation, one string a turn, same order."""
         texts: list[str] = []
         if not self._plain_turns(None, texts):
-            texts = [_written(turn) for turn in self._legal_turns_reference()]
+            texts = [" ".join([str(s) for s in turn]) or "done"
+                     for turn in self._legal_turns_reference()]
         return texts
-
-    def legal_turns_written(self) -> tuple[list[tuple[Step, ...]], list[str]]:
-        """:meth:`legal_turns` and :meth:`legal_turn_texts` together, in one enumeration."""
-        turns: list[tuple[Step, ...]] = []
-        texts: list[str] = []
-        if not self._plain_turns(turns, texts):
-            turns = self._legal_turns_reference()
-            texts = [_written(turn) for turn in turns]
-        return turns, texts
 
     def _plain_turns(self, turns: list[tuple[Step, ...]] | None,
                      texts: list[str] | None) -> bool:
@@ -1170,11 +1162,6 @@ class GameState:
         return (self._phase, self.seat, self.turn, self.hand, self.can_store,
                 tuple(tuple(col) for col in self.offer), tuple(self.pending),
                 tuple(self.ptah) if self.ptah is not None else None, mine)
-
-
-def _written(turn: tuple[Step, ...]) -> str:
-    """A whole turn in move notation (``done`` for no step)."""
-    return " ".join([str(s) for s in turn]) or "done"
 
 
 def new_game(players: int = 4, *, builders: Iterable[str] | str | None = None,
