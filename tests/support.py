@@ -7,7 +7,9 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BROKEN = ROOT / "tests" / "engines" / "broken.py"
@@ -83,3 +85,48 @@ def require_program(path: str, what: str) -> str:
     if os.environ.get("SNEFERU_CI") == "1":
         pytest.fail(message)
     pytest.skip(message)
+
+
+def mutate(draw: Callable[[Any], Any], line: str, noise: str,
+           ends: Sequence[str] = ("", " ", "\t", "\r", " \r")) -> str:
+    """``line`` (of a grammar) with up to two characters inserted, deleted or replaced by
+    one of ``noise``, or blanks added before it and one of ``ends`` after it (for
+    hypothesis: ``draw`` is a ``st.composite``'s draw)."""
+    from hypothesis import strategies as st
+
+    for _ in range(draw(st.integers(0, 2))):
+        i = draw(st.integers(0, len(line)))
+        kind = draw(st.sampled_from(["insert", "delete", "replace", "pad"]))
+        c = draw(st.sampled_from(noise))
+        if kind == "insert":
+            line = line[:i] + c + line[i:]
+        elif kind == "delete":
+            line = line[:i] + line[i + 1:]
+        elif kind == "replace":
+            line = line[:i] + c + line[i + 1:]
+        else:
+            line = (draw(st.sampled_from(["", " ", "\t", " \t"])) + line
+                    + draw(st.sampled_from(list(ends))))
+    return line
+
+
+def random_engine_run(lines: str) -> tuple[int, list[str]]:
+    """Feed ``lines`` to the bundled ``random`` engine in a fresh interpreter: how many Lark
+    parsers it built, and the lines it answered."""
+    from sneferu_cli.arbiter.bundled import engines_dir
+
+    script = (
+        "import io, sys\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "from random_player import RandomPlayer\n"
+        "from sneferu_cli.notation.grammar import parser\n"
+        "from sneferu_cli.protocol.bot import run\n"
+        "out = io.StringIO()\n"
+        "run(RandomPlayer(), io.StringIO(sys.argv[2]), out)\n"
+        "print(parser.cache_info().currsize)\n"
+        "print(out.getvalue(), end='')\n")
+    r = subprocess.run([sys.executable, "-c", script, str(engines_dir()), lines],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    built, *answers = r.stdout.splitlines()
+    return int(built), answers

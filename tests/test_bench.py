@@ -70,7 +70,8 @@ def test_bench_rejects_bad_options_in_one_line():
         assert r.stderr.startswith("sneferu: ") and len(r.stderr.splitlines()) == 1, r.stderr
 
 
-ENGINE_ROWS = ["pipe round trip (Python <-> cat)", "move, legal-move engines (instant)",
+ENGINE_ROWS = ["pipe round trip (Python <-> cat)", "pipe round trip (file objects)",
+               "move, legal-move engines (instant)",
                "move, own-rules engines (random)", "random game, rules only",
                "legal step generated"]
 
@@ -101,11 +102,12 @@ def test_bench_measures_pipes_and_engines_in_the_same_run():
         cpu[m.group(1)] = m.group(5)
     assert list(rows) == ENGINE_ROWS
     assert rows[ENGINE_ROWS[0]] == 1.0
-    assert [k for k, v in cpu.items() if v is not None] == ENGINE_ROWS[1:3]
+    assert [k for k, v in cpu.items() if v is not None] == ENGINE_ROWS[2:4]
 
 
-def test_the_floor_is_a_line_through_cat():
-    assert 0 < pipe_round_trip(50) < 1e6
+@pytest.mark.parametrize("file_objects", [False, True])
+def test_the_floor_is_a_line_through_cat(file_objects):
+    assert 0 < pipe_round_trip(50, file_objects=file_objects) < 1e6
 
 
 @pytest.mark.parametrize("compiler", [True, False])

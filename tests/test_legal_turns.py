@@ -26,6 +26,7 @@ from sneferu_cli.notation import (
     to_position,
 )
 from sneferu_cli.rules import Edition, GameState, Phase, new_game, sample_outcome, standard_edition
+from sneferu_cli.rules.steps import Step
 
 EDITION = standard_edition()
 BUILDERS = [b.name for b in EDITION.builders]
@@ -87,6 +88,37 @@ def test_fast_legal_turns_equal_the_reference(players, builders, edition, seed):
         same_as_reference(s)
 
 
+def same_after_listed_turns(state: GameState, turns: list[tuple[Step, ...]]) -> None:
+    """Each of ``turns`` applied unchecked gives the state the checked apply gives."""
+    for turn in turns:
+        checked, unchecked = state.clone(), state.clone()
+        checked.apply_turn(turn)
+        unchecked.apply_listed_turn(turn)
+        assert to_position(unchecked) == to_position(checked), (to_position(state), turn)
+        assert unchecked._turn_key(state.seat) == checked._turn_key(state.seat)
+
+
+@given(players=st.integers(1, 4),
+       builders=st.sampled_from(["standard", "random"]),
+       edition=st.sampled_from(sorted(EDITIONS)),
+       seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_listed_turn_applied_unchecked_gives_the_checked_state(players, builders, edition,
+                                                                 seed):
+    """What the arbiter does with a listed move (apply_listed_turn) is what apply_turn does,
+    for every listed turn of every start of turn of random games (R1-R10 all apply)."""
+    rng = random.Random(seed)
+    state = new_game(players, builders=builders if builders == "random" else None,
+                     edition=EDITIONS[edition])
+    while not state.is_over():
+        if state.is_chance_node():
+            state.apply(sample_outcome(state, rng))
+            continue
+        turns = state.legal_turns()
+        same_after_listed_turns(state, turns)
+        state.apply_listed_turn(rng.choice(turns))
+
+
 @pytest.mark.parametrize("path", PERFT, ids=lambda p: p.stem)
 def test_move_strings_are_the_moves_written(path):
     """The perft positions (stored stones, feast, shifts, solo...): the strings engines get
@@ -95,6 +127,8 @@ def test_move_strings_are_the_moves_written(path):
     assert legal_move_strings(state) == [str(m) for m in legal_moves(state)]
     if is_plain(state):
         same_as_reference(state)
+    if not state.is_chance_node() and not state.is_over():  # stored stones, feast, shifts
+        same_after_listed_turns(state, state.legal_turns())
 
 
 def test_heba_sailing_back_to_0_from_two_spaces_is_listed_once():

@@ -15,8 +15,8 @@ from collections.abc import Callable
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from support import mutate, random_engine_run
 
-from sneferu_cli.arbiter.bundled import engines_dir
 from sneferu_cli.notation.fast import fast_move, read_event, read_move, read_outcome
 from sneferu_cli.notation.move import Move, parse_outcome
 from sneferu_cli.protocol import messages
@@ -110,21 +110,7 @@ NOISE = "  \t;+.@h~0123456789BTMGAmoveinfpsrtdyk\ré-_x>"
 @st.composite
 def mutated(draw: st.DrawFn, lines: st.SearchStrategy[str]) -> str:
     """A line of the grammar, often with one or two characters changed."""
-    line = draw(lines)
-    for _ in range(draw(st.integers(0, 2))):
-        i = draw(st.integers(0, len(line)))
-        kind = draw(st.sampled_from(["insert", "delete", "replace", "pad"]))
-        c = draw(st.sampled_from(NOISE))
-        if kind == "insert":
-            line = line[:i] + c + line[i:]
-        elif kind == "delete":
-            line = line[:i] + line[i + 1:]
-        elif kind == "replace":
-            line = line[:i] + c + line[i + 1:]
-        else:
-            line = draw(st.sampled_from(["", " ", "\t", " \t"])) + line + draw(
-                st.sampled_from(["", " ", "\t", "\r", " \r"]))
-    return line
+    return mutate(draw, draw(lines), NOISE)
 
 
 def _outcome(read: Callable[[str], object], text: str) -> object:
@@ -213,22 +199,11 @@ def test_events_read_as_the_grammar_reads_them() -> None:
 def test_a_bundled_engine_starts_and_joins_a_game_without_building_a_grammar() -> None:
     """The handshake, options, newgame and isready go through the fast paths: no Lark
     parser is built before the first position."""
-    script = (
-        "import io, sys\n"
-        "sys.path.insert(0, sys.argv[1])\n"
-        "from random_player import RandomPlayer\n"
-        "from sneferu_cli.notation.grammar import parser\n"
-        "from sneferu_cli.protocol.bot import run\n"
-        "out = io.StringIO()\n"
-        "run(RandomPlayer(), io.StringIO(sys.argv[2]), out)\n"
-        "print(parser.cache_info().currsize, out.getvalue().splitlines()[-1])\n")
     lines = ("sneferu 1\nsetoption name Seed value 3\n"
              "newgame players 4 seat 2 variant standard edition standard\nisready\n"
              "gameover ranks 1 2 3 4\nquit\n")
-    r = subprocess.run([sys.executable, "-c", script, str(engines_dir()), lines],
-                       capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.split() == ["0", "readyok"]
+    built, answers = random_engine_run(lines)
+    assert (built, answers[-1]) == (0, "readyok")
 
 
 def test_the_arbiter_plays_and_records_a_game_without_building_a_grammar() -> None:

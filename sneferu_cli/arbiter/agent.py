@@ -48,6 +48,11 @@ class TurnRequest:
             self._legal = tuple(legal_move_strings(self.state))
         return self._legal
 
+    def is_listed(self, move: str) -> bool:
+        """True when ``move`` is written exactly as one of the legal moves listed (only
+        once :meth:`legal` was called): it is legal by construction."""
+        return self._legal is not None and move in self._legal
+
     def legal_line(self) -> str:
         """The legal moves as the ``go`` line lists them, separated by ``SEP`` (joined once)."""
         if self._line is None:

@@ -167,13 +167,16 @@ def _round_trip(engine: Engine) -> float:
 # ------------------------------------------------------------------ sneferu bench
 
 
-def pipe_round_trip(count: int = ROUND_TRIPS) -> float:
-    """The floor: median microseconds to write a line to ``cat`` and read it back
-    (``os.write`` / ``os.read`` on the pipes, nothing else)."""
+def pipe_round_trip(count: int = ROUND_TRIPS, *, file_objects: bool = False) -> float:
+    """The floor: median microseconds to write a line to ``cat`` and read it back, with
+    ``os.write`` / ``os.read`` on the pipes and nothing else, or with ``file_objects``
+    through Python's file objects (``write``, ``flush``, ``readline``), the way a simple
+    Python program talks to a process."""
     cat = shutil.which("cat")
     if cat is None:
         raise OSError("no 'cat' on the PATH to measure a pipe round trip with")
-    proc = subprocess.Popen([cat], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    proc = subprocess.Popen([cat], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            bufsize=-1 if file_objects else 0)
     assert proc.stdin is not None and proc.stdout is not None
     to, back = proc.stdin.fileno(), proc.stdout.fileno()
     line = b"isready\n"
@@ -181,10 +184,15 @@ def pipe_round_trip(count: int = ROUND_TRIPS) -> float:
     try:
         for _ in range(count):
             start = time.perf_counter()
-            os.write(to, line)
-            got = os.read(back, 64)
-            while not got.endswith(b"\n"):
-                got += os.read(back, 64)
+            if file_objects:
+                proc.stdin.write(line)
+                proc.stdin.flush()
+                proc.stdout.readline()
+            else:
+                os.write(to, line)
+                got = os.read(back, 64)
+                while not got.endswith(b"\n"):
+                    got += os.read(back, 64)
             times.append(time.perf_counter() - start)
     finally:
         proc.kill()
@@ -254,12 +262,13 @@ def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, builders:
 def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
                   engine_games: int, seed: int, edition: Edition
                   ) -> tuple[list[SpeedFigure], str]:
-    """Measure in one run: the floor, a move with legal-move engines and with own-rules
-    engines (``players`` seats, ``engine_games`` games); then a random game and a legal
-    step of the rules alone, from ``rules`` (the figures of
-    :func:`sneferu_cli.bench.run_bench`, measured in the same run). Also says which
-    instant engine was used."""
+    """Measure in one run: the floor (raw pipes, then through file objects), a move with
+    legal-move engines and with own-rules engines (``players`` seats, ``engine_games``
+    games); then a random game and a legal step of the rules alone, from ``rules`` (the
+    figures of :func:`sneferu_cli.bench.run_bench`, measured in the same run). Also says
+    which instant engine was used."""
     floor = pipe_round_trip()
+    buffered = pipe_round_trip(file_objects=True)
     with tempfile.TemporaryDirectory() as tmp:
         instant, which = instant_engine(Path(tmp))
         listed = time_moves(instant, players, engine_games, seed, builders, edition)
@@ -268,6 +277,8 @@ def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
     played, steps = measured["random games"], measured["legal steps generated"]
     figures = [SpeedFigure("pipe round trip (Python <-> cat)", ROUND_TRIPS,
                            floor * ROUND_TRIPS / 1e6),
+               SpeedFigure("pipe round trip (file objects)", ROUND_TRIPS,
+                           buffered * ROUND_TRIPS / 1e6),
                SpeedFigure("move, legal-move engines (instant)", *listed),
                SpeedFigure("move, own-rules engines (random)", *own),
                SpeedFigure("random game, rules only", played.count, played.seconds),

@@ -241,7 +241,10 @@ class _Game:
             return
         try:
             move = read_move(answer.move)
-            self.state.apply_turn(move.steps)
+            if request.is_listed(answer.move):  # legal by construction: no undo copies
+                self.state.apply_listed_turn(move.steps)
+            else:
+                self.state.apply_turn(move.steps)
         except (NotationError, IllegalAction) as e:
             self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
             return

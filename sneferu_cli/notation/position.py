@@ -23,6 +23,7 @@ from ..rules.components import Material, NotationError, Power, Stone, Tile
 from ..rules.edition import Edition, standard_edition
 from ..rules.pyramid import Pyramid
 from ..rules.state import GameState, Phase, Player, Tables, Variant
+from .fast import fast_position_tree
 from .grammar import Token, Tree, parse
 from .picture import plural
 
@@ -47,7 +48,8 @@ def to_position(state: GameState) -> str:
 
 def from_position(text: str, edition: Edition | None = None) -> GameState:
     """Read a position. ``edition`` must be given unless the position names "standard"."""
-    tree = parse("position", "position", text.strip(), "position")
+    text = text.strip()
+    tree = fast_position_tree(text) or parse("position", "position", text, "position")
     f = tree.children
     name = str(f[0])
     ed = edition or standard_edition()

@@ -993,6 +993,12 @@ class GameState:
              self.next_arrival, self.turn, self.ptah_total) = scalars
             raise
 
+    def apply_listed_turn(self, steps: Sequence[Step]) -> None:
+        """:meth:`apply_turn` for a turn known to be legal: one of :meth:`legal_turns` of
+        this very state. No copies are made to undo it, so it is only for such a turn (an
+        arbiter applying a listed move); on any other the state is left half-changed."""
+        self._apply_steps(steps)
+
     def _apply_steps(self, steps: Sequence[Step]) -> None:
         """The steps of :meth:`apply_turn`, on this state, and Done when needed."""
         turn = self.turn
