@@ -32,6 +32,9 @@ from sneferu_cli.record import decode_records, read_records
 
 INSTANT = [sys.executable, str(ROOT / "tests" / "engines" / "instant.py")]
 ENGINES = {"a": INSTANT, "b": INSTANT, "c": INSTANT}
+# The same games, each move after 5 ms: a run lasts seconds, long enough to be caught
+# running after a stop and a resume however fast the machine.
+PACED = {name: [*command, "5"] for name, command in ENGINES.items()}
 KEYS = {"seats": 2, "deals": 4, "seed": 8, "movetime": 1000, "records": "t.rec"}
 GAMES = 24  # 3 tables x 2 seatings x 4 deals
 
@@ -144,7 +147,7 @@ def test_the_cluster_plays_the_games_of_a_local_run(tmp_path, cluster, local):
 
 def test_a_worker_killed_mid_run_loses_and_doubles_no_game(tmp_path, cluster, local):
     extra, address = cluster.add_worker()
-    write_config(tmp_path / "t.toml", ENGINES, **KEYS)
+    write_config(tmp_path / "t.toml", PACED, **KEYS)
     p = sneferu("t.toml", "--cluster", cluster.address, cwd=tmp_path)
     wait_for_games(p, tmp_path / "t.rec", 3)
     wait_busy(cluster.address, address)
@@ -162,7 +165,7 @@ def test_stop_then_sigkill_then_resume(tmp_path, cluster, local):
     with SIGKILL; a last resume: every game once, the games of the local run. (The first
     Ctrl-C lets the deals being played finish, which may be all of them: see
     test_the_first_ctrl_c_finishes_the_games_being_played_on_the_workers.)"""
-    write_config(tmp_path / "t.toml", ENGINES, **KEYS)
+    write_config(tmp_path / "t.toml", PACED, **KEYS)
     records = tmp_path / "t.rec"
     p = sneferu("t.toml", "--cluster", cluster.address, cwd=tmp_path)
     wait_for_games(p, records, 2)
