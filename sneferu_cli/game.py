@@ -1,0 +1,216 @@
+"""What the layers above the rules need of a game, and the registry of games by name.
+
+A game is a :class:`Game` object (one per registered game: ``sneferu``, ``imhotep``) whose
+methods take that game's own state. The state is the game's own type, OpenSpiel-style:
+a chance node or a decision of one seat (:class:`State`). Everything above the rules
+(arbiter, records, tournaments, serve, bench, viewer, bundled engines) speaks to a game
+only through this module and handles moves, chance outcomes and positions as notation
+text, so a third game needs no change there.
+
+>>> from sneferu_cli.game import get_game
+>>> game = get_game("sneferu")
+>>> state = game.new_game(2)
+>>> state.is_chance_node()
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+__all__ = ["DEFAULT_GAME", "GAMES", "Game", "NotationError", "Standing", "State",
+           "UnknownGame", "get_game", "game_names"]
+
+
+class NotationError(ValueError):
+    """Text that is not valid notation (a move, outcome, position, record or protocol line)."""
+
+
+class UnknownGame(ValueError):
+    """A game name that is not registered."""
+
+
+class State(Protocol):
+    """What every game's state offers directly (the rest goes through its :class:`Game`).
+
+    Seats are 0-based here, 1-based in every notation.
+    """
+
+    def is_chance_node(self) -> bool:
+        """Whether the next event is a chance outcome rather than a seat's decision."""
+        ...
+
+    def is_over(self) -> bool:
+        ...
+
+    def current_seat(self) -> int:
+        """The seat that decides next (0-based); only when not a chance node and not over.
+        It need not be the seat whose turn it is (an owner deciding for its stone)."""
+        ...
+
+    def clone(self) -> Any:
+        """An independent copy: applying to one never changes the other."""
+        ...
+
+    def retire(self, seat: int) -> None:
+        """Seat ``seat`` takes no more decisions and ranks below every seat not retired."""
+        ...
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A seat's final standing: ``rank`` 1 = first (shared on ties), the game's scores
+    under the names of :attr:`Game.score_keys`, in that order. ``seat`` is 1-based."""
+
+    seat: int
+    rank: int
+    scores: Mapping[str, int] = field(default_factory=dict)
+    retired: bool = False
+
+
+class Game(ABC):
+    """One game's rules and notations, as the layers above see them.
+
+    Moves, chance outcomes and positions cross this interface as text in the game's
+    notations (SPEC.md); parse errors raise :class:`NotationError`, illegal moves the
+    game's own ``ValueError`` subclass (caught as ``ValueError`` above).
+    """
+
+    name: ClassVar[str]
+    """The registry name, as in ``--game NAME``, ``[Game NAME]`` and ``newgame ... game``."""
+    title: ClassVar[str]
+    """The game's printed name, e.g. ``"Imhotep"``."""
+    players: ClassVar[range]
+    """The player counts it accepts."""
+    variants: ClassVar[tuple[str, ...]]
+    """Its variant names; the first is the default."""
+    score_keys: ClassVar[tuple[str, ...]]
+    """The names of a standing's scores, in the order of its ranking keys."""
+
+    # ---------------------------------------------------------------- editions
+
+    @abstractmethod
+    def standard_edition(self) -> Any:
+        """The edition shipped with the package (the object has a ``name`` str)."""
+
+    @abstractmethod
+    def load_edition(self, path: Path) -> Any:
+        """An edition data file; ValueError naming the file and field when it is wrong."""
+
+    # ---------------------------------------------------------------- states
+
+    @abstractmethod
+    def new_game(self, players: int, *, variant: str | None = None,
+                 edition: Any | None = None) -> Any:
+        """The state before set-up (a chance node or the first decision)."""
+
+    @abstractmethod
+    def from_position(self, text: str, edition: Any | None = None) -> Any:
+        """The state a position line describes; NotationError when it is malformed or
+        impossible."""
+
+    @abstractmethod
+    def to_position(self, state: Any) -> str:
+        """The position line of ``state``: ``from_position(to_position(s))`` equals ``s``."""
+
+    @abstractmethod
+    def players_of(self, state: Any) -> int:
+        """The number of seats of ``state``."""
+
+    @abstractmethod
+    def variant_of(self, state: Any) -> str:
+        """The variant ``state`` is played in (one of :attr:`variants`)."""
+
+    @abstractmethod
+    def edition_of(self, state: Any) -> Any:
+        """The edition ``state`` is played with."""
+
+    # ---------------------------------------------------------------- chance
+
+    @abstractmethod
+    def chance_outcomes(self, state: Any) -> list[tuple[str, float]]:
+        """The outcomes of the chance node ``state`` as notation, with probabilities."""
+
+    @abstractmethod
+    def sample_outcome(self, state: Any, rng: random.Random) -> str:
+        """One outcome of the chance node, drawn with ``rng`` by its weights."""
+
+    @abstractmethod
+    def apply_outcome(self, state: Any, text: str) -> None:
+        """Apply a chance outcome given as notation."""
+
+    # ---------------------------------------------------------------- decisions
+
+    @abstractmethod
+    def legal_moves(self, state: Any) -> list[str]:
+        """The current seat's legal moves as canonical notation, each distinct result once,
+        in the game's fixed order (SPEC)."""
+
+    @abstractmethod
+    def apply_move(self, state: Any, text: str) -> str:
+        """Check and apply the current seat's move; return its canonical text.
+        NotationError or the game's illegal-move ValueError leave ``state`` unchanged."""
+
+    def apply_listed_move(self, state: Any, text: str) -> None:
+        """Apply a move taken from ``legal_moves(state)`` unchanged (no checks needed:
+        a game may override this with a faster path a test proves equal)."""
+        self.apply_move(state, text)
+
+    @abstractmethod
+    def canonical_move(self, text: str) -> str:
+        """The canonical form of a move's text (NotationError when it is not a move)."""
+
+    # ---------------------------------------------------------------- the end
+
+    @abstractmethod
+    def standings(self, state: Any) -> list[Standing]:
+        """Every seat's standing, by seat (ranks are final only when the game is over)."""
+
+    @abstractmethod
+    def termination(self, state: Any) -> str:
+        """Why the game ended: ``normal``, ``all-retired`` or a game's own word; ``aborted``
+        while it is not over."""
+
+    # ---------------------------------------------------------------- pictures
+
+    @abstractmethod
+    def picture(self, state: Any) -> str:
+        """A picture of ``state`` for the terminal (plain text, several lines)."""
+
+    @abstractmethod
+    def page_data(self, state: Any) -> dict[str, Any]:
+        """What the web viewer draws for ``state``, as JSON-ready data."""
+
+
+DEFAULT_GAME = "sneferu"
+
+GAMES: dict[str, str] = {
+    "sneferu": "sneferu_cli.games.sneferu",
+    "imhotep": "sneferu_cli.games.imhotep",
+}
+"""Registered games: name -> the module whose ``GAME`` attribute is its :class:`Game`."""
+
+_loaded: dict[str, Game] = {}
+
+
+def game_names() -> Sequence[str]:
+    """The registered game names, the default first."""
+    return list(GAMES)
+
+
+def get_game(name: str = DEFAULT_GAME) -> Game:
+    """The registered game called ``name``; :class:`UnknownGame` naming the known ones."""
+    game = _loaded.get(name)
+    if game is None:
+        module = GAMES.get(name)
+        if module is None:
+            raise UnknownGame(f"unknown game {name!r} (known: {', '.join(GAMES)})")
+        game = importlib.import_module(module).GAME
+        _loaded[name] = game
+    return game
