@@ -207,3 +207,65 @@ def test_obelisks_b_rulebook_example():
     assert state.scores == [0, 9, 0, 0]
     assert state.final_points() == [1, 0, 0, 1]
     assert all(state.stones_of(s) == 30 for s in range(4))
+
+
+def test_obelisks_b_without_a_free_tower_space_the_stones_wait():
+    """I16: with no tower space left no tower is built; the stones wait (1 point each)."""
+    state = start(4, variant="AAAAB", card="R4-2")
+    fill(state, state.towers, *[K, B, G, K, B, G, K, B, G, G])
+    for seat in (K, B, G):
+        state.quarries[seat] -= 2 * state.towers.count(seat)
+    state.waiting[W] = 2
+    state.quarries[W] -= 2
+    put(state, "2A", W)
+    play(state, "S 2A O")
+    assert state.waiting[W] == 3 and len(state.towers) == 10 and state.scores[W] == 0
+    assert state.final_points()[W] == 3
+    assert all(state.stones_of(s) == 30 for s in range(4))
+
+
+def test_pyramid_b_card_bonus_needs_a_card_to_draw():
+    """I30: CARD only with a card in the deck or the discard pile."""
+    state = start(2, variant="ABAAA")
+    for k, n in enumerate(state.deck):
+        state.hands[W][k] += n
+        state.deck[k] = 0
+    put(state, "2A", K)
+    play(state, "S 2A P")
+    assert "pyr PL bonus" not in moves(state) and "pyr PL" in moves(state)
+
+
+def test_card_being_resolved_is_not_reshuffled():
+    """I33: a red card is in no hand and no pile while it acts; a reshuffle during its
+    effect (a side-B pyramid CARD bonus) leaves it out."""
+    state = start(2, variant="ABAAA", display=("ENT", "STA", "STA", "STA"))
+    ent = card(state, "ENT")
+    state.discard = list(state.deck)
+    state.deck = [0] * len(state.deck)
+    put(state, "2A", W)
+    play(state, "S 2A M", "take M1")
+    assert state.resolving == [ent] and state.current_seat() == W
+    play(state, "pyr PL bonus")
+    assert state.is_chance_node() and sum(state.discard) == 0
+    assert dict(state.chance_weights())["~ENT"] == 1  # the other copy; this one acts
+    play(state, "~STA")
+    assert state.resolving == [] and state.discard[ent] == 1
+
+
+def test_no_load_bonus_after_the_round_has_ended():
+    """I35: at the temple scoring the ships are gone: a red ENT from a temple-B card on
+    side-B pyramids offers no LOAD bonus."""
+    state = start(2, variant="ABBAA")
+    fill(state, state.temple, W, W, W, K)  # K in column 4: CD
+    fill(state, state.pyramids[2], W)  # next PR slot: LOAD
+    for p in state.pyramids[:2]:
+        fill(state, p, *[W] * 5)
+    dock_others(state, "2B", "OCM")
+    put(state, "2B", W)
+    play(state, "S 2B T")
+    play(state, "temple pts", "temple pts")  # white's columns 1 and 3
+    assert state.is_chance_node()
+    play(state, "~ENT")
+    assert state.current_seat() == K and moves(state) == ["pyr PR"]
+    play(state, "pyr PR")
+    assert state.pyramids[2] == [W, K] and state.scores[K] == 1
