@@ -36,14 +36,26 @@ from sneferu_cli.game import NotationError
 SITE_CODES = "MPTCO"
 
 
-class TakeStones(msgspec.Struct, frozen=True, tag=True):
+class MoveValue(msgspec.Struct, frozen=True, tag=True):
+    """The base of every move value."""
+
+    @classmethod
+    def from_str(cls, text: str) -> Move:
+        """The move of ``text`` (:func:`parse_move`), which must be a ``cls``."""
+        move = parse_move(text)
+        if not isinstance(move, cls):
+            raise NotationError(f"move {text!r} is not a {cls.__name__} move")
+        return move
+
+
+class TakeStones(MoveValue, frozen=True):
     """``Q``: take min(3, room on the sled, own stones in the quarry) stones (I3)."""
 
     def __str__(self) -> str:
         return "Q"
 
 
-class Load(msgspec.Struct, frozen=True, tag=True):
+class Load(MoveValue, frozen=True):
     """``L 3A.2``: one stone from the sled onto ``slot`` (1-based, from the bow) of ``ship``."""
 
     ship: str
@@ -53,7 +65,7 @@ class Load(msgspec.Struct, frozen=True, tag=True):
         return f"L {self.ship}.{self.slot}"
 
 
-class Sail(msgspec.Struct, frozen=True, tag=True):
+class Sail(MoveValue, frozen=True):
     """``S 4A P``: sail ``ship`` to ``site`` (one of ``MPTCO``)."""
 
     ship: str
@@ -63,7 +75,7 @@ class Sail(msgspec.Struct, frozen=True, tag=True):
         return f"S {self.ship} {self.site}"
 
 
-class Lever(msgspec.Struct, frozen=True, tag=True):
+class Lever(MoveValue, frozen=True):
     """``LEV 4A P 3,1,4,2``: the lever card; ``order`` lists every occupied slot once."""
 
     ship: str
@@ -74,7 +86,7 @@ class Lever(msgspec.Struct, frozen=True, tag=True):
         return f"LEV {self.ship} {self.site} {','.join(map(str, self.order))}"
 
 
-class Hammer(msgspec.Struct, frozen=True, tag=True):
+class Hammer(MoveValue, frozen=True):
     """``HAM 2A.1``: the hammer card, taking stones then loading; ``HAM -`` (``ship`` empty)
     when no load is possible (I21)."""
 
@@ -85,7 +97,7 @@ class Hammer(msgspec.Struct, frozen=True, tag=True):
         return f"HAM {self.ship}.{self.slot}" if self.ship else "HAM -"
 
 
-class SailCard(msgspec.Struct, frozen=True, tag=True):
+class SailCard(MoveValue, frozen=True):
     """``SAI 3A.3 T``: the sail card: load ``slot`` of ``ship``, then sail it to ``site``."""
 
     ship: str
@@ -96,7 +108,7 @@ class SailCard(msgspec.Struct, frozen=True, tag=True):
         return f"SAI {self.ship}.{self.slot} {self.site}"
 
 
-class Chisel(msgspec.Struct, frozen=True, tag=True):
+class Chisel(MoveValue, frozen=True):
     """``CHI 3A.1 2B.2``: the chisel card, two stones onto two slots, in I37 order."""
 
     ship1: str
@@ -108,14 +120,14 @@ class Chisel(msgspec.Struct, frozen=True, tag=True):
         return f"CHI {self.ship1}.{self.slot1} {self.ship2}.{self.slot2}"
 
 
-class Pass(msgspec.Struct, frozen=True, tag=True):
+class Pass(MoveValue, frozen=True):
     """``PASS``: legal only when no other action is (I6)."""
 
     def __str__(self) -> str:
         return "PASS"
 
 
-class TakeCard(msgspec.Struct, frozen=True, tag=True):
+class TakeCard(MoveValue, frozen=True):
     """``take M2``: a market stone's owner takes display card ``slot`` (``M1``.., ``MX``)."""
 
     slot: str
@@ -124,7 +136,7 @@ class TakeCard(msgspec.Struct, frozen=True, tag=True):
         return f"take {self.slot}"
 
 
-class Keep(msgspec.Struct, frozen=True, tag=True):
+class Keep(MoveValue, frozen=True):
     """``keep ENT``: keep this card of the side-B pair, the other is discarded (I13, I32)."""
 
     card: str
@@ -133,7 +145,7 @@ class Keep(msgspec.Struct, frozen=True, tag=True):
         return f"keep {self.card}"
 
 
-class ChoosePyramid(msgspec.Struct, frozen=True, tag=True):
+class ChoosePyramid(MoveValue, frozen=True):
     """``pyr PL`` / ``pyr PL bonus`` / ``pyr PR bonus 3A.1``: a side-B pyramid, whether to
     use its slot's bonus, and the ship slot a ``LOAD`` bonus fills (I29)."""
 
@@ -150,7 +162,7 @@ class ChoosePyramid(msgspec.Struct, frozen=True, tag=True):
         return f"pyr {self.pyramid} bonus"
 
 
-class TempleChoice(msgspec.Struct, frozen=True, tag=True):
+class TempleChoice(MoveValue, frozen=True):
     """``temple pts`` / ``temple stones``: a side-B temple ``PS`` column's choice (7.3)."""
 
     stones: bool

@@ -303,7 +303,7 @@ class ImhotepState:
 
     def current_seat(self) -> int:
         """The seat deciding next (0-based): the active player, or a stone's owner (I9)."""
-        task = self.todo[-1]
+        task = self.todo[-1] if self.todo else (-1,)
         if task[0] == TURN:
             return self.active
         if task[0] in DECISIONS:
@@ -382,7 +382,9 @@ class ImhotepState:
     def legal_moves(self) -> list[Move]:
         """The deciding seat's legal moves, each distinct result once, in the fixed order
         of SPEC (turn: Q, L, S, LEV, HAM, SAI, CHI, else PASS; decisions in slot, card,
-        pyramid order)."""
+        pyramid order); none once the game is over."""
+        if not self.todo:
+            return []
         task = self.todo[-1]
         kind = task[0]
         if kind == TURN:
@@ -390,7 +392,7 @@ class ImhotepState:
         if kind == TAKE:
             out: list[Move] = [TakeCard(f"M{i + 1}") for i, k in enumerate(self.display)
                                if k >= 0]
-            if self.mx:
+            if self._mx_open():
                 out.append(TakeCard("MX"))
             return out
         if kind == KEEP:
@@ -404,7 +406,11 @@ class ImhotepState:
             if self._take_count(seat, self.edition.temple.ps_stones):
                 out.append(TempleChoice(True))
             return out
-        raise IllegalMove("no seat decides now (a chance node, or the game is over)")
+        raise IllegalMove("no seat decides now: a chance event is due")
+
+    def _mx_open(self) -> bool:
+        """The side-B pair can be taken: still there, and a card to draw (I31, I32)."""
+        return self.mx and (any(self.deck) or any(self.discard))
 
     def _take_count(self, seat: int, most: int) -> int:
         """Stones a take of up to ``most`` moves from quarry to sled (I3)."""
@@ -688,7 +694,7 @@ class ImhotepState:
         seat = s.slots[slot]
         site = s.site
         if site == MARKET:
-            if self.mx or any(k >= 0 for k in self.display):
+            if self._mx_open() or any(k >= 0 for k in self.display):
                 self.todo.append((TAKE, seat, ship, slot))  # the stone waits (I34)
             else:
                 s.slots[slot] = -1  # no card left: back to the quarry (I31)
@@ -812,10 +818,10 @@ class ImhotepState:
                 if seat >= 0:
                     s.slots[j] = -1
                     self.quarries[seat] += 1
+        self.ships = []  # returned: no LOAD after the round's end (I35)
         self.todo.append((ROUND_CLOSE, deadlock))
         w = self.temple_width()
-        n = len(self.temple)
-        visible = range(n - min(n, w), n)
+        visible = temple_visible(len(self.temple), w)
         ed = self.edition
         if self.sides[TEMPLE] == "A":
             for k in visible:
@@ -849,7 +855,6 @@ class ImhotepState:
             self.start_player = (self.start_player + 1) % self.players  # I24, I35
         else:
             self.start_player = (self.sailer + 1) % self.players  # I24
-        self.ships = []
         self.round_card = ""
         self.sailer = -1
         if self.round >= self.edition.rounds:
@@ -990,6 +995,12 @@ def _lever_orders(slots: list[int]) -> list[tuple[int, ...]]:
             seen.add(owners)
             out.append(order)
     return out
+
+
+def temple_visible(n: int, w: int) -> range:
+    """The temple stones seen from above (I11): of ``n`` stones in a temple ``w`` wide, the
+    last min(n, w); stone ``k`` lies in column ``k % w + 1`` at height ``k // w + 1``."""
+    return range(n - min(n, w), n)
 
 
 def chamber_groups(chamber: list[int], rows: int) -> list[tuple[int, int]]:
