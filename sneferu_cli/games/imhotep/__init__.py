@@ -68,11 +68,14 @@ class ImhotepGame(Game):
         return new_game(players, variant or VARIANTS[0], edition)
 
     def from_position(self, text: str, edition: Any | None = None) -> ImhotepState:
-        result: ImhotepState = _later("position", "from_position")(text, edition)
-        return result
+        from .position import from_position
+
+        return from_position(text, edition)
 
     def to_position(self, state: Any) -> str:
-        return str(_later("position", "to_position")(state))
+        from .position import to_position
+
+        return to_position(state)
 
     def players_of(self, state: Any) -> int:
         return int(state.players)
@@ -118,11 +121,14 @@ class ImhotepGame(Game):
         return "all-retired" if state.all_retired() else "normal"
 
     def picture(self, state: Any) -> str:
-        return str(_later("picture", "picture")(state))
+        from .picture import picture
+
+        return picture(state)
 
     def page_data(self, state: Any) -> dict[str, Any]:
-        result: dict[str, Any] = _later("picture", "page_data")(state)
-        return result
+        from .picture import page_data
+
+        return page_data(state)
 
 
 GAME = ImhotepGame()

@@ -282,6 +282,8 @@ def _read_ships(state: ImhotepState, node: Node) -> None:
         if ships:
             raise NotationError("position: ships but no round card")
         return
+    if not ships:  # returned at the round's end (I35); _check sees that the round ended
+        return
     expected = ships_of(state.edition.round_card(state.round_card).ships, state.edition)
     names = [str(_children(s)[0]) for s in ships]
     if names != [s.name for s in expected]:
@@ -379,13 +381,11 @@ def _read_seat(state: ImhotepState, i: int, row: Node) -> str:
     if state.sleds[i] > state.edition.sled_capacity:
         raise NotationError(f"{who}: {state.sleds[i]} stones on the sled, it holds "
                             f"{state.edition.sled_capacity}")
-    held = [0] * len(state.tables.card_codes)
-    for c in _children(hand):
-        if str(c) != "-":
-            held[_card(state, str(c), f"seat {i + 1}'s cards")] += 1
-    if [k for k, n in enumerate(held) for _ in range(n)] != sorted(
-            _card(state, str(c), "") for c in _children(hand) if str(c) != "-"):
+    kinds = [_card(state, str(c), f"seat {i + 1}'s cards") for c in _children(hand)
+             if str(c) != "-"]
+    if kinds != sorted(kinds):
         raise NotationError(f"{who}: cards must be listed in the edition's order")
+    held = [kinds.count(k) for k in range(len(state.tables.card_codes))]
     red = [state.tables.card_codes[k] for k, n in enumerate(held)
            if n and state.tables.red_site[k] >= 0]
     if red:
@@ -509,6 +509,10 @@ def _check(state: ImhotepState) -> None:
             raise NotationError("position: a temple choice but the temple is side A")
         if task[0] == PLACE and task[2] == MARKET:
             raise NotationError("position: a red card's stone cannot go to the market")
+    if state.round_card and not state.ships and not any(
+            task[0] in (ROUND_CLOSE, ROUND_NEXT) for task in state.todo):
+        raise NotationError(f"position: round card {state.round_card} but no ships, and the "
+                            "round has not ended")
     if not state.todo:
         return
     top = state.todo[-1]
