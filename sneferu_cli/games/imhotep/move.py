@@ -29,6 +29,8 @@ Chance outcomes are one word starting with ``~``: ``~R2-3`` (a round card reveal
 
 from __future__ import annotations
 
+import functools
+
 import msgspec
 
 from sneferu_cli.game import NotationError
@@ -222,8 +224,10 @@ def chisel(a: tuple[str, int], b: tuple[str, int]) -> Chisel:
     return Chisel(a[0], a[1], b[0], b[1])
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_move(text: str) -> Move:
-    """The move value of ``text``; :class:`NotationError` when it is not a move."""
+    """The move value of ``text``; :class:`NotationError` when it is not a move (values
+    are immutable, so the texts met most are kept)."""
     words = text.split(" ")
     if not text or "" in words:
         raise NotationError(f"bad move {text!r}: words are separated by single spaces")

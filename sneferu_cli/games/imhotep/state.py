@@ -116,6 +116,14 @@ class Tables:
         self.chi = self.card_index.get("CHI", -1)
         self.minimum = {t.capacity: t.minimum for t in edition.ships}
         self.pyramid_codes = tuple(p.code for p in edition.pyramids_b.pyramids)
+        # The load and sail moves of every ship name, made once: [name][slot - 1], [site].
+        self.load_moves: dict[str, tuple[Load, ...]] = {}
+        self.sail_moves: dict[str, tuple[Sail, ...]] = {}
+        for tile in edition.ships:
+            for n in range(tile.count):
+                name = f"{tile.capacity}{chr(65 + n)}"
+                self.load_moves[name] = tuple(Load(name, j + 1) for j in range(tile.capacity))
+                self.sail_moves[name] = tuple(Sail(name, x) for x in SITES)
 
 
 @functools.cache
@@ -422,8 +430,12 @@ class ImhotepState:
                 for j, x in enumerate(s.slots) if x < 0]
 
     def _free_sites(self) -> list[int]:
-        taken = {s.site for s in self.ships}
-        return [x for x in range(5) if x not in taken]
+        """Sites whose harbour is free this round (5.3)."""
+        free = [0, 1, 2, 3, 4]
+        for s in self.ships:
+            if s.site >= 0:
+                free.remove(s.site)
+        return free
 
     def _turn_moves(self, seat: int) -> list[Move]:
         t = self.tables
@@ -435,11 +447,14 @@ class ImhotepState:
             out.append(Q)
         free = self._free_slots()
         if sled:
-            out.extend(Load(ships[i].name, j + 1) for i, j in free)
+            load_moves = t.load_moves
+            out.extend(load_moves[ships[i].name][j] for i, j in free)
         sites = self._free_sites()
         sailable = [i for i, s in enumerate(ships) if s.site < 0 and s.load() >= s.minimum]
         if sites:
-            out.extend(Sail(ships[i].name, SITES[x]) for i in sailable for x in sites)
+            for i in sailable:
+                sails = t.sail_moves[ships[i].name]
+                out.extend(sails[x] for x in sites)
         hand = self.hands[seat]
         if t.lev >= 0 and hand[t.lev] and sites:
             for i in sailable:
