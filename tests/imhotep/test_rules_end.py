@@ -131,8 +131,3 @@ def test_game_interface_moves_and_outcomes():
     assert GAME.apply_move(state, "CHI 2A.1 3A.1") == "CHI 3A.1 2A.1"
     assert moves(state)[0] == "Q"
 
-
-def test_position_and_pictures_come_later():
-    with pytest.raises(NotImplementedError):
-        GAME.to_position(GAME.new_game(2))
-
