@@ -158,6 +158,9 @@ def _edit(field: int, new: str, text: str = SIDE_B) -> str:
     (START.replace("2,27,0,-,as", "2,27,0,-,as;3,26,0,-,-;3,26,0,-,-;3,26,0,-,-"), "5 seats"),
     (START.replace("-,-,-,- - - -", "-,-,-,- -/-/-/- - -"), "side A has one pyramid"),
     (START.replace(" 0,0 ", " 0,0/- "), "side A obelisks are heights only"),
+    (START.replace("1:-:0", "1:R2-1:0").replace("R2-1,", "").replace(
+        " - -,-", " 4A:..../3A:.../2A:../2B:.. -,-"), "already revealed"),
+    (SIDE_B.replace("1:R3-2:0", "1:R3-2:4"), "4 passes in a row with 3 seats"),
 ])
 def test_impossible_positions_are_rejected_with_the_reason(text, message):
     if message is None:  # a control: the edit is a legal position
@@ -196,3 +199,13 @@ def test_a_position_is_read_with_its_edition():
         from_position(text)
     assert snapshot(from_position(text, other)) == snapshot(state)
     assert from_position(START, standard_edition()).edition is standard_edition()
+
+
+def test_the_spec_examples_read_back():
+    """SPEC 12.4's two example positions are these tests' golden positions."""
+    spec = (Path(__file__).parents[2] / "SPEC.md").read_text(encoding="utf-8")
+    section = spec[spec.index("### 12.4 Position notation"):spec.index("### 12.5")]
+    examples = [b.strip() for b in section.split("```")[3::2]]
+    assert examples == [START, SIDE_B]
+    for text in examples:
+        assert to_position(from_position(text)) == text

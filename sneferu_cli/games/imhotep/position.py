@@ -255,6 +255,9 @@ def _read_round(state: ImhotepState, rnd: Node, left: Node) -> None:
     number, card, passes = (str(c) for c in _children(rnd))
     state.round = int(number)
     state.passes = int(passes)
+    if state.passes > state.players:
+        raise NotationError(f"position: {state.passes} passes in a row with "
+                            f"{state.players} seats")
     if state.round > ed.rounds:
         raise NotationError(f"position: round {state.round}, but the game has {ed.rounds}")
     ours = [c.code for c in ed.round_cards if c.players == state.players]
@@ -523,8 +526,9 @@ def _check(state: ImhotepState) -> None:
         if top[0] == KEEP and not state.pair:
             raise NotationError("position: a pair to keep, but no card drawn")
     elif top[0] == ROUND_CARD:
-        if not state.round_cards_left:
-            raise NotationError("position: a round card is due, but none is left")
+        if not state.round_cards_left or state.round_card:
+            raise NotationError("position: a round card is due, but none is left or this "
+                                "round's card is already revealed")
     elif top[0] == DRAW:
         if not sum(state.deck):
             raise NotationError("position: a card is to be drawn, but the deck is empty")
