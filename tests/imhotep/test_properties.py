@@ -7,8 +7,8 @@ interface (sneferu_cli.game): chance with ``sample_outcome``, decisions uniforml
 score marker (section 2, I2); 34 market cards in deck, discard, display, hands, being
 resolved and the drawn pair (I33); sleds within 0..5; every listed move applies (on
 clones, every few states all of them) and equals the unchecked path; clones are
-independent; unlisted moves are rejected and change nothing; chance probabilities sum
-to 1. At the end: 6 rounds were played (10).
+independent; scores never go down during play (I26); unlisted moves are rejected and
+change nothing; chance probabilities sum to 1. At the end: 6 rounds were played (10).
 """
 
 from __future__ import annotations
@@ -80,10 +80,13 @@ def test_random_games_keep_the_invariants(players, variant, seed, retire):
     state = GAME.new_game(players, variant=variant)
     decisions = 0
     steps = 0
+    scores = [0] * players
     while not state.is_over():
         steps += 1
         assert steps < 5000
         check(state)
+        assert all(a >= b for a, b in zip(state.scores, scores, strict=True))  # I26
+        scores = list(state.scores)
         if retire and retire[1] == steps and retire[0] < players:
             state.retire(retire[0])
             continue
@@ -126,3 +129,5 @@ def test_random_games_keep_the_invariants(players, variant, seed, retire):
         assert state.round == 6 and len(state.round_cards_left) == 1
         assert GAME.termination(state) == "normal"
         check(state)
+        if "+wrath" not in variant:
+            assert all(x >= scores[i] for i, x in enumerate(state.scores))

@@ -388,9 +388,18 @@ class ImhotepState:
     # ------------------------------------------------------------------ legal moves
 
     def legal_moves(self) -> list[Move]:
-        """The deciding seat's legal moves, each distinct result once, in the fixed order
-        of SPEC (turn: Q, L, S, LEV, HAM, SAI, CHI, else PASS; decisions in slot, card,
-        pyramid order); none once the game is over."""
+        """The deciding seat's legal moves, each distinct result once, in a fixed order;
+        none once the game is over.
+
+        A turn: ``Q``; ``L`` by ship (round-card order) and slot; ``S`` by ship and site
+        (``M P T C O``); ``LEV`` by ship, site, then unloading orders in lexicographic
+        order, keeping the first of each sequence of owners (orders with the same owners
+        give the same result); ``HAM`` by slot, or ``HAM -``; ``SAI`` by ship, slot,
+        site; ``CHI`` by pairs of slots in I37 order; ``PASS`` alone when nothing else
+        is legal (I6). A market stone: ``take M1``.. by slot, then ``take MX``. A pair:
+        ``keep`` by card kind (edition order). A side-B pyramid stone: by pyramid
+        (edition order) the plain choice, then its bonus (``LOAD``: one per free slot,
+        ship order). A temple-B ``PS`` column: ``temple pts``, ``temple stones``."""
         if not self.todo:
             return []
         task = self.todo[-1]
