@@ -1,0 +1,134 @@
+"""Imhotep (2-4 players): the game behind :mod:`sneferu_cli.game`'s interface.
+
+Rules in :mod:`.state` (IMHOTEP-RULES.md, rulings I1..I38), moves in :mod:`.move`, the
+printed numbers in :mod:`.edition` (``editions/standard.toml``).
+
+Variants name the side of each site in ``M P T C O`` order, ``A`` or ``B``, and ``+wrath``
+for the Wrath of the Pharaoh: ``AAAAA`` (the default), ``BABAA``, ``AAAAA+wrath``.
+
+The position notation and the pictures live in ``position.py`` (``to_position(state)``,
+``from_position(text, edition)``) and ``picture.py`` (``picture(state)``,
+``page_data(state)``); until those modules exist the methods raise NotImplementedError.
+
+>>> from sneferu_cli.game import get_game
+>>> game = get_game("imhotep")
+>>> state = game.new_game(3, variant="ABAAA+wrath")
+>>> game.chance_outcomes(state)[0]
+('~R3-1', 0.14285714285714285)
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import random
+from pathlib import Path
+from typing import Any, ClassVar
+
+from sneferu_cli.game import Game, Standing
+
+from .edition import Edition, load_edition, standard_edition
+from .move import parse_move, parse_outcome
+from .state import IllegalMove, ImhotepState, new_game, sample_outcome
+
+__all__ = ["GAME", "IllegalMove", "ImhotepGame", "ImhotepState"]
+
+VARIANTS: tuple[str, ...] = tuple(
+    "".join(sides) + wrath for wrath in ("", "+wrath")
+    for sides in itertools.product("AB", repeat=5))
+"""Every variant: 32 combinations of sides, each without and with ``+wrath``."""
+
+
+def _later(module: str, name: str) -> Any:
+    """A function of a module written later (position.py, picture.py)."""
+    try:
+        mod = importlib.import_module(f"{__name__}.{module}")
+    except ModuleNotFoundError:
+        raise NotImplementedError(f"imhotep: {module}.py is not written yet") from None
+    return getattr(mod, name)
+
+
+class ImhotepGame(Game):
+    """Imhotep: ships carry stones to five sites; round and market cards are chance."""
+
+    name: ClassVar[str] = "imhotep"
+    title: ClassVar[str] = "Imhotep"
+    players: ClassVar[range] = range(2, 5)
+    variants: ClassVar[tuple[str, ...]] = VARIANTS
+    score_keys: ClassVar[tuple[str, ...]] = ("points", "sled")
+
+    def standard_edition(self) -> Edition:
+        return standard_edition()
+
+    def load_edition(self, path: Path) -> Edition:
+        return load_edition(path)
+
+    def new_game(self, players: int, *, variant: str | None = None,
+                 edition: Any | None = None) -> ImhotepState:
+        return new_game(players, variant or VARIANTS[0], edition)
+
+    def from_position(self, text: str, edition: Any | None = None) -> ImhotepState:
+        from .position import from_position
+
+        return from_position(text, edition)
+
+    def to_position(self, state: Any) -> str:
+        from .position import to_position
+
+        return to_position(state)
+
+    def players_of(self, state: Any) -> int:
+        return int(state.players)
+
+    def variant_of(self, state: Any) -> str:
+        return str(state.variant)
+
+    def edition_of(self, state: Any) -> Edition:
+        result: Edition = state.edition
+        return result
+
+    def chance_outcomes(self, state: Any) -> list[tuple[str, float]]:
+        result: list[tuple[str, float]] = state.chance_outcomes()
+        return result
+
+    def sample_outcome(self, state: Any, rng: random.Random) -> str:
+        return sample_outcome(state, rng)
+
+    def apply_outcome(self, state: Any, text: str) -> None:
+        state.apply_outcome("~" + parse_outcome(text))
+
+    def legal_moves(self, state: Any) -> list[str]:
+        return [str(m) for m in state.legal_moves()]
+
+    def apply_move(self, state: Any, text: str) -> str:
+        move = parse_move(text)
+        state.apply(move)
+        return str(move)
+
+    def apply_listed_move(self, state: Any, text: str) -> None:
+        state.apply_unchecked(parse_move(text))
+
+    def canonical_move(self, text: str) -> str:
+        return str(parse_move(text))
+
+    def standings(self, state: Any) -> list[Standing]:
+        return [Standing(s.seat + 1, s.rank, {"points": s.points, "sled": s.sled}, s.retired)
+                for s in state.ranking()]
+
+    def termination(self, state: Any) -> str:
+        if not state.is_over():
+            return "aborted"
+        return "all-retired" if state.all_retired() else "normal"
+
+    def picture(self, state: Any) -> str:
+        from .picture import picture
+
+        return picture(state)
+
+    def page_data(self, state: Any) -> dict[str, Any]:
+        from .picture import page_data
+
+        return page_data(state)
+
+
+GAME = ImhotepGame()
