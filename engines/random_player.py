@@ -5,10 +5,10 @@ Speaks the engine protocol on stdin/stdout (SPEC.md section 6). Option Seed (spi
 its games repeatable: the generator is reseeded with it at every new game.
 """
 
-from sneferu_cli.notation.move import legal_move_strings
+from sneferu_cli.games.sneferu.notation.move import legal_move_strings
+from sneferu_cli.games.sneferu.rules.state import GameState
 from sneferu_cli.protocol.bot import Bot, run
 from sneferu_cli.protocol.messages import Go
-from sneferu_cli.rules.state import GameState
 
 
 class RandomPlayer(Bot):

@@ -2,16 +2,16 @@
 
 :func:`run_bench` measures complete random games per second (every step drawn uniformly
 from :meth:`~GameState.legal_steps`, every chance event drawn with
-:func:`~sneferu_cli.rules.sample_outcome`), legal steps generated per second and position
-notation written and read per second. The counts depend only on the seed; the times are
-the machine's.
+:func:`~sneferu_cli.games.sneferu.rules.sample_outcome`), legal steps generated per
+second and position notation written and read per second. The counts depend only on
+the seed; the times are the machine's.
 
 :func:`perft` counts the action sequences of a given length from a state, where an action
 is a legal step at a decision or any possible outcome at a chance node (each counted once,
 whatever its probability). A change in move generation changes these counts.
 
 >>> import random
->>> from sneferu_cli.rules import new_game
+>>> from sneferu_cli.games.sneferu.rules import new_game
 >>> state = new_game(players=2)
 >>> perft(state, 1), perft(state, 2)  # the eye tiles: 4 kinds, one of each
 (4, 12)
@@ -28,14 +28,14 @@ import time
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .notation.move import legal_moves
-from .notation.picture import plural
-from .notation.position import from_position, to_position
-from .rules import core_build
-from .rules.chance import sample_outcome
-from .rules.edition import Edition
-from .rules.state import GameState, new_game
-from .rules.steps import Action
+from .games.sneferu.notation.move import legal_moves
+from .games.sneferu.notation.position import from_position, to_position
+from .games.sneferu.rules import core_build
+from .games.sneferu.rules.chance import sample_outcome
+from .games.sneferu.rules.edition import Edition
+from .games.sneferu.rules.state import GameState, new_game
+from .games.sneferu.rules.steps import Action
+from .words import plural
 
 
 def play_random(state: GameState, rng: random.Random,

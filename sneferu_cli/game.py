@@ -24,8 +24,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
-__all__ = ["DEFAULT_GAME", "GAMES", "Game", "NotationError", "Standing", "State",
-           "UnknownGame", "get_game", "game_names"]
+__all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
+    "Game",
+    "NotationError",
+    "Standing",
+    "State",
+    "UnknownGame",
+    "game_names",
+    "get_game",
+]
 
 
 class NotationError(ValueError):

@@ -17,8 +17,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from support import mutate, random_engine_run
 
-from sneferu_cli.notation.fast import fast_move, read_event, read_move, read_outcome
-from sneferu_cli.notation.move import Move, parse_outcome
+from sneferu_cli.game import NotationError
+from sneferu_cli.games.sneferu.notation.fast import fast_move, read_event, read_move, read_outcome
+from sneferu_cli.games.sneferu.notation.move import Move, parse_outcome
 from sneferu_cli.protocol import messages
 from sneferu_cli.protocol.messages import (
     GameOver,
@@ -30,7 +31,6 @@ from sneferu_cli.protocol.messages import (
     parse_arbiter_line,
     parse_engine_line,
 )
-from sneferu_cli.rules.components import NotationError
 
 DIGIT = st.sampled_from("0123456789")
 NZ = st.sampled_from("123456789")
@@ -214,7 +214,7 @@ def test_the_arbiter_plays_and_records_a_game_without_building_a_grammar() -> No
         "from sneferu_cli.arbiter.bundled import engine_command\n"
         "from sneferu_cli.arbiter.engine import Engine\n"
         "from sneferu_cli.arbiter.game import TimeControl, play_game\n"
-        "from sneferu_cli.notation.grammar import parser\n"
+        "from sneferu_cli.grammar import parser\n"
         "from sneferu_cli.record.text import format_record\n"
         "engines = Engine.start_all([Engine(engine_command('random')) for _ in range(2)])\n"
         "record = play_game(engines, seed=3, time_control=TimeControl(movetime=2000))\n"

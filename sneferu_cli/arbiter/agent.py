@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..notation.move import legal_move_strings
+from ..games.sneferu.notation.move import legal_move_strings
+from ..games.sneferu.rules.state import GameState
 from ..protocol.messages import SEP, GameOver, NewGame, Position
-from ..rules.state import GameState
 from .process import EngineFault
 
 

@@ -15,6 +15,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..game import NotationError
 from ..protocol.messages import (
     Answer,
     EngineMessage,
@@ -35,7 +36,6 @@ from ..protocol.messages import (
     parse_engine_line,
     with_legal,
 )
-from ..rules.components import NotationError
 from .agent import TurnAnswer, TurnRequest
 from .process import EngineFault, EngineProcess, StderrSink, TrafficLog
 

@@ -19,17 +19,17 @@ from dataclasses import dataclass
 
 import msgspec
 
-from ..notation.fast import read_move
-from ..notation.picture import plural
-from ..notation.position import to_position
+from ..game import NotationError
+from ..games.sneferu.notation.fast import read_move
+from ..games.sneferu.notation.position import to_position
+from ..games.sneferu.rules.chance import sample_outcome
+from ..games.sneferu.rules.edition import Edition
+from ..games.sneferu.rules.state import GameState, IllegalAction, Variant, new_game
 from ..protocol.messages import SEP, GameOver, NewGame, Position
 from ..record.model import Chance, Event, Fault, GameRecord, Header, Retire, Seat, Turn
 from ..record.replay import final_result, position_at
 from ..record.text import GameEntry
-from ..rules.chance import sample_outcome
-from ..rules.components import NotationError
-from ..rules.edition import Edition
-from ..rules.state import GameState, IllegalAction, Variant, new_game
+from ..words import plural
 from .agent import Agent, TurnRequest
 from .process import EngineFault
 

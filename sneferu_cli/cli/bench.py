@@ -9,7 +9,7 @@ import click
 
 from ..arbiter.bench import speed_report
 from ..bench import perft_counts, python_version, run_bench
-from ..rules.state import new_game
+from ..games.sneferu.rules.state import new_game
 from .options import builders_option, edition_option, load, read_position
 
 

@@ -8,9 +8,9 @@ from typing import Any, TypeVar
 
 import click
 
-from ..notation.position import from_position
-from ..rules.edition import Edition, load_edition, standard_edition
-from ..rules.state import GameState
+from ..games.sneferu.notation.position import from_position
+from ..games.sneferu.rules.edition import Edition, load_edition, standard_edition
+from ..games.sneferu.rules.state import GameState
 
 F = TypeVar("F", bound=Callable[..., Any])
 

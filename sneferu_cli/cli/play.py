@@ -25,9 +25,9 @@ from ..arbiter.game import (
 )
 from ..arbiter.human import Human
 from ..arbiter.process import StderrSink, TrafficLog, adopt_orphans, open_logs
+from ..games.sneferu.rules.state import GameState, new_game
 from ..record.model import Event, GameRecord, Retire, Turn
 from ..record.text import append_record
-from ..rules.state import GameState, new_game
 from .options import builders_option, edition_option, load
 
 

@@ -9,13 +9,13 @@ import time
 import click
 import msgspec
 
-from ..notation.move import Move, legal_moves, parse_action
-from ..notation.picture import picture
-from ..notation.position import to_position
-from ..rules.chance import sample_outcome
-from ..rules.components import NotationError
-from ..rules.state import GameState, IllegalAction, new_game
-from ..rules.steps import Arrive, Assign, Draw, LayTile
+from ..game import NotationError
+from ..games.sneferu.notation.move import Move, legal_moves, parse_action
+from ..games.sneferu.notation.picture import picture
+from ..games.sneferu.notation.position import to_position
+from ..games.sneferu.rules.chance import sample_outcome
+from ..games.sneferu.rules.state import GameState, IllegalAction, new_game
+from ..games.sneferu.rules.steps import Arrive, Assign, Draw, LayTile
 from ..search import Analysis, analysis_doc, analysis_lines, search
 from .options import builders_option, edition_option, load, read_position
 

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import click
 
-from ..notation.picture import describe_turn, picture, plural
-from ..notation.position import to_position
+from ..games.sneferu.notation.picture import describe_turn, picture
+from ..games.sneferu.notation.position import to_position
+from ..games.sneferu.rules.edition import Edition
 from ..record.html import game_page
 from ..record.jsonl import read_any, records_to_json
 from ..record.replay import ReplayError, edition_for, position_at, verify
 from ..record.text import GameEntry, RecordError, RecordFile, decode_records, format_records
-from ..rules.edition import Edition
+from ..words import plural
 from .options import edition_option, load
 
 

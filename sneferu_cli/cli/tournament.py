@@ -17,7 +17,6 @@ import click
 
 from ..arbiter.game import DEFAULT_CLOCK
 from ..arbiter.process import open_logs
-from ..notation.picture import plural
 from ..record.jsonl import read_any
 from ..record.text import RecordError, decode_records
 from ..tournament.cluster import Cluster
@@ -26,6 +25,7 @@ from ..tournament.journal import Journal, StateError
 from ..tournament.progress import Progress, describe_sprt
 from ..tournament.runner import Logs, RunError, TournamentRun, probe_engines
 from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
+from ..words import plural
 from .options import builders_option, edition_option
 
 RUN_SETTINGS = ("records", "state", "concurrency", "cluster")

@@ -12,10 +12,10 @@ Subclass :class:`Bot`, override :meth:`Bot.choose`, and call :func:`run`::
 
 :func:`run` answers the handshake, declares the options (``Seed`` and ``EditionFile``
 plus the bot's own), follows the position incrementally (a ``position`` line that extends
-the previous one costs only its new events, read by :mod:`sneferu_cli.notation.fast`; the
-position itself is read once a game) and ignores lines it does not know, as the protocol
-asks (SPEC.md section 6). Starting needs no grammar: the short arbiter lines have fast
-paths too (:mod:`.messages`).
+the previous one costs only its new events, read by
+:mod:`sneferu_cli.games.sneferu.notation.fast`; the position itself is read once a game)
+and ignores lines it does not know, as the protocol asks (SPEC.md section 6). Starting
+needs no grammar: the short arbiter lines have fast paths too (:mod:`.messages`).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ import random
 import sys
 from typing import TextIO
 
-from ..notation.fast import read_event
-from ..notation.move import Move
-from ..notation.position import from_position
-from ..rules.components import NotationError
-from ..rules.edition import Edition, load_edition, standard_edition
-from ..rules.state import GameState
+from ..game import NotationError
+from ..games.sneferu.notation.fast import read_event
+from ..games.sneferu.notation.move import Move
+from ..games.sneferu.notation.position import from_position
+from ..games.sneferu.rules.edition import Edition, load_edition, standard_edition
+from ..games.sneferu.rules.state import GameState
 from .messages import (
     Answer,
     Feature,

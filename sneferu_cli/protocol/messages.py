@@ -22,9 +22,9 @@ import re
 
 import msgspec
 
-from ..notation.fast import MOVE
-from ..notation.grammar import Token, Tree, parse
-from ..rules.components import NotationError
+from ..game import NotationError
+from ..games.sneferu.notation.fast import MOVE
+from ..grammar import Token, Tree, parse
 
 __all__ = [  # noqa: RUF022 (constants first, then the messages in protocol order)
     "LINE_LIMIT", "PROTOCOL_VERSION", "SEP",

@@ -12,11 +12,11 @@ import json
 from importlib import resources
 from typing import Any
 
-from ..notation.picture import describe_turn
-from ..notation.position import to_position
-from ..rules.components import Material, Stone, Tile
-from ..rules.edition import Edition
-from ..rules.state import GameState
+from ..games.sneferu.notation.picture import describe_turn
+from ..games.sneferu.notation.position import to_position
+from ..games.sneferu.rules.components import Material, Stone, Tile
+from ..games.sneferu.rules.edition import Edition
+from ..games.sneferu.rules.state import GameState
 from .model import Chance, Turn
 from .replay import plies
 from .text import GameEntry

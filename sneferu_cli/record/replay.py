@@ -17,12 +17,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from ..notation.move import Move, parse_outcome
-from ..notation.picture import describe_turn, plural
-from ..notation.position import from_position
-from ..rules.components import NotationError
-from ..rules.edition import Edition, standard_edition
-from ..rules.state import GameState, IllegalAction, new_game
+from ..game import NotationError
+from ..games.sneferu.notation.move import Move, parse_outcome
+from ..games.sneferu.notation.picture import describe_turn
+from ..games.sneferu.notation.position import from_position
+from ..games.sneferu.rules.edition import Edition, standard_edition
+from ..games.sneferu.rules.state import GameState, IllegalAction, new_game
+from ..words import plural
 from .model import Chance, Header, Retire, SeatResult, SoloScore, Turn
 from .text import GameEntry, RecordError, result_tag, solo_tag
 

@@ -33,9 +33,10 @@ from typing import NamedTuple
 
 from lark import UnexpectedInput
 
-from ..notation.fast import read_move, read_outcome
-from ..notation.grammar import Token, Tree, parser
-from ..rules.components import NotationError
+from ..game import NotationError
+from ..games.sneferu.notation.fast import read_move, read_outcome
+from ..grammar import Token, Tree, parser
+from ..words import clip
 from .model import (
     Chance,
     Event,
@@ -361,7 +362,7 @@ def read_records(text: str, source: str = "<records>") -> RecordFile:
                 f"cut off: the game has no '{END_OF_GAME}' line (it was being written when "
                 "its writer stopped); the games before it are intact", source, number, start))
         else:
-            raise RecordError(f"unexpected text outside a game: {_clip(chunk[0])!r} (a game "
+            raise RecordError(f"unexpected text outside a game: {clip(chunk[0])!r} (a game "
                               f"begins with a line '{GAME_START}...')", source, None, start)
     return RecordFile(source, games, cut_off)
 
@@ -491,7 +492,7 @@ def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEn
             except ValueError as e:
                 raise fail(str(e), at) from None
             if numbered != turns:
-                raise fail(f"turn {_clip(str(node.children[0])[:-1], 16)}, but this is turn "
+                raise fail(f"turn {clip(str(node.children[0])[:-1], 16)}, but this is turn "
                            f"{turns} of the game (turn lines are numbered 1, 2, ... with none "
                            "left out)", at)
             events.append(turn)
@@ -584,9 +585,5 @@ def _syntax(text: str, e: UnexpectedInput) -> str:
     tok = getattr(e, "token", None)
     rest = text[col - 1:] if isinstance(col, int) and col >= 1 else ""
     if not rest or (tok is not None and tok.type == "$END"):
-        return f"line ends too early: {_clip(text)!r}"
-    return f"unexpected {_clip(rest, 16)!r} at column {col}: {_clip(text)!r}"
-
-
-def _clip(text: str, n: int = 80) -> str:
-    return text if len(text) <= n else text[:n] + "..."
+        return f"line ends too early: {clip(text)!r}"
+    return f"unexpected {clip(rest, 16)!r} at column {col}: {clip(text)!r}"

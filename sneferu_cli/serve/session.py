@@ -26,16 +26,16 @@ import time
 
 import msgspec
 
-from ..notation.move import Move, legal_moves, parse_action, parse_outcome
-from ..notation.picture import picture
-from ..notation.position import from_position, to_position
+from ..games.sneferu.notation.move import Move, legal_moves, parse_action, parse_outcome
+from ..games.sneferu.notation.picture import picture
+from ..games.sneferu.notation.position import from_position, to_position
+from ..games.sneferu.rules.edition import Edition, parse_edition, standard_edition
+from ..games.sneferu.rules.state import GameState, new_game
+from ..games.sneferu.rules.steps import Outcome
 from ..record.jsonl import read_any
 from ..record.model import SeatResult, SoloScore
 from ..record.replay import edition_for, final_result, position_at, verify
 from ..record.text import GameEntry, RecordError, RecordFile, decode_records
-from ..rules.edition import Edition, parse_edition, standard_edition
-from ..rules.state import GameState, new_game
-from ..rules.steps import Outcome
 from ..search import AnalysisDoc, analysis_doc, analysis_lines, search
 from .files import FileAccess
 from .game import Game

@@ -24,9 +24,9 @@ import msgspec
 
 from ..arbiter.bundled import split_command
 from ..arbiter.game import TimeControl
-from ..notation.picture import plural
-from ..rules.edition import Edition, EditionError, load_edition, standard_edition
-from ..rules.state import new_game
+from ..games.sneferu.rules.edition import Edition, EditionError, load_edition, standard_edition
+from ..games.sneferu.rules.state import new_game
+from ..words import plural
 
 CLUSTER = re.compile(r"local:[1-9][0-9]{0,3}|[a-z]+://\S+")
 """What ``cluster`` may be: ``local:N`` or a scheduler address with its scheme."""

@@ -6,9 +6,9 @@ the *P* in the file, in every seating of every table, as cutechess-cli and fastc
 ``-openings order=sequential`` over their ``-rounds``.
 
 >>> import tempfile, os
->>> from ..rules.edition import standard_edition
->>> from ..rules.state import new_game
->>> from ..notation.position import to_position
+>>> from ..games.sneferu.rules.edition import standard_edition
+>>> from ..games.sneferu.rules.state import new_game
+>>> from ..games.sneferu.notation.position import to_position
 >>> f = tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False)
 >>> _ = f.write("# two players\\n\\n" + to_position(new_game(2)) + "\\n"); f.close()
 >>> len(load_positions(f.name, 2, standard_edition()))
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..notation.position import from_position, to_position
-from ..rules.components import NotationError
-from ..rules.edition import Edition
+from ..game import NotationError
+from ..games.sneferu.notation.position import from_position, to_position
+from ..games.sneferu.rules.edition import Edition
 from .config import ConfigError
 
 __all__ = ["load_positions", "position_for_deal"]

@@ -46,7 +46,7 @@ from ..arbiter.bundled import BUNDLED, check_program, engine_command
 from ..arbiter.engine import Engine, automatic_options
 from ..arbiter.game import play_game
 from ..arbiter.process import EngineFault, StderrSink, TrafficLog, open_logs
-from ..notation.position import from_position
+from ..games.sneferu.notation.position import from_position
 from ..record.jsonl import read_any
 from ..record.model import GameRecord
 from ..record.text import GAME_START, RecordError, decode_records, format_record

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 import msgspec
 
 from ..arbiter.game import builders_tags
-from ..notation.position import from_position
+from ..games.sneferu.notation.position import from_position
 from ..record.model import GameRecord, Header, Seat
 from .config import TournamentConfig
 from .positions import position_for_deal

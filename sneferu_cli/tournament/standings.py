@@ -20,8 +20,8 @@ from fractions import Fraction
 import msgspec
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from ..notation.picture import plural
 from ..record.model import GameRecord, Seat, SeatResult, SoloScore
+from ..words import plural
 from .sprt import Z95
 
 

@@ -1,0 +1,1 @@
+"""Sneferu: Builders of the Pyramids: its rules (``rules/``) and notations (``notation/``)."""
