@@ -123,7 +123,8 @@ def _one(rf: RecordFile, entries: list[GameEntry], number: int | None) -> GameEn
 
 def _edition(entry: GameEntry, editions: list[Edition], source: str) -> Edition:
     try:
-        return edition_for(entry.record.header, editions)
+        edition: Edition = edition_for(entry.record.header, editions)
+        return edition
     except ValueError as e:
         raise ReplayError(str(e), source, entry.number,
                           entry.tag_lines.get("edition", entry.line) or None) from None

@@ -372,7 +372,8 @@ class Session:
             raise RequestError(f"{rf.source} holds {len(rf.games) + len(rf.cut_off)} "
                                f"game(s), there is no game {request.number}")
         edition = edition_for(entry.record.header, self._record_editions(request.edition))
-        return position_at(entry, request.ply, edition, rf.source)
+        state: GameState = position_at(entry, request.ply, edition, rf.source)
+        return state
 
     def _verification(self, request: Verify) -> Verification:
         rf = self._record_file(request)

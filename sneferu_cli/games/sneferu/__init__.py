@@ -79,6 +79,12 @@ class SneferuGame(Game):
     def apply_outcome(self, state: GameState, text: str) -> None:
         state.apply(read_outcome(text))
 
+    def canonical_outcome(self, text: str) -> str:
+        return str(read_outcome(text))
+
+    def outcome_kind(self, text: str) -> str:
+        return type(read_outcome(text)).__name__
+
     def legal_moves(self, state: GameState) -> list[str]:
         return state.legal_turn_texts()
 
