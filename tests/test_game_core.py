@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import sys
 
+import msgspec
 import pytest
 from nim_game import register
-from support import ROOT
+from support import ROOT, run_cli
 
 from sneferu_cli.arbiter.bundled import engine_command
 from sneferu_cli.arbiter.engine import Engine, refuse_other_games
@@ -19,6 +20,7 @@ from sneferu_cli.record.jsonl import read_json_records, records_to_json
 from sneferu_cli.record.model import Chance, GameRecord, Header, SeatResult, Turn
 from sneferu_cli.record.replay import ReplayError, verify
 from sneferu_cli.record.text import RecordError, format_record, read_records
+from sneferu_cli.tournament.config import ConfigError, fingerprint_of, load_config
 
 register()
 NIM = get_game("nim")
@@ -143,3 +145,36 @@ def test_another_games_record_lines_keep_to_the_word_rules():
                       ("[Variant standard]", "[Variant 1x]")]:
         with pytest.raises(RecordError):
             read_records(text.replace(bad, what))
+
+
+@pytest.mark.parametrize("args", [
+    ("play", "random", "random"), ("bench", "--rules"), ("position", "new"),
+    ("position", "moves", "-"), ("tournament", "--engine", "name=a command=random",
+                                 "--engine", "name=b command=random")])
+def test_an_unknown_game_is_one_line_naming_the_known_games_and_exit_2(args, tmp_path):
+    done = run_cli(*args, "--game", "chess", "--records", str(tmp_path / "r")) \
+        if args[0] == "tournament" else run_cli(*args, "--game", "chess", stdin="x\n")
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "unknown game 'chess' (known: sneferu, imhotep" in done.stderr
+
+
+def test_the_default_game_is_sneferu_everywhere():
+    plain = run_cli("position", "new", "--seed", "3")
+    named = run_cli("position", "new", "--seed", "3", "--game", "sneferu")
+    assert plain.returncode == named.returncode == 0 and plain.stdout == named.stdout
+    shown = run_cli("position", "show", "--game", "sneferu", plain.stdout.strip())
+    assert shown.returncode == 0 and "Pyramids" in shown.stdout
+
+
+def test_a_tournaments_game_key_leaves_sneferu_fingerprints_as_they_were():
+    base = {"engine": ["name=a command=a", "name=b command=b"], "seed": 3}
+    sneferu = load_config(None, base)
+    assert sneferu.game == "sneferu"
+    assert load_config(None, {**base, "game": "sneferu"}).fingerprint() == sneferu.fingerprint()
+    fields = msgspec.to_builtins(sneferu)
+    del fields["game"]  # a state written before the key existed
+    assert fingerprint_of(fields) == sneferu.fingerprint()
+    assert load_config(None, {**base, "game": "nim"}).fingerprint() != sneferu.fingerprint()
+    with pytest.raises(ConfigError, match=r"game: unknown game 'chess'"):
+        load_config(None, {**base, "game": "chess"})

@@ -58,10 +58,17 @@ def load(edition_path: str | None) -> Edition:
 
 
 def read_position(text: str, edition_path: str | None) -> GameState:
-    """A position from an argument; ``-`` reads one line from standard input."""
+    """A Sneferu position from an argument; ``-`` reads one line from standard input."""
     if text == "-":
         text = sys.stdin.readline()
     return from_position(text.strip(), load(edition_path))
+
+
+def read_game_position(game: Game, text: str, edition_path: str | None) -> Any:
+    """:func:`read_position` for any game."""
+    if text == "-":
+        text = sys.stdin.readline()
+    return game.from_position(text.strip(), load_for(game, edition_path))
 
 
 def builders_option(f: F) -> F:

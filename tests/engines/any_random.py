@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import nim_game  # noqa: E402
+import nim_game
 
 nim_game.register()
 
