@@ -27,6 +27,7 @@ from __future__ import annotations
 import platform
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -167,6 +168,20 @@ STEP_ROUNDS = 10
 NOTATION_EVERY = 5
 
 
+def _notation_figures(states: list[Any], write: Callable[[Any], str],
+                      read: Callable[[str], object]) -> tuple[Figure, Figure]:
+    """Positions written and read: every ``NOTATION_EVERY``-th of ``states``."""
+    t0 = time.perf_counter()
+    texts = [write(state) for state in states[::NOTATION_EVERY]]
+    writing = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for text in texts:
+        read(text)
+    reading = time.perf_counter() - t0
+    return Figure("positions written", len(texts), writing), Figure("positions read",
+                                                                     len(texts), reading)
+
+
 def run_bench(players: int = 4, builders: str | None = None, games: int = 1000,
               seed: int = 1, edition: Edition | None = None) -> BenchReport:
     """Measure the rules and the position notation on complete random games.
@@ -197,21 +212,12 @@ def run_bench(players: int = 4, builders: str | None = None, games: int = 1000,
             generated += len(state.legal_steps())
     stepping = time.perf_counter() - t0
 
-    t0 = time.perf_counter()
-    texts = [to_position(state) for state in states[::NOTATION_EVERY]]
-    writing = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for text in texts:
-        from_position(text, edition)
-    reading = time.perf_counter() - t0
-
     figures = (
         Figure("random games", games, played),
         Figure("actions in those games", applied, played),
         Figure("legal steps generated", generated, stepping),
         Figure("legal_steps() calls", STEP_ROUNDS * len(states), stepping),
-        Figure("positions written", len(texts), writing),
-        Figure("positions read", len(texts), reading),
+        *_notation_figures(states, to_position, lambda text: from_position(text, edition)),
     )
     return BenchReport(players, builders, games, seed, len(states), python_version(), figures)
 
@@ -256,21 +262,13 @@ def run_game_bench(game: Game, players: int, games: int = 1000, seed: int = 1,
             listed += len(game.legal_moves(state))
     listing = time.perf_counter() - t0
 
-    t0 = time.perf_counter()
-    texts = [game.to_position(state) for state in states[::NOTATION_EVERY]]
-    writing = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for text in texts:
-        game.from_position(text, edition)
-    reading = time.perf_counter() - t0
-
     figures = (
         Figure("random games", games, played),
         Figure("moves and outcomes", applied, played),
         Figure("legal moves listed", listed, listing),
         Figure("legal_moves() calls", STEP_ROUNDS * len(states), listing),
-        Figure("positions written", len(texts), writing),
-        Figure("positions read", len(texts), reading),
+        *_notation_figures(states, game.to_position,
+                           lambda text: game.from_position(text, edition)),
     )
     return BenchReport(players, None, games, seed, len(states), python_version(), figures,
                        game.name, game.variants[0])

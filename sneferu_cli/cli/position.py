@@ -137,6 +137,12 @@ def _play_one(game: Game, state: Any, text: str) -> None:
     game.apply_move(state, text)
 
 
+class _Refused(click.ClickException):
+    """A request the position does not allow: one line, exit 2 (as a bad position)."""
+
+    exit_code = 2
+
+
 DEFAULT_ANALYSE_MS = 1000
 
 
@@ -170,9 +176,7 @@ def analyse(pos: str, movetime: int | None, iterations: int | None, top: int, se
         result = search(state, iterations=iterations or 0, deadline=deadline, seed=seed,
                         progress=show)
     except ValueError as e:  # no seat to decide: not allowed in this state (exit 2)
-        refused = click.ClickException(str(e))
-        refused.exit_code = 2
-        raise refused from None
+        raise _Refused(str(e)) from None
     if show is not None:
         show(result, final=True)
     doc = analysis_doc(result, top)
