@@ -13,8 +13,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from ..game import DEFAULT_GAME, get_game
-from ..games.sneferu.rules.edition import Edition
+from ..game import get_game
 from .model import Chance, Turn
 from .replay import plies
 from .text import GameEntry
@@ -22,9 +21,9 @@ from .text import GameEntry
 __all__ = ["game_page"]
 
 
-def game_page(entry: GameEntry, edition: Edition, source: str = "<records>") -> str:
+def game_page(entry: GameEntry, edition: Any, source: str = "<records>") -> str:
     """The page for one game; raises ReplayError (as ``plies``) if the game does not replay."""
-    game = get_game(DEFAULT_GAME)
+    game = get_game(entry.record.header.game)
     steps = [game.page_data(state) for state in plies(entry, edition, source)]
     board = steps[0]["board"] if steps else {}
     for step in steps:

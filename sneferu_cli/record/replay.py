@@ -27,7 +27,8 @@ from .text import GameEntry, RecordError, result_tag, solo_tag
 
 TERMINATIONS = ("normal", "ptah", "all-retired", "aborted")
 
-__all__ = ["TERMINATIONS", "ReplayError", "Verified", "edition_for", "final_result",
+__all__ = ["TERMINATIONS", "ReplayError", "Verified", "describe_due", "edition_for",
+           "final_result",
            "plies", "position_at", "start_state", "verify"]
 
 
@@ -131,7 +132,7 @@ def plies(entry: GameEntry, edition: Any, source: str = "<records>") -> Iterator
             if state.is_over():
                 raise fail(f"{what}: the game is already over")
             if state.is_chance_node():
-                raise fail(f"{what}: chance events are due first: {_due(game, state)}")
+                raise fail(f"{what}: chance events are due first: {describe_due(game, state)}")
             to_move = state.current_seat() + 1
             if event.seat != to_move:
                 raise fail(f"{what}: seat {to_move} is to move, not seat {event.seat}")
@@ -150,7 +151,7 @@ def plies(entry: GameEntry, edition: Any, source: str = "<records>") -> Iterator
                 raise RecordError(label + str(e), source, entry.number, line) from None
             if not state.is_chance_node():
                 raise fail(f"chance outcome {event.outcome}, but no chance event is due: "
-                           + _due(game, state))
+                           + describe_due(game, state))
             try:
                 game.apply_outcome(state, event.outcome)
             except ValueError as e:
@@ -170,8 +171,8 @@ def plies(entry: GameEntry, edition: Any, source: str = "<records>") -> Iterator
     yield state
 
 
-def _due(game: Game, state: Any) -> str:
-    """What the position waits for, for messages (Sneferu says it in its own words)."""
+def describe_due(game: Game, state: Any) -> str:
+    """What the position waits for, in words for messages (Sneferu says it in its own)."""
     if game.name == DEFAULT_GAME:
         return sneferu_record.describe_turn(state)
     if state.is_over():
@@ -247,7 +248,7 @@ def _check_header(entry: GameEntry, state: Any, turns: int, source: str) -> None
             raise fail(f"[Termination {h.termination}]: unknown (expected one of "
                        f"{', '.join(TERMINATIONS)})", "termination")
         if termination == "aborted" and h.termination != "aborted":
-            raise fail(f"the record ends before the game is over ({_due(game, state)}), "
+            raise fail(f"the record ends before the game is over ({describe_due(game, state)}), "
                        f"but [Termination {h.termination}]")
         if termination != h.termination:
             raise fail(f"[Termination {h.termination}], but the replay ends the game as "

@@ -156,7 +156,7 @@ class TournamentConfig(_Config, frozen=True):
         from .positions import load_positions  # it raises this module's ConfigError
         if self.positions is None:
             return []
-        return load_positions(self.positions, self.seats, self.load_edition())
+        return load_positions(self.positions, self.seats, self.load_edition(), self.the_game())
 
     def engine(self, name: str) -> EngineConfig:
         """The engine called ``name``."""
