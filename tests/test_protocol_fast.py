@@ -92,13 +92,18 @@ ENGINE_LINE = st.one_of(
     _cat(st.just("move"), SPACES, MOVE), st.just("readyok"), INFO, OPTION,
     _cat(st.just("id"), SPACES, st.sampled_from(["name", "author", "nom"]), SPACES, REST),
     _cat(st.just("feature"), SPACES, st.sampled_from(["legalmoves", "ponder"])),
+    _cat(st.just("feature"), SPACES, st.just("games"),
+         st.lists(_cat(SPACES, st.sampled_from(["sneferu", "imhotep", "a_b-2", "9x", "Nim"])),
+                  max_size=3).map("".join)),
     st.just("sneferuok"))
 ARBITER_LINE = st.one_of(
     st.sampled_from(["isready", "quit"]),
     _cat(st.just("sneferu"), SPACES, INT),
     _cat(st.just("newgame players"), SPACES, INT, st.just(" seat"), SPACES, INT,
          st.just(" variant "), st.sampled_from(["standard", "builders", "solo"]),
-         st.just(" edition"), SPACES, st.sampled_from(["standard", "my-ed.2", "_x"])),
+         st.just(" edition"), SPACES, st.sampled_from(["standard", "my-ed.2", "_x"]),
+         st.one_of(st.just(""), _cat(st.just(" game"), SPACES,
+                                     st.sampled_from(["imhotep", "nim_2", "Nim", "-x"])))),
     _cat(st.just("setoption name"), SPACES, st.sampled_from(["Seed", "Book_2", "x", "9x"]),
          st.one_of(st.just(""), _cat(st.just(" value"), SPACES, REST))),
     _cat(st.just("gameover ranks"), st.lists(_cat(SPACES, INT), min_size=1, max_size=4)

@@ -428,6 +428,7 @@ _GAMEOVER_RE = re.compile(r"gameover +ranks((?: +-?[0-9]+)+)")
 _REST = r"([^ \t](?:.*[^ \t])?)"
 _WORD = r"[A-Za-z0-9][A-Za-z0-9_.+-]*"
 _ID_RE = re.compile(rf"id +(name|author) +{_REST}")
+_GAMES_RE = re.compile(r"feature +games((?: +[a-z][a-z0-9_-]*)+)")
 _OPTION_RE = re.compile(
     r"option +name +([A-Za-z][A-Za-z0-9_]*) +type +(?:"
     r"(check) +default +(true|false)"
@@ -469,7 +470,10 @@ def _fast_engine_line(text: str) -> EngineMessage | None:
     if text.startswith("option"):
         return _fast_option(text)
     if text.startswith("feature"):
-        return Feature("legalmoves") if re.fullmatch(r"feature +legalmoves", text) else None
+        if re.fullmatch(r"feature +legalmoves", text):
+            return Feature("legalmoves")
+        m = _GAMES_RE.fullmatch(text)
+        return Feature("games", tuple(m.group(1).split())) if m else None
     return None
 
 
