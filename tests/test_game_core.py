@@ -4,6 +4,7 @@ moves) and replay, run with Sneferu and with the test-only Nim game (tests/nim_g
 
 from __future__ import annotations
 
+import re
 import sys
 
 import msgspec
@@ -107,10 +108,11 @@ def test_a_seat_whose_engine_does_not_play_the_game_is_retired_before_it_starts(
 
 def test_a_tampered_nim_record_fails_replay_at_its_line(engines):
     text = format_record(nim_game(engines[:2], 4))
-    bad = text.replace("1. 1: take ", "1. 1: take 9", 1).replace("take 91", "take 9", 1)
-    bad = bad.replace("take 92", "take 9", 1).replace("take 93", "take 9", 1)
-    with pytest.raises(ReplayError, match=r"turn 1 \(seat 1\): 'take 9': .*not a legal move"):
+    bad = re.sub(r"^1\. 1: take \d", "1. 1: take 9", text, count=1, flags=re.M)
+    with pytest.raises(ReplayError, match=r"turn 1 \(seat 1\): 'take 9': .*not a legal move") \
+            as err:
         verify(read_records(bad).games[0], NIM.standard_edition())
+    assert bad.splitlines()[err.value.line - 1].startswith("1. 1: take 9")
     score = text.replace(" last=1", " last=0", 1)
     with pytest.raises(ReplayError, match="but the replay gives"):
         verify(read_records(score).games[0], NIM.standard_edition())
