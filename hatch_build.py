@@ -21,8 +21,9 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-COMPILED = ("sneferu_cli/rules/state.py", "sneferu_cli/rules/pyramid.py",
-            "sneferu_cli/rules/chance.py")
+COMPILED = ("sneferu_cli/games/sneferu/rules/state.py",
+            "sneferu_cli/games/sneferu/rules/pyramid.py",
+            "sneferu_cli/games/sneferu/rules/chance.py")
 
 
 class MypycBuildHook(BuildHookInterface):

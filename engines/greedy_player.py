@@ -6,10 +6,10 @@ stones in the pyramid (and stored), food, and the time left on the river (spaces
 the last one, each a chance to buy later). Ties are broken at random (option Seed).
 """
 
-from sneferu_cli.notation.move import Move
+from sneferu_cli.games.sneferu.notation.move import Move
+from sneferu_cli.games.sneferu.rules.state import GameState
 from sneferu_cli.protocol.bot import Bot, run
 from sneferu_cli.protocol.messages import Go
-from sneferu_cli.rules.state import GameState
 
 STONE = 10.0  # a stone placed: what the ranking counts first
 STORED = 7.0  # a stone stored: placed later for free, but not yet counted

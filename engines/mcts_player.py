@@ -18,12 +18,12 @@ import gc
 import random
 import time
 
-from sneferu_cli.notation.move import legal_moves
-from sneferu_cli.notation.position import to_position
+from sneferu_cli.games.sneferu.notation.move import legal_moves
+from sneferu_cli.games.sneferu.notation.position import to_position
+from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
+from sneferu_cli.games.sneferu.rules.state import GameState
 from sneferu_cli.protocol.bot import Bot, Follower, run
 from sneferu_cli.protocol.messages import Go, OptionSpec, Position
-from sneferu_cli.rules import new_game, sample_outcome
-from sneferu_cli.rules.state import GameState
 from sneferu_cli.search import Analysis, SearchOptions, search
 
 DEFAULTS = SearchOptions()

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// js-random: a Sneferu engine in JavaScript (Node, no packages) that plays a legal move
-// chosen uniformly at random. It knows no rules: it declares "feature legalmoves", so the
-// arbiter lists the legal moves in every "go" line (SPEC.md section 6).
+// js-random: an engine in JavaScript (Node, no packages) that plays a legal move chosen
+// uniformly at random. It knows no rules: it declares "feature legalmoves", so the arbiter
+// lists the legal moves in every "go" line (SPEC.md section 6), and so it plays every game
+// it declares with "feature games".
 // Option Seed (spin) makes its games repeatable: the generator is reseeded at every newgame.
 "use strict";
 
@@ -34,6 +35,7 @@ rl.on("line", (raw) => {
       send("id author the sneferu authors");
       send("option name Seed type spin default 0 min 0 max 2147483647");
       send("feature legalmoves");
+      send("feature games sneferu imhotep");
       send("sneferuok");
       break;
     case "setoption":

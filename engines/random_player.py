@@ -1,21 +1,24 @@
 #!/usr/bin/env python3
-"""random: a Sneferu engine that plays a legal move chosen uniformly at random.
+"""random: an engine that plays a legal move chosen uniformly at random, in every
+registered game (it declares them all with ``feature games``).
 
 Speaks the engine protocol on stdin/stdout (SPEC.md section 6). Option Seed (spin) makes
 its games repeatable: the generator is reseeded with it at every new game.
 """
 
-from sneferu_cli.notation.move import legal_move_strings
+from typing import Any
+
+from sneferu_cli.game import game_names
 from sneferu_cli.protocol.bot import Bot, run
 from sneferu_cli.protocol.messages import Go
-from sneferu_cli.rules.state import GameState
 
 
 class RandomPlayer(Bot):
     name = "random"
+    games = tuple(game_names())
 
-    def choose(self, state: GameState, go: Go) -> str:
-        return self.rng.choice(legal_move_strings(state))
+    def choose(self, state: Any, go: Go) -> str:
+        return self.rng.choice(self.game.legal_moves(state))
 
 
 if __name__ == "__main__":

@@ -15,8 +15,8 @@ import sys
 
 import msgspec
 
-from sneferu_cli.notation import Move, from_position, legal_moves, to_position
-from sneferu_cli.rules import new_game, sample_outcome
+from sneferu_cli.games.sneferu.notation import Move, from_position, legal_moves, to_position
+from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
 from sneferu_cli.serve import Game, state_doc
 
 

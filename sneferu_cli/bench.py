@@ -2,16 +2,18 @@
 
 :func:`run_bench` measures complete random games per second (every step drawn uniformly
 from :meth:`~GameState.legal_steps`, every chance event drawn with
-:func:`~sneferu_cli.rules.sample_outcome`), legal steps generated per second and position
-notation written and read per second. The counts depend only on the seed; the times are
-the machine's.
+:func:`~sneferu_cli.games.sneferu.rules.sample_outcome`), legal steps generated per
+second and position notation written and read per second. The counts depend only on
+the seed; the times are the machine's. :func:`run_game_bench` measures any registered game
+the same way through its :class:`~sneferu_cli.game.Game` (whole moves, ``sneferu bench
+--game NAME``).
 
 :func:`perft` counts the action sequences of a given length from a state, where an action
 is a legal step at a decision or any possible outcome at a chance node (each counted once,
 whatever its probability). A change in move generation changes these counts.
 
 >>> import random
->>> from sneferu_cli.rules import new_game
+>>> from sneferu_cli.games.sneferu.rules import new_game
 >>> state = new_game(players=2)
 >>> perft(state, 1), perft(state, 2)  # the eye tiles: 4 kinds, one of each
 (4, 12)
@@ -25,17 +27,19 @@ from __future__ import annotations
 import platform
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from .notation.move import legal_moves
-from .notation.picture import plural
-from .notation.position import from_position, to_position
-from .rules import core_build
-from .rules.chance import sample_outcome
-from .rules.edition import Edition
-from .rules.state import GameState, new_game
-from .rules.steps import Action
+from .game import DEFAULT_GAME, Game
+from .games.sneferu.notation.move import legal_moves
+from .games.sneferu.notation.position import from_position, to_position
+from .games.sneferu.rules import core_build
+from .games.sneferu.rules.chance import sample_outcome
+from .games.sneferu.rules.edition import Edition
+from .games.sneferu.rules.state import GameState, new_game
+from .games.sneferu.rules.steps import Action
+from .words import plural
 
 
 def play_random(state: GameState, rng: random.Random,
@@ -136,12 +140,15 @@ class BenchReport(NamedTuple):
     sample: int  # decision states the legal-step and notation figures are measured on
     python: str
     figures: tuple[Figure, ...]
+    game: str = DEFAULT_GAME
+    variant: str = "standard"
 
     def table(self) -> str:
         """A short plain-text table: the settings, then one line per figure."""
-        variant = f"builders ({self.builders})" if self.builders else "standard"
+        variant = f"builders ({self.builders})" if self.builders else self.variant
         seats = plural(self.players, "player")
-        lines = [f"sneferu bench: {seats}, {variant} variant, "
+        head = "sneferu bench" if self.game == DEFAULT_GAME else f"sneferu bench --game {self.game}"
+        lines = [f"{head}: {seats}, {variant} variant, "
                  f"{plural(self.games, 'game')}, seed {self.seed}",
                  f"python {self.python}",
                  f"{'measure':<26}{'count':>12}{'seconds':>10}{'per second':>14}"]
@@ -159,6 +166,20 @@ def python_version() -> str:
 SAMPLE_GAMES = 50
 STEP_ROUNDS = 10
 NOTATION_EVERY = 5
+
+
+def _notation_figures(states: list[Any], write: Callable[[Any], str],
+                      read: Callable[[str], object]) -> tuple[Figure, Figure]:
+    """Positions written and read: every ``NOTATION_EVERY``-th of ``states``."""
+    t0 = time.perf_counter()
+    texts = [write(state) for state in states[::NOTATION_EVERY]]
+    writing = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for text in texts:
+        read(text)
+    reading = time.perf_counter() - t0
+    return Figure("positions written", len(texts), writing), Figure("positions read",
+                                                                     len(texts), reading)
 
 
 def run_bench(players: int = 4, builders: str | None = None, games: int = 1000,
@@ -191,20 +212,63 @@ def run_bench(players: int = 4, builders: str | None = None, games: int = 1000,
             generated += len(state.legal_steps())
     stepping = time.perf_counter() - t0
 
-    t0 = time.perf_counter()
-    texts = [to_position(state) for state in states[::NOTATION_EVERY]]
-    writing = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for text in texts:
-        from_position(text, edition)
-    reading = time.perf_counter() - t0
-
     figures = (
         Figure("random games", games, played),
         Figure("actions in those games", applied, played),
         Figure("legal steps generated", generated, stepping),
         Figure("legal_steps() calls", STEP_ROUNDS * len(states), stepping),
-        Figure("positions written", len(texts), writing),
-        Figure("positions read", len(texts), reading),
+        *_notation_figures(states, to_position, lambda text: from_position(text, edition)),
     )
     return BenchReport(players, builders, games, seed, len(states), python_version(), figures)
+
+
+def play_random_moves(game: Game, state: Any, rng: random.Random,
+                      keep: list[Any] | None = None) -> int:
+    """Play ``state`` of ``game`` to its end through the interface: whole moves uniformly
+    among the listed ones, chance by its odds. Returns the moves and outcomes applied;
+    ``keep`` collects a copy of every decision state on the way."""
+    applied = 0
+    while not state.is_over():
+        if state.is_chance_node():
+            game.apply_outcome(state, game.sample_outcome(state, rng))
+        else:
+            if keep is not None:
+                keep.append(state.clone())
+            game.apply_listed_move(state, rng.choice(game.legal_moves(state)))
+        applied += 1
+    return applied
+
+
+def run_game_bench(game: Game, players: int, games: int = 1000, seed: int = 1,
+                   edition: Any | None = None) -> BenchReport:
+    """:func:`run_bench` for any game, through its interface: random games of whole moves,
+    legal-move listing on the decision states of the first ``SAMPLE_GAMES`` games
+    (``STEP_ROUNDS`` times over), position notation on every ``NOTATION_EVERY``-th."""
+    rng = random.Random(seed)
+    applied = 0
+    t0 = time.perf_counter()
+    for _ in range(games):
+        applied += play_random_moves(game, game.new_game(players, edition=edition), rng)
+    played = time.perf_counter() - t0
+
+    states: list[Any] = []
+    rng = random.Random(seed)
+    for _ in range(min(games, SAMPLE_GAMES)):
+        play_random_moves(game, game.new_game(players, edition=edition), rng, states)
+    t0 = time.perf_counter()
+    listed = 0
+    for _ in range(STEP_ROUNDS):
+        for state in states:
+            listed += len(game.legal_moves(state))
+    listing = time.perf_counter() - t0
+
+    figures = (
+        Figure("random games", games, played),
+        Figure("moves and outcomes", applied, played),
+        Figure("legal moves listed", listed, listing),
+        Figure("legal_moves() calls", STEP_ROUNDS * len(states), listing),
+        *_notation_figures(states, game.to_position,
+                           lambda text: game.from_position(text, edition)),
+    )
+    return BenchReport(players, None, games, seed, len(states), python_version(), figures,
+                       game.name, game.variants[0])

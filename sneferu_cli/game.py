@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -154,6 +155,18 @@ class Game(ABC):
     def apply_outcome(self, state: Any, text: str) -> None:
         """Apply a chance outcome given as notation."""
 
+    def canonical_outcome(self, text: str) -> str:
+        """The canonical form of a chance outcome's text (NotationError when it is not one).
+        By default any single ``~TOKEN`` word, unchanged."""
+        if _OUTCOME.fullmatch(text) is None:
+            raise NotationError(f"not a chance outcome: {text!r} (expected ~ and a word)")
+        return text
+
+    def outcome_kind(self, text: str) -> str:
+        """What a record groups chance outcomes by: a run of outcomes following no turn is
+        written one line per kind (SPEC 8). By default all are of one kind."""
+        return ""
+
     # ---------------------------------------------------------------- decisions
 
     @abstractmethod
@@ -196,6 +209,8 @@ class Game(ABC):
     def page_data(self, state: Any) -> dict[str, Any]:
         """What the web viewer draws for ``state``, as JSON-ready data."""
 
+
+_OUTCOME = re.compile(r"~[^\s~{};]+")
 
 DEFAULT_GAME = "sneferu"
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
-from sneferu_cli.notation import Move, from_position, parse_action, to_position
-from sneferu_cli.rules import (
+from sneferu_cli.games.sneferu.notation import Move, from_position, parse_action, to_position
+from sneferu_cli.games.sneferu.rules import (
     Edition,
     GameState,
     IllegalAction,
@@ -142,7 +142,8 @@ def build(seats: Sequence[Seat] | int = 2, *, edition: Edition | None = None,
 
 def edition_text() -> str:
     """The standard edition's TOML text, to write corrected editions from."""
-    return resources.files("sneferu_cli.rules").joinpath("editions/standard.toml").read_text()
+    return (resources.files("sneferu_cli.games.sneferu.rules")
+            .joinpath("editions/standard.toml").read_text())
 
 
 def edition_with(*changes: tuple[str, str]) -> Edition:

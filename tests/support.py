@@ -119,7 +119,7 @@ def random_engine_run(lines: str) -> tuple[int, list[str]]:
         "import io, sys\n"
         "sys.path.insert(0, sys.argv[1])\n"
         "from random_player import RandomPlayer\n"
-        "from sneferu_cli.notation.grammar import parser\n"
+        "from sneferu_cli.grammar import parser\n"
         "from sneferu_cli.protocol.bot import run\n"
         "out = io.StringIO()\n"
         "run(RandomPlayer(), io.StringIO(sys.argv[2]), out)\n"

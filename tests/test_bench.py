@@ -11,7 +11,7 @@ from support import run_cli
 
 from sneferu_cli.arbiter.bench import instant_engine, pipe_round_trip, time_moves
 from sneferu_cli.bench import STEP_ROUNDS, play_random, run_bench
-from sneferu_cli.rules import core_build, new_game, standard_edition
+from sneferu_cli.games.sneferu.rules import core_build, new_game, standard_edition
 
 
 def counts(stdout: str) -> dict[str, str]:

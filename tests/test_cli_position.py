@@ -8,8 +8,14 @@ import pytest
 from positions import Seat, edition_text, position
 from support import run_cli
 
-from sneferu_cli.notation import Move, from_position, legal_moves, parse_outcome, to_position
-from sneferu_cli.rules import Stone, load_edition, new_game, sample_outcome
+from sneferu_cli.games.sneferu.notation import (
+    Move,
+    from_position,
+    legal_moves,
+    parse_outcome,
+    to_position,
+)
+from sneferu_cli.games.sneferu.rules import Stone, load_edition, new_game, sample_outcome
 
 NEW = ("position", "new", "--players", "2", "--seed", "3")
 

@@ -8,10 +8,10 @@ import re
 import pytest
 from positions import Seat, build, edition_text, moves, play, position
 
-from sneferu_cli.notation import from_position
-from sneferu_cli.rules import (
+from sneferu_cli.game import NotationError
+from sneferu_cli.games.sneferu.notation import from_position
+from sneferu_cli.games.sneferu.rules import (
     EditionError,
-    NotationError,
     load_edition,
     new_game,
     parse_edition,

@@ -12,11 +12,11 @@ import pexpect
 
 from sneferu_cli.arbiter.agent import TurnRequest
 from sneferu_cli.arbiter.human import LIST_LIMIT, Human
-from sneferu_cli.notation.move import Move, legal_moves
-from sneferu_cli.notation.position import to_position
+from sneferu_cli.games.sneferu.notation.move import Move, legal_moves
+from sneferu_cli.games.sneferu.notation.position import to_position
+from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
+from sneferu_cli.games.sneferu.rules.state import GameState
 from sneferu_cli.protocol.messages import NewGame, Position
-from sneferu_cli.rules import new_game, sample_outcome
-from sneferu_cli.rules.state import GameState
 
 T = 60
 

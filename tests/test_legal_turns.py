@@ -18,15 +18,22 @@ from hypothesis import strategies as st
 from positions import Seat, build, edition_with
 from support import ROOT
 
-from sneferu_cli.notation import (
+from sneferu_cli.games.sneferu.notation import (
     Move,
     from_position,
     legal_move_strings,
     legal_moves,
     to_position,
 )
-from sneferu_cli.rules import Edition, GameState, Phase, new_game, sample_outcome, standard_edition
-from sneferu_cli.rules.steps import Step
+from sneferu_cli.games.sneferu.rules import (
+    Edition,
+    GameState,
+    Phase,
+    new_game,
+    sample_outcome,
+    standard_edition,
+)
+from sneferu_cli.games.sneferu.rules.steps import Step
 
 EDITION = standard_edition()
 BUILDERS = [b.name for b in EDITION.builders]

@@ -19,8 +19,10 @@ from sneferu_cli.arbiter.bundled import BUNDLED, engine_command, engines_dir
 from sneferu_cli.arbiter.engine import Engine, automatic_options
 from sneferu_cli.arbiter.game import TimeControl, describe_result, play_game
 from sneferu_cli.arbiter.process import TrafficLog
-from sneferu_cli.notation.move import Move, parse_outcome
-from sneferu_cli.notation.position import from_position, to_position
+from sneferu_cli.games.sneferu.notation.move import Move, parse_outcome
+from sneferu_cli.games.sneferu.notation.position import from_position, to_position
+from sneferu_cli.games.sneferu.rules.edition import standard_edition
+from sneferu_cli.games.sneferu.rules.state import GameState, new_game
 from sneferu_cli.protocol.messages import (
     Answer,
     GameOver,
@@ -34,8 +36,6 @@ from sneferu_cli.protocol.messages import (
 from sneferu_cli.record.model import Chance, GameRecord, Turn
 from sneferu_cli.record.replay import verify
 from sneferu_cli.record.text import GameEntry, format_records, read_records
-from sneferu_cli.rules.edition import standard_edition
-from sneferu_cli.rules.state import GameState, new_game
 
 TC = TimeControl(base=20_000, inc=500)
 
@@ -330,7 +330,8 @@ def test_answer_lines_are_canonical():
 
 
 def test_play_with_another_edition_sets_the_engines_edition_file(tmp_path):
-    text = (ROOT / "sneferu_cli" / "rules" / "editions" / "standard.toml").read_text()
+    text = (ROOT / "sneferu_cli" / "games" / "sneferu" / "rules" / "editions"
+            / "standard.toml").read_text()
     assert 'name = "standard"' in text and "starting_food = 6" in text
     edition = tmp_path / "rich.toml"
     edition.write_text(text.replace('name = "standard"', 'name = "rich"', 1)

@@ -15,13 +15,13 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from support import mutate, random_engine_run
 
-from sneferu_cli.notation import fast
-from sneferu_cli.notation import position as position_module
-from sneferu_cli.notation.grammar import Token, Tree, parse
-from sneferu_cli.notation.position import from_position, to_position
-from sneferu_cli.rules.chance import sample_outcome
-from sneferu_cli.rules.components import NotationError
-from sneferu_cli.rules.state import new_game
+from sneferu_cli.game import NotationError
+from sneferu_cli.games.sneferu.notation import fast
+from sneferu_cli.games.sneferu.notation import position as position_module
+from sneferu_cli.games.sneferu.notation.position import from_position, to_position
+from sneferu_cli.games.sneferu.rules.chance import sample_outcome
+from sneferu_cli.games.sneferu.rules.state import new_game
+from sneferu_cli.grammar import Token, Tree, parse
 
 COUNT = st.sampled_from(["0", "1", "2", "6", "10", "007", "9"])
 STONE = st.sampled_from(["BT", "TB", "MG", "GA", "AB", "BB"])

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sneferu_cli.bench import actions
-from sneferu_cli.notation import Move, from_position, to_position
-from sneferu_cli.rules import (
+from sneferu_cli.games.sneferu.notation import Move, from_position, to_position
+from sneferu_cli.games.sneferu.rules import (
     DONE,
     END,
     FEAST,

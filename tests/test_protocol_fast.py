@@ -17,8 +17,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from support import mutate, random_engine_run
 
-from sneferu_cli.notation.fast import fast_move, read_event, read_move, read_outcome
-from sneferu_cli.notation.move import Move, parse_outcome
+from sneferu_cli.game import NotationError
+from sneferu_cli.games.sneferu.notation.fast import fast_move, read_event, read_move, read_outcome
+from sneferu_cli.games.sneferu.notation.move import Move, parse_outcome
 from sneferu_cli.protocol import messages
 from sneferu_cli.protocol.messages import (
     GameOver,
@@ -30,7 +31,6 @@ from sneferu_cli.protocol.messages import (
     parse_arbiter_line,
     parse_engine_line,
 )
-from sneferu_cli.rules.components import NotationError
 
 DIGIT = st.sampled_from("0123456789")
 NZ = st.sampled_from("123456789")
@@ -92,13 +92,18 @@ ENGINE_LINE = st.one_of(
     _cat(st.just("move"), SPACES, MOVE), st.just("readyok"), INFO, OPTION,
     _cat(st.just("id"), SPACES, st.sampled_from(["name", "author", "nom"]), SPACES, REST),
     _cat(st.just("feature"), SPACES, st.sampled_from(["legalmoves", "ponder"])),
+    _cat(st.just("feature"), SPACES, st.just("games"),
+         st.lists(_cat(SPACES, st.sampled_from(["sneferu", "imhotep", "a_b-2", "9x", "Nim"])),
+                  max_size=3).map("".join)),
     st.just("sneferuok"))
 ARBITER_LINE = st.one_of(
     st.sampled_from(["isready", "quit"]),
     _cat(st.just("sneferu"), SPACES, INT),
     _cat(st.just("newgame players"), SPACES, INT, st.just(" seat"), SPACES, INT,
          st.just(" variant "), st.sampled_from(["standard", "builders", "solo"]),
-         st.just(" edition"), SPACES, st.sampled_from(["standard", "my-ed.2", "_x"])),
+         st.just(" edition"), SPACES, st.sampled_from(["standard", "my-ed.2", "_x"]),
+         st.one_of(st.just(""), _cat(st.just(" game"), SPACES,
+                                     st.sampled_from(["imhotep", "nim_2", "Nim", "-x"])))),
     _cat(st.just("setoption name"), SPACES, st.sampled_from(["Seed", "Book_2", "x", "9x"]),
          st.one_of(st.just(""), _cat(st.just(" value"), SPACES, REST))),
     _cat(st.just("gameover ranks"), st.lists(_cat(SPACES, INT), min_size=1, max_size=4)
@@ -214,7 +219,7 @@ def test_the_arbiter_plays_and_records_a_game_without_building_a_grammar() -> No
         "from sneferu_cli.arbiter.bundled import engine_command\n"
         "from sneferu_cli.arbiter.engine import Engine\n"
         "from sneferu_cli.arbiter.game import TimeControl, play_game\n"
-        "from sneferu_cli.notation.grammar import parser\n"
+        "from sneferu_cli.grammar import parser\n"
         "from sneferu_cli.record.text import format_record\n"
         "engines = Engine.start_all([Engine(engine_command('random')) for _ in range(2)])\n"
         "record = play_game(engines, seed=3, time_control=TimeControl(movetime=2000))\n"

@@ -11,7 +11,7 @@ from recgen import many_games, random_game
 from support import ROOT
 
 import sneferu_cli.record
-from sneferu_cli.notation.grammar import parser
+from sneferu_cli.grammar import parser
 from sneferu_cli.record import jsonl, model, replay, text
 from sneferu_cli.record.jsonl import read_any, read_json_records, record_to_json, records_to_json
 from sneferu_cli.record.model import Chance, GameRecord, Header, Retire, Seat, Turn
@@ -178,5 +178,5 @@ def test_the_spec_example_record_reads_and_verifies():
     assert example, "SPEC.md section 8 shows an example record"
     rf = read_records(example.group(1), "SPEC.md")
     assert len(rf.games) == 1 and not rf.cut_off
-    v = sneferu_cli.record.verify(rf.games[0], sneferu_cli.rules.standard_edition())
+    v = sneferu_cli.record.verify(rf.games[0], sneferu_cli.games.sneferu.rules.standard_edition())
     assert v.turns >= 3

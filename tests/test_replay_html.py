@@ -15,11 +15,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from support import require_program, run_cli
 
+from sneferu_cli.games.sneferu.rules.components import Material
+from sneferu_cli.games.sneferu.rules.edition import standard_edition
 from sneferu_cli.record.model import GameRecord
 from sneferu_cli.record.replay import plies
 from sneferu_cli.record.text import GameEntry, format_records
-from sneferu_cli.rules.components import Material
-from sneferu_cli.rules.edition import standard_edition
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"

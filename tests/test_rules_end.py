@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from positions import Seat, build, levels_below, moves, placements, play
 
-from sneferu_cli.notation import to_position
-from sneferu_cli.rules import NotationError, Phase
+from sneferu_cli.game import NotationError
+from sneferu_cli.games.sneferu.notation import to_position
+from sneferu_cli.games.sneferu.rules import Phase
 
 # ------------------------------------------------------------------ forced end
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from positions import Seat, build, moves, play
 
-from sneferu_cli.notation import Move, parse_action, to_position
-from sneferu_cli.rules import DONE, IllegalAction, Phase
+from sneferu_cli.games.sneferu.notation import Move, parse_action, to_position
+from sneferu_cli.games.sneferu.rules import DONE, IllegalAction, Phase
 
 
 def start_position():

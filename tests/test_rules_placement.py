@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from positions import Seat, build, edition_with, filler_colour, levels_below, placements, play
 
-from sneferu_cli.notation import parse_action, to_position
-from sneferu_cli.rules import IllegalAction, Material, standard_edition
+from sneferu_cli.games.sneferu.notation import parse_action, to_position
+from sneferu_cli.games.sneferu.rules import IllegalAction, Material, standard_edition
 
 
 def placing(pyramid: str, stone: str, *, edition=None):

@@ -17,8 +17,8 @@ from positions import (
     pyramid_of,
 )
 
-from sneferu_cli.notation import parse_action, to_position
-from sneferu_cli.rules import Draw, IllegalAction, Phase, Stone
+from sneferu_cli.games.sneferu.notation import parse_action, to_position
+from sneferu_cli.games.sneferu.rules import Draw, IllegalAction, Phase, Stone
 
 NO_BAG = {s.name: 0 for s in Stone}
 

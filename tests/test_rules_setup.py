@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from sneferu_cli.notation import to_position
-from sneferu_cli.rules import (
+from sneferu_cli.games.sneferu.notation import to_position
+from sneferu_cli.games.sneferu.rules import (
     Arrive,
     Assign,
     Draw,

@@ -9,7 +9,7 @@ import time
 import pytest
 from positions import Seat, build, filler_colour, legal, levels_below, moves, placements, play
 
-from sneferu_cli.rules import new_game, sample_outcome
+from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
 from sneferu_cli.search import analysis_doc, analysis_lines, search
 
 # Basalt cells (level, x) of levels 1-4 whose only empty neighbours, once levels 1-4 are

@@ -16,7 +16,10 @@ import pytest
 from support import BROKEN, ROOT, run_cli
 from test_tournament_run import LIMIT, games_of, run, wait_gone, write_config
 
-from sneferu_cli.notation.position import from_position, to_position
+from sneferu_cli.games.sneferu.notation.position import from_position, to_position
+from sneferu_cli.games.sneferu.rules import sample_outcome
+from sneferu_cli.games.sneferu.rules.edition import standard_edition
+from sneferu_cli.games.sneferu.rules.state import new_game
 from sneferu_cli.record import (
     decode_records,
     format_record,
@@ -26,9 +29,6 @@ from sneferu_cli.record import (
 )
 from sneferu_cli.record.jsonl import read_json_records, record_to_json
 from sneferu_cli.record.model import Chance, GameRecord
-from sneferu_cli.rules import sample_outcome
-from sneferu_cli.rules.edition import standard_edition
-from sneferu_cli.rules.state import new_game
 from sneferu_cli.tournament import ConfigError, load_config
 
 SLOW = ROOT / "tests" / "engines" / "slow.py"

@@ -20,6 +20,7 @@ from support import ROOT, run_cli
 from tournament_support import play
 
 from sneferu_cli.cli.tournament import tournament
+from sneferu_cli.games.sneferu.rules.edition import standard_edition
 from sneferu_cli.record import (
     RecordError,
     Turn,
@@ -31,7 +32,6 @@ from sneferu_cli.record import (
     verify,
 )
 from sneferu_cli.record.model import GameRecord
-from sneferu_cli.rules.edition import standard_edition
 from sneferu_cli.tournament import (
     Schedule,
     TournamentConfig,

@@ -11,7 +11,9 @@ import random
 
 import msgspec
 
-from sneferu_cli.notation.move import Move
+from sneferu_cli.games.sneferu.notation.move import Move
+from sneferu_cli.games.sneferu.rules import sample_outcome
+from sneferu_cli.games.sneferu.rules.state import new_game
 from sneferu_cli.record.model import (
     Chance,
     Fault,
@@ -23,8 +25,6 @@ from sneferu_cli.record.model import (
     Turn,
 )
 from sneferu_cli.record.replay import final_result
-from sneferu_cli.rules import sample_outcome
-from sneferu_cli.rules.state import new_game
 from sneferu_cli.tournament import Game, TournamentConfig, game_header
 
 

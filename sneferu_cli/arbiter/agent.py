@@ -7,11 +7,10 @@ The game loop (:mod:`.game`) only talks to :class:`Agent` values: an engine hand
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
-from ..notation.move import legal_move_strings
+from ..game import Game, get_game
 from ..protocol.messages import SEP, GameOver, NewGame, Position
-from ..rules.state import GameState
 from .process import EngineFault
 
 
@@ -22,16 +21,17 @@ class TurnRequest:
     ``position`` is the ``position`` line the protocol sends: the game's first position and
     the events since. Times are milliseconds: ``movetime`` for a fixed time per move, else
     ``clock`` (every seat's remaining time) and ``inc``; ``margin`` is allowed beyond the
-    limit.
+    limit. ``game`` is the game played (Sneferu when not given), ``state`` its state.
     """
 
-    state: GameState
+    state: Any
     seat: int
     position: str
     movetime: int | None
     clock: tuple[int, ...] | None
     inc: int
     margin: int
+    game: Game = field(default_factory=get_game)
     _legal: tuple[str, ...] | None = field(default=None, repr=False)
     _line: str | None = field(default=None, repr=False)
 
@@ -45,7 +45,7 @@ class TurnRequest:
     def legal(self) -> tuple[str, ...]:
         """Every legal move of the position, in move notation (computed once)."""
         if self._legal is None:
-            self._legal = tuple(legal_move_strings(self.state))
+            self._legal = tuple(self.game.legal_moves(self.state))
         return self._legal
 
     def is_listed(self, move: str) -> bool:

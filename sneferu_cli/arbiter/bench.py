@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..bench import Figure
-from ..notation.picture import plural
+from ..games.sneferu.rules.edition import Edition
 from ..record.model import GameRecord, Turn
-from ..rules.edition import Edition
+from ..words import plural
 from .bundled import engine_command, engines_dir
 from .engine import Engine, automatic_options
 from .game import TimeControl, play_game

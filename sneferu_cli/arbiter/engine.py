@@ -15,6 +15,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..game import DEFAULT_GAME, NotationError
 from ..protocol.messages import (
     Answer,
     EngineMessage,
@@ -35,11 +36,10 @@ from ..protocol.messages import (
     parse_engine_line,
     with_legal,
 )
-from ..rules.components import NotationError
 from .agent import TurnAnswer, TurnRequest
 from .process import EngineFault, EngineProcess, StderrSink, TrafficLog
 
-__all__ = ["QUIT_GRACE", "Engine", "automatic_options"]
+__all__ = ["QUIT_GRACE", "Engine", "automatic_options", "refuse_other_games"]
 
 QUIT_GRACE = 1.0
 """Seconds an engine has to exit after ``quit`` before its process group is killed."""
@@ -63,6 +63,9 @@ class Engine:
         self.label_prefix = ""
         self.options: dict[str, OptionSpec] = {}
         self.features: set[str] = set()
+        self.games: tuple[str, ...] = (DEFAULT_GAME,)
+        """The games it plays (``feature games``; without it Sneferu only)."""
+        self.game = DEFAULT_GAME  # the game being played, named by the last newgame
         self.values: dict[str, str | None] = {}
         self.fault: EngineFault | None = None
         self.timed = True
@@ -92,6 +95,7 @@ class Engine:
         self.fault = None
         self.options.clear()
         self.features.clear()
+        self.games = (DEFAULT_GAME,)
         self._deadline = time.monotonic() + self.handshake_timeout
         try:
             self._process = EngineProcess(self.argv, label=self.label, name=self.name,
@@ -119,6 +123,8 @@ class Engine:
                     self.options[msg.name] = msg
                 elif isinstance(msg, Feature):
                     self.features.add(msg.name)
+                    if msg.name == "games":
+                        self.games = msg.games
         except EngineFault as f:
             if f.kind == "timeout":
                 f = EngineFault("timeout", f"no sneferuok within {self.handshake_timeout:g} s")
@@ -189,6 +195,7 @@ class Engine:
     def new_game(self, game: NewGame) -> None:
         """Send ``newgame`` and ``isready``; :meth:`wait_ready` reads the answer."""
         self.label = f"{self.label_prefix}{game.seat}"
+        self.game = game.game
         if self._process is not None:
             self._process.label = self.label
         self._deadline = time.monotonic() + self.handshake_timeout
@@ -273,7 +280,7 @@ class Engine:
 
     def _parse(self, line: str) -> EngineMessage:
         try:
-            return parse_engine_line(line)
+            return parse_engine_line(line, self.game)
         except NotationError as e:
             raise EngineFault("malformed", str(e)) from None
 
@@ -344,3 +351,13 @@ def automatic_options(engine: Engine, *, seed: int, seat: int,
     if spec is not None and spec.kind == "string" and edition_file:
         values["EditionFile"] = str(Path(edition_file).resolve())
     return values
+
+
+def refuse_other_games(engines: Sequence[Engine], game: str) -> None:
+    """ValueError (one line) naming the first engine that does not declare ``game`` among
+    the games it plays (``feature games``; an engine without it plays Sneferu only)."""
+    for e in engines:
+        if e.fault is None and game not in e.games:
+            raise ValueError(f"engine {e.name!r} does not play {game} (it plays: "
+                             f"{', '.join(e.games)}; an engine declares its games with "
+                             "'feature games NAME ...')")

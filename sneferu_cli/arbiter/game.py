@@ -1,9 +1,12 @@
 """The game loop: one game between agents (engines or humans), returned as a GameRecord.
 
-:func:`play_game` takes agents that are already started (engine handles can be reused for
-many games: ``newgame`` resets them), draws every chance event with
-``sample_outcome(state, random.Random(seed))``, asks the active seat for a whole turn and
-applies it atomically with ``GameState.apply_turn``. An agent that fails (SPEC.md section 7)
+:func:`play_game` plays any registered game (:mod:`sneferu_cli.game`) through its
+:class:`~sneferu_cli.game.Game`. It takes agents that are already started (engine handles
+can be reused for many games: ``newgame`` resets them), draws every chance event with
+``game.sample_outcome(state, random.Random(seed))``, asks the active seat for a whole turn
+and applies it atomically with ``game.apply_move`` (``apply_listed_move`` for a move
+written as listed). Sneferu's builders are reached through the Sneferu-only
+:mod:`sneferu_cli.games.sneferu.record`. An agent that fails (SPEC.md section 7)
 is retired: it takes no more turns, ranks below every seat not retired, and the game goes
 on for the others. The arbiter never waits without a deadline on an engine. A game stopped
 by Ctrl-C (KeyboardInterrupt) raises :class:`GameInterrupted` with the game so far.
@@ -16,20 +19,17 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 
-from ..notation.fast import read_move
-from ..notation.picture import plural
-from ..notation.position import to_position
+from ..game import DEFAULT_GAME, Game, get_game
+from ..games.sneferu import record as sneferu_record
 from ..protocol.messages import SEP, GameOver, NewGame, Position
 from ..record.model import Chance, Event, Fault, GameRecord, Header, Retire, Seat, Turn
 from ..record.replay import final_result, position_at
 from ..record.text import GameEntry
-from ..rules.chance import sample_outcome
-from ..rules.components import NotationError
-from ..rules.edition import Edition
-from ..rules.state import GameState, IllegalAction, Variant, new_game
+from ..words import plural
 from .agent import Agent, TurnRequest
 from .process import EngineFault
 
@@ -100,16 +100,7 @@ def _seconds(ms: int) -> str:
     return f"{whole}.{frac:03}".rstrip("0") if frac else str(whole)
 
 
-def builders_tags(state: GameState, drawn: bool) -> tuple[str | None, list[str | None]]:
-    """The ``[Builders]`` kind of a game starting at ``state`` and each seat's builder name
-    for its ``[Seat]`` tag: ``random`` when the builders are drawn at set-up (``drawn``) or
-    still to be drawn in the position, else ``chosen`` with the names; None in the
-    standard variant."""
-    if state.variant != Variant.BUILDERS:
-        return None, [None] * len(state.players)
-    if drawn or any(p.builder is None for p in state.players):
-        return "random", [None] * len(state.players)
-    return "chosen", [p.builder.name if p.builder else None for p in state.players]
+builders_tags = sneferu_record.builders_tags
 
 
 class GameInterrupted(KeyboardInterrupt):
@@ -124,16 +115,19 @@ class GameInterrupted(KeyboardInterrupt):
         self.record = record
 
 
-OnEvent = Callable[[Event, GameState], None]
+OnEvent = Callable[[Event, Any], None]
 
 
 def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
-              builders: str | Sequence[str] | None = None, edition: Edition | None = None,
-              start: GameState | None = None, on_event: OnEvent | None = None,
-              seat_time_controls: Sequence[TimeControl | None] = ()) -> GameRecord:
-    """Play one game, seat ``i + 1`` played by ``agents[i]``, and return its record.
+              builders: str | Sequence[str] | None = None, edition: Any | None = None,
+              start: Any | None = None, on_event: OnEvent | None = None,
+              seat_time_controls: Sequence[TimeControl | None] = (),
+              game: Game | None = None, variant: str | None = None) -> GameRecord:
+    """Play one game of ``game`` (Sneferu when None), seat ``i + 1`` played by
+    ``agents[i]``, and return its record.
 
-    ``builders``: None (standard), ``"random"`` or one builder name per seat. ``start``: a
+    ``variant``: one of the game's variants (its first when None). ``builders`` (Sneferu
+    only): None (standard), ``"random"`` or one builder name per seat. ``start``: a
     position to start from instead of a new game (its players must match the agents).
     ``seat_time_controls[i]``, when given and not None, is seat ``i + 1``'s own time
     control instead of ``time_control`` (time odds; recorded in its ``[Seat]`` tag).
@@ -141,42 +135,49 @@ def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
     KeyboardInterrupt during the game becomes :class:`GameInterrupted`, which carries the
     record of the game so far; the agents are left as they are (the caller stops them).
     """
-    game = _Game(agents, seed, time_control, builders, edition, start, on_event,
-                 seat_time_controls)
+    match = _Match(game or get_game(), agents, seed, time_control, builders, variant,
+                   edition, start, on_event, seat_time_controls)
     try:
-        return game.play()
+        return match.play()
     except KeyboardInterrupt:
-        raise GameInterrupted(game.so_far()) from None
+        raise GameInterrupted(match.so_far()) from None
 
 
-class _Game:
-    def __init__(self, agents: Sequence[Agent], seed: int, tc: TimeControl,
-                 builders: str | Sequence[str] | None, edition: Edition | None,
-                 start: GameState | None, on_event: OnEvent | None,
+class _Match:
+    def __init__(self, game: Game, agents: Sequence[Agent], seed: int, tc: TimeControl,
+                 builders: str | Sequence[str] | None, variant: str | None,
+                 edition: Any | None, start: Any | None, on_event: OnEvent | None,
                  own: Sequence[TimeControl | None]) -> None:
         n = len(agents)
+        self.game = game
+        sneferu = game.name == DEFAULT_GAME
         if len(own) > n:
             raise ValueError(f"{len(own)} seat time controls for {n} agents")
+        if builders is not None and not sneferu:
+            raise ValueError(f"builders are Sneferu's; {game.title} has none")
         if start is not None:
-            if len(start.players) != n:
-                raise ValueError(f"the start position has {len(start.players)} players, "
+            if game.players_of(start) != n:
+                raise ValueError(f"the start position has {game.players_of(start)} players, "
                                  f"but {n} agents are given")
             self.state = start.clone()
+        elif builders is not None:
+            self.state = sneferu_record.new_game_with(n, builders, edition)
         else:
-            self.state = new_game(n, builders=builders, edition=edition)
+            self.state = game.new_game(n, variant=variant, edition=edition)
         state = self.state
         self.agents = agents
         self.tcs = [o or tc for o in own] + [tc] * (n - len(own))
         self.rng = random.Random(seed)
         self.on_event = on_event
-        kind, builder_names = builders_tags(state, builders == "random" and start is None)
+        kind, builder_names = (builders_tags(state, builders == "random" and start is None)
+                               if sneferu else (None, [None] * n))
         seats = [Seat(i + 1, a.name, builder_names[i], a.author,
                       str(self.tcs[i]) if str(self.tcs[i]) != str(tc) else None)
                  for i, a in enumerate(agents)]
-        header = Header(players=n, date=datetime.date.today().isoformat(),
-                        edition=state.edition.name, variant=state.variant.value,
+        header = Header(players=n, date=datetime.date.today().isoformat(), game=game.name,
+                        edition=game.edition_of(state).name, variant=game.variant_of(state),
                         builders=kind, seats=seats, seed=seed, time_control=str(tc),
-                        position=to_position(start) if start is not None else None)
+                        position=game.to_position(start) if start is not None else None)
         self.record = GameRecord(header, [])
         self.turns = 0
         # A seat with a time per move shows it in the others' clocks (section 7.4).
@@ -189,36 +190,42 @@ class _Game:
         self.line = ""  # the position line of base and events, extended event by event
 
     def play(self) -> GameRecord:
-        state = self.state
+        state, game = self.state, self.game
         self._announce()
         while not state.is_over():
             if state.is_chance_node():
-                outcome = sample_outcome(state, self.rng)
-                state.apply(outcome)
-                text = str(outcome)
+                text = game.sample_outcome(state, self.rng)
+                game.apply_outcome(state, text)
                 if self.base is not None:
                     self._extend(text)
                 self._emit(Chance(text))
                 continue
             if self.base is None:
-                self.base = to_position(state)
+                self.base = game.to_position(state)
                 self.line = str(Position(self.base))
             self._turn(state.current_seat())
         self._finish()
         return self.record
 
     def _announce(self) -> None:
-        state = self.state
+        state, game = self.state, self.game
         n = len(self.agents)
         ready = []
+        retired = [s.retired for s in game.standings(state)]
+        variant, edition = game.variant_of(state), game.edition_of(state).name
         for i, agent in enumerate(self.agents):
-            if state.players[i].retired:  # in the start position: the seat gets nothing
+            if retired[i]:  # in the start position: the seat gets nothing
                 continue
             if agent.fault is not None:
                 self._retire(i, agent.fault)
                 continue
+            games = getattr(agent, "games", (DEFAULT_GAME,))
+            if game.name not in games:
+                self._retire(i, EngineFault("handshake", f"it does not play {game.name} "
+                                            f"(it plays: {', '.join(games)})"))
+                continue
             try:
-                agent.new_game(NewGame(n, i + 1, state.variant.value, state.edition.name))
+                agent.new_game(NewGame(n, i + 1, variant, edition, game.name))
                 ready.append(i)
             except EngineFault as f:
                 self._retire(i, f)
@@ -233,22 +240,21 @@ class _Game:
         tc = self.tcs[seat]
         clock = None if tc.base is None else tuple(round(c) for c in self.clocks)
         request = TurnRequest(self.state, seat, self.line, tc.movetime, clock, tc.inc,
-                              tc.margin)
+                              tc.margin, self.game)
         try:
             answer = agent.play_turn(request)
         except EngineFault as f:
             self._retire(seat, f)
             return
         try:
-            move = read_move(answer.move)
             if request.is_listed(answer.move):  # legal by construction: no undo copies
-                self.state.apply_listed_turn(move.steps)
+                self.game.apply_listed_move(self.state, answer.move)
+                text = answer.move
             else:
-                self.state.apply_turn(move.steps)
-        except (NotationError, IllegalAction) as e:
+                text = self.game.apply_move(self.state, answer.move)
+        except ValueError as e:  # NotationError or the game's illegal move
             self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
             return
-        text = str(move)
         if agent.timed and tc.base is not None:
             self.clocks[seat] = max(0.0, self.clocks[seat] - answer.ms) + tc.inc
         self.turns += 1
@@ -281,8 +287,8 @@ class _Game:
         header = msgspec.structs.replace(self.record.header)
         header.faults = header.faults[:sum(1 for e in events if isinstance(e, Retire))]
         record = GameRecord(header, events)
-        state = position_at(GameEntry(record), -1, self.state.edition)
-        result, solo, termination = final_result(state)
+        state = position_at(GameEntry(record), -1, self.game.edition_of(self.state))
+        result, solo, termination = final_result(state, self.game)
         if termination == "aborted":
             result, solo = [], None
         header.result, header.solo, header.termination = result, solo, termination
@@ -296,11 +302,11 @@ class _Game:
     def _finish(self) -> None:
         state = self.state
         header = self.record.header
-        header.result, header.solo, header.termination = final_result(state)
-        final = Position(self.base or to_position(state), tuple(self.events))
+        header.result, header.solo, header.termination = final_result(state, self.game)
+        final = Position(self.base or self.game.to_position(state), tuple(self.events))
         result = GameOver(tuple(r.rank for r in header.result))
         for i, agent in enumerate(self.agents):
-            if not state.players[i].retired:
+            if not header.result[i].retired:
                 agent.game_over(final, result)
 
 
@@ -309,8 +315,9 @@ def describe_result(record: GameRecord) -> str:
     h = record.header
     names = {s.seat: s.name for s in h.seats}
     turns = sum(1 for e in record.events if isinstance(e, Turn))
-    why = {"normal": "every boat reached the last space", "ptah": "Ptah completed his pyramid",
-           "all-retired": "every seat was retired"}
+    why = {"normal": ("every boat reached the last space" if h.game == DEFAULT_GAME
+                      else "the game reached its end"),
+           "ptah": "Ptah completed his pyramid", "all-retired": "every seat was retired"}
     if h.termination == "aborted":
         return f"Game aborted after {plural(turns, 'turn')}."
     lines = [f"Game over after {plural(turns, 'turn')} ({why.get(h.termination or '', '?')})."]
@@ -318,7 +325,10 @@ def describe_result(record: GameRecord) -> str:
     width = max((len(n) for n in names.values()), default=0)
     for r in sorted(h.result, key=lambda r: (r.rank, r.seat)):
         name = names.get(r.seat, "?")
-        if h.solo is not None:  # one seat, against Ptah: a win or a loss, not a place
+        if r.stones is None or r.food is None:  # another game: its own scores
+            scores = "  ".join(f"{k}={v}" for k, v in r.score_items())
+            line = f"  {r.rank}. seat {r.seat}  {name:<{width}}  {scores}"
+        elif h.solo is not None:  # one seat, against Ptah: a win or a loss, not a place
             line = (f"Solo: seat {r.seat} {name} "
                     + ("beats" if h.solo.won else "loses to")
                     + f" Ptah, {plural(r.stones, 'stone')} against his {h.solo.ptah}, "

@@ -11,11 +11,12 @@ import sys
 import time
 from typing import TextIO
 
-from ..notation.move import Move
-from ..notation.picture import picture, plural, sections
+from ..game import NotationError
+from ..games.sneferu.notation.move import Move
+from ..games.sneferu.notation.picture import picture, sections
+from ..games.sneferu.rules.state import IllegalAction
 from ..protocol.messages import GameOver, NewGame, Position
-from ..rules.components import NotationError
-from ..rules.state import IllegalAction
+from ..words import plural
 from .agent import TurnAnswer, TurnRequest
 from .process import EngineFault
 

@@ -10,9 +10,9 @@ import sys
 
 import click
 
-from ..rules.components import NotationError
-from ..rules.edition import EditionError
-from ..rules.state import IllegalAction
+from ..game import NotationError
+from ..games.sneferu.rules.edition import EditionError
+from ..games.sneferu.rules.state import IllegalAction
 from .bench import bench
 from .play import play
 from .position import position

@@ -8,12 +8,14 @@ import json
 import click
 
 from ..arbiter.bench import speed_report
-from ..bench import perft_counts, python_version, run_bench
-from ..rules.state import new_game
-from .options import builders_option, edition_option, load, read_position
+from ..bench import perft_counts, python_version, run_bench, run_game_bench
+from ..game import DEFAULT_GAME, Game
+from ..games.sneferu.rules.state import new_game
+from .options import builders_option, edition_option, game_option, load, load_for, read_position
 
 
 @click.command()
+@game_option
 @click.option("--players", "-p", type=click.IntRange(1, 4), default=4, show_default=True)
 @builders_option
 @click.option("--games", "-n", type=click.IntRange(1), default=1000, show_default=True,
@@ -33,7 +35,7 @@ from .options import builders_option, edition_option, load, read_position
               help="With --perft: print one JSON object (position, perft, moves), the "
                    "format of tests/data/perft.")
 @edition_option
-def bench(players: int, builders: str | None, games: int, engine_games: int,
+def bench(game: Game, players: int, builders: str | None, games: int, engine_games: int,
           rules_only: bool, seed: int, perft_position: str | None, depth: int,
           as_json: bool, edition_path: str | None) -> None:
     """Measure the rules, the pipes and the arbiter, each against the pipe's floor.
@@ -48,8 +50,21 @@ def bench(players: int, builders: str | None, games: int, engine_games: int,
     second, the time of one, and that time as a multiple of the floor. --rules: the rules
     only. With --perft, print perft counts of a position instead (an action is a legal step
     or a chance outcome, each counted once) and its number of legal moves.
+    With --game another game than Sneferu: its rules only (random games of whole moves,
+    legal moves listed, positions), through the game interface.
     """
     given = _given(click.get_current_context())
+    if game.name != DEFAULT_GAME:
+        extra = given & {"builders", "perft_position", "depth", "as_json", "engine_games"}
+        if extra:
+            raise click.UsageError(f"--{sorted(extra)[0].split('_')[0]} is for Sneferu; "
+                                   f"--game {game.name} measures its rules only")
+        if players not in game.players:
+            raise click.BadParameter(f"{players} ({game.title} is for {min(game.players)} "
+                                     f"to {max(game.players)} players)", param_hint="--players")
+        click.echo(run_game_bench(game, players, games, seed,
+                                  load_for(game, edition_path)).table())
+        return
     if perft_position is not None:
         extra = given & {"players", "builders", "games", "seed", "engine_games", "rules_only"}
         if extra:

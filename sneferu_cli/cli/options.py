@@ -4,15 +4,45 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from ..notation.position import from_position
-from ..rules.edition import Edition, load_edition, standard_edition
-from ..rules.state import GameState
+from ..game import DEFAULT_GAME, Game, UnknownGame, game_names, get_game
+from ..games.sneferu.notation.position import from_position
+from ..games.sneferu.rules.edition import Edition, load_edition, standard_edition
+from ..games.sneferu.rules.state import GameState
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def find_game(name: str) -> Game:
+    """The registered game ``name``; click.BadParameter (one line, exit 2) naming the known
+    games when there is none (or its folder is missing from this installation)."""
+    try:
+        return get_game(name)
+    except UnknownGame as e:
+        raise click.BadParameter(str(e), param_hint="--game") from None
+    except ImportError:
+        raise click.BadParameter(f"game {name!r} is registered but not installed here "
+                                 f"(known: {', '.join(game_names())})",
+                                 param_hint="--game") from None
+
+
+def game_option(f: F) -> F:
+    """``--game NAME``: the game to play (default Sneferu); the value is its :class:`Game`."""
+    return click.option("--game", "game", default=DEFAULT_GAME, show_default=True,
+                        metavar="NAME",
+                        callback=lambda ctx, param, value: find_game(value),
+                        help=f"The game: {', '.join(game_names())}.")(f)
+
+
+def load_for(game: Game, edition_path: str | None) -> Any:
+    """The edition of ``game`` named by ``--edition`` (its standard one when not given)."""
+    if game.name == DEFAULT_GAME:
+        return load(edition_path)
+    return game.load_edition(Path(edition_path)) if edition_path else game.standard_edition()
 
 
 def edition_option(f: F) -> F:
@@ -28,10 +58,17 @@ def load(edition_path: str | None) -> Edition:
 
 
 def read_position(text: str, edition_path: str | None) -> GameState:
-    """A position from an argument; ``-`` reads one line from standard input."""
+    """A Sneferu position from an argument; ``-`` reads one line from standard input."""
     if text == "-":
         text = sys.stdin.readline()
     return from_position(text.strip(), load(edition_path))
+
+
+def read_game_position(game: Game, text: str, edition_path: str | None) -> Any:
+    """:func:`read_position` for any game."""
+    if text == "-":
+        text = sys.stdin.readline()
+    return game.from_position(text.strip(), load_for(game, edition_path))
 
 
 def builders_option(f: F) -> F:

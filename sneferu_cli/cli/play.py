@@ -14,7 +14,7 @@ import click
 
 from ..arbiter.agent import Agent
 from ..arbiter.bundled import BUNDLED, engine_command
-from ..arbiter.engine import Engine, automatic_options
+from ..arbiter.engine import Engine, automatic_options, refuse_other_games
 from ..arbiter.game import (
     DEFAULT_CLOCK,
     GameInterrupted,
@@ -25,10 +25,11 @@ from ..arbiter.game import (
 )
 from ..arbiter.human import Human
 from ..arbiter.process import StderrSink, TrafficLog, adopt_orphans, open_logs
+from ..game import DEFAULT_GAME, Game
+from ..games.sneferu.rules.state import new_game
 from ..record.model import Event, GameRecord, Retire, Turn
 from ..record.text import append_record
-from ..rules.state import GameState, new_game
-from .options import builders_option, edition_option, load
+from .options import builders_option, edition_option, game_option, load_for
 
 
 @click.command()
@@ -39,6 +40,7 @@ from .options import builders_option, edition_option, load
 @click.option("--seed", type=int, default=None,
               help="Seed for the chance draws and the engines' Seed option (default: random; "
                    "it is printed).")
+@game_option
 @builders_option
 @edition_option
 @click.option("--movetime", type=click.IntRange(min=1), default=None, metavar="MS",
@@ -66,7 +68,7 @@ from .options import builders_option, edition_option, load
               help="Measure speed instead: play GAMES games, then replay them with engines "
                    "that answer instantly, and report turns per second and the arbiter's "
                    "overhead per move.")
-def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
+def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, game: Game,
          builders: str | None, edition_path: str | None, movetime: int | None, tc: str | None,
          margin: int, handshake_timeout: float, options: tuple[str, ...],
          record_path: str | None, log_path: str | None, engine_stderr: str | None,
@@ -80,6 +82,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
     sneferu play greedy --human 1              you (seat 1) against greedy (seat 2)
     sneferu play --human 1                     you alone against Ptah
     sneferu play random random --movetime 200 --record games.txt
+    sneferu play random js-random --game imhotep
     """
     n = len(engines) + len(humans)
     if not 1 <= n <= 4:
@@ -90,9 +93,16 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
         control = TimeControl.parse(tc, movetime, margin)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--tc/--movetime") from None
-    edition = load(edition_path)
+    sneferu = game.name == DEFAULT_GAME
+    if not sneferu and (builders is not None or humans):
+        raise click.UsageError(f"--builders and --human are Sneferu's; not for {game.title}")
+    edition = load_for(game, edition_path)
     try:
-        new_game(n, builders=builders, edition=edition)
+        if sneferu:
+            new_game(n, builders=builders, edition=edition)
+        elif n not in game.players:
+            raise ValueError(f"{n} seats: {game.title} is for {min(game.players)} to "
+                             f"{max(game.players)} players")
         argvs = [engine_command(e) for e in engines]
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
@@ -103,8 +113,8 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
         seed = random.SystemRandom().randrange(2**31)
     if bench is not None:
         from ..arbiter.bench import bench_report
-        if humans:
-            raise click.UsageError("--bench plays engines only")
+        if humans or not sneferu:
+            raise click.UsageError("--bench plays Sneferu engines only")
         click.echo(bench_report(argvs, games=bench, seed=seed, builders=builders,
                                 edition=edition, time_control=control))
         return
@@ -125,6 +135,10 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
             agents.append(engine)
         try:
             Engine.start_all(handles)
+            try:
+                refuse_other_games(handles, game.name)
+            except ValueError as e:
+                raise click.UsageError(str(e)) from None
             failed = [(seat, a) for seat, a in enumerate(agents, start=1)
                       if isinstance(a, Engine) and a.fault is not None]
             _set_options(agents, settings, seed, edition_path)
@@ -132,7 +146,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None,
             click.echo(f"Game: {names}; seed {seed}; {control}.")
             show = verbose or bool(humans)
             record = play_game(agents, seed=seed, time_control=control, builders=builders,
-                               edition=edition,
+                               edition=edition, game=game,
                                on_event=_printer(agents) if show else None)
             with _signals_held():
                 _save(record_path, record)
@@ -223,7 +237,7 @@ def _set_options(agents: list[Agent], settings: list[tuple[int | None, str, str]
 def _printer(agents: list[Agent]) -> OnEvent:
     turns = 0
 
-    def show(event: Event, state: GameState) -> None:
+    def show(event: Event, state: object) -> None:
         nonlocal turns
         if isinstance(event, Turn):
             turns += 1

@@ -5,19 +5,22 @@ from __future__ import annotations
 import random
 import sys
 import time
+from typing import Any
 
 import click
 import msgspec
 
-from ..notation.move import Move, legal_moves, parse_action
-from ..notation.picture import picture
-from ..notation.position import to_position
-from ..rules.chance import sample_outcome
-from ..rules.components import NotationError
-from ..rules.state import GameState, IllegalAction, new_game
-from ..rules.steps import Arrive, Assign, Draw, LayTile
+from ..game import DEFAULT_GAME, Game, NotationError
+from ..games.sneferu.rules.state import new_game
 from ..search import Analysis, analysis_doc, analysis_lines, search
-from .options import builders_option, edition_option, load, read_position
+from .options import (
+    builders_option,
+    edition_option,
+    game_option,
+    load_for,
+    read_game_position,
+    read_position,
+)
 
 
 @click.group()
@@ -26,6 +29,7 @@ def position() -> None:
 
 
 @position.command("new")
+@game_option
 @click.option("--players", "-p", type=click.IntRange(1, 4), default=4, show_default=True,
               help="Number of seats; 1 is the solo game against Ptah.")
 @builders_option
@@ -34,44 +38,51 @@ def position() -> None:
 @click.option("--no-setup", is_flag=True,
               help="Stop before the set-up draws (at the first chance node).")
 @edition_option
-def new(players: int, builders: str | None, seed: int | None, no_setup: bool,
+def new(game: Game, players: int, builders: str | None, seed: int | None, no_setup: bool,
         edition_path: str | None) -> None:
     """Print the position of a new game, after its set-up draws."""
-    edition = load(edition_path)  # an EditionError is reported as it is, not as usage
+    edition = load_for(game, edition_path)  # an EditionError is reported as it is
+    if builders is not None and game.name != DEFAULT_GAME:
+        raise click.UsageError(f"--builders is Sneferu's; not for {game.title}")
     try:
-        state = new_game(players, builders=builders, edition=edition)
+        state = (new_game(players, builders=builders, edition=edition)
+                 if game.name == DEFAULT_GAME else game.new_game(players, edition=edition))
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     if not no_setup:
-        _draw(state, random.Random(seed))
-    click.echo(to_position(state))
+        _draw(game, state, random.Random(seed))
+    click.echo(game.to_position(state))
 
 
 @position.command("show")
 @click.argument("pos", metavar="POSITION")
+@game_option
 @edition_option
-def show(pos: str, edition_path: str | None) -> None:
+def show(pos: str, game: Game, edition_path: str | None) -> None:
     """Print a readable picture of POSITION ('-' reads it from standard input)."""
-    click.echo(picture(read_position(pos, edition_path)))
+    click.echo(game.picture(read_game_position(game, pos, edition_path)))
 
 
 @position.command("moves")
 @click.argument("pos", metavar="POSITION")
 @click.option("--count", is_flag=True, help="Print only how many there are.")
 @click.option("--steps", is_flag=True, help="List single steps instead of whole moves.")
+@game_option
 @edition_option
-def moves(pos: str, count: bool, steps: bool, edition_path: str | None) -> None:
+def moves(pos: str, count: bool, steps: bool, game: Game, edition_path: str | None) -> None:
     """List the legal moves of POSITION, one a line.
 
     At a chance node, list the chance outcomes with their probabilities instead.
     """
-    state = read_position(pos, edition_path)
+    if steps and game.name != DEFAULT_GAME:
+        raise click.UsageError(f"--steps lists Sneferu's single steps; not for {game.title}")
+    state = read_game_position(game, pos, edition_path)
     if state.is_chance_node():
-        rows = [f"{o} {p:.6f}" for o, p in state.chance_outcomes()]
+        rows = [f"{o} {p:.6f}" for o, p in game.chance_outcomes(state)]
     elif steps:
         rows = [str(s) for s in state.legal_steps()]
     else:
-        rows = [str(m) for m in legal_moves(state)]
+        rows = game.legal_moves(state)
     if count:
         click.echo(len(rows))
     else:
@@ -85,45 +96,51 @@ def moves(pos: str, count: bool, steps: bool, edition_path: str | None) -> None:
 @click.option("--seed", type=int, default=None,
               help="Draw every chance event that is reached with this seed (otherwise give "
                    "each outcome as its own argument, like ~BT).")
+@game_option
 @edition_option
-def play(pos: str, moves: tuple[str, ...], seed: int | None, edition_path: str | None) -> None:
+def play(pos: str, moves: tuple[str, ...], seed: int | None, game: Game,
+         edition_path: str | None) -> None:
     """Apply MOVEs (whole turns, each one argument) and chance outcomes to POSITION.
 
     Prints the resulting position.
     """
-    state = read_position(pos, edition_path)
+    state = read_game_position(game, pos, edition_path)
     rng = random.Random(seed) if seed is not None else None
     for n, text in enumerate(moves, start=1):
-        _draw(state, rng)
+        _draw(game, state, rng)
         try:
-            _play_one(state, text.strip())
-        except (NotationError, IllegalAction) as e:
+            _play_one(game, state, text.strip())
+        except ValueError as e:  # NotationError or the game's illegal move
             raise NotationError(f"argument {n} ({text!r}): {e}") from None
-    _draw(state, rng)
-    click.echo(to_position(state))
+    _draw(game, state, rng)
+    click.echo(game.to_position(state))
 
 
-def _draw(state: GameState, rng: random.Random | None) -> None:
+def _draw(game: Game, state: Any, rng: random.Random | None) -> None:
     if rng is not None:
         while state.is_chance_node():
-            state.apply(sample_outcome(state, rng))
+            game.apply_outcome(state, game.sample_outcome(state, rng))
 
 
-def _play_one(state: GameState, text: str) -> None:
+def _play_one(game: Game, state: Any, text: str) -> None:
     if text.startswith("~"):
-        outcome = parse_action(text)
-        if not isinstance(outcome, Draw | LayTile | Arrive | Assign):  # pragma: no cover
-            raise NotationError("not a chance outcome")
+        outcome = game.canonical_outcome(text)
         if not state.is_chance_node():
-            raise IllegalAction("a chance outcome, but a player is to move")
-        state.apply(outcome)
+            raise ValueError("a chance outcome, but a player is to move")
+        game.apply_outcome(state, outcome)
         return
     if state.is_chance_node():
-        raise IllegalAction("the position is at a chance node: give the outcome (like ~BT) "
-                            "or use --seed")
+        raise ValueError("the position is at a chance node: give the outcome (like ~BT) "
+                         "or use --seed")
     if state.is_over():
-        raise IllegalAction("the game is over")
-    state.apply_turn(Move.from_str(text).steps)
+        raise ValueError("the game is over")
+    game.apply_move(state, text)
+
+
+class _Refused(click.ClickException):
+    """A request the position does not allow: one line, exit 2 (as a bad position)."""
+
+    exit_code = 2
 
 
 DEFAULT_ANALYSE_MS = 1000
@@ -158,8 +175,8 @@ def analyse(pos: str, movetime: int | None, iterations: int | None, top: int, se
     try:
         result = search(state, iterations=iterations or 0, deadline=deadline, seed=seed,
                         progress=show)
-    except ValueError as e:  # no seat to decide: not allowed in this state
-        raise IllegalAction(str(e)) from None
+    except ValueError as e:  # no seat to decide: not allowed in this state (exit 2)
+        raise _Refused(str(e)) from None
     if show is not None:
         show(result, final=True)
     doc = analysis_doc(result, top)

@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
-from ..notation.picture import describe_turn, picture, plural
-from ..notation.position import to_position
+from ..game import get_game
 from ..record.html import game_page
 from ..record.jsonl import read_any, records_to_json
-from ..record.replay import ReplayError, edition_for, position_at, verify
+from ..record.replay import ReplayError, describe_due, edition_for, position_at, verify
 from ..record.text import GameEntry, RecordError, RecordFile, decode_records, format_records
-from ..rules.edition import Edition
+from ..words import plural
 from .options import edition_option, load
 
 
@@ -83,7 +83,8 @@ def replay(ctx: click.Context, file: str, number: int | None, ply: int | None, s
                     raise
                 except ValueError as e:
                     raise click.UsageError(str(e)) from None
-                click.echo(picture(state) if show else to_position(state))
+                game = get_game(entry.record.header.game)
+                click.echo(game.picture(state) if show else game.to_position(state))
         else:
             if not rf.games and not rf.cut_off:
                 click.echo(f"{rf.source}: no games")
@@ -120,15 +121,16 @@ def _one(rf: RecordFile, entries: list[GameEntry], number: int | None) -> GameEn
     return entries[0]
 
 
-def _edition(entry: GameEntry, editions: list[Edition], source: str) -> Edition:
+def _edition(entry: GameEntry, editions: list[Any], source: str) -> Any:
     try:
-        return edition_for(entry.record.header, editions)
+        edition: Any = edition_for(entry.record.header, editions)
+        return edition
     except ValueError as e:
         raise ReplayError(str(e), source, entry.number,
                           entry.tag_lines.get("edition", entry.line) or None) from None
 
 
-def _verify_all(entries: list[GameEntry], editions: list[Edition], rf: RecordFile) -> int:
+def _verify_all(entries: list[GameEntry], editions: list[Any], rf: RecordFile) -> int:
     """Verify each game, one line each (failures on stderr); the number that failed."""
     failed = 0
     for entry in entries:
@@ -147,7 +149,8 @@ def _verify_all(entries: list[GameEntry], editions: list[Edition], rf: RecordFil
         else:
             stopped = "aborted" if h.termination == "aborted" else "not finished"
             done = f"{stopped} after {plural(v.turns, 'turn')}, its moves verified"
-        click.echo(f"game {entry.number}{who}: {done}. {describe_turn(v.state)}")
+        due = describe_due(get_game(h.game), v.state)
+        click.echo(f"game {entry.number}{who}: {done}. {due}")
     return failed
 
 

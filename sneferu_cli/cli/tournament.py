@@ -17,7 +17,7 @@ import click
 
 from ..arbiter.game import DEFAULT_CLOCK
 from ..arbiter.process import open_logs
-from ..notation.picture import plural
+from ..game import DEFAULT_GAME
 from ..record.jsonl import read_any
 from ..record.text import RecordError, decode_records
 from ..tournament.cluster import Cluster
@@ -26,6 +26,7 @@ from ..tournament.journal import Journal, StateError
 from ..tournament.progress import Progress, describe_sprt
 from ..tournament.runner import Logs, RunError, TournamentRun, probe_engines
 from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
+from ..words import plural
 from .options import builders_option, edition_option
 
 RUN_SETTINGS = ("records", "state", "concurrency", "cluster")
@@ -98,6 +99,8 @@ class _WithReport(click.Command):
               help="The tournament seed (default: a random one, kept in the state).")
 @click.option("--seating", default=None, metavar="rotate|permute",
               help="The seatings of a table (default rotate).")
+@click.option("--game", default=None, metavar="NAME",
+              help=f"The game played (default {DEFAULT_GAME}; TOML key game).")
 @builders_option
 @edition_option
 @click.option("--time-control", "--tc", "time_control", default=None, metavar="SECONDS+INC",

@@ -12,24 +12,20 @@ Subclass :class:`Bot`, override :meth:`Bot.choose`, and call :func:`run`::
 
 :func:`run` answers the handshake, declares the options (``Seed`` and ``EditionFile``
 plus the bot's own), follows the position incrementally (a ``position`` line that extends
-the previous one costs only its new events, read by :mod:`sneferu_cli.notation.fast`; the
-position itself is read once a game) and ignores lines it does not know, as the protocol
-asks (SPEC.md section 6). Starting needs no grammar: the short arbiter lines have fast
-paths too (:mod:`.messages`).
+the previous one costs only its new events, read by
+:mod:`sneferu_cli.games.sneferu.notation.fast`; the position itself is read once a game)
+and ignores lines it does not know, as the protocol asks (SPEC.md section 6). Starting
+needs no grammar: the short arbiter lines have fast paths too (:mod:`.messages`).
 """
 
 from __future__ import annotations
 
 import random
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
-from ..notation.fast import read_event
-from ..notation.move import Move
-from ..notation.position import from_position
-from ..rules.components import NotationError
-from ..rules.edition import Edition, load_edition, standard_edition
-from ..rules.state import GameState
+from ..game import DEFAULT_GAME, Game, NotationError, get_game
+from ..games.sneferu.rules.edition import load_edition, standard_edition
 from .messages import (
     Answer,
     Feature,
@@ -61,11 +57,16 @@ class Bot:
     author = "the sneferu authors"
     legalmoves = False
     """True: declare ``feature legalmoves`` (``go.legal`` then lists the legal moves)."""
+    games: tuple[str, ...] = (DEFAULT_GAME,)
+    """The games it plays, declared with ``feature games`` unless only Sneferu."""
 
     def __init__(self) -> None:
         self.seed = 0
         self.rng = random.Random(0)
-        self.edition = standard_edition()
+        self.edition: Any = standard_edition()
+        """Sneferu's edition (option ``EditionFile``); another game plays its standard one."""
+        self.game: Game = get_game()
+        """The game named by the last ``newgame``."""
         self.output: TextIO | None = None  # where run() speaks, for info()
 
     def info(self, fields: dict[str, str]) -> None:
@@ -86,10 +87,15 @@ class Bot:
             self.edition = load_edition(value) if value else standard_edition()
 
     def new_game(self, game: NewGame) -> None:
-        """A new game starts: ``rng`` is reseeded with ``Seed``."""
+        """A new game starts: ``rng`` is reseeded with ``Seed``, ``game`` is the game named."""
         self.rng = random.Random(self.seed)
+        self.game = get_game(game.game)
 
-    def choose(self, state: GameState, go: Go) -> str:
+    def game_edition(self) -> Any:
+        """The edition of the game being played."""
+        return self.edition if self.game.name == DEFAULT_GAME else self.game.standard_edition()
+
+    def choose(self, state: Any, go: Go) -> str:
         """The move to play (move notation) in ``state``, where this bot's seat is to move."""
         raise NotImplementedError
 
@@ -98,29 +104,31 @@ class Bot:
 
 
 class Follower:
-    """Keeps a GameState in step with ``position`` messages, applying only new events."""
+    """Keeps a game's state in step with ``position`` messages, applying only new events."""
 
-    def __init__(self, edition: Edition) -> None:
+    def __init__(self, edition: Any, game: Game | None = None) -> None:
         self.edition = edition
+        self.game = game or get_game()
         self.base: str | None = None
         self.applied: list[str] = []
-        self.state: GameState | None = None
+        self.state: Any = None
 
-    def update(self, msg: Position) -> GameState:
-        """The state the message describes (NotationError or IllegalAction if it is bad)."""
+    def update(self, msg: Position) -> Any:
+        """The state the message describes (NotationError or the game's illegal-move
+        ValueError if it is bad)."""
+        game = self.game
         k = len(self.applied)
         if (self.state is None or msg.position != self.base or len(msg.events) < k
                 or list(msg.events[:k]) != self.applied):
-            self.state = from_position(msg.position, self.edition)
+            self.state = game.from_position(msg.position, self.edition)
             self.base = msg.position
             self.applied = []
         state = self.state
         for event in msg.events[len(self.applied):]:
-            done = read_event(event)
-            if isinstance(done, Move):
-                state.apply_turn(done.steps)
+            if event.startswith("~"):
+                game.apply_outcome(state, event)
             else:
-                state.apply(done)
+                game.apply_move(state, event)
             self.applied.append(event)
         return state
 
@@ -136,7 +144,7 @@ def run(bot: Bot, stdin: TextIO | None = None, stdout: TextIO | None = None) -> 
         out.flush()
 
     follower = Follower(bot.edition)
-    state: GameState | None = None
+    state: Any = None
     for line in inp:
         try:
             msg = read_arbiter_line(line)
@@ -151,13 +159,15 @@ def run(bot: Bot, stdin: TextIO | None = None, stdout: TextIO | None = None) -> 
             send(ReadyOk())
         elif isinstance(msg, NewGame):
             bot.new_game(msg)
-            follower = Follower(bot.edition)
+            follower = Follower(bot.game_edition(), bot.game)
             state = None
         elif isinstance(msg, SetOption):
             bot.set_option(msg.name, msg.value)
         elif isinstance(msg, Sneferu):
             send(Id("name", bot.name), Id("author", bot.author), *bot.declare_options(),
-                 *([Feature("legalmoves")] if bot.legalmoves else []), SneferuOk())
+                 *([Feature("legalmoves")] if bot.legalmoves else []),
+                 *([Feature("games", bot.games)] if bot.games != (DEFAULT_GAME,) else []),
+                 SneferuOk())
         elif isinstance(msg, GameOver):
             bot.game_over(msg)
         elif isinstance(msg, Quit):

@@ -13,6 +13,15 @@ exactly the grammar's language for them; every other line goes through Lark.
 Answer(move='1.1 TG@1.1')
 >>> parse_engine_line("info nodes 10 pv 1.1 TG@1.1 ; 2.1 BT@1.1").fields
 {'nodes': '10', 'pv': '1.1 TG@1.1 ; 2.1 BT@1.1'}
+
+Another game's moves are words (SPEC 6.1): its lines are read with ``game=`` its name,
+the words checked by the game, not here.
+
+>>> str(NewGame(2, 1, "standard", "standard")), str(NewGame(2, 1, "a", "standard", "nim"))
+('newgame players 2 seat 1 variant standard edition standard', \
+'newgame players 2 seat 1 variant a edition standard game nim')
+>>> parse_engine_line("move  take 3", game="nim"), str(Feature("games", ("sneferu", "nim")))
+(Answer(move='take 3'), 'feature games sneferu nim')
 """
 
 from __future__ import annotations
@@ -22,9 +31,9 @@ import re
 
 import msgspec
 
-from ..notation.fast import MOVE
-from ..notation.grammar import Token, Tree, parse
-from ..rules.components import NotationError
+from ..game import DEFAULT_GAME, NotationError
+from ..games.sneferu.notation.fast import MOVE
+from ..grammar import Token, Tree, parse
 
 __all__ = [  # noqa: RUF022 (constants first, then the messages in protocol order)
     "LINE_LIMIT", "PROTOCOL_VERSION", "SEP",
@@ -74,16 +83,19 @@ class IsReady(msgspec.Struct, frozen=True):
 
 
 class NewGame(msgspec.Struct, frozen=True):
-    """A new game: seats (1 = solo against Ptah), the engine's own seat (1-based), rules."""
+    """A new game: seats (1 = solo against Ptah), the engine's own seat (1-based), rules,
+    and the game's name; a Sneferu line names no game (as in version 1)."""
 
     players: int
     seat: int
     variant: str
     edition: str
+    game: str = DEFAULT_GAME
 
     def __str__(self) -> str:
-        return (f"newgame players {self.players} seat {self.seat} variant {self.variant} "
+        line = (f"newgame players {self.players} seat {self.seat} variant {self.variant} "
                 f"edition {self.edition}")
+        return line if self.game == DEFAULT_GAME else f"{line} game {self.game}"
 
 
 class Position(msgspec.Struct, frozen=True):
@@ -209,12 +221,14 @@ class OptionSpec(msgspec.Struct, frozen=True):
 
 
 class Feature(msgspec.Struct, frozen=True):
-    """An opt-in the engine asks for (``legalmoves``)."""
+    """An opt-in the engine asks for (``legalmoves``), or ``games`` and the names of the
+    games it plays (without it: Sneferu only)."""
 
     name: str
+    games: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        return f"feature {self.name}"
+        return " ".join(("feature", self.name, *self.games))
 
 
 class SneferuOk(msgspec.Struct, frozen=True):
@@ -259,29 +273,32 @@ EngineMessage = Id | OptionSpec | Feature | SneferuOk | ReadyOk | Info | Answer
 # ------------------------------------------------------------------ parsing
 
 
-def parse_engine_line(line: str) -> EngineMessage:
+def parse_engine_line(line: str, game: str = DEFAULT_GAME) -> EngineMessage:
     """Read one line from an engine (CR and surrounding blanks removed); NotationError if bad.
 
-    An empty line is not a message: the caller skips it before calling this.
+    ``game``: the game being played; another game than Sneferu has word moves (the rule
+    ``game_engine_line``). An empty line is not a message: the caller skips it first.
     """
     text = line.strip(" \t\r\n")
+    if game != DEFAULT_GAME:
+        return _lark_engine_line(text, "game_engine_line")
     fast = _fast_engine_line(text)
     return fast if fast is not None else _lark_engine_line(text)
 
 
-def _lark_engine_line(text: str) -> EngineMessage:
-    tree = parse("engine", "engine_line", text, "engine line")
+def _lark_engine_line(text: str, start: str = "engine_line") -> EngineMessage:
+    tree = parse("engine", start, text, "engine line")
     kind = tree.data
     toks = _tokens(tree)
-    if kind == "answer":
+    if kind in ("answer", "game_answer"):
         return Answer(_move(tree.children[0]))
-    if kind == "info":
+    if kind in ("info", "game_info"):
         fields: dict[str, str] = {}
         for child in tree.children:
             assert isinstance(child, Tree)
             if child.data == "info_field":
                 fields[str(child.children[0])] = str(child.children[1])
-            elif child.data == "pv":
+            elif child.data in ("pv", "game_pv"):
                 fields["pv"] = SEP.join(_move(m) for m in child.children)
             else:
                 fields["string"] = str(child.children[0])
@@ -291,7 +308,9 @@ def _lark_engine_line(text: str) -> EngineMessage:
     if kind == "sneferuok":
         return SneferuOk()
     if kind == "feature":
-        return Feature(str(toks[0]))
+        if toks[0].type == "FEATURE":
+            return Feature(str(toks[0]))
+        return Feature("games", tuple(str(t) for t in toks))
     if kind == "id":
         return Id(str(toks[0]), str(toks[1]))
     return _option(tree)
@@ -347,7 +366,7 @@ def _lark_arbiter_line(text: str) -> ArbiterMessage:
         players, seat = int(toks[0]), int(toks[1])
         if not 1 <= seat <= players <= 4:
             raise NotationError(f"arbiter line: seat {seat} of {players} players")
-        return NewGame(players, seat, str(toks[2]), str(toks[3]))
+        return NewGame(players, seat, *(str(t) for t in toks[2:5]))
     if kind == "setoption":
         return SetOption(str(toks[0]), str(toks[1]) if len(toks) > 1 else None)
     if kind == "isready":
@@ -401,13 +420,15 @@ _PV_SEP_RE = re.compile(r" *; *")
 _INT = r"(-?[0-9]+)"
 _SNEFERU_RE = re.compile(rf"sneferu +{_INT}")
 _NEWGAME_RE = re.compile(rf"newgame +players +{_INT} +seat +{_INT} +variant +"
-                         r"(standard|builders) +edition +([A-Za-z0-9][A-Za-z0-9_.+-]*)")
+                         r"([A-Za-z0-9][A-Za-z0-9_.+-]*) +edition +([A-Za-z0-9][A-Za-z0-9_.+-]*)"
+                         r"(?: +game +([a-z][a-z0-9_-]*))?")
 _SETOPTION_RE = re.compile(r"setoption +name +([A-Za-z][A-Za-z0-9_]*)"
                            r"(?: +value +([^ \t](?:.*[^ \t])?))?")
 _GAMEOVER_RE = re.compile(r"gameover +ranks((?: +-?[0-9]+)+)")
 _REST = r"([^ \t](?:.*[^ \t])?)"
 _WORD = r"[A-Za-z0-9][A-Za-z0-9_.+-]*"
 _ID_RE = re.compile(rf"id +(name|author) +{_REST}")
+_GAMES_RE = re.compile(r"feature +games((?: +[a-z][a-z0-9_-]*)+)")
 _OPTION_RE = re.compile(
     r"option +name +([A-Za-z][A-Za-z0-9_]*) +type +(?:"
     r"(check) +default +(true|false)"
@@ -449,7 +470,10 @@ def _fast_engine_line(text: str) -> EngineMessage | None:
     if text.startswith("option"):
         return _fast_option(text)
     if text.startswith("feature"):
-        return Feature("legalmoves") if re.fullmatch(r"feature +legalmoves", text) else None
+        if re.fullmatch(r"feature +legalmoves", text):
+            return Feature("legalmoves")
+        m = _GAMES_RE.fullmatch(text)
+        return Feature("games", tuple(m.group(1).split())) if m else None
     return None
 
 
@@ -490,7 +514,7 @@ def _fast_arbiter_line(text: str) -> ArbiterMessage | None:
         players, seat = int(m.group(1)), int(m.group(2))
         if not 1 <= seat <= players <= 4:
             return None  # Lark's reader words the error
-        return NewGame(players, seat, m.group(3), m.group(4))
+        return NewGame(players, seat, m.group(3), m.group(4), m.group(5) or DEFAULT_GAME)
     if word == "gam":
         m = _GAMEOVER_RE.fullmatch(text)
         return GameOver(tuple(int(r) for r in m.group(1).split())) if m else None

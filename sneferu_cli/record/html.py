@@ -1,9 +1,10 @@
 """One self-contained HTML page that steps through a recorded game.
 
-Every ply's position is computed here and embedded as JSON; the page (the template
-``viewer.html`` beside this module, inline CSS and JavaScript, nothing fetched) only draws
-them: the river with quarries and boats, the offer with prices, each seat's pyramid,
-food and storehouse, Ptah, and the move list.
+Every ply's position is computed here and embedded as JSON (the game's
+:meth:`~sneferu_cli.game.Game.page_data`; its ``board``, the same at every ply, once); the
+page (the template ``viewer.html`` beside this module, inline CSS and JavaScript, nothing
+fetched) only draws them: the river with quarries and boats, the offer with prices, each
+seat's pyramid, food and storehouse, Ptah, and the move list.
 """
 
 from __future__ import annotations
@@ -12,11 +13,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from ..notation.picture import describe_turn
-from ..notation.position import to_position
-from ..rules.components import Material, Stone, Tile
-from ..rules.edition import Edition
-from ..rules.state import GameState
+from ..game import get_game
 from .model import Chance, Turn
 from .replay import plies
 from .text import GameEntry
@@ -24,10 +21,14 @@ from .text import GameEntry
 __all__ = ["game_page"]
 
 
-def game_page(entry: GameEntry, edition: Edition, source: str = "<records>") -> str:
+def game_page(entry: GameEntry, edition: Any, source: str = "<records>") -> str:
     """The page for one game; raises ReplayError (as ``plies``) if the game does not replay."""
-    steps = [_snapshot(state) for state in plies(entry, edition, source)]
-    data = {"title": _title(entry, source), "edition": _edition(edition),
+    game = get_game(entry.record.header.game)
+    steps = [game.page_data(state) for state in plies(entry, edition, source)]
+    board = steps[0]["board"] if steps else {}
+    for step in steps:
+        del step["board"]
+    data = {"title": _title(entry, source), "edition": board,
             "seats": _seats(entry), "moves": _moves(entry), "steps": steps}
     page = resources.files(__package__).joinpath("viewer.html").read_text(encoding="utf-8")
     # "</" inside the embedded JSON must not close the script element.
@@ -43,22 +44,6 @@ def _title(entry: GameEntry, source: str) -> str:
     if h.date != "?":
         parts.append(h.date)
     return " · ".join(parts)
-
-
-def _edition(ed: Edition) -> dict[str, Any]:
-    rows = len(ed.offer.row_extra_food)
-    return {
-        "name": ed.name,
-        "last": ed.river.last_space,
-        "quarries": [{"space": q.space, "material": q.material, "eye": q.eye}
-                     for q in ed.river.quarries],
-        "columns": [{"food": [c.food + x for x in ed.offer.row_extra_food], "time": c.time}
-                    for c in ed.offer.columns],
-        "rows": rows,
-        "levels": ed.pyramid.levels,
-        "icons": [[i.level, i.slot, i.half, i.food] for i in ed.pyramid.icons],
-        "ptahTarget": ed.solo.ptah_target,
-    }
 
 
 def _seats(entry: GameEntry) -> list[dict[str, Any]]:
@@ -79,41 +64,3 @@ def _moves(entry: GameEntry) -> list[dict[str, Any]]:
         elif not isinstance(e, Chance) and out:
             out[-1]["draws"].append(f"(seat {e.seat} retired: {e.kind})")
     return out
-
-
-def _snapshot(state: GameState) -> dict[str, Any]:
-    t = state.tables
-    g = t.geometry
-    players = []
-    for p in state.players:
-        order = 1 + sum(1 for q in state.players
-                        if q.space == p.space and 0 <= q.arrival < p.arrival)
-        levels = []
-        for n in range(1, g.levels + 1):
-            row = []
-            for k in range(1, g.levels + 2 - n):
-                v = p.pyramid.stones[g.index(n, k)]
-                row.append(None if v < 0 else Material(v // 5).name + Material(v % 5).name)
-            levels.append(row)
-        players.append({
-            "builder": p.builder.name if p.builder else None,
-            "food": p.food, "space": p.space, "order": order if p.arrival >= 0 else None,
-            "stones": p.pyramid.count, "pyramid": levels,
-            "store": [Stone(s).name for s in p.store],
-            "areas": sorted(p.pyramid.areas, reverse=True),
-            "feasted": p.feasted, "sailed": p.sailed, "retired": p.retired,
-        })
-    ptah = None
-    if state.ptah is not None:
-        ptah = {"count": state.ptah_total,
-                "stones": [f"{Stone(s).name}x{n}" for s, n in enumerate(state.ptah) if n]}
-    return {
-        "tiles": [Tile(k).name if k >= 0 else None for k in state.tiles],
-        "offer": [[Stone(s).name for s in col] for col in state.offer],
-        "bag": state.bag_total,
-        "active": state.current_seat() + 1,
-        "players": players,
-        "ptah": ptah,
-        "turn": describe_turn(state),
-        "position": to_position(state),
-    }

@@ -13,6 +13,11 @@ from __future__ import annotations
 
 import msgspec
 
+from ..game import DEFAULT_GAME, Standing
+
+SNEFERU_SCORES = ("stones", "food")
+"""The scores a Sneferu result holds as fields of its own."""
+
 
 class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
     """Who played a seat: the engine's (or human's) name and, in the builders variant, builder;
@@ -43,13 +48,32 @@ class Fault(msgspec.Struct, frozen=True, omit_defaults=True):
 
 
 class SeatResult(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A seat's final standing (R6): rank 1 = first, shared on ties."""
+    """A seat's final standing: rank 1 = first, shared on ties (Sneferu: R6).
+
+    Sneferu's scores are ``stones`` and ``food`` (as in every record so far); another
+    game's are ``scores``, under its :attr:`~sneferu_cli.game.Game.score_keys` in order.
+    """
 
     seat: int
     rank: int
-    stones: int
-    food: int
+    stones: int | None = None
+    food: int | None = None
     retired: bool = False
+    scores: dict[str, int] = {}
+
+    @classmethod
+    def of(cls, standing: Standing) -> SeatResult:
+        """The result of a game's :class:`~sneferu_cli.game.Standing`."""
+        s = standing.scores
+        if list(s) == list(SNEFERU_SCORES):
+            return cls(standing.seat, standing.rank, s["stones"], s["food"], standing.retired)
+        return cls(standing.seat, standing.rank, retired=standing.retired, scores=dict(s))
+
+    def score_items(self) -> list[tuple[str, int]]:
+        """The scores in order, as the [Result] tag writes them."""
+        if self.stones is not None and self.food is not None:
+            return [("stones", self.stones), ("food", self.food)]
+        return list(self.scores.items())
 
 
 class SoloScore(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -70,12 +94,14 @@ class Header(msgspec.Struct, omit_defaults=True):
     set-up. ``result`` and ``termination`` are empty until the game is finished;
     ``termination`` is ``normal``, ``ptah`` (Ptah completed its pyramid), ``all-retired`` or
     ``aborted`` (stopped before its end: no result then, as the arbiter writes it).
+    ``game`` names the game (``[Game NAME]``; Sneferu when absent).
     """
 
     players: int
     event: str = "?"
     date: str = "?"
     round: str | None = None
+    game: str = DEFAULT_GAME
     edition: str = "standard"
     variant: str = "standard"
     builders: str | None = None

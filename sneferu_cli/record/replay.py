@@ -1,8 +1,10 @@
 """Replaying records: the position at every ply, and verification of a whole game.
 
-Replaying starts from ``new_game`` (or the header's starting position) and applies each
-event in order: a chance outcome with ``state.apply``, a turn with ``state.apply_turn``
-(after checking that its seat is the one to move), a retire with ``state.retire``.
+Replaying goes through the game the header names (:func:`sneferu_cli.game.get_game`):
+it starts from a new game (or the header's starting position) and applies each event in
+order: a chance outcome with ``apply_outcome``, a turn with ``apply_move`` (after checking
+that its seat is the one to move), a retire with ``state.retire``. Sneferu's builders and
+solo score are checked through the Sneferu-only :mod:`sneferu_cli.games.sneferu.record`.
 Verification then checks the header's result, solo score, termination and faults against
 the final position. The first thing that does not hold is raised as a :class:`ReplayError`
 naming the game and the line (or, for JSON input, the event).
@@ -15,20 +17,18 @@ before the first turn, the last ply the final position (SPEC.md, 8.6).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from ..notation.move import Move, parse_outcome
-from ..notation.picture import describe_turn, plural
-from ..notation.position import from_position
-from ..rules.components import NotationError
-from ..rules.edition import Edition, standard_edition
-from ..rules.state import GameState, IllegalAction, new_game
+from ..game import DEFAULT_GAME, Game, NotationError, get_game
+from ..games.sneferu import record as sneferu_record
+from ..words import plural
 from .model import Chance, Header, Retire, SeatResult, SoloScore, Turn
 from .text import GameEntry, RecordError, result_tag, solo_tag
 
 TERMINATIONS = ("normal", "ptah", "all-retired", "aborted")
 
-__all__ = ["TERMINATIONS", "ReplayError", "Verified", "edition_for", "final_result",
+__all__ = ["TERMINATIONS", "ReplayError", "Verified", "describe_due", "edition_for",
+           "final_result",
            "plies", "position_at", "start_state", "verify"]
 
 
@@ -39,81 +39,71 @@ class ReplayError(RecordError):
 class Verified(NamedTuple):
     """A game that replayed and matched its header: its final state and turn count."""
 
-    state: GameState
+    state: Any
     turns: int
 
 
-def final_result(state: GameState) -> tuple[list[SeatResult], SoloScore | None, str]:
-    """The header's result, solo score and termination for ``state`` (a record's end).
+def final_result(state: Any, game: Game | None = None
+                 ) -> tuple[list[SeatResult], SoloScore | None, str]:
+    """The header's result, solo score and termination for ``state`` (a record's end) of
+    ``game`` (Sneferu when not given).
 
     The arbiter fills a finished record's header with these; verification compares a
     header with them. The termination is ``aborted`` while the game is not over.
     """
-    result = [SeatResult(s.seat + 1, s.rank, s.stones, s.food, s.retired)
-              for s in state.ranking()]
+    game = game or get_game()
+    result = [SeatResult.of(s) for s in game.standings(state)]
     solo = None
-    if state.solo:
-        r = state.solo_result()
-        solo = SoloScore(r.won, r.ptah, r.score, r.title)
-    if not state.is_over():
-        termination = "aborted"
-    elif all(p.retired for p in state.players):
-        termination = "all-retired"
-    elif state.solo and state.ptah_total >= state.tables.ptah_target:
-        termination = "ptah"
-    else:
-        termination = "normal"
-    return result, solo, termination
+    if game.name == DEFAULT_GAME:
+        found = sneferu_record.solo_score(state)
+        solo = SoloScore(*found) if found is not None else None
+    return result, solo, game.termination(state)
 
 
-def edition_for(header: Header, editions: Iterable[Edition] = ()) -> Edition:
-    """The edition a header names: one of ``editions`` or the standard one.
+def edition_for(header: Header, editions: Iterable[Any] = ()) -> Any:
+    """The edition a header names: one of ``editions`` or its game's standard one.
 
-    Raises ValueError when the named edition is not among them.
+    Raises ValueError when the named edition is not among them (or the game is unknown).
     """
     for ed in editions:
         if ed.name == header.edition:
             return ed
-    standard = standard_edition()
+    standard = get_game(header.game).standard_edition()
     if header.edition == standard.name:
         return standard
     raise ValueError(f"the game was played with edition {header.edition!r}, which is not "
                      "loaded (give its file with --edition PATH)")
 
 
-def start_state(header: Header, edition: Edition) -> GameState:
+def start_state(header: Header, edition: Any) -> Any:
     """The state a record starts from: its [Position], or a new game before set-up.
 
-    Raises ValueError when the header's players, variant and builders do not fit together.
+    Raises ValueError when the header's game is unknown or its players, variant (and
+    Sneferu's builders) do not fit together.
     """
+    game = get_game(header.game)
     if header.position is not None:
-        state = from_position(header.position, edition)
-        if len(state.players) != header.players:
+        state = game.from_position(header.position, edition)
+        n = game.players_of(state)
+        if n != header.players:
             raise ValueError(f"[Players {header.players}] but the [Position] has "
-                             f"{plural(len(state.players), 'seat')}")
-        if state.variant.value != header.variant:
+                             f"{plural(n, 'seat')}")
+        if game.variant_of(state) != header.variant:
             raise ValueError(f"[Variant {header.variant}] but the [Position] is of the "
-                             f"{state.variant.value} variant")
+                             f"{game.variant_of(state)} variant")
         return state
-    builders: str | list[str] | None = None
-    if header.variant == "builders":
-        if header.builders == "random":
-            builders = "random"
-        elif header.builders == "chosen":
-            names = [s.builder for s in header.seats]
-            if len(names) != header.players or None in names:
-                raise ValueError("[Builders chosen] needs a [Seat] tag with builder= for "
-                                 "every seat")
-            builders = [n for n in names if n is not None]
-        else:
-            raise ValueError("[Variant builders] needs [Builders random] or [Builders chosen]")
-    elif header.builders is not None:
-        raise ValueError(f"[Builders {header.builders}] in the standard variant")
-    return new_game(header.players, builders=builders, edition=edition)
+    if game.name == DEFAULT_GAME:
+        return sneferu_record.new_game_of(header.players, header.variant, header.builders,
+                                          [s.builder for s in header.seats], edition)
+    if header.builders is not None:
+        raise ValueError(f"[Builders {header.builders}] in a game of {game.title}")
+    if header.variant not in game.variants:
+        raise ValueError(f"[Variant {header.variant}]: {game.title} has "
+                         f"{', '.join(game.variants)}")
+    return game.new_game(header.players, variant=header.variant, edition=edition)
 
 
-def plies(entry: GameEntry, edition: Edition, source: str = "<records>"
-          ) -> Iterator[GameState]:
+def plies(entry: GameEntry, edition: Any, source: str = "<records>") -> Iterator[Any]:
     """Replay a game, yielding the position at ply 0, 1, 2, ... and last the final one.
 
     The state yielded is the live replay state: copy it (``clone``) to keep it. Raises
@@ -123,8 +113,10 @@ def plies(entry: GameEntry, edition: Edition, source: str = "<records>"
     header = entry.record.header
     try:
         state = start_state(header, edition)
+        game = get_game(header.game)
     except ValueError as e:
-        at = entry.tag_lines.get("position") or entry.tag_lines.get("variant") or entry.line
+        at = (entry.tag_lines.get("position") or entry.tag_lines.get("game")
+              or entry.tag_lines.get("variant") or entry.line)
         raise ReplayError(str(e), source, entry.number, at or None) from None
     turns = 0
     for i, event in enumerate(entry.record.events):
@@ -140,47 +132,58 @@ def plies(entry: GameEntry, edition: Edition, source: str = "<records>"
             if state.is_over():
                 raise fail(f"{what}: the game is already over")
             if state.is_chance_node():
-                raise fail(f"{what}: chance events are due first: {describe_turn(state)}")
+                raise fail(f"{what}: chance events are due first: {describe_due(game, state)}")
             to_move = state.current_seat() + 1
             if event.seat != to_move:
                 raise fail(f"{what}: seat {to_move} is to move, not seat {event.seat}")
             try:
-                move = Move.from_str(event.move)
+                game.canonical_move(event.move)
             except NotationError as e:
                 raise RecordError(label + str(e), source, entry.number, line) from None
             try:
-                state.apply_turn(move.steps)
-            except IllegalAction as e:
+                game.apply_move(state, event.move)
+            except ValueError as e:
                 raise fail(f"{what}: {event.move!r}: {e}") from None
         elif isinstance(event, Chance):
             try:
-                outcome = parse_outcome(event.outcome)
+                game.canonical_outcome(event.outcome)
             except NotationError as e:
                 raise RecordError(label + str(e), source, entry.number, line) from None
             if not state.is_chance_node():
                 raise fail(f"chance outcome {event.outcome}, but no chance event is due: "
-                           + describe_turn(state))
+                           + describe_due(game, state))
             try:
-                state.apply(outcome)
-            except IllegalAction as e:
+                game.apply_outcome(state, event.outcome)
+            except ValueError as e:
                 raise fail(f"chance outcome {e}") from None
         else:
             assert isinstance(event, Retire)
-            if not 1 <= event.seat <= len(state.players):
+            if not 1 <= event.seat <= game.players_of(state):
                 raise fail(f"retire {event.seat}: there is no seat {event.seat}")
             if state.is_over():
                 raise fail(f"retire {event.seat}: the game is already over")
-            if state.players[event.seat - 1].retired:
+            if game.standings(state)[event.seat - 1].retired:
                 raise fail(f"retire {event.seat}: seat {event.seat} is already retired")
             try:
                 state.retire(event.seat - 1)
-            except IllegalAction as e:
+            except ValueError as e:
                 raise fail(str(e)) from None
     yield state
 
 
-def position_at(entry: GameEntry, ply: int, edition: Edition,
-                source: str = "<records>") -> GameState:
+def describe_due(game: Game, state: Any) -> str:
+    """What the position waits for, in words for messages (Sneferu says it in its own)."""
+    if game.name == DEFAULT_GAME:
+        return sneferu_record.describe_turn(state)
+    if state.is_over():
+        return "the game is over"
+    if state.is_chance_node():
+        return "a chance event is due"
+    return f"seat {state.current_seat() + 1} is to move"
+
+
+def position_at(entry: GameEntry, ply: int, edition: Any,
+                source: str = "<records>") -> Any:
     """The position at ``ply`` (negative counts from the end: -1 is the final position).
 
     Raises ValueError when the game has no such ply.
@@ -195,12 +198,12 @@ def position_at(entry: GameEntry, ply: int, edition: Edition,
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def verify(entry: GameEntry, edition: Edition, source: str = "<records>") -> Verified:
+def verify(entry: GameEntry, edition: Any, source: str = "<records>") -> Verified:
     """Replay a whole game and check its header against the final position.
 
     Raises ReplayError (or RecordError) at the first thing that does not hold.
     """
-    state: GameState | None = None
+    state: Any = None
     turns = 0
     for turns, state in enumerate(plies(entry, edition, source)):  # noqa: B007
         pass
@@ -216,16 +219,17 @@ def _where(entry: GameEntry, i: int) -> tuple[int | None, str]:
     return entry.line or None, f"event {i + 1}: "
 
 
-def _check_header(entry: GameEntry, state: GameState, turns: int, source: str) -> None:
+def _check_header(entry: GameEntry, state: Any, turns: int, source: str) -> None:
     h = entry.record.header
+    game = get_game(h.game)
     lines = entry.tag_lines
     end = entry.end_line or entry.line or None
 
     def fail(reason: str, tag: str | None = None) -> ReplayError:
         return ReplayError(reason, source, entry.number, lines.get(tag, end) if tag else end)
 
-    result, solo, termination = final_result(state)
-    n = len(state.players)
+    result, solo, termination = final_result(state, game)
+    n = game.players_of(state)
     for what, numbers in (("seat", [x.seat for x in h.seats]),
                           ("result", [x.seat for x in h.result])):
         for k, seat in enumerate(numbers, start=1):
@@ -234,8 +238,8 @@ def _check_header(entry: GameEntry, state: GameState, turns: int, source: str) -
                            f"{' '.join(map(str, numbers))} for {plural(n, 'seat')} (one per "
                            "seat in seat order, or none)", f"{what} {k}")
     for s in h.seats:
-        got = state.players[s.seat - 1].builder
-        name = got.name if got else None
+        name = (sneferu_record.builder_of(state, s.seat - 1) if game.name == DEFAULT_GAME
+                else None)
         if s.builder is not None and s.builder != name:
             raise fail(f"[Seat {s.seat}] says builder={s.builder}, but the replay gives "
                        f"{name or 'no builder'}", f"seat {s.seat}")
@@ -244,7 +248,7 @@ def _check_header(entry: GameEntry, state: GameState, turns: int, source: str) -
             raise fail(f"[Termination {h.termination}]: unknown (expected one of "
                        f"{', '.join(TERMINATIONS)})", "termination")
         if termination == "aborted" and h.termination != "aborted":
-            raise fail(f"the record ends before the game is over ({describe_turn(state)}), "
+            raise fail(f"the record ends before the game is over ({describe_due(game, state)}), "
                        f"but [Termination {h.termination}]")
         if termination != h.termination:
             raise fail(f"[Termination {h.termination}], but the replay ends the game as "

@@ -33,9 +33,9 @@ from typing import NamedTuple
 
 from lark import UnexpectedInput
 
-from ..notation.fast import read_move, read_outcome
-from ..notation.grammar import Token, Tree, parser
-from ..rules.components import NotationError
+from ..game import DEFAULT_GAME, Game, NotationError, get_game
+from ..grammar import Token, Tree, parser
+from ..words import clip
 from .model import (
     Chance,
     Event,
@@ -108,7 +108,7 @@ def format_record(rec: GameRecord) -> str:
     """
     lines = _header_lines(rec.header)
     lines.append("")
-    lines += _event_lines(rec.events)
+    lines += _event_lines(rec.events, get_game(rec.header.game))
     lines.append(END_OF_GAME)
     return "\n".join(lines) + "\n"
 
@@ -126,6 +126,7 @@ def _string(s: str) -> str:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _WORD = re.compile(r"[a-z][a-z0-9-]*")
+_SCORE_KEY = re.compile(r"[a-z][a-z0-9_]*")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 _VALUE = re.compile(r"[A-Za-z0-9_.,:;+\-/@%#!?*]+")
 
@@ -148,6 +149,12 @@ def _seat_no(seat: int, what: str) -> str:
     return _one_of(seat, (1, 2, 3, 4), what)
 
 
+def _score(n: int, what: str) -> str:
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise ValueError(f"record: score {what} {n!r} (expected a whole number)")
+    return str(n)
+
+
 def _count(n: int, what: str) -> str:
     if not isinstance(n, int) or n < 0:
         raise ValueError(f"record: {what} {n!r} (expected a count >= 0)")
@@ -158,8 +165,13 @@ def _header_lines(h: Header) -> list[str]:
     out = [f"[Event {_string(h.event)}]", f"[Date {_string(h.date)}]"]
     if h.round is not None:
         out.append(f"[Round {_string(h.round)}]")
+    if h.game != DEFAULT_GAME:
+        out.append(f"[Game {_bare(h.game, _WORD, 'game')}]")
     out.append(f"[Edition {_bare(h.edition, _NAME, 'edition')}]")
-    out.append(f"[Variant {_one_of(h.variant, ('standard', 'builders'), 'variant')}]")
+    if h.game == DEFAULT_GAME:
+        out.append(f"[Variant {_one_of(h.variant, ('standard', 'builders'), 'variant')}]")
+    else:
+        out.append(f"[Variant {_bare(h.variant, _NAME, 'variant')}]")
     out.append(f"[Players {_seat_no(h.players, 'players')}]")
     if h.builders is not None:
         out.append(f"[Builders {_one_of(h.builders, ('random', 'chosen'), 'builders')}]")
@@ -193,9 +205,10 @@ def _header_lines(h: Header) -> list[str]:
 
 def result_tag(r: SeatResult) -> str:
     """The [Result] tag line of one seat."""
-    return (f"[Result {_seat_no(r.seat, 'result seat')} rank={_count(r.rank, 'rank')} "
-            f"stones={_count(r.stones, 'stones')} food={_count(r.food, 'food')}"
-            + (" retired]" if r.retired else "]"))
+    scores = "".join(f" {_bare(k, _SCORE_KEY, 'score key')}={_score(v, k)}"
+                     for k, v in r.score_items())
+    return (f"[Result {_seat_no(r.seat, 'result seat')} rank={_count(r.rank, 'rank')}"
+            + scores + (" retired]" if r.retired else "]"))
 
 
 def solo_tag(solo: SoloScore) -> str:
@@ -208,7 +221,7 @@ def solo_tag(solo: SoloScore) -> str:
     return line + "]"
 
 
-def _event_lines(events: list[Event]) -> list[str]:
+def _event_lines(events: list[Event], game: Game) -> list[str]:
     out: list[str] = []
     turns = 0
     i, n = 0, len(events)
@@ -220,9 +233,10 @@ def _event_lines(events: list[Event]) -> list[str]:
             j = i
             while j < n and isinstance(events[j], Chance):
                 j += 1
-            draws = [_outcome(c) for c in events[i:j]]  # type: ignore[arg-type]
+            draws = [_outcome(c, game) for c in events[i:j]]  # type: ignore[arg-type]
             i = j
-            out.append(" ".join([f"{turns}. {_seat_no(e.seat, 'turn seat')}: {_move(e.move)}",
+            out.append(" ".join([f"{turns}. {_seat_no(e.seat, 'turn seat')}: "
+                                 f"{_move(e.move, game)}",
                                  *draws, *_annotation(e)]))
         elif isinstance(e, Retire):
             out.append(f"retire {_seat_no(e.seat, 'retire seat')} "
@@ -230,10 +244,10 @@ def _event_lines(events: list[Event]) -> list[str]:
         else:
             # A run of chance events following no turn: one line per kind of outcome.
             run: list[str] = []
-            kind: type | None = None
+            kind: str | None = None
             while True:
-                token = _outcome(e)  # type: ignore[arg-type]
-                k = type(read_outcome(token))
+                token = _outcome(e, game)  # type: ignore[arg-type]
+                k = game.outcome_kind(token)
                 if run and k is not kind:
                     out.append("chance " + " ".join(run))
                     run = []
@@ -247,16 +261,16 @@ def _event_lines(events: list[Event]) -> list[str]:
     return out
 
 
-def _outcome(c: Chance) -> str:
+def _outcome(c: Chance, game: Game) -> str:
     try:
-        return str(read_outcome(c.outcome))
+        return game.canonical_outcome(c.outcome)
     except NotationError as e:
         raise ValueError(f"record: chance outcome {c.outcome!r}: {e}") from None
 
 
-def _move(move: str) -> str:
+def _move(move: str, game: Game) -> str:
     try:
-        canonical = str(read_move(move))
+        canonical = game.canonical_move(move)
     except NotationError as e:
         raise ValueError(f"record: {e}") from None
     if canonical != move:
@@ -361,7 +375,7 @@ def read_records(text: str, source: str = "<records>") -> RecordFile:
                 f"cut off: the game has no '{END_OF_GAME}' line (it was being written when "
                 "its writer stopped); the games before it are intact", source, number, start))
         else:
-            raise RecordError(f"unexpected text outside a game: {_clip(chunk[0])!r} (a game "
+            raise RecordError(f"unexpected text outside a game: {clip(chunk[0])!r} (a game "
                               f"begins with a line '{GAME_START}...')", source, None, start)
     return RecordFile(source, games, cut_off)
 
@@ -395,12 +409,18 @@ def _chunks(lines: list[str]) -> Iterator[tuple[str, int, list[str]]]:
         yield "game", start + 1, lines[start:i]
 
 
-_TAGS = ("event", "date", "round", "edition", "variant", "players", "builders", "seat",
+_TAGS = ("event", "date", "round", "game", "edition", "variant", "players", "builders", "seat",
          "seed", "time_control", "position", "result", "solo", "termination", "fault",
          "extra")
 _TAG_NAME = {"time_control": "TimeControl"}
 _REPEATED = frozenset({"seat", "result", "fault", "extra"})
 _REQUIRED = ("event", "date", "edition", "variant", "players")
+
+
+_KIND = {"game_name": "game", "game_tag": "tag", "game_variant": "variant",
+         "game_result": "result", "game_turn_line": "turn_line",
+         "game_chance_line": "chance_line"}
+"""The rules of game_line (another game's lines) under the names of their Sneferu kin."""
 
 
 def _tag_name(tag: str) -> str:
@@ -421,6 +441,7 @@ def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEn
     header: Header | None = None
     turns = 0
     line_parser = parser("record", "line")
+    # Another game's lines (after its [Game] tag) go through the rule game_line.
 
     def fail(reason: str, at: int) -> RecordError:
         return RecordError(reason, source, number, at)
@@ -435,7 +456,7 @@ def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEn
         except UnexpectedInput as e:
             raise fail(_syntax(text, e), at) from None
         node = tree.children[0]
-        kind = "end" if isinstance(node, Token) else str(node.data)
+        kind = "end" if isinstance(node, Token) else _KIND.get(node.data, str(node.data))
         if header is None and kind != "tag":
             missing = [_tag_name(t) for t in _REQUIRED if t not in fields]
             if missing:
@@ -449,7 +470,7 @@ def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEn
         if kind == "tag":
             tag = node.children[0]
             assert isinstance(tag, Tree)
-            name = str(tag.data)
+            name = _KIND.get(tag.data, str(tag.data))
             if header is not None:
                 raise fail(f"the tag {_tag_name(name)} comes after the events; tags come "
                            "first", at)
@@ -482,6 +503,8 @@ def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEn
             else:
                 fields[name] = value
                 tag_lines[name] = at
+                if name == "game" and value != DEFAULT_GAME:
+                    line_parser = parser("record", "game_line")
             continue
         if kind == "turn_line":
             turns += 1
@@ -491,7 +514,7 @@ def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEn
             except ValueError as e:
                 raise fail(str(e), at) from None
             if numbered != turns:
-                raise fail(f"turn {_clip(str(node.children[0])[:-1], 16)}, but this is turn "
+                raise fail(f"turn {clip(str(node.children[0])[:-1], 16)}, but this is turn "
                            f"{turns} of the game (turn lines are numbered 1, 2, ... with none "
                            "left out)", at)
             events.append(turn)
@@ -511,7 +534,7 @@ def _tag_value(name: str, tag: Tree[Token]) -> object:
     c = tag.children
     if name in ("event", "date", "round", "time_control", "position"):
         return _unquote(c[0])
-    if name in ("edition", "variant", "builders", "termination"):
+    if name in ("game", "edition", "variant", "builders", "termination"):
         return str(c[0])
     if name in ("players", "seed"):
         return _int(str(c[0]))
@@ -519,9 +542,19 @@ def _tag_value(name: str, tag: Tree[Token]) -> object:
         opt = {str(t.data): str(t.children[0]) if t.data == "builder" else _unquote(t.children[0])
                for t in c[2:] if isinstance(t, Tree)}
         return Seat(_int(str(c[0])), _unquote(c[1]), **opt)
-    if name == "result":
+    if name == "result" and tag.data == "result":  # Sneferu's
         seat, rank, stones, food = (_int(str(x)) for x in c[:4])
         return SeatResult(seat, rank, stones, food, retired=len(c) == 5)
+    if name == "result":  # another game's: rank=, then its scores
+        scores: dict[str, int] = {}
+        for t in c[2:]:
+            if t.type == "SCORE":  # type: ignore[union-attr]
+                key, _, value = str(t).partition("=")
+                if key in scores:
+                    raise ValueError(f"the score {key!r} is repeated")
+                scores[key] = _int(value)
+        return SeatResult(_int(str(c[0])), _int(str(c[1])),
+                          retired=str(c[-1]) == "retired", scores=scores)
     if name == "solo":
         opt2: dict[str, object] = {}
         for t in c[2:]:
@@ -562,7 +595,10 @@ def _turn(node: Tree[Token]) -> tuple[Turn, list[Chance]]:
     info: dict[str, str] | None = None
     for c in node.children[2:]:
         if isinstance(c, Token):
-            draws.append(Chance(str(c)))
+            if c.type == "GAME_WORD":  # another game's move word
+                steps.append(str(c))
+            else:
+                draws.append(Chance(str(c)))
         elif c.data == "step":
             steps.append(str(c.children[0]))
         else:  # annotation
@@ -584,9 +620,5 @@ def _syntax(text: str, e: UnexpectedInput) -> str:
     tok = getattr(e, "token", None)
     rest = text[col - 1:] if isinstance(col, int) and col >= 1 else ""
     if not rest or (tok is not None and tok.type == "$END"):
-        return f"line ends too early: {_clip(text)!r}"
-    return f"unexpected {_clip(rest, 16)!r} at column {col}: {_clip(text)!r}"
-
-
-def _clip(text: str, n: int = 80) -> str:
-    return text if len(text) <= n else text[:n] + "..."
+        return f"line ends too early: {clip(text)!r}"
+    return f"unexpected {clip(rest, 16)!r} at column {col}: {clip(text)!r}"

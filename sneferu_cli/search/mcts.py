@@ -24,7 +24,7 @@ The tree (SPEC.md, section 11):
   score), an unfinished one by :func:`estimate`.
 
 >>> import random
->>> from sneferu_cli.rules import new_game, sample_outcome
+>>> from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
 >>> state = new_game(players=2)
 >>> rng = random.Random(3)
 >>> while state.is_chance_node():
@@ -42,11 +42,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..notation.move import Move
-from ..rules.chance import sample_outcome
-from ..rules.components import Tile
-from ..rules.state import GameState, Phase
-from ..rules.steps import DONE, Action, Buy, Done, Feast, Place, Shift, Step, Store
+from ..games.sneferu.notation.move import Move
+from ..games.sneferu.rules.chance import sample_outcome
+from ..games.sneferu.rules.components import Tile
+from ..games.sneferu.rules.state import GameState, Phase
+from ..games.sneferu.rules.steps import DONE, Action, Buy, Done, Feast, Place, Shift, Step, Store
 
 __all__ = ["Analysis", "MoveStat", "SearchOptions", "estimate", "playout_step", "search"]
 

@@ -1,13 +1,13 @@
 """One open game of the server: its state, what was applied to it, undo, and its seed.
 
-A :class:`Game` wraps a :class:`~sneferu_cli.rules.GameState` with the history the
+A :class:`Game` wraps a :class:`~sneferu_cli.games.sneferu.rules.GameState` with the history the
 server needs: every applied *entry* (a whole move, a single step or a chance outcome, as
 the client gave it) and a snapshot of the state at each turn's start, so that undoing
 replays at most one turn. The history is bounded by the game's length (a game has at
 most a few hundred entries and one snapshot per turn); closing the game frees it.
 
->>> from sneferu_cli.notation import legal_moves
->>> from sneferu_cli.rules import new_game
+>>> from sneferu_cli.games.sneferu.notation import legal_moves
+>>> from sneferu_cli.games.sneferu.rules import new_game
 >>> game = Game(new_game(players=2), seed=3)
 >>> len(game.chance())                   # the 15 tiles, 28 stones and 2 boat arrivals
 45
@@ -24,10 +24,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..notation.move import Move
-from ..rules.chance import sample_outcome
-from ..rules.state import GameState, IllegalAction
-from ..rules.steps import Action, Outcome, Step
+from ..games.sneferu.notation.move import Move
+from ..games.sneferu.rules.chance import sample_outcome
+from ..games.sneferu.rules.state import GameState, IllegalAction
+from ..games.sneferu.rules.steps import Action, Outcome, Step
 
 Entry = Move | Action
 """What one request applied: a whole move, one step, or one chance outcome."""

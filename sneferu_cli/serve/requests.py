@@ -20,9 +20,9 @@ from typing import Any
 
 import msgspec
 
-from ..notation.grammar import Token, Tree, parse
+from ..game import NotationError
+from ..grammar import Token, Tree, parse
 from ..record.model import GameRecord
-from ..rules.components import NotationError
 
 
 class RequestError(ValueError):

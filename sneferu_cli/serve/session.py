@@ -26,16 +26,16 @@ import time
 
 import msgspec
 
-from ..notation.move import Move, legal_moves, parse_action, parse_outcome
-from ..notation.picture import picture
-from ..notation.position import from_position, to_position
+from ..games.sneferu.notation.move import Move, legal_moves, parse_action, parse_outcome
+from ..games.sneferu.notation.picture import picture
+from ..games.sneferu.notation.position import from_position, to_position
+from ..games.sneferu.rules.edition import Edition, parse_edition, standard_edition
+from ..games.sneferu.rules.state import GameState, new_game
+from ..games.sneferu.rules.steps import Outcome
 from ..record.jsonl import read_any
 from ..record.model import SeatResult, SoloScore
 from ..record.replay import edition_for, final_result, position_at, verify
 from ..record.text import GameEntry, RecordError, RecordFile, decode_records
-from ..rules.edition import Edition, parse_edition, standard_edition
-from ..rules.state import GameState, new_game
-from ..rules.steps import Outcome
 from ..search import AnalysisDoc, analysis_doc, analysis_lines, search
 from .files import FileAccess
 from .game import Game
@@ -372,7 +372,8 @@ class Session:
             raise RequestError(f"{rf.source} holds {len(rf.games) + len(rf.cut_off)} "
                                f"game(s), there is no game {request.number}")
         edition = edition_for(entry.record.header, self._record_editions(request.edition))
-        return position_at(entry, request.ply, edition, rf.source)
+        state: GameState = position_at(entry, request.ply, edition, rf.source)
+        return state
 
     def _verification(self, request: Verify) -> Verification:
         rf = self._record_file(request)

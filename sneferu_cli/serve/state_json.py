@@ -7,7 +7,7 @@ stones and materials use their codes. The document is derived from the state and
 its position notation too, which is what to store: the JSON is not read back.
 
 >>> import msgspec
->>> from sneferu_cli.rules import new_game
+>>> from sneferu_cli.games.sneferu.rules import new_game
 >>> doc = state_doc(new_game(players=2))
 >>> doc.turn.phase, doc.turn.chance, doc.seats[1].boat, len(doc.quarries)
 ('setup', 'tile', Boat(space=0, order=None), 15)
@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import msgspec
 
-from ..notation.move import legal_moves
-from ..notation.position import to_position
-from ..rules.components import Material, Stone, Tile
-from ..rules.state import GameState, Phase
+from ..games.sneferu.notation.move import legal_moves
+from ..games.sneferu.notation.position import to_position
+from ..games.sneferu.rules.components import Material, Stone, Tile
+from ..games.sneferu.rules.state import GameState, Phase
 
 
 class Boat(msgspec.Struct, frozen=True):

@@ -24,9 +24,10 @@ import msgspec
 
 from ..arbiter.bundled import split_command
 from ..arbiter.game import TimeControl
-from ..notation.picture import plural
-from ..rules.edition import Edition, EditionError, load_edition, standard_edition
-from ..rules.state import new_game
+from ..game import DEFAULT_GAME, Game, get_game
+from ..games.sneferu.rules.edition import EditionError, load_edition, standard_edition
+from ..games.sneferu.rules.state import new_game
+from ..words import plural
 
 CLUSTER = re.compile(r"local:[1-9][0-9]{0,3}|[a-z]+://\S+")
 """What ``cluster`` may be: ``local:N`` or a scheduler address with its scheme."""
@@ -103,6 +104,7 @@ class TournamentConfig(_Config, frozen=True):
 
     engines: list[EngineConfig] = msgspec.field(name="engine", default_factory=list)
     event: str = "sneferu tournament"
+    game: str = DEFAULT_GAME
     seats: int = 2
     format: Literal["round-robin", "gauntlet"] = "round-robin"
     challenger: str | None = None
@@ -154,7 +156,7 @@ class TournamentConfig(_Config, frozen=True):
         from .positions import load_positions  # it raises this module's ConfigError
         if self.positions is None:
             return []
-        return load_positions(self.positions, self.seats, self.load_edition())
+        return load_positions(self.positions, self.seats, self.load_edition(), self.the_game())
 
     def engine(self, name: str) -> EngineConfig:
         """The engine called ``name``."""
@@ -163,9 +165,16 @@ class TournamentConfig(_Config, frozen=True):
                 return e
         raise KeyError(name)
 
-    def load_edition(self) -> Edition:
-        """The edition the games are played with (raises EditionError)."""
-        return load_edition(self.edition) if self.edition else standard_edition()
+    def the_game(self) -> Game:
+        """The game played (``game``; raises UnknownGame, a ValueError)."""
+        return get_game(self.game)
+
+    def load_edition(self) -> Any:
+        """The edition the games are played with (raises EditionError or ValueError)."""
+        if self.game == DEFAULT_GAME:
+            return load_edition(self.edition) if self.edition else standard_edition()
+        game = self.the_game()
+        return game.load_edition(Path(self.edition)) if self.edition else game.standard_edition()
 
     def resolved(self) -> TournamentConfig:
         """This configuration with a seed: a random one when none was given."""
@@ -187,6 +196,8 @@ def fingerprint_of(fields: dict[str, Any]) -> str:
     games = {**fields, "records": "", "state": None, "concurrency": 1,
              "engine": [dict(engine) for engine in fields["engine"]]}
     games.pop("cluster", None)
+    if games.get("game", DEFAULT_GAME) == DEFAULT_GAME:  # as before there was a game key
+        games.pop("game", None)
     # Keys added since the first state format count only when given, so the state of a
     # tournament started before them keeps its fingerprint.
     for table, keys in ((games, ("positions",)),
@@ -252,11 +263,24 @@ def _check(cfg: TournamentConfig) -> None:
         except ValueError as e:
             key = "movetime" if engine.movetime is not None and engine.tc is None else "tc"
             raise ValueError(f"engine[{i}].{key}: {e}") from None
-    edition = cfg.load_edition()
-    try:  # the rules' own checks of the builders for this many seats
-        new_game(cfg.seats, builders=cfg.builders, edition=edition)
+    try:
+        game = cfg.the_game()
+    except ImportError:
+        raise ValueError(f"game: {cfg.game!r} is registered but not installed here") from None
     except ValueError as e:
-        raise ValueError(f"builders: {str(e).removeprefix('builders: ')}") from None
+        raise ValueError(f"game: {e}") from None
+    edition = cfg.load_edition()
+    if game.name != DEFAULT_GAME:
+        if cfg.builders is not None:
+            raise ValueError(f"builders: Sneferu's, not for {game.title}")
+        if cfg.seats not in game.players:
+            raise ValueError(f"seats: {cfg.seats} ({game.title} is for "
+                             f"{min(game.players)} to {max(game.players)} players)")
+    else:
+        try:  # the rules' own checks of the builders for this many seats
+            new_game(cfg.seats, builders=cfg.builders, edition=edition)
+        except ValueError as e:
+            raise ValueError(f"builders: {str(e).removeprefix('builders: ')}") from None
     if cfg.positions is not None:
         if cfg.builders is not None:
             raise ValueError("builders: not with positions (each position has its builders)")

@@ -6,9 +6,9 @@ the *P* in the file, in every seating of every table, as cutechess-cli and fastc
 ``-openings order=sequential`` over their ``-rounds``.
 
 >>> import tempfile, os
->>> from ..rules.edition import standard_edition
->>> from ..rules.state import new_game
->>> from ..notation.position import to_position
+>>> from ..games.sneferu.rules.edition import standard_edition
+>>> from ..games.sneferu.rules.state import new_game
+>>> from ..games.sneferu.notation.position import to_position
 >>> f = tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False)
 >>> _ = f.write("# two players\\n\\n" + to_position(new_game(2)) + "\\n"); f.close()
 >>> len(load_positions(f.name, 2, standard_edition()))
@@ -23,17 +23,18 @@ sneferu_cli.tournament.config.ConfigError: ...:3: the position has 2 seats, the 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from ..notation.position import from_position, to_position
-from ..rules.components import NotationError
-from ..rules.edition import Edition
+from ..game import Game, get_game
 from .config import ConfigError
 
 __all__ = ["load_positions", "position_for_deal"]
 
 
-def load_positions(path: str | Path, seats: int, edition: Edition) -> list[str]:
-    """The positions of the file at ``path``, each in canonical position notation.
+def load_positions(path: str | Path, seats: int, edition: Any,
+                   game: Game | None = None) -> list[str]:
+    """The positions of the file at ``path`` of ``game`` (Sneferu when None), each in
+    canonical position notation.
 
     Every position must have ``seats`` seats and a game not over yet; one where chance
     is due (a refill) is allowed: its draws come from the deal's generator like every
@@ -45,21 +46,23 @@ def load_positions(path: str | Path, seats: int, edition: Edition) -> list[str]:
         raise ConfigError(f"{path}: cannot read the positions: {e.strerror}") from None
     except UnicodeDecodeError as e:
         raise ConfigError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    game = game or get_game()
     positions = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
         try:
-            state = from_position(line, edition)
-        except (NotationError, ValueError) as e:
+            state = game.from_position(line, edition)
+        except ValueError as e:  # NotationError too
             raise ConfigError(f"{path}:{number}: {e}") from None
-        if len(state.players) != seats:
-            raise ConfigError(f"{path}:{number}: the position has {len(state.players)} "
-                              f"seats, the tables {seats}")
+        n = game.players_of(state)
+        if n != seats:
+            raise ConfigError(f"{path}:{number}: the position has {n} seats, the tables "
+                              f"{seats}")
         if state.is_over():
             raise ConfigError(f"{path}:{number}: the game is over in this position")
-        positions.append(to_position(state))
+        positions.append(game.to_position(state))
     if not positions:
         raise ConfigError(f"{path}: no positions (one a line; # starts a comment)")
     return positions

@@ -12,8 +12,8 @@ import shutil
 import time
 from typing import TYPE_CHECKING, TextIO
 
-from ..notation.picture import plural
 from ..record.model import GameRecord
+from ..words import plural
 from .sprt import SprtResult
 from .standings import compute_standings, format_standings
 

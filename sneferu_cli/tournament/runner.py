@@ -43,10 +43,9 @@ from typing import TYPE_CHECKING, Any, Literal
 import msgspec
 
 from ..arbiter.bundled import BUNDLED, check_program, engine_command
-from ..arbiter.engine import Engine, automatic_options
+from ..arbiter.engine import Engine, automatic_options, refuse_other_games
 from ..arbiter.game import play_game
 from ..arbiter.process import EngineFault, StderrSink, TrafficLog, open_logs
-from ..notation.position import from_position
 from ..record.jsonl import read_any
 from ..record.model import GameRecord
 from ..record.text import GAME_START, RecordError, decode_records, format_record
@@ -92,6 +91,10 @@ def probe_engines(cfg: TournamentConfig) -> list[str]:
     notes = []
     try:
         Engine.start_all(engines)
+        try:  # before the first game
+            refuse_other_games(engines, cfg.game)
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
         for ec, engine in zip(cfg.engines, engines, strict=True):
             if engine.fault is not None:
                 notes.append(f"engine {ec.name!r} failed its handshake ({engine.fault}); "
@@ -117,9 +120,9 @@ def tournament_record(cfg: TournamentConfig, game: Game, played: GameRecord) -> 
     keeping what only the game knows (date, authors, result, faults, events)."""
     header = game_header(cfg, game)
     h = played.header
-    ours = (header.players, header.edition, header.variant, header.builders, header.seed,
-            header.time_control, header.position, [s.tc for s in header.seats])
-    theirs = (h.players, h.edition, h.variant, h.builders, h.seed, h.time_control,
+    ours = (header.game, header.players, header.edition, header.variant, header.builders,
+            header.seed, header.time_control, header.position, [s.tc for s in header.seats])
+    theirs = (h.game, h.players, h.edition, h.variant, h.builders, h.seed, h.time_control,
               h.position, [s.tc for s in h.seats])
     if ours != theirs:
         raise RunError(f"game {game.number}: the arbiter played {theirs}, the schedule "
@@ -206,8 +209,10 @@ class EnginePool:
     def play(self, game: Game) -> GameRecord:
         """Play one scheduled game and return its tournament record."""
         handles = self._prepare(game)
-        start = None if game.position is None else from_position(game.position, self.edition)
-        played = play_game(handles, seed=game.seed, time_control=self.control,
+        rules = self.cfg.the_game()
+        start = (None if game.position is None
+                 else rules.from_position(game.position, self.edition))
+        played = play_game(handles, seed=game.seed, time_control=self.control, game=rules,
                            builders=self.cfg.builders, edition=self.edition, start=start,
                            seat_time_controls=[self.cfg.own_timing(n) for n in game.seats])
         return tournament_record(self.cfg, game, played)

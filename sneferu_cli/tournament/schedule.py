@@ -25,8 +25,8 @@ from collections.abc import Iterable
 
 import msgspec
 
-from ..arbiter.game import builders_tags
-from ..notation.position import from_position
+from ..game import DEFAULT_GAME
+from ..games.sneferu.record import builders_tags
 from ..record.model import GameRecord, Header, Seat
 from .config import TournamentConfig
 from .positions import position_for_deal
@@ -127,11 +127,13 @@ def game_header(cfg: TournamentConfig, game: Game) -> Header:
     n = len(game.seats)
     kind: str | None = None
     chosen: list[str | None] = [None] * n
-    variant = "standard"
+    rules = cfg.the_game()
+    variant = rules.variants[0]
     if game.position is not None:
-        state = from_position(game.position, edition)
-        variant = state.variant.value
-        kind, chosen = builders_tags(state, drawn=False)
+        state = rules.from_position(game.position, edition)
+        variant = rules.variant_of(state)
+        if rules.name == DEFAULT_GAME:
+            kind, chosen = builders_tags(state, drawn=False)
     elif cfg.builders == "random":
         kind, variant = "random", "builders"
     elif cfg.builders is not None:
@@ -142,7 +144,8 @@ def game_header(cfg: TournamentConfig, game: Game) -> Header:
     seats = [Seat(i, name, chosen[i - 1],
                   tc=str(own[i - 1]) if own[i - 1] and str(own[i - 1]) != timing else None)
              for i, name in enumerate(game.seats, start=1)]
-    return Header(players=n, event=cfg.event, round=str(game.number), edition=edition.name,
+    return Header(players=n, event=cfg.event, round=str(game.number), game=rules.name,
+                  edition=edition.name,
                   variant=variant, builders=kind, seats=seats, seed=game.seed,
                   time_control=timing, position=game.position,
                   extra={"deal": str(game.deal)})

@@ -20,8 +20,8 @@ from fractions import Fraction
 import msgspec
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from ..notation.picture import plural
 from ..record.model import GameRecord, Seat, SeatResult, SoloScore
+from ..words import plural
 from .sprt import Z95
 
 
@@ -319,8 +319,8 @@ class _Tally:
         for r in rec.result:
             e = self._engine(table, names[r.seat])
             e.ranks.add(r.rank, key)
-            e.stones += r.stones
-            e.food += r.food
+            e.stones += r.stones or 0
+            e.food += r.food or 0
             if r.rank == 1:
                 e.firsts += 1 / shared
             place = self.seats.setdefault((rec.players, r.seat), [0, 0])
@@ -355,7 +355,7 @@ class _Tally:
         e = self._engine(self.solo, h.names[h.result[0].seat])
         win = h.solo.won if h.solo is not None else h.result[0].rank == 1
         e.wins.add(1 if win else 0, index)
-        e.stones += h.result[0].stones
+        e.stones += h.result[0].stones or 0
         if h.solo is not None:
             e.ptah += h.solo.ptah
             if win and h.solo.score is not None:

@@ -39,10 +39,10 @@ import subprocess
 import sys
 import time
 
-from sneferu_cli.notation.move import Move
+from sneferu_cli.games.sneferu.notation.move import Move
+from sneferu_cli.games.sneferu.rules.state import GameState
 from sneferu_cli.protocol.bot import Bot, run
 from sneferu_cli.protocol.messages import Go, NewGame
-from sneferu_cli.rules.state import GameState
 
 MODE = sys.argv[1]
 AT = int(sys.argv[2]) if len(sys.argv) > 2 else 1

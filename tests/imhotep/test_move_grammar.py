@@ -35,7 +35,7 @@ from sneferu_cli.games.imhotep.move import (
     parse_move,
     parse_outcome,
 )
-from sneferu_cli.notation.grammar import Token, Tree, parse
+from sneferu_cli.grammar import Token, Tree, parse
 
 SHIP = st.tuples(st.sampled_from("1234"), st.sampled_from("ABC")).map("".join)
 SLOT = st.tuples(SHIP, st.just("."), st.sampled_from(["1", "2", "3", "4", "10"])).map("".join)

@@ -202,9 +202,9 @@ def test_a_position_is_read_with_its_edition():
 
 
 def test_the_spec_examples_read_back():
-    """SPEC 12.4's two example positions are these tests' golden positions."""
+    """SPEC 13.4's two example positions are these tests' golden positions."""
     spec = (Path(__file__).parents[2] / "SPEC.md").read_text(encoding="utf-8")
-    section = spec[spec.index("### 12.4 Position notation"):spec.index("### 12.5")]
+    section = spec[spec.index("### 13.4 Position notation"):spec.index("### 13.5")]
     examples = [b.strip() for b in section.split("```")[3::2]]
     assert examples == [START, SIDE_B]
     for text in examples:

@@ -19,7 +19,6 @@ The position notation and the pictures live in ``position.py`` (``to_position(st
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import random
 from pathlib import Path
@@ -37,15 +36,6 @@ VARIANTS: tuple[str, ...] = tuple(
     "".join(sides) + wrath for wrath in ("", "+wrath")
     for sides in itertools.product("AB", repeat=5))
 """Every variant: 32 combinations of sides, each without and with ``+wrath``."""
-
-
-def _later(module: str, name: str) -> Any:
-    """A function of a module written later (position.py, picture.py)."""
-    try:
-        mod = importlib.import_module(f"{__name__}.{module}")
-    except ModuleNotFoundError:
-        raise NotImplementedError(f"imhotep: {module}.py is not written yet") from None
-    return getattr(mod, name)
 
 
 class ImhotepGame(Game):

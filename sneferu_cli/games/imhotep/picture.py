@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sneferu_cli.notation.picture import plural
+from sneferu_cli.words import plural
 
 from .edition import SITES
 from .position import to_position

@@ -37,7 +37,7 @@ from __future__ import annotations
 from lark import Token, Tree
 
 from sneferu_cli.game import NotationError
-from sneferu_cli.notation.grammar import parse
+from sneferu_cli.grammar import parse
 
 from .edition import SITES, Edition, standard_edition
 from .state import (
@@ -173,10 +173,7 @@ def _slot(state: ImhotepState, ship: int, slot: int) -> str:
 def from_position(text: str, edition: Edition | None = None) -> ImhotepState:
     """Read a position. ``edition`` must be given unless the position names "standard"."""
     text = text.strip()
-    try:
-        tree = parse("imhotep-position", "position", text, "position")
-    except ValueError as e:  # the loader's NotationError, as this game's
-        raise NotationError(str(e)) from None
+    tree = parse("imhotep-position", "position", text, "position")
     name, variant, rnd, left, ships, sites, cards, seats, todo = tree.children
     ed = edition or standard_edition()
     if ed.name != str(name):

@@ -17,7 +17,9 @@ from collections.abc import Iterator
 
 import msgspec
 
-from ..rules.components import Material, NotationError, Stone, Tile
+from ....game import NotationError
+from ....grammar import Token, Tree, parse
+from ..rules.components import Material, Stone, Tile
 from ..rules.state import GameState
 from ..rules.steps import (
     DONE,
@@ -35,7 +37,6 @@ from ..rules.steps import (
     Shift,
     Step,
 )
-from .grammar import Token, Tree, parse
 
 _WORDS: dict[str, Step] = {"store": STORE, "feast": FEAST, "end": END}
 

@@ -6,7 +6,7 @@ A :class:`GameState` is either waiting for the active player's next *step*
 outcome is deterministic; sampling one is the caller's business. The state does no I/O.
 
 >>> import random
->>> from sneferu_cli.rules import new_game, sample_outcome
+>>> from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
 >>> state = new_game(players=2)
 >>> rng = random.Random(7)
 >>> while state.is_chance_node():

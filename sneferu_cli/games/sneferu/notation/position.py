@@ -9,7 +9,7 @@ Eight fields separated by single spaces (grammar ``protocol/position.lark``; SPE
 impossible position (too many stones of a type, an unsupported stone, a boat past the last
 space, ...) with a NotationError that gives the reason.
 
->>> from sneferu_cli.rules import new_game
+>>> from sneferu_cli.games.sneferu.rules import new_game
 >>> text = to_position(new_game(2))
 >>> text.split()[:2], text.split()[-1]
 (['standard', 'standard'], 'setup')
@@ -19,13 +19,14 @@ True
 
 from __future__ import annotations
 
-from ..rules.components import Material, NotationError, Power, Stone, Tile
+from ....game import NotationError
+from ....grammar import Token, Tree, parse
+from ....words import plural
+from ..rules.components import Material, Power, Stone, Tile
 from ..rules.edition import Edition, standard_edition
 from ..rules.pyramid import Pyramid
 from ..rules.state import GameState, Phase, Player, Tables, Variant
 from .fast import fast_position_tree
-from .grammar import Token, Tree, parse
-from .picture import plural
 
 Node = Tree[Token] | Token
 

@@ -18,8 +18,9 @@ from lark import (
     UnexpectedInput,
 )
 
-from ..rules.components import NotationError
-from ..shipped import shipped_dir
+from .game import NotationError
+from .shipped import shipped_dir
+from .words import clip
 
 __all__ = ["Token", "Transformer", "Tree", "grammar_dir", "parse", "parser"]
 
@@ -42,17 +43,13 @@ def parse(grammar: str, start: str, text: str, what: str) -> Tree[Token]:
     try:
         return parser(grammar, start).parse(text)
     except UnexpectedEOF:
-        raise NotationError(f"{what}: ends too early: {_clip(text)!r}") from None
+        raise NotationError(f"{what}: ends too early: {clip(text)!r}") from None
     except UnexpectedCharacters as e:
         raise NotationError(f"{what}: unexpected {text[e.pos_in_stream:][:12]!r} at column "
-                            f"{e.column}: {_clip(text)!r}") from None
+                            f"{e.column}: {clip(text)!r}") from None
     except UnexpectedInput as e:
         tok = getattr(e, "token", None)
         if tok is None or tok.type == "$END":
-            raise NotationError(f"{what}: ends too early: {_clip(text)!r}") from None
+            raise NotationError(f"{what}: ends too early: {clip(text)!r}") from None
         raise NotationError(f"{what}: unexpected {str(tok)!r} at column {e.column}: "
-                            f"{_clip(text)!r}") from None
-
-
-def _clip(text: str, n: int = 80) -> str:
-    return text if len(text) <= n else text[:n] + "..."
+                            f"{clip(text)!r}") from None

@@ -1,13 +1,13 @@
 """The rules of Sneferu, with no I/O: components, editions, the pyramid and the game state.
 
->>> from sneferu_cli.rules import new_game
+>>> from sneferu_cli.games.sneferu.rules import new_game
 >>> new_game(players=3).is_chance_node()
 True
 """
 
 from . import state as _state_module
 from .chance import sample_outcome
-from .components import Material, NotationError, Power, Stone, Tile
+from .components import Material, Power, Stone, Tile
 from .edition import Edition, EditionError, load_edition, parse_edition, standard_edition
 from .pyramid import Geometry, Pyramid
 from .state import (
@@ -45,7 +45,7 @@ from .steps import (
 __all__ = [
     "DONE", "END", "FEAST", "STORE", "Action", "Arrive", "Assign", "Buy", "Done", "Draw",
     "Edition", "EditionError", "End", "Feast", "GameState", "Geometry", "IllegalAction",
-    "LayTile", "Material", "NotationError", "Outcome", "Phase", "Place", "Player", "Power",
+    "LayTile", "Material", "Outcome", "Phase", "Place", "Player", "Power",
     "Pyramid", "Shift", "SoloResult", "Standing", "Step", "Stone", "Store", "Tables", "Tile",
     "Variant", "core_build", "load_edition", "new_game", "parse_edition", "sample_outcome",
     "standard_edition",

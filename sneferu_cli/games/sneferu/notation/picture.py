@@ -3,13 +3,11 @@
 The picture is for people (``sneferu position show``, human seats, ``replay --show``);
 machines read the position notation. :func:`sections` gives it in named parts, so that a
 terminal can show only the parts that changed.
-
->>> plural(1, "stone"), plural(21, "stone"), plural(0, "turn")
-('1 stone', '21 stones', '0 turns')
 """
 
 from __future__ import annotations
 
+from ....words import plural
 from ..rules.components import Material, Stone, Tile
 from ..rules.state import GameState, Phase, Variant
 
@@ -18,11 +16,6 @@ LEGEND = ("Pyramids: level 1 at the bottom, slots numbered from the left (BT@2.3
           "  [BT] a stone (left, right material), [..] an empty slot, [2.] an empty slot with "
           "2 food\n  printed on its left half, [.1] with 1 food printed on its right half.")
 """The key to the pyramid drawings, printed once after the seats."""
-
-
-def plural(n: int, word: str) -> str:
-    """``n`` and the noun, in the plural unless ``n`` is 1: ``1 stone``, ``2 stones``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def sections(state: GameState) -> list[tuple[str, str]]:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-from .components import Material, NotationError
+from ....game import NotationError
+from .components import Material
 
 
 class Geometry:

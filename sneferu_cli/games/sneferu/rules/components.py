@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from enum import Enum, IntEnum
 
-
-class NotationError(ValueError):
-    """A string that is not valid notation (a move, a position, a code)."""
+from ....game import NotationError
 
 
 class Material(IntEnum):

@@ -19,7 +19,8 @@ from typing import Literal
 
 import msgspec
 
-from .components import Material, NotationError, Power, Tile
+from ....game import NotationError
+from .components import Material, Power, Tile
 
 
 class EditionError(ValueError):
