@@ -127,7 +127,7 @@ def test_a_sneferu_record_is_written_without_a_game_tag_and_reads_with_one():
     assert read_records(tagged).games[0].record == record
 
 
-def test_a_record_of_an_unknown_game_is_read_but_does_not_replay():
+def test_a_record_of_an_unknown_game_is_read_but_does_not_replay(tmp_path):
     record = GameRecord(Header(players=2, game="nim"), [Chance("~H5"), Turn(1, "take 1")])
     text = format_record(record).replace("[Game nim]", "[Game chess]")
     entry = read_records(text).games[0]
@@ -138,6 +138,13 @@ def test_a_record_of_an_unknown_game_is_read_but_does_not_replay():
     assert err.value.line == 3  # the [Game] tag
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         format_record(entry.record)
+    path = tmp_path / "chess.rec"
+    path.write_text(text)
+    for mode in ((), ("--text",), ("--ply", "0")):
+        done = run_cli("replay", *mode, str(path))
+        assert done.returncode == 1 and done.stdout == ""
+        assert done.stderr == (f"sneferu: {path}, game 1, line 3: unknown game 'chess' "
+                               "(known: sneferu, imhotep)\n")
 
 
 def test_another_games_record_lines_keep_to_the_word_rules():

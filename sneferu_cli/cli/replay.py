@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..game import get_game
+from ..game import UnknownGame, get_game
 from ..record.html import game_page
 from ..record.jsonl import read_any, records_to_json
 from ..record.replay import ReplayError, describe_due, edition_for, position_at, verify
@@ -125,9 +125,10 @@ def _edition(entry: GameEntry, editions: list[Any], source: str) -> Any:
     try:
         edition: Any = edition_for(entry.record.header, editions)
         return edition
-    except ValueError as e:
+    except ValueError as e:  # the edition is not loaded, or the game is unknown
+        tag = "game" if isinstance(e, UnknownGame) else "edition"
         raise ReplayError(str(e), source, entry.number,
-                          entry.tag_lines.get("edition", entry.line) or None) from None
+                          entry.tag_lines.get(tag, entry.line) or None) from None
 
 
 def _verify_all(entries: list[GameEntry], editions: list[Any], rf: RecordFile) -> int:
