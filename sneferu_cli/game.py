@@ -29,6 +29,7 @@ __all__ = [
     "DEFAULT_GAME",
     "GAMES",
     "Game",
+    "IllegalMove",
     "NotationError",
     "Standing",
     "State",
@@ -40,6 +41,11 @@ __all__ = [
 
 class NotationError(ValueError):
     """Text that is not valid notation (a move, outcome, position, record or protocol line)."""
+
+
+class IllegalMove(ValueError):
+    """A move or chance outcome the rules do not allow in the state it is applied to (each
+    game raises its own subclass)."""
 
 
 class UnknownGame(ValueError):

@@ -10,9 +10,8 @@ import sys
 
 import click
 
-from ..game import NotationError
-from ..games.sneferu.rules.edition import EditionError
-from ..games.sneferu.rules.state import IllegalAction
+from ..edition import EditionError
+from ..game import IllegalMove, NotationError
 from .bench import bench
 from .play import play
 from .position import position
@@ -50,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
             hint = f" (see '{e.ctx.command_path} --help')"
         click.echo(f"sneferu: {e.format_message()}{hint}", err=True)
         sys.exit(e.exit_code)
-    except (NotationError, IllegalAction, EditionError) as e:
+    except (NotationError, IllegalMove, EditionError) as e:
         click.echo(f"sneferu: {e}", err=True)
         sys.exit(2)
     except BrokenPipeError:

@@ -24,8 +24,8 @@ import msgspec
 
 from ..arbiter.bundled import split_command
 from ..arbiter.game import TimeControl
+from ..edition import EditionError
 from ..game import DEFAULT_GAME, Game, get_game
-from ..games.sneferu.rules.edition import EditionError, load_edition, standard_edition
 from ..games.sneferu.rules.state import new_game
 from ..words import plural
 
@@ -171,8 +171,6 @@ class TournamentConfig(_Config, frozen=True):
 
     def load_edition(self) -> Any:
         """The edition the games are played with (raises EditionError or ValueError)."""
-        if self.game == DEFAULT_GAME:
-            return load_edition(self.edition) if self.edition else standard_edition()
         game = self.the_game()
         return game.load_edition(Path(self.edition)) if self.edition else game.standard_edition()
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from importlib import resources
 
 import pytest
+from support import run_cli
 
+from sneferu_cli.edition import EditionError
 from sneferu_cli.games.imhotep import GAME
 from sneferu_cli.games.imhotep.edition import (
-    EditionError,
     load_edition,
     parse_edition,
     standard_edition,
@@ -100,3 +101,15 @@ def test_a_loaded_edition_plays():
     ed = parse_edition(STANDARD.replace('name = "standard"', 'name = "mine"'))
     state = GAME.new_game(2, edition=ed)
     assert GAME.edition_of(state).name == "mine"
+
+
+def test_a_wrong_edition_file_is_one_line_on_the_command_line(tmp_path):
+    """An Imhotep edition error reaches the user as Sneferu's do: one line, exit 2."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text("x = 1\n")
+    r = run_cli("position", "new", "--game", "imhotep", "--edition", str(bad))
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.splitlines() == [f"sneferu: {bad}: Object contains unknown field `x`"]
+    r = run_cli("position", "new", "--game", "imhotep", "--edition", str(tmp_path / "no.toml"))
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "cannot read edition" in r.stderr

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from imhotep.helpers import K, W, card, fill, give, moves, play, put, start
 
+from sneferu_cli.game import IllegalMove
 from sneferu_cli.games.imhotep.edition import standard_edition
-from sneferu_cli.games.imhotep.state import IllegalMove, size_points
+from sneferu_cli.games.imhotep.state import size_points
 
 
 @pytest.mark.parametrize("code,site", [("ENT", "pyramid"), ("SAR", "chamber"),

@@ -8,9 +8,9 @@ import random
 import pytest
 from imhotep.helpers import B, K, W, card, fill, moves, play, put, start
 
-from sneferu_cli.game import NotationError, get_game
+from sneferu_cli.game import IllegalMove, NotationError, get_game
 from sneferu_cli.games.imhotep import GAME, VARIANTS
-from sneferu_cli.games.imhotep.state import IllegalMove, parse_variant
+from sneferu_cli.games.imhotep.state import parse_variant
 
 
 def test_wrath_costs_five_per_player_missing_a_monument():

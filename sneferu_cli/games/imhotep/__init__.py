@@ -28,9 +28,9 @@ from sneferu_cli.game import Game, Standing
 
 from .edition import Edition, load_edition, standard_edition
 from .move import parse_move, parse_outcome
-from .state import IllegalMove, ImhotepState, new_game, sample_outcome
+from .state import ImhotepState, new_game, sample_outcome
 
-__all__ = ["GAME", "IllegalMove", "ImhotepGame", "ImhotepState"]
+__all__ = ["GAME", "ImhotepGame", "ImhotepState"]
 
 VARIANTS: tuple[str, ...] = tuple(
     "".join(sides) + wrath for wrath in ("", "+wrath")

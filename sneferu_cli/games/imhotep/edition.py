@@ -19,6 +19,8 @@ from typing import Literal
 
 import msgspec
 
+from ...edition import load_edition_file, parse_edition_text
+
 SITES = "MPTCO"
 """The five sites in notation order: market, pyramid, temple, burial chamber, obelisks."""
 COLOURS = ("red", "green", "purple", "blue")
@@ -26,8 +28,6 @@ PYRAMID_BONUSES = ("CARD", "STONES", "LOAD")
 TEMPLE_BONUSES = ("PS", "P2", "CD")
 
 
-class EditionError(ValueError):
-    """An edition file that cannot be used; the message names the file and the field."""
 
 
 class _Data(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -158,27 +158,12 @@ class Edition(_Data, frozen=True):
 
 def load_edition(path: str | Path) -> Edition:
     """Read and check an edition TOML file."""
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise EditionError(f"{p}: cannot read edition: {e.strerror}") from None
-    return parse_edition(raw, str(p))
+    return load_edition_file(path, Edition, _check)
 
 
 def parse_edition(raw: bytes | str, source: str = "<edition>") -> Edition:
     """Decode and check an edition from TOML text."""
-    try:
-        edition = msgspec.toml.decode(raw, type=Edition)
-    except msgspec.ValidationError as e:
-        raise EditionError(f"{source}: {e}") from None
-    except msgspec.DecodeError as e:
-        raise EditionError(f"{source}: not valid TOML: {e}") from None
-    try:
-        _check(edition)
-    except ValueError as e:
-        raise EditionError(f"{source}: {e}") from None
-    return edition
+    return parse_edition_text(raw, source, Edition, _check)
 
 
 @functools.cache

@@ -30,6 +30,7 @@ import itertools
 import random
 from typing import Final, NamedTuple
 
+from ...game import IllegalMove
 from .edition import SITES, Edition, standard_edition
 from .move import (
     PASS,
@@ -90,10 +91,6 @@ TO_SEAT: Final = 2       # a bonus card for the seat (pyramid B CARD, temple B C
 TO_DISCARD: Final = 3    # an untaken pair at the round's end (I32)
 
 Task = tuple[int, ...]
-
-
-class IllegalMove(ValueError):
-    """A move or chance outcome that the rules do not allow in this state."""
 
 
 class Tables:

@@ -5,10 +5,11 @@
 True
 """
 
+from ....edition import EditionError
 from . import state as _state_module
 from .chance import sample_outcome
 from .components import Material, Power, Stone, Tile
-from .edition import Edition, EditionError, load_edition, parse_edition, standard_edition
+from .edition import Edition, load_edition, parse_edition, standard_edition
 from .pyramid import Geometry, Pyramid
 from .state import (
     GameState,

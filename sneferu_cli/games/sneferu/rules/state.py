@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from enum import Enum, IntEnum
 from typing import Final, NamedTuple
 
+from ....game import IllegalMove
 from .components import STONE_MATERIALS, STONE_OF_PAIR, Material, Power, Stone, Tile
 from .edition import Builder, Edition, standard_edition
 from .pyramid import Geometry, Pyramid
@@ -47,7 +48,7 @@ from .steps import (
 )
 
 
-class IllegalAction(ValueError):
+class IllegalAction(IllegalMove):
     """A step or chance outcome that the rules do not allow in this state."""
 
 

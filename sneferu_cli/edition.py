@@ -1,0 +1,49 @@
+"""Edition data files, for every game: TOML decoded into a game's msgspec structs and
+checked, every problem one :class:`EditionError` line naming the file and the field.
+
+Each game declares its own edition structs and checks (``games/<game>/edition.py``); the
+reading is done once, here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import msgspec
+
+__all__ = ["EditionError", "load_edition_file", "parse_edition_text"]
+
+E = TypeVar("E")
+
+
+class EditionError(ValueError):
+    """An edition file that cannot be read, is not valid TOML, or has a wrong field."""
+
+
+def parse_edition_text(raw: bytes | str, source: str, kind: type[E],
+                       check: Callable[[E], None]) -> E:
+    """Decode ``raw`` TOML as ``kind`` and run ``check`` (a ValueError naming the field);
+    every failure is one EditionError starting with ``source``."""
+    try:
+        edition = msgspec.toml.decode(raw, type=kind)
+    except msgspec.ValidationError as e:
+        raise EditionError(f"{source}: {e}") from None
+    except msgspec.DecodeError as e:
+        raise EditionError(f"{source}: not valid TOML: {e}") from None
+    try:
+        check(edition)
+    except ValueError as e:
+        raise EditionError(f"{source}: {e}") from None
+    return edition
+
+
+def load_edition_file(path: str | Path, kind: type[E], check: Callable[[E], None]) -> E:
+    """Read the edition file ``path`` as :func:`parse_edition_text` does."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as e:
+        raise EditionError(f"{p}: cannot read edition: {e.strerror}") from None
+    return parse_edition_text(raw, str(p), kind, check)
