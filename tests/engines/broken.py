@@ -76,7 +76,10 @@ class Broken(Bot):
             misbehave()
         move = str(Move(self.rng.choice(state.legal_turns())))
         if MODE == "double-move" and self.requests == AT:
-            print(f"move {move}", flush=True)
+            # Both answers leave in one write ("move X\nmove X\n"), so the second is always
+            # there, unread, once the arbiter has read the first (written apart, a late
+            # second line would be taken as the answer to the next request instead).
+            return f"{move}\nmove {move}"
         return move
 
 
