@@ -7,12 +7,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 import threading
 import time
 from types import SimpleNamespace
 
+import msgspec
 import pytest
 from support import ROOT, run_cli
 
@@ -21,6 +23,7 @@ from sneferu_cli.record.model import GameRecord, Header, Seat, SeatResult
 from sneferu_cli.record.replay import verify
 from sneferu_cli.record.text import read_records
 from sneferu_cli.tournament import compute_standings, format_standings, to_csv, to_json
+from sneferu_cli.tournament.config import ConfigError, fingerprint_of, load_config
 from sneferu_cli.tournament.progress import Progress
 from sneferu_cli.tournament.standings import GameResult, Results
 
@@ -163,3 +166,55 @@ def test_progress_shows_the_games_columns(live):
         assert text.splitlines()[1].split()[6:8] == ["points", "sled"]
     else:
         assert "leader A (mean rank 1.33)" in text
+
+
+# ----------------------------------------------------------------- variants
+
+
+def test_an_imhotep_variant_is_played_recorded_and_replayed(tmp_path):
+    """variant = "BBBBB+wrath": every game is played in it, its records say so (a variant
+    with "+" could not be written before) and replay; the report reads them."""
+    (tmp_path / "w.toml").write_text(
+        'game = "imhotep"\nvariant = "BBBBB+wrath"\ndeals = 1\nseed = 2\nmovetime = 2000\n'
+        'records = "w.rec"\n[[engine]]\nname = "a"\ncommand = "random"\n'
+        '[[engine]]\nname = "b"\ncommand = "random"\n')
+    done = subprocess.run([sys.executable, "-m", "sneferu_cli", "tournament", "w.toml"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=LIMIT)
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "w.rec").read_text()
+    games = read_records(text).games
+    assert len(games) == 2 and text.count("[Variant BBBBB+wrath]\n") == 2
+    for g in games:
+        state = verify(g, get_game("imhotep").standard_edition()).state
+        assert get_game("imhotep").variant_of(state) == "BBBBB+wrath"
+    assert run_cli("tournament", "report", str(tmp_path / "w.rec")).returncode == 0
+
+
+@pytest.mark.parametrize(("keys", "message"), [
+    ({"game": "imhotep", "variant": "CCCCC"}, "variant: unknown Imhotep variant 'CCCCC'"),
+    ({"variant": "builders"}, "variant: Sneferu's variant is chosen with builders"),
+])
+def test_a_variant_that_cannot_be_played_is_a_configuration_error(keys, message):
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        load_config(None, {"engine": ["name=a command=random", "name=b command=random"],
+                           **keys})
+
+
+def test_a_variant_is_not_given_with_positions(tmp_path):
+    start = run_cli("position", "new", "--game", "imhotep", "--players", "2", "--seed", "1")
+    (tmp_path / "book.txt").write_text(start.stdout)
+    with pytest.raises(ConfigError, match="variant: not with positions"):
+        load_config(None, {"engine": ["name=a command=random", "name=b command=random"],
+                           "game": "imhotep", "variant": "ABAAB",
+                           "positions": str(tmp_path / "book.txt")})
+
+
+def test_the_variant_key_counts_in_the_fingerprint_only_when_given():
+    engines = {"engine": ["name=a command=random", "name=b command=random"], "seed": 1,
+               "game": "imhotep"}
+    plain = load_config(None, engines)
+    before = msgspec.to_builtins(plain)
+    del before["variant"]  # a state written before the key: the same fingerprint
+    assert plain.fingerprint() == fingerprint_of(before)
+    assert load_config(None, {**engines, "variant": "AAAAA"}).fingerprint() != \
+        plain.fingerprint()

@@ -102,6 +102,8 @@ class _WithReport(click.Command):
 @click.option("--game", default=None, metavar="NAME",
               help=f"The game played (default {DEFAULT_GAME}; TOML key game).")
 @builders_option
+@click.option("--variant", default=None, metavar="NAME",
+              help="Another game's variant (Imhotep: AAAAA, the default, to BBBBB+wrath).")
 @edition_option
 @click.option("--time-control", "--tc", "time_control", default=None, metavar="SECONDS+INC",
               help=f"Game clock per seat, as sneferu play --tc (default {DEFAULT_CLOCK}).")
