@@ -218,3 +218,22 @@ def test_the_variant_key_counts_in_the_fingerprint_only_when_given():
     assert plain.fingerprint() == fingerprint_of(before)
     assert load_config(None, {**engines, "variant": "AAAAA"}).fingerprint() != \
         plain.fingerprint()
+
+
+def test_position_new_takes_another_games_variant_for_an_opening_book(tmp_path):
+    """`position new --variant` starts a book of that variant; a tournament from it plays
+    it (the positions carry their variant)."""
+    new = run_cli("position", "new", "--game", "imhotep", "-p", "2", "--seed", "5",
+                  "--variant", "ABAAB+wrath")
+    assert new.returncode == 0, new.stderr
+    assert new.stdout.split()[1] == "ABAAB+wrath"
+    (tmp_path / "book.txt").write_text(new.stdout)
+    cfg = load_config(None, {"engine": ["name=a command=random", "name=b command=random"],
+                             "game": "imhotep", "positions": str(tmp_path / "book.txt")})
+    assert cfg.start_positions() == [new.stdout.strip()]
+    for args, message in ((["--game", "imhotep", "--variant", "AAAA"], "unknown Imhotep "
+                           "variant 'AAAA'"), (["--variant", "ABAAB"], "Sneferu's is "
+                                                "--builders")):
+        bad = run_cli("position", "new", *args)
+        assert bad.returncode == 2 and message in bad.stderr
+        assert len(bad.stderr.splitlines()) == 1
