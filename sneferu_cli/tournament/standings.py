@@ -87,9 +87,9 @@ class Results:
         others = [(seat, self._number(name)) for seat, name in r.names.items()
                   if all(s.seat != seat for s in r.result)]
         solo = None if r.solo is None else msgspec.structs.astuple(r.solo)
-        kind = _intern(self._games, self._game_index, r.game)
+        game_no = _intern(self._games, self._game_index, r.game)
         _encoder.encode_into((r.round, r.players, r.deal, seats, others, solo, r.faults,
-                              kind), self._buffer, -1)
+                              game_no), self._buffer, -1)
         self._ends.append(len(self._buffer))
         number = r.round or ""
         numbered = number.isascii() and number.isdigit() and len(number) < 19
@@ -121,7 +121,7 @@ class Results:
 
     def __getitem__(self, index: int) -> GameResult:
         start = self._ends[index - 1] if index else 0
-        rnd, players, deal, seats, others, solo, faults, game = _decoder.decode(
+        rnd, players, deal, seats, others, solo, faults, game_no = _decoder.decode(
             self._buffer[start:self._ends[index]])
         names = self._names
         by_seat = {seat: names[n] for seat, n, *_ in seats if n >= 0}
@@ -131,7 +131,7 @@ class Results:
                                       self._scores_of(scores))
                            for seat, _, rank, stones, food, retired, *scores in seats],
                           None if solo is None else SoloScore(*solo),
-                          [(seat, kind) for seat, kind in faults], self._games[game])
+                          [(seat, kind) for seat, kind in faults], self._games[game_no])
 
     def _scores_of(self, packed: list[int]) -> dict[str, int]:
         """The ``scores`` :meth:`_scores` packed."""
@@ -359,16 +359,16 @@ class _Tally:
         for seat, kind in rec.faults:
             faults = self._engine(table, names.get(seat, f"seat {seat}")).faults
             faults[kind] = faults.get(kind, 0) + 1
-        keys = self._keys(rec)
+        self._keys(rec)
         if rec.players == 1:
-            self._solo(index, rec, keys)
+            self._solo(index, rec)
             return
         key = self._cluster(index, rec)
         shared = sum(1 for r in rec.result if r.rank == 1)
         for r in rec.result:
             e = self._engine(table, names[r.seat])
             e.ranks.add(r.rank, key)
-            _add_scores(e.totals, keys, r)
+            _add_scores(e.totals, r)
             if r.rank == 1:
                 e.firsts += 1 / shared
             place = self.seats.setdefault((rec.players, r.seat), [0, 0])
@@ -383,13 +383,11 @@ class _Tally:
         if len({n for n, _ in res}) == len(res):  # else no one to compare with
             self._rate(res)
 
-    def _keys(self, rec: GameResult) -> tuple[str, ...]:
-        """The names of the scores of ``rec``'s game, added to the names met."""
-        keys = self._game_keys.get(rec.game)
-        if keys is None:
+    def _keys(self, rec: GameResult) -> None:
+        """Add the names of the scores of ``rec``'s game to the names met."""
+        if rec.game not in self._game_keys:
             keys = self._game_keys[rec.game] = _score_keys(rec.game, rec.result)
-        self.keys.update(dict.fromkeys(keys))
-        return keys
+            self.keys.update(dict.fromkeys(keys))
 
     def _cluster(self, index: int, rec: GameResult) -> Hashable:
         """The cluster of a game: its deal (or seed) with its engines; else the game
@@ -407,11 +405,11 @@ class _Tally:
         for (n, _), team in zip(res, new, strict=True):
             current[n] = team[0]
 
-    def _solo(self, index: int, h: GameResult, keys: tuple[str, ...]) -> None:
+    def _solo(self, index: int, h: GameResult) -> None:
         e = self._engine(self.solo, h.names[h.result[0].seat])
         win = h.solo.won if h.solo is not None else h.result[0].rank == 1
         e.wins.add(1 if win else 0, index)
-        _add_scores(e.totals, keys, h.result[0])
+        _add_scores(e.totals, h.result[0])
         if h.solo is not None:
             e.ptah += h.solo.ptah
             if win and h.solo.score is not None:
@@ -457,11 +455,10 @@ def _score_keys(game: str, result: Sequence[SeatResult]) -> tuple[str, ...]:
         return tuple(k for k, _ in result[0].score_items()) if result else ()
 
 
-def _add_scores(totals: dict[str, int], keys: tuple[str, ...], r: SeatResult) -> None:
-    """Add a seat's scores named ``keys`` to ``totals`` (a score it lacks counts 0)."""
-    scores = dict(r.score_items())
-    for k in keys:
-        totals[k] = totals.get(k, 0) + (scores.get(k) or 0)
+def _add_scores(totals: dict[str, int], r: SeatResult) -> None:
+    """Add a seat's scores to ``totals`` (a score it lacks counts 0 in the means)."""
+    for k, v in r.score_items():
+        totals[k] = totals.get(k, 0) + v
 
 
 # ----------------------------------------------------------------- output
