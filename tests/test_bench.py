@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
-from support import run_cli
+from support import ROOT, run_cli
 
 from sneferu_cli.arbiter.bench import instant_engine, pipe_round_trip, time_moves
 from sneferu_cli.bench import STEP_ROUNDS, play_random, run_bench
+from sneferu_cli.game import get_game
 from sneferu_cli.games.sneferu.rules import core_build, new_game, standard_edition
 
 
@@ -130,3 +133,84 @@ def test_bench_says_whether_the_rules_core_is_compiled():
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[1].endswith(f", rules core {core_build()}")
     assert core_build() in ("compiled (mypyc)", "pure Python")
+
+
+# ------------------------------------------------------------------ another game
+
+SNEFERU_ONLY = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'instant.py'}"
+
+
+def engine_rows(table: str) -> dict[str, tuple[float, str | None]]:
+    """figure -> (x floor, arbiter CPU or None), from the engines table."""
+    rows = {}
+    for line in table.splitlines()[3:]:
+        m = re.fullmatch(r"(.+?) +([\d,]+) +([\d,]+\.\d) µs +([\d,]+\.\d)"
+                         r"(?: +([\d,]+\.\d) µs)?", line)
+        assert m, line
+        rows[m.group(1)] = (float(m.group(4).replace(",", "")), m.group(5))
+    return rows
+
+
+def test_bench_of_imhotep_measures_its_rules_then_pipes_and_engines():
+    """--game imhotep: its rules table, then the floor, a move with four instant
+    legal-move engines and four bundled random engines playing Imhotep, and the rules'
+    random game and legal-move listing, each against the floor."""
+    r = run_cli("bench", "--game", "imhotep", "--games", "3", "--engine-games", "1",
+                "--seed", "4", timeout=120)
+    assert r.returncode == 0, r.stderr
+    rules, engines = r.stdout.split("\n\n")
+    assert rules.splitlines()[0] == ("sneferu bench --game imhotep: 4 players, AAAAA "
+                                     "variant, 3 games, seed 4")
+    assert list(counts(rules)) == ["random games", "moves and outcomes", "legal moves listed",
+                                   "legal_moves() calls", "positions written",
+                                   "positions read"]
+    lines = engines.splitlines()
+    assert re.fullmatch(r"engines: Imhotep, 4 seats, 1 games from seed 4, movetime 1000; "
+                        r"load average \d+\.\d\d on \d+ cores", lines[0]), lines[0]
+    rows = engine_rows(engines)
+    assert list(rows) == [*ENGINE_ROWS[:5], "legal-move listing, rules only"]
+    assert rows[ENGINE_ROWS[0]][0] == 1.0
+    assert [k for k, (_, cpu) in rows.items() if cpu is not None] == ENGINE_ROWS[2:4]
+
+
+def test_bench_of_imhotep_takes_the_sneferu_options_as_errors_and_rules_alone():
+    for args in (["--builders", "random"], ["--perft", "x"], ["-p", "1"],
+                 ["--rules", "--engine-games", "2"]):
+        r = run_cli("bench", "--game", "imhotep", *args)
+        assert r.returncode == 2, args
+        assert r.stderr.startswith("sneferu: ") and len(r.stderr.splitlines()) == 1, r.stderr
+    r = run_cli("bench", "--game", "imhotep", "--rules", "--games", "2", "-p", "2")
+    assert r.returncode == 0 and "\n\n" not in r.stdout and "pipe" not in r.stdout
+
+
+@pytest.mark.parametrize("compiler", [True, False])
+def test_the_instant_engine_plays_imhotep_in_c_or_python(compiler, tmp_path, monkeypatch):
+    """engines/instant.c and instant.py declare `feature games sneferu imhotep`: they play
+    Imhotep from the listed moves (time_moves raises if a seat was refused or retired)."""
+    if not compiler:
+        monkeypatch.setenv("PATH", str(tmp_path))
+    argv, _ = instant_engine(Path(tmp_path))
+    imhotep = get_game("imhotep")
+    turns, seconds, cpu = time_moves(argv, 3, 2, 9, None, imhotep.standard_edition(),
+                                     imhotep)
+    assert turns > 40 and seconds > 0 and cpu > 0
+
+
+def test_an_engine_that_does_not_play_the_game_is_one_line():
+    with pytest.raises(OSError, match="does not play imhotep"):
+        time_moves(SNEFERU_ONLY.split(), 2, 1, 1, None, None, get_game("imhotep"))
+
+
+def test_play_bench_of_imhotep_replays_its_games():
+    """sneferu play --bench with --game: the games, then the instant replay of the same
+    turns (its engines declare the game), the floor and the overhead."""
+    r = run_cli("play", "--bench", "1", "random", "js-random" if shutil.which("node")
+                else "random", "random", "--game", "imhotep", "--seed", "3", timeout=120)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert re.fullmatch(r"3 engines \(random, .+, random\), 1 game from seed 3, 60\+1:", out[0])
+    played, replayed = (int(re.findall(r"(\d+) turns in", line)[0]) for line in out[1:3])
+    assert played == replayed > 20 and "warning" not in r.stdout
+    r = run_cli("play", "--bench", "1", "random", SNEFERU_ONLY, "--game", "imhotep")
+    assert r.returncode == 2 and "does not play imhotep" in r.stderr
+    assert len(r.stderr.splitlines()) == 1

@@ -63,3 +63,18 @@ def test_library_example_plays_a_game() -> None:
     ranks = [int(line.split(".")[0]) for line in lines[2:5]]
     assert ranks[0] == 1 and ranks == sorted(ranks)
     assert lines[-1].startswith('JSON state: {"edition":"standard"')
+
+
+def test_imhotep_tournament_example_runs_from_a_checkout(tmp_path) -> None:
+    """examples/imhotep.toml: 3 seats, 2 deals in every seating, variant ABAAB; the
+    standings show Imhotep's points and sled, and every game replays."""
+    records = tmp_path / "imhotep.records"
+    r = run(sys.executable, "-m", "sneferu_cli", "tournament", "examples/imhotep.toml",
+            "--records", str(records))
+    assert r.returncode == 0, r.stderr
+    table = r.stdout[r.stdout.index("#  engine"):]
+    assert table.split()[6:8] == ["points", "sled"]
+    text = records.read_text()
+    assert text.count("[Game imhotep]") == 6 == text.count("[Variant ABAAB]")
+    replay = run(sys.executable, "-m", "sneferu_cli", "replay", str(records))
+    assert replay.returncode == 0 and replay.stdout.count(": verified") == 6, replay.stdout

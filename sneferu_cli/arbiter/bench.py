@@ -1,11 +1,11 @@
 """How fast games run, and what the arbiter itself costs per move, against the pipe's floor.
 
-:func:`speed_report` is ``sneferu bench``'s part about engines: the floor (a line written to
-``cat`` and read back), the time per move of four engines that answer instantly from the
-listed legal moves (``engines/instant.c``, built with the C compiler found, else
-``engines/instant.py``), and of four engines that follow the rules themselves (the bundled
-``random``), all through the real game loop and real processes, each as a multiple of the
-floor.
+:func:`speed_report` is ``sneferu bench``'s part about engines, for any game: the floor (a
+line written to ``cat`` and read back), the time per move of four engines that answer
+instantly from the listed legal moves (``engines/instant.c``, built with the C compiler
+found, else ``engines/instant.py``), and of four engines that follow the rules themselves
+(the bundled ``random``), all through the real game loop and real processes, each as a
+multiple of the floor.
 
 :func:`bench_report` is ``sneferu play --bench``, with three measurements:
 
@@ -31,13 +31,14 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..bench import Figure
-from ..games.sneferu.rules.edition import Edition
+from ..game import DEFAULT_GAME, Game, get_game
 from ..record.model import GameRecord, Turn
 from ..words import plural
 from .bundled import engine_command, engines_dir
-from .engine import Engine, automatic_options
+from .engine import Engine, automatic_options, refuse_other_games
 from .game import TimeControl, play_game
 
 __all__ = [
@@ -50,12 +51,14 @@ __all__ = [
     "time_moves",
 ]
 
-# An engine that needs nothing but its list of moves: it answers each go with the next one
-# (argv[2] == "legalmoves": it asks for the legal moves, and ignores them).
+# An engine that needs nothing but its list of moves: it answers each go with the next one;
+# it plays the game argv[2] (argv[3] == "legalmoves": it asks for the legal moves, and
+# ignores them).
 INSTANT = """\
 import sys
 moves = open(sys.argv[1]).read().splitlines()[::-1]
-feature = "feature legalmoves\\n" if sys.argv[2:] == ["legalmoves"] else ""
+feature = "feature legalmoves\\n" if sys.argv[3:] == ["legalmoves"] else ""
+feature += "feature games " + sys.argv[2] + "\\n"
 out = sys.stdout
 for line in sys.stdin:
     word = line.split(" ", 1)[0].strip()
@@ -76,16 +79,19 @@ ROUND_TRIPS = 2000
 
 
 def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
-                 builders: str | None, edition: Edition,
-                 time_control: TimeControl) -> str:
-    """Run the three measurements and describe them in a few lines."""
+                 builders: str | None, edition: Any, time_control: TimeControl,
+                 game: Game | None = None) -> str:
+    """Run the three measurements with ``game`` (Sneferu when None) and describe them in
+    a few lines. ValueError when an engine does not play the game."""
+    game = game or get_game()
     engines = Engine.start_all([Engine(a, label=str(i)) for i, a in enumerate(argvs, 1)])
     try:
         failed = [e for e in engines if e.fault is not None]
         if failed:
             return f"{failed[0].name}: {failed[0].fault}"
+        refuse_other_games(engines, game.name)
         names = ", ".join(e.name for e in engines)
-        records, wall = _play(engines, games, seed, builders, edition, time_control)
+        records, wall = _play(engines, games, seed, builders, edition, time_control, game)
     finally:
         Engine.quit_all(engines)
     turns = sum(_turns(r) for r in records)
@@ -106,13 +112,14 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
                                     if isinstance(e, Turn) and e.seat == seat))
             files.append(path)
         instant = Engine.start_all([
-            Engine([sys.executable, "-S", "-c", INSTANT, str(f)]
+            Engine([sys.executable, "-S", "-c", INSTANT, str(f), game.name]
                    + (["legalmoves"] if "legalmoves" in e.features else []),
                    name="instant", label=str(i))
             for i, (f, e) in enumerate(zip(files, engines, strict=True), 1)])
         try:
             cpu = time.process_time()
-            replay, wall2 = _play(instant, games, seed, builders, edition, time_control)
+            replay, wall2 = _play(instant, games, seed, builders, edition, time_control,
+                                  game)
             cpu = time.process_time() - cpu
             rtt = _round_trip(instant[0])
         finally:
@@ -132,7 +139,7 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
 
 
 def _play(engines: Sequence[Engine], games: int, seed: int, builders: str | None,
-          edition: Edition, tc: TimeControl) -> tuple[list[GameRecord], float]:
+          edition: Any, tc: TimeControl, game: Game) -> tuple[list[GameRecord], float]:
     records = []
     wall = 0.0
     for g in range(games):
@@ -142,7 +149,7 @@ def _play(engines: Sequence[Engine], games: int, seed: int, builders: str | None
                 e.set_option(name, value)
         start = time.perf_counter()
         records.append(play_game(engines, seed=seed + g, time_control=tc, builders=builders,
-                                 edition=edition))
+                                 edition=edition, game=game))
         wall += time.perf_counter() - start
         for e in engines:
             if e.fault is not None:
@@ -237,18 +244,24 @@ class SpeedFigure:
 
 
 def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, builders: str | None,
-               edition: Edition) -> tuple[int, float, float]:
-    """Engine turns, wall seconds and the arbiter's CPU seconds of ``games`` games between
-    ``seats`` copies of an engine, through the game loop (the engines started once, as a
-    tournament worker does). OSError when an engine fails to start or is retired."""
+               edition: Any, game: Game | None = None) -> tuple[int, float, float]:
+    """Engine turns, wall seconds and the arbiter's CPU seconds of ``games`` games of
+    ``game`` (Sneferu when None) between ``seats`` copies of an engine, through the game
+    loop (the engines started once, as a tournament worker does). OSError when an engine
+    fails to start, does not play the game or is retired."""
+    game = game or get_game()
     engines = Engine.start_all([Engine(list(argv), label=str(i)) for i in range(1, seats + 1)])
     try:
         failed = [e for e in engines if e.fault is not None]
         if failed:
             raise OSError(f"{failed[0].name}: {failed[0].fault}")
+        try:
+            refuse_other_games(engines, game.name)
+        except ValueError as e:
+            raise OSError(str(e)) from None
         cpu = time.process_time()
         records, wall = _play(engines, games, seed, builders, edition,
-                              TimeControl(movetime=1000))
+                              TimeControl(movetime=1000), game)
         cpu = time.process_time() - cpu
     finally:
         Engine.quit_all(engines)
@@ -260,21 +273,27 @@ def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, builders:
 
 
 def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
-                  engine_games: int, seed: int, edition: Edition
+                  engine_games: int, seed: int, edition: Any, game: Game | None = None
                   ) -> tuple[list[SpeedFigure], str]:
     """Measure in one run: the floor (raw pipes, then through file objects), a move with
     legal-move engines and with own-rules engines (``players`` seats, ``engine_games``
-    games); then a random game and a legal step of the rules alone, from ``rules`` (the
-    figures of :func:`sneferu_cli.bench.run_bench`, measured in the same run). Also says
-    which instant engine was used."""
+    games of ``game``, Sneferu when None); then a random game and a legal step (another
+    game: a listing of the legal moves) of the rules alone, from ``rules`` (the figures of
+    :func:`sneferu_cli.bench.run_bench` or :func:`~sneferu_cli.bench.run_game_bench`,
+    measured in the same run). Also says which instant engine was used."""
+    game = game or get_game()
     floor = pipe_round_trip()
     buffered = pipe_round_trip(file_objects=True)
     with tempfile.TemporaryDirectory() as tmp:
         instant, which = instant_engine(Path(tmp))
-        listed = time_moves(instant, players, engine_games, seed, builders, edition)
-    own = time_moves(engine_command("random"), players, engine_games, seed, builders, edition)
+        listed = time_moves(instant, players, engine_games, seed, builders, edition, game)
+    own = time_moves(engine_command("random"), players, engine_games, seed, builders, edition,
+                     game)
     measured = {f.what: f for f in rules}
-    played, steps = measured["random games"], measured["legal steps generated"]
+    played = measured["random games"]
+    what, key = (("legal step generated", "legal steps generated") if game.name == DEFAULT_GAME
+                 else ("legal-move listing, rules only", "legal_moves() calls"))
+    steps = measured[key]
     figures = [SpeedFigure("pipe round trip (Python <-> cat)", ROUND_TRIPS,
                            floor * ROUND_TRIPS / 1e6),
                SpeedFigure("pipe round trip (file objects)", ROUND_TRIPS,
@@ -282,18 +301,21 @@ def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
                SpeedFigure("move, legal-move engines (instant)", *listed),
                SpeedFigure("move, own-rules engines (random)", *own),
                SpeedFigure("random game, rules only", played.count, played.seconds),
-               SpeedFigure("legal step generated", steps.count, steps.seconds)]
+               SpeedFigure(what, steps.count, steps.seconds)]
     return figures, which
 
 
 def speed_report(rules: Sequence[Figure], players: int, builders: str | None,
-                 engine_games: int, seed: int, edition: Edition) -> str:
+                 engine_games: int, seed: int, edition: Any, game: Game | None = None) -> str:
     """:func:`speed_figures` as a table: each figure per second, the time of one, that time
     as a multiple of the floor (the first row), and for a move the arbiter's CPU time (on a
-    loaded machine the wall clock waits for the CPU; this does not)."""
-    figures, which = speed_figures(rules, players, builders, engine_games, seed, edition)
+    loaded machine the wall clock waits for the CPU; this does not). Another game than
+    Sneferu is named in the first line."""
+    figures, which = speed_figures(rules, players, builders, engine_games, seed, edition,
+                                   game)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    lines = [f"engines: {players} seats, {engine_games} games from seed {seed}, "
+    of = "" if game is None or game.name == DEFAULT_GAME else f"{game.title}, "
+    lines = [f"engines: {of}{players} seats, {engine_games} games from seed {seed}, "
              f"movetime 1000; load average {load:.2f} on {os.cpu_count()} cores",
              f"legal-move engine: {which}; own-rules engine: random (Python)",
              f"{'figure':<38}{'per second':>12}{'time each':>14}{'x floor':>10}"

@@ -4,11 +4,13 @@ counts of a position."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
 from ..arbiter.bench import speed_report
-from ..bench import perft_counts, python_version, run_bench, run_game_bench
+from ..bench import Figure, perft_counts, python_version, run_bench, run_game_bench
 from ..game import DEFAULT_GAME, Game
 from ..games.sneferu.rules.state import new_game
 from .options import builders_option, edition_option, game_option, load, load_for, read_position
@@ -50,20 +52,27 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
     second, the time of one, and that time as a multiple of the floor. --rules: the rules
     only. With --perft, print perft counts of a position instead (an action is a legal step
     or a chance outcome, each counted once) and its number of legal moves.
-    With --game another game than Sneferu: its rules only (random games of whole moves,
-    legal moves listed, positions), through the game interface.
+    With --game another game than Sneferu: its rules through the game interface (random
+    games of whole moves, legal moves listed, positions), then the same engines part
+    (--players defaults to 4 or the game's largest table).
     """
     given = _given(click.get_current_context())
+    if "engine_games" in given and rules_only:
+        raise click.UsageError("--engine-games measures engines; --rules leaves them out")
     if game.name != DEFAULT_GAME:
-        extra = given & {"builders", "perft_position", "depth", "as_json", "engine_games"}
+        extra = given & {"builders", "perft_position", "depth", "as_json"}
         if extra:
-            raise click.UsageError(f"--{sorted(extra)[0].split('_')[0]} is for Sneferu; "
-                                   f"--game {game.name} measures its rules only")
+            raise click.UsageError(f"--{sorted(extra)[0].split('_')[0]} is for Sneferu, not "
+                                   f"--game {game.name}")
+        if "players" not in given:
+            players = min(players, max(game.players))
         if players not in game.players:
             raise click.BadParameter(f"{players} ({game.title} is for {min(game.players)} "
                                      f"to {max(game.players)} players)", param_hint="--players")
-        click.echo(run_game_bench(game, players, games, seed,
-                                  load_for(game, edition_path)).table())
+        edition = load_for(game, edition_path)
+        report = run_game_bench(game, players, games, seed, edition)
+        _engines_part(report.table(), rules_only, report.figures, players, None,
+                      engine_games, seed, edition, game)
         return
     if perft_position is not None:
         extra = given & {"players", "builders", "games", "seed", "engine_games", "rules_only"}
@@ -74,20 +83,26 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
         return
     if given & {"depth", "as_json"}:
         raise click.UsageError("--depth and --json go with --perft")
-    if "engine_games" in given and rules_only:
-        raise click.UsageError("--engine-games measures engines; --rules leaves them out")
     edition = load(edition_path)
     try:
         new_game(players, builders=builders, edition=edition)
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     report = run_bench(players, builders, games, seed, edition)
-    click.echo(report.table())
+    _engines_part(report.table(), rules_only, report.figures, players, builders, engine_games,
+                  seed, edition, game)
+
+
+def _engines_part(table: str, rules_only: bool, rules: Sequence[Figure], players: int,
+                  builders: str | None, engine_games: int, seed: int, edition: Any,
+                  game: Game) -> None:
+    """Print the rules table, then (without --rules) the pipes and engines part."""
+    click.echo(table)
     if not rules_only:
         click.echo()
         try:
-            click.echo(speed_report(report.figures, players, builders, engine_games, seed,
-                                    edition))
+            click.echo(speed_report(rules, players, builders, engine_games, seed, edition,
+                                    game))
         except OSError as e:
             raise click.ClickException(f"bench: {e}") from None
 

@@ -71,6 +71,13 @@ def read_game_position(game: Game, text: str, edition_path: str | None) -> Any:
     return game.from_position(text.strip(), load_for(game, edition_path))
 
 
+def variant_option(f: F) -> F:
+    """``--variant NAME``: another game's variant (Sneferu's is chosen with --builders)."""
+    return click.option("--variant", default=None, metavar="NAME",
+                        help="Another game's variant (Imhotep: AAAAA, the default, to "
+                             "BBBBB+wrath).")(f)
+
+
 def builders_option(f: F) -> F:
     """``--builders``: the builders variant, with ``random`` or chosen builders."""
     return click.option("--builders", default=None, metavar="random|NAME,NAME,...",

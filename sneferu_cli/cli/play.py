@@ -113,10 +113,13 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
         seed = random.SystemRandom().randrange(2**31)
     if bench is not None:
         from ..arbiter.bench import bench_report
-        if humans or not sneferu:
-            raise click.UsageError("--bench plays Sneferu engines only")
-        click.echo(bench_report(argvs, games=bench, seed=seed, builders=builders,
-                                edition=edition, time_control=control))
+        if humans:
+            raise click.UsageError("--bench plays engines only, not --human")
+        try:
+            click.echo(bench_report(argvs, games=bench, seed=seed, builders=builders,
+                                    edition=edition, time_control=control, game=game))
+        except ValueError as e:
+            raise click.UsageError(str(e)) from None
         return
 
     adopt_orphans()  # what an engine leaves behind is killed with the engines

@@ -20,6 +20,7 @@ from .options import (
     load_for,
     read_game_position,
     read_position,
+    variant_option,
 )
 
 
@@ -33,20 +34,24 @@ def position() -> None:
 @click.option("--players", "-p", type=click.IntRange(1, 4), default=4, show_default=True,
               help="Number of seats; 1 is the solo game against Ptah.")
 @builders_option
+@variant_option
 @click.option("--seed", type=int, default=None,
               help="Seed for the set-up draws (default: a random seed).")
 @click.option("--no-setup", is_flag=True,
               help="Stop before the set-up draws (at the first chance node).")
 @edition_option
-def new(game: Game, players: int, builders: str | None, seed: int | None, no_setup: bool,
-        edition_path: str | None) -> None:
+def new(game: Game, players: int, builders: str | None, variant: str | None,
+        seed: int | None, no_setup: bool, edition_path: str | None) -> None:
     """Print the position of a new game, after its set-up draws."""
     edition = load_for(game, edition_path)  # an EditionError is reported as it is
     if builders is not None and game.name != DEFAULT_GAME:
         raise click.UsageError(f"--builders is Sneferu's; not for {game.title}")
+    if variant is not None and game.name == DEFAULT_GAME:
+        raise click.UsageError("--variant is another game's; Sneferu's is --builders")
     try:
         state = (new_game(players, builders=builders, edition=edition)
-                 if game.name == DEFAULT_GAME else game.new_game(players, edition=edition))
+                 if game.name == DEFAULT_GAME
+                 else game.new_game(players, variant=variant, edition=edition))
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     if not no_setup:

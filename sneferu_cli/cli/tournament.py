@@ -27,7 +27,7 @@ from ..tournament.progress import Progress, describe_sprt
 from ..tournament.runner import Logs, RunError, TournamentRun, probe_engines
 from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
 from ..words import plural
-from .options import builders_option, edition_option
+from .options import builders_option, edition_option, variant_option
 
 RUN_SETTINGS = ("records", "state", "concurrency", "cluster")
 """Flags that may change on resume (the others define the games)."""
@@ -102,6 +102,7 @@ class _WithReport(click.Command):
 @click.option("--game", default=None, metavar="NAME",
               help=f"The game played (default {DEFAULT_GAME}; TOML key game).")
 @builders_option
+@variant_option
 @edition_option
 @click.option("--time-control", "--tc", "time_control", default=None, metavar="SECONDS+INC",
               help=f"Game clock per seat, as sneferu play --tc (default {DEFAULT_CLOCK}).")

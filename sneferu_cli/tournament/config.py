@@ -112,6 +112,7 @@ class TournamentConfig(_Config, frozen=True):
     seed: int | None = None
     seating: Literal["rotate", "permute"] = "rotate"
     builders: str | None = None
+    variant: str | None = None
     edition: str | None = None
     time_control: str | None = None
     movetime: int | None = None
@@ -198,7 +199,7 @@ def fingerprint_of(fields: dict[str, Any]) -> str:
         games.pop("game", None)
     # Keys added since the first state format count only when given, so the state of a
     # tournament started before them keeps its fingerprint.
-    for table, keys in ((games, ("positions",)),
+    for table, keys in ((games, ("positions", "variant")),
                         *((engine, ("tc", "movetime")) for engine in games["engine"])):
         for key in keys:
             if table.get(key, 0) is None:
@@ -274,6 +275,13 @@ def _check(cfg: TournamentConfig) -> None:
         if cfg.seats not in game.players:
             raise ValueError(f"seats: {cfg.seats} ({game.title} is for "
                              f"{min(game.players)} to {max(game.players)} players)")
+        if cfg.variant is not None:
+            try:
+                game.new_game(cfg.seats, variant=cfg.variant, edition=edition)
+            except ValueError as e:
+                raise ValueError(f"variant: {e}") from None
+    elif cfg.variant is not None:
+        raise ValueError("variant: Sneferu's variant is chosen with builders")
     else:
         try:  # the rules' own checks of the builders for this many seats
             new_game(cfg.seats, builders=cfg.builders, edition=edition)
@@ -282,6 +290,8 @@ def _check(cfg: TournamentConfig) -> None:
     if cfg.positions is not None:
         if cfg.builders is not None:
             raise ValueError("builders: not with positions (each position has its builders)")
+        if cfg.variant is not None:
+            raise ValueError("variant: not with positions (each position has its variant)")
         try:
             cfg.start_positions()
         except ConfigError as e:

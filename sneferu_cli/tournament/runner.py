@@ -213,7 +213,8 @@ class EnginePool:
         start = (None if game.position is None
                  else rules.from_position(game.position, self.edition))
         played = play_game(handles, seed=game.seed, time_control=self.control, game=rules,
-                           builders=self.cfg.builders, edition=self.edition, start=start,
+                           variant=self.cfg.variant, builders=self.cfg.builders,
+                           edition=self.edition, start=start,
                            seat_time_controls=[self.cfg.own_timing(n) for n in game.seats])
         return tournament_record(self.cfg, game, played)
 

@@ -128,7 +128,7 @@ def game_header(cfg: TournamentConfig, game: Game) -> Header:
     kind: str | None = None
     chosen: list[str | None] = [None] * n
     rules = cfg.the_game()
-    variant = rules.variants[0]
+    variant = cfg.variant or rules.variants[0]
     if game.position is not None:
         state = rules.from_position(game.position, edition)
         variant = rules.variant_of(state)

@@ -1,5 +1,6 @@
-"""Standings from game records alone: ranks, firsts, stones, food, faults, ratings,
-head-to-head; win rates against Ptah for solo games. SPEC.md 9.5 has every formula.
+"""Standings from game records alone: ranks, firsts, the means of the game's scores
+(Sneferu: stones, food; Imhotep: points, sled), faults, ratings, head-to-head; win rates
+against Ptah for solo games. SPEC.md 9.5 has every formula.
 
 Only finished games count (records with a result); the rest are counted as unfinished.
 Games are taken in the order given (the record file's order) for the rating. A record or
@@ -16,10 +17,12 @@ import math
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from fractions import Fraction
+from typing import TypeVar
 
 import msgspec
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from ..game import DEFAULT_GAME, UnknownGame, get_game
 from ..record.model import GameRecord, Seat, SeatResult, SoloScore
 from ..words import plural
 from .sprt import Z95
@@ -28,7 +31,8 @@ from .sprt import Z95
 class GameResult(msgspec.Struct, frozen=True, array_like=True):
     """What the standings read of one game record: its ``round`` tag, number of seats,
     cluster (its ``extra["deal"]``, else its seed as text, else None), the engine name of
-    each seat (by seat number), the result and solo score, and the faults as (seat, kind).
+    each seat (by seat number), the result and solo score, the faults as (seat, kind), and
+    the game's name.
     """
 
     round: str | None
@@ -38,6 +42,7 @@ class GameResult(msgspec.Struct, frozen=True, array_like=True):
     result: list[SeatResult]
     solo: SoloScore | None
     faults: list[tuple[int, str]]
+    game: str = DEFAULT_GAME
 
     @classmethod
     def of(cls, rec: GameRecord) -> GameResult:
@@ -45,13 +50,14 @@ class GameResult(msgspec.Struct, frozen=True, array_like=True):
         h = rec.header
         deal = h.extra.get("deal") or (str(h.seed) if h.seed is not None else None)
         return cls(h.round, h.players, deal, {s.seat: s.name for s in sorted(h.seats, key=_seat)},
-                   list(h.result), h.solo, [(f.seat, f.kind) for f in h.faults])
+                   list(h.result), h.solo, [(f.seat, f.kind) for f in h.faults], h.game)
 
 
 class Results:
     """A list of :class:`GameResult` kept small: all in one buffer, each as a MessagePack
-    array with the engine names as numbers (some 90 bytes a game with its number, where
-    its record takes tens of kilobytes): a tournament of 100,000 games keeps about 9 MB."""
+    array with the engine names, game names and score names as numbers (some 90 bytes a
+    game with its number, where its record takes tens of kilobytes): a tournament of
+    100,000 games keeps about 9 MB."""
 
     def __init__(self) -> None:
         self._buffer = bytearray()
@@ -60,6 +66,10 @@ class Results:
         self._finished = bytearray()  # 1 for a game with a result
         self._names: list[str] = []
         self._index: dict[str, int] = {}
+        self._games: list[str] = []
+        self._game_index: dict[str, int] = {}
+        self._keys: list[tuple[str, ...]] = []
+        self._keys_index: dict[tuple[str, ...], int] = {}
 
     @classmethod
     def of(cls, games: Iterable[GameRecord | GameResult]) -> Results:
@@ -73,12 +83,13 @@ class Results:
         """Add a game at the end."""
         r = game if isinstance(game, GameResult) else GameResult.of(game)
         seats = [(s.seat, self._number(r.names[s.seat]) if s.seat in r.names else -1,
-                  s.rank, s.stones, s.food, s.retired) for s in r.result]
+                  s.rank, s.stones, s.food, s.retired, *self._scores(s)) for s in r.result]
         others = [(seat, self._number(name)) for seat, name in r.names.items()
                   if all(s.seat != seat for s in r.result)]
         solo = None if r.solo is None else msgspec.structs.astuple(r.solo)
-        _encoder.encode_into((r.round, r.players, r.deal, seats, others, solo, r.faults),
-                             self._buffer, -1)
+        game_no = _intern(self._games, self._game_index, r.game)
+        _encoder.encode_into((r.round, r.players, r.deal, seats, others, solo, r.faults,
+                              game_no), self._buffer, -1)
         self._ends.append(len(self._buffer))
         number = r.round or ""
         numbered = number.isascii() and number.isdigit() and len(number) < 19
@@ -86,11 +97,14 @@ class Results:
         self._finished.append(1 if r.result else 0)
 
     def _number(self, name: str) -> int:
-        n = self._index.get(name)
-        if n is None:
-            n = self._index[name] = len(self._names)
-            self._names.append(name)
-        return n
+        return _intern(self._names, self._index, name)
+
+    def _scores(self, s: SeatResult) -> tuple[int, ...]:
+        """A seat's ``scores`` (another game's than Sneferu) as the number of its names
+        and its values; nothing when it has none."""
+        if not s.scores:
+            return ()
+        return (_intern(self._keys, self._keys_index, tuple(s.scores)), *s.scores.values())
 
     def order(self) -> tuple[list[int], bool]:
         """The finished games (their indexes) in the order the standings take them: by
@@ -107,16 +121,23 @@ class Results:
 
     def __getitem__(self, index: int) -> GameResult:
         start = self._ends[index - 1] if index else 0
-        rnd, players, deal, seats, others, solo, faults = _decoder.decode(
+        rnd, players, deal, seats, others, solo, faults, game_no = _decoder.decode(
             self._buffer[start:self._ends[index]])
         names = self._names
         by_seat = {seat: names[n] for seat, n, *_ in seats if n >= 0}
         by_seat.update((seat, names[n]) for seat, n in others)
         return GameResult(rnd, players, deal, dict(sorted(by_seat.items())),
-                          [SeatResult(seat, rank, stones, food, retired)
-                           for seat, _, rank, stones, food, retired in seats],
+                          [SeatResult(seat, rank, stones, food, retired,
+                                      self._scores_of(scores))
+                           for seat, _, rank, stones, food, retired, *scores in seats],
                           None if solo is None else SoloScore(*solo),
-                          [(seat, kind) for seat, kind in faults])
+                          [(seat, kind) for seat, kind in faults], self._games[game_no])
+
+    def _scores_of(self, packed: list[int]) -> dict[str, int]:
+        """The ``scores`` :meth:`_scores` packed."""
+        if not packed:
+            return {}
+        return dict(zip(self._keys[packed[0]], packed[1:], strict=True))
 
     def __iter__(self) -> Iterator[GameResult]:
         return (self[i] for i in range(len(self)))
@@ -126,6 +147,18 @@ def _seat(s: Seat) -> int:
     return s.seat
 
 
+_T = TypeVar("_T", bound=Hashable)
+
+
+def _intern(table: list[_T], index: dict[_T, int], value: _T) -> int:
+    """The number of ``value`` in ``table`` (added at its end when new)."""
+    n = index.get(value)
+    if n is None:
+        n = index[value] = len(table)
+        table.append(value)
+    return n
+
+
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder()
 
@@ -133,7 +166,8 @@ _decoder = msgspec.msgpack.Decoder()
 class EngineRow(msgspec.Struct, frozen=True):
     """One engine's line in a table of 2-4 seats. ``rank_ci`` is the half-width of the 95%
     interval of ``mean_rank`` (None with fewer than two deals); ``firsts`` the share of
-    games won (a first place shared by k seats counts 1/k); ``rating`` and
+    games won (a first place shared by k seats counts 1/k); ``means`` the mean of each of
+    the game's scores by name (:attr:`Standings.score_keys`, in order); ``rating`` and
     ``rating_sigma`` the openskill Plackett-Luce mu and sigma."""
 
     name: str
@@ -141,11 +175,20 @@ class EngineRow(msgspec.Struct, frozen=True):
     mean_rank: float
     rank_ci: float | None
     firsts: float
-    mean_stones: float
-    mean_food: float
+    means: dict[str, float]
     rating: float
     rating_sigma: float
     faults: dict[str, int]
+
+    @property
+    def mean_stones(self) -> float:
+        """Sneferu's mean stones."""
+        return self.means["stones"]
+
+    @property
+    def mean_food(self) -> float:
+        """Sneferu's mean food."""
+        return self.means["food"]
 
 
 class HeadToHead(msgspec.Struct, frozen=True):
@@ -184,7 +227,9 @@ class SoloRow(msgspec.Struct, frozen=True):
 
 
 class Standings(msgspec.Struct, frozen=True):
-    """Everything :func:`standings` computes; ``engines`` best first (lowest mean rank)."""
+    """Everything :func:`standings` computes; ``engines`` best first (lowest mean rank).
+    ``score_keys``: the names of the scores the engines' ``means`` hold, the game's
+    :attr:`~sneferu_cli.game.Game.score_keys` (Sneferu's without games)."""
 
     games: int
     unfinished: int
@@ -192,6 +237,7 @@ class Standings(msgspec.Struct, frozen=True):
     head_to_head: list[HeadToHead]
     seats: list[SeatRow]
     solo: list[SoloRow]
+    score_keys: tuple[str, ...] = ()
 
 
 class ClusterMean:
@@ -267,7 +313,8 @@ def compute_standings(records: Iterable[GameRecord | GameResult]) -> Standings:
     tally = _Tally(numbered)
     for i in order:
         tally.add(i, games[i])
-    return tally.standings(len(order), len(games) - len(order))
+    return tally.standings(len(order), len(games) - len(order),
+                           games[0].game if len(games) else DEFAULT_GAME)
 
 
 class _Engine:
@@ -276,8 +323,7 @@ class _Engine:
     def __init__(self, consecutive: bool) -> None:
         self.ranks = ClusterMean(consecutive)
         self.firsts = 0.0
-        self.stones = 0
-        self.food = 0
+        self.totals: dict[str, int] = {}  # the sum of each score over its games
         self.faults: dict[str, int] = {}
         self.wins = ClusterMean(True)  # solo: each game its own cluster
         self.scores = [0, 0]  # solo: sum and number of the scores of the games won
@@ -297,6 +343,8 @@ class _Tally:
         self.met: dict[tuple[str, str], int] = defaultdict(int)
         self.seats: dict[tuple[int, int], list[int]] = {}
         self._tables: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self.keys: dict[str, None] = {}  # the score names met, in order
+        self._game_keys: dict[str, tuple[str, ...]] = {}
 
     def _engine(self, table: dict[str, _Engine], name: str) -> _Engine:
         e = table.get(name)
@@ -311,6 +359,7 @@ class _Tally:
         for seat, kind in rec.faults:
             faults = self._engine(table, names.get(seat, f"seat {seat}")).faults
             faults[kind] = faults.get(kind, 0) + 1
+        self._keys(rec)
         if rec.players == 1:
             self._solo(index, rec)
             return
@@ -319,8 +368,7 @@ class _Tally:
         for r in rec.result:
             e = self._engine(table, names[r.seat])
             e.ranks.add(r.rank, key)
-            e.stones += r.stones or 0
-            e.food += r.food or 0
+            _add_scores(e.totals, r)
             if r.rank == 1:
                 e.firsts += 1 / shared
             place = self.seats.setdefault((rec.players, r.seat), [0, 0])
@@ -334,6 +382,12 @@ class _Tally:
                     self.score[a, b] += 1.0 if ra < rb else 0.5 if ra == rb else 0.0
         if len({n for n, _ in res}) == len(res):  # else no one to compare with
             self._rate(res)
+
+    def _keys(self, rec: GameResult) -> None:
+        """Add the names of the scores of ``rec``'s game to the names met."""
+        if rec.game not in self._game_keys:
+            keys = self._game_keys[rec.game] = _score_keys(rec.game, rec.result)
+            self.keys.update(dict.fromkeys(keys))
 
     def _cluster(self, index: int, rec: GameResult) -> Hashable:
         """The cluster of a game: its deal (or seed) with its engines; else the game
@@ -355,31 +409,33 @@ class _Tally:
         e = self._engine(self.solo, h.names[h.result[0].seat])
         win = h.solo.won if h.solo is not None else h.result[0].rank == 1
         e.wins.add(1 if win else 0, index)
-        e.stones += h.result[0].stones or 0
+        _add_scores(e.totals, h.result[0])
         if h.solo is not None:
             e.ptah += h.solo.ptah
             if win and h.solo.score is not None:
                 e.scores[0] += h.solo.score
                 e.scores[1] += 1
 
-    def standings(self, finished: int, unfinished: int) -> Standings:
+    def standings(self, finished: int, unfinished: int, game: str) -> Standings:
         """The standings of the games added (``finished`` of them; ``unfinished`` left
-        out)."""
+        out); without any, the score names are those of ``game``."""
         rows = [self._row(name, e) for name, e in self.multi.items() if e.ranks.n]
         rows.sort(key=lambda r: (r.mean_rank, -r.rating, r.name))
         h2h = [HeadToHead(a, b, self.score[a, b], n) for (a, b), n in sorted(self.met.items())]
         seats = [SeatRow(p, s, k, total / k) for (p, s), (total, k) in sorted(self.seats.items())]
         solo = [self._solo_row(name, e) for name, e in self.solo.items() if e.wins.n]
         solo.sort(key=lambda r: (-r.win_rate, -(r.mean_score or 0), r.name))
-        return Standings(finished, unfinished, rows, h2h, seats, solo)
+        return Standings(finished, unfinished, rows, h2h, seats, solo,
+                         tuple(self.keys) or _score_keys(game, []))
 
     def _row(self, name: str, e: _Engine) -> EngineRow:
         n = e.ranks.n
         mean, ci = e.ranks.result()
         rating = self.ratings.get(name)
         mu, sigma = (rating.mu, rating.sigma) if rating else (math.nan, math.nan)
-        return EngineRow(name, n, mean, ci, e.firsts / n, e.stones / n, e.food / n, mu,
-                         sigma, dict(sorted(e.faults.items())))
+        means = {k: e.totals.get(k, 0) / n for k in self.keys}
+        return EngineRow(name, n, mean, ci, e.firsts / n, means, mu, sigma,
+                         dict(sorted(e.faults.items())))
 
     @staticmethod
     def _solo_row(name: str, e: _Engine) -> SoloRow:
@@ -387,19 +443,49 @@ class _Tally:
         rate, ci = e.wins.result()
         total, k = e.scores
         return SoloRow(name, n, int(e.wins.total), rate, ci, total / k if k else None,
-                       e.stones / n, e.ptah / n, dict(sorted(e.faults.items())))
+                       e.totals.get("stones", 0) / n, e.ptah / n, dict(sorted(e.faults.items())))
+
+
+def _score_keys(game: str, result: Sequence[SeatResult]) -> tuple[str, ...]:
+    """The names of the scores of ``game``: its ``score_keys``; for a game not registered,
+    those of its first result (none without one)."""
+    try:
+        return get_game(game).score_keys
+    except UnknownGame:
+        return tuple(k for k, _ in result[0].score_items()) if result else ()
+
+
+def _add_scores(totals: dict[str, int], r: SeatResult) -> None:
+    """Add a seat's scores to ``totals`` (a score it lacks counts 0 in the means)."""
+    for k, v in r.score_items():
+        totals[k] = totals.get(k, 0) + v
 
 
 # ----------------------------------------------------------------- output
 
 
 def to_json(st: Standings) -> str:
-    """The standings as indented JSON (the structs' fields, in order)."""
-    return msgspec.json.format(msgspec.json.encode(st), indent=2).decode() + "\n"
+    """The standings as indented JSON: the structs' fields in order, but for
+    ``score_keys`` (left out) and an engine's ``means``, written as one field
+    ``mean_KEY`` a score in their place (Sneferu: ``mean_stones``, ``mean_food``)."""
+    data = {"games": st.games, "unfinished": st.unfinished,
+            "engines": [_engine_json(e) for e in st.engines], "head_to_head": st.head_to_head,
+            "seats": st.seats, "solo": st.solo}
+    return msgspec.json.format(msgspec.json.encode(data), indent=2).decode() + "\n"
 
 
-ENGINE_COLUMNS = ["engine", "games", "mean_rank", "rank_ci", "firsts", "mean_stones",
-                  "mean_food", "rating", "rating_sigma", "faults"]
+def _engine_json(e: EngineRow) -> dict[str, object]:
+    return {"name": e.name, "games": e.games, "mean_rank": e.mean_rank, "rank_ci": e.rank_ci,
+            "firsts": e.firsts, **{f"mean_{k}": v for k, v in e.means.items()},
+            "rating": e.rating, "rating_sigma": e.rating_sigma, "faults": e.faults}
+
+
+def engine_columns(score_keys: Sequence[str]) -> list[str]:
+    """The CSV columns of a table of 2-4 seats, with a ``mean_KEY`` column a score."""
+    return ["engine", "games", "mean_rank", "rank_ci", "firsts",
+            *(f"mean_{k}" for k in score_keys), "rating", "rating_sigma", "faults"]
+
+
 SOLO_COLUMNS = ["engine", "games", "wins", "win_rate", "win_ci", "mean_score",
                 "mean_stones", "mean_ptah", "faults"]
 
@@ -411,10 +497,10 @@ def to_csv(st: Standings) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     if st.engines or not st.solo:
-        w.writerow(ENGINE_COLUMNS)
+        w.writerow(engine_columns(st.score_keys))
         for e in st.engines:
             w.writerow([e.name, e.games, _num(e.mean_rank), _num(e.rank_ci), _num(e.firsts),
-                        _num(e.mean_stones), _num(e.mean_food), _num(e.rating),
+                        *(_num(e.means[k]) for k in st.score_keys), _num(e.rating),
                         _num(e.rating_sigma), _faults_text(e.faults)])
     else:
         w.writerow(SOLO_COLUMNS)
@@ -437,15 +523,15 @@ def format_standings(st: Standings) -> str:
     """The standings as a text table (and the head-to-head matrix) for a terminal."""
     lines: list[str] = []
     if st.engines:
-        rows = [["#", "engine", "games", "rank", "±95%", "first", "stones", "food",
-                 "rating", "faults"]]
-        for k, e in enumerate(st.engines, start=1):
-            rows.append([str(k), e.name, str(e.games), f"{e.mean_rank:.2f}",
+        keys = st.score_keys
+        rows = [["#", "engine", "games", "rank", "±95%", "first", *keys, "rating", "faults"]]
+        for place, e in enumerate(st.engines, start=1):
+            rows.append([str(place), e.name, str(e.games), f"{e.mean_rank:.2f}",
                          "-" if e.rank_ci is None else f"{e.rank_ci:.2f}",
-                         f"{100 * e.firsts:.1f}%", f"{e.mean_stones:.1f}",
-                         f"{e.mean_food:.1f}", f"{e.rating:.1f} ± {2 * e.rating_sigma:.1f}",
+                         f"{100 * e.firsts:.1f}%", *(f"{e.means[k]:.1f}" for k in keys),
+                         f"{e.rating:.1f} ± {2 * e.rating_sigma:.1f}",
                          " ".join(f"{k}:{n}" for k, n in e.faults.items()) or "-"])
-        lines += _table(rows, left={1, 9})
+        lines += _table(rows, left={1, len(rows[0]) - 1})
         lines += ["", "head to head (row's score against column, % of games at one table):"]
         names = [e.name for e in st.engines]
         cell = {(h.engine, h.opponent): h for h in st.head_to_head}
