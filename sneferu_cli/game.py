@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Protocol
 __all__ = [
     "DEFAULT_GAME",
     "GAMES",
+    "BrokenInvariant",
     "Game",
     "NotationError",
     "Standing",
@@ -40,6 +41,10 @@ __all__ = [
 
 class NotationError(ValueError):
     """Text that is not valid notation (a move, outcome, position, record or protocol line)."""
+
+
+class BrokenInvariant(AssertionError):
+    """A state that breaks its game's invariants (:meth:`Game.check`): a bug in the rules."""
 
 
 class UnknownGame(ValueError):
@@ -208,6 +213,20 @@ class Game(ABC):
     @abstractmethod
     def page_data(self, state: Any) -> dict[str, Any]:
         """What the web viewer draws for ``state``, as JSON-ready data."""
+
+    # ---------------------------------------------------------------- optional
+
+    def check(self, state: Any) -> None:
+        """Raise :class:`BrokenInvariant` naming what is wrong when ``state`` breaks one of
+        the game's own invariants (components conserved, counts in bounds): for the tests,
+        which call it at every step of random games. By default nothing is checked."""
+        return None
+
+    def evaluate(self, state: Any) -> list[float] | None:
+        """Each seat's estimated worth of ``state`` in the game's own points (higher is
+        better; what it has plus what it may still score), for greedy engines and for
+        cutting searches short; None (the default) when the game offers no estimate."""
+        return None
 
 
 _OUTCOME = re.compile(r"~[^\s~{};]+")

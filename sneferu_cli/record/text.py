@@ -125,6 +125,7 @@ def _string(s: str) -> str:
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_VARIANT = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*")  # another game's may hold "+" (BABAA+wrath)
 _WORD = re.compile(r"[a-z][a-z0-9-]*")
 _SCORE_KEY = re.compile(r"[a-z][a-z0-9_]*")
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
@@ -171,7 +172,7 @@ def _header_lines(h: Header) -> list[str]:
     if h.game == DEFAULT_GAME:
         out.append(f"[Variant {_one_of(h.variant, ('standard', 'builders'), 'variant')}]")
     else:
-        out.append(f"[Variant {_bare(h.variant, _NAME, 'variant')}]")
+        out.append(f"[Variant {_bare(h.variant, _VARIANT, 'variant')}]")
     out.append(f"[Players {_seat_no(h.players, 'players')}]")
     if h.builders is not None:
         out.append(f"[Builders {_one_of(h.builders, ('random', 'chosen'), 'builders')}]")

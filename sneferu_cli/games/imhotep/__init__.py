@@ -120,5 +120,15 @@ class ImhotepGame(Game):
 
         return page_data(state)
 
+    def check(self, state: Any) -> None:
+        from .check import check
+
+        check(state)
+
+    def evaluate(self, state: Any) -> list[float]:
+        from .heuristic import values
+
+        return values(state)
+
 
 GAME = ImhotepGame()
