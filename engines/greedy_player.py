@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
-"""greedy: a Sneferu engine that looks one turn ahead and plays the best-valued result.
+"""greedy: an engine that looks one move ahead and plays the best-valued result, in
+Sneferu and Imhotep (it declares both with ``feature games``).
 
-Each legal move is applied to a copy of the position and the seat's result is valued:
-stones in the pyramid (and stored), food, and the time left on the river (spaces before
-the last one, each a chance to buy later). Ties are broken at random (option Seed).
+Each legal move is applied to a copy of the position and the deciding seat's result is
+valued. Sneferu: stones in the pyramid (and stored), food, and the time left on the river
+(spaces before the last one, each a chance to buy later). Another game: the game's own
+estimate (``Game.evaluate``: Imhotep's is games/imhotep/heuristic.py), the seat's value
+less the mean of the others'. Ties are broken at random (option Seed).
 """
+
+from typing import Any
 
 from sneferu_cli.games.sneferu.notation.move import Move
 from sneferu_cli.games.sneferu.rules.state import GameState
@@ -19,8 +24,30 @@ SPACE = 1.2  # a space left to sail: time to buy more stones
 
 class GreedyPlayer(Bot):
     name = "greedy"
+    games = ("sneferu", "imhotep")
 
-    def choose(self, state: GameState, go: Go) -> str:
+    def choose(self, state: Any, go: Go) -> str:
+        if self.game.name == "sneferu":
+            return self.choose_sneferu(state)
+        game = self.game
+        seat = state.current_seat()
+        best: list[str] = []
+        best_value = float("-inf")
+        for move in game.legal_moves(state):
+            after = state.clone()
+            game.apply_listed_move(after, move)
+            values = game.evaluate(after)
+            if values is None:  # no estimate: every move alike
+                return self.rng.choice(game.legal_moves(state))
+            others = [v for i, v in enumerate(values) if i != seat]
+            value = values[seat] - sum(others) / max(1, len(others))
+            if value > best_value + 1e-9:
+                best, best_value = [move], value
+            elif value > best_value - 1e-9:
+                best.append(move)
+        return self.rng.choice(best)
+
+    def choose_sneferu(self, state: GameState) -> str:
         seat = state.current_seat()
         last = state.tables.last
         best = []

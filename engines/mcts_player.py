@@ -1,37 +1,43 @@
 #!/usr/bin/env python3
-"""mcts: a Sneferu engine that searches with Monte Carlo tree search (sneferu_cli.search).
+"""mcts: an engine that searches with Monte Carlo tree search (sneferu_cli.search), in
+every registered game (it declares them all with ``feature games``).
 
-Chance is sampled from the bag's counts, every seat plays for its own final place, and
+Sneferu is searched by its own search (``search``); any other game by the generic one
+(``search_game``: UCT through the game interface, playouts cut short by the game's
+estimate). Chance is sampled by its weights, every seat plays for its own final place, and
 the search stops in time for every ``go``: 80% of a ``movetime`` less ``Overhead``, or a
-share of the clock (what is left over the turns the boat may still take, plus most of the
-increment) less ``Overhead``.
+share of the clock (Sneferu: what is left over the turns the boat may still take; another
+game: a twentieth; plus most of the increment) less ``Overhead``.
 Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the time limit
 still obeyed, makes it deterministic); ``Exploration`` (UCT constant in hundredths),
-``Horizon`` (playout turns before the position is valued, 0 to the end), ``Widening``
-(in tenths), ``Overhead`` (ms kept back for the pipes and the scheduler). While it
-thinks it sends ``info nodes N nps N playouts N time MS score PCT rank R pv MOVE``
-(``win W`` instead of ``rank`` in a solo game) every quarter of a second and before its
-move.
+``Horizon`` (playout turns, in another game moves a seat, before the position is
+valued, 0 to the end), ``Widening`` (in tenths, Sneferu only), ``Overhead`` (ms kept
+back for the pipes and the scheduler). While it thinks it sends
+``info nodes N nps N playouts N time MS score PCT rank R pv MOVE`` (``win W`` instead of
+``rank`` in a solo game) every quarter of a second and before its move.
 """
 
 import gc
 import random
 import time
+from typing import Any
 
+from sneferu_cli.game import game_names, get_game
 from sneferu_cli.games.sneferu.notation.move import legal_moves
 from sneferu_cli.games.sneferu.notation.position import to_position
 from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
-from sneferu_cli.games.sneferu.rules.state import GameState
 from sneferu_cli.protocol.bot import Bot, Follower, run
 from sneferu_cli.protocol.messages import Go, OptionSpec, Position
-from sneferu_cli.search import Analysis, SearchOptions, search
+from sneferu_cli.search import Analysis, GenericOptions, SearchOptions, search, search_game
 
 DEFAULTS = SearchOptions()
 AVERAGE_TIME = 2.5  # spaces a turn moves the boat, on average: for sharing out a clock
+OTHER_SHARE = 20  # another game: a move may take this share of the clock left
 
 
 class MctsPlayer(Bot):
     name = "mcts"
+    games = tuple(game_names())
 
     def __init__(self) -> None:
         super().__init__()
@@ -57,7 +63,7 @@ class MctsPlayer(Bot):
         else:
             super().set_option(name, value)
 
-    def think_time(self, state: GameState, go: Go) -> float:
+    def think_time(self, state: Any, go: Go) -> float:
         """Seconds to search for this move, the overhead kept back."""
         overhead = self.overhead / 1000
         if go.movetime is not None:
@@ -66,14 +72,24 @@ class MctsPlayer(Bot):
         assert go.clock is not None
         seat = state.current_seat()
         clock = go.clock[seat] / 1000
-        p = state.players[seat]
-        turns_left = max(3.0, (state.tables.last - p.space) / AVERAGE_TIME)
+        if self.game.name == "sneferu":
+            p = state.players[seat]
+            turns_left = max(3.0, (state.tables.last - p.space) / AVERAGE_TIME)
+        else:
+            turns_left = OTHER_SHARE
         share = clock / turns_left + 0.75 * go.inc / 1000
         return max(0.005, min(share, clock * 0.4) - overhead)
 
-    def choose(self, state: GameState, go: Go) -> str:
+    def choose(self, state: Any, go: Go) -> str:
         began = time.perf_counter()
         deadline = began + self.think_time(state, go)
+        if self.game.name != "sneferu":
+            generic = GenericOptions(exploration=self.exploration / 100, horizon=self.horizon)
+            analysis = search_game(self.game, state, iterations=self.iterations,
+                                   deadline=deadline, seed=self.rng.randrange(2**31),
+                                   options=generic, progress=self.report)
+            self.report(analysis)
+            return str(analysis.best.move)
         options = SearchOptions(exploration=self.exploration / 100, horizon=self.horizon,
                                 widening=self.widening / 10)
         analysis = search(state, iterations=self.iterations, deadline=deadline,
@@ -108,6 +124,15 @@ def warm_up() -> None:
     state.apply_turn(move.steps)
     draw = str(sample_outcome(state, rng))
     search(Follower(state.edition).update(Position(start, (str(move), draw))), iterations=2)
+    for name in game_names()[1:]:  # the other games the same way, through the interface
+        game = get_game(name)
+        other = game.new_game(min(game.players))
+        while other.is_chance_node():
+            game.apply_outcome(other, game.sample_outcome(other, rng))
+        start = game.to_position(other)
+        text = game.legal_moves(other)[0]
+        follower = Follower(game.standard_edition(), game)
+        search_game(game, follower.update(Position(start, (text,))), iterations=2)
 
 
 if __name__ == "__main__":

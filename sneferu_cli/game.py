@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Protocol
 __all__ = [
     "DEFAULT_GAME",
     "GAMES",
+    "BrokenInvariant",
     "Game",
     "IllegalMove",
     "NotationError",
@@ -46,6 +47,10 @@ class NotationError(ValueError):
 class IllegalMove(ValueError):
     """A move or chance outcome the rules do not allow in the state it is applied to (each
     game raises its own subclass)."""
+
+
+class BrokenInvariant(AssertionError):
+    """A state that breaks its game's invariants (:meth:`Game.check`): a bug in the rules."""
 
 
 class UnknownGame(ValueError):
@@ -214,6 +219,20 @@ class Game(ABC):
     @abstractmethod
     def page_data(self, state: Any) -> dict[str, Any]:
         """What the web viewer draws for ``state``, as JSON-ready data."""
+
+    # ---------------------------------------------------------------- optional
+
+    def check(self, state: Any) -> None:
+        """Raise :class:`BrokenInvariant` naming what is wrong when ``state`` breaks one of
+        the game's own invariants (components conserved, counts in bounds): for the tests,
+        which call it at every step of random games. By default nothing is checked."""
+        return None
+
+    def evaluate(self, state: Any) -> list[float] | None:
+        """Each seat's estimated worth of ``state`` in the game's own points (higher is
+        better; what it has plus what it may still score), for greedy engines and for
+        cutting searches short; None (the default) when the game offers no estimate."""
+        return None
 
 
 _OUTCOME = re.compile(r"~[^\s~{};]+")

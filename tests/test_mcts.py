@@ -22,6 +22,8 @@ GAMES = [
     (["mcts", "--seed", "6", "--builders", "Heba"], 1),
     (["mcts", "greedy", "random", "mcts", "--seed", "7", "--builders", "random"], 4),
     (["random", "mcts", "greedy", "--seed", "8", "--builders", "Lateef,Tsekani,Aya"], 3),
+    (["mcts", "greedy", "--game", "imhotep", "--seed", "5"], 2),  # the generic search
+    (["greedy", "mcts", "random", "mcts", "--game", "imhotep", "--seed", "6"], 4),
 ]
 
 
@@ -160,3 +162,29 @@ def test_analyse_shows_its_progress_on_a_terminal(pos):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_analyse_another_game_through_the_generic_search():
+    """--game imhotep: the generic search (sneferu_cli.search.generic), repeatable with
+    --seed and --iterations; its moves are legal ones; the same one-line errors."""
+    pos = run_cli("position", "new", "--game", "imhotep", "--players", "3", "--seed", "4")
+    assert pos.returncode == 0, pos.stderr
+    text = pos.stdout.strip()
+    args = ("position", "analyse", "--game", "imhotep", text, "--iterations", "120", "--seed",
+            "2", "--top", "0")
+    first, second = run_cli(*args), run_cli(*args)
+    assert first.returncode == 0 and first.stderr == ""
+    assert first.stdout == second.stdout
+    head, *rows = first.stdout.splitlines()
+    assert head == "seat 1 to move: 120 playouts, 121 nodes"
+    legal = run_cli("position", "moves", "--game", "imhotep", text).stdout.split("\n")
+    assert sorted(r.split(". ", 1)[1].split("  ")[0] for r in rows) == sorted(filter(None, legal))
+    visits = [int(r.split("visits ")[1].split()[0]) for r in rows]
+    assert visits == sorted(visits, reverse=True) and sum(visits) == 120
+    setup = run_cli("position", "new", "--game", "imhotep", "--players", "2", "--no-setup")
+    r = run_cli("position", "analyse", "--game", "imhotep", setup.stdout.strip())
+    assert r.returncode == 2 and r.stderr == (
+        "sneferu: analyse: no seat is to decide (a chance node)\n")
+    r = run_cli("position", "analyse", "--game", "imhotep", text, "--iterations", "1",
+                "--movetime", "5")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not both" in r.stderr

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sneferu_cli.bench import actions
+from sneferu_cli.games.sneferu import GAME
 from sneferu_cli.games.sneferu.notation import Move, from_position, to_position
 from sneferu_cli.games.sneferu.rules import (
     DONE,
@@ -44,13 +45,12 @@ from sneferu_cli.games.sneferu.rules import (
     sample_outcome,
     standard_edition,
 )
+from sneferu_cli.games.sneferu.rules.check import enclosed_areas, slot_list
 
 EDITION = standard_edition()
 BUILDERS = [b.name for b in EDITION.builders]
 LEVELS = EDITION.pyramid.levels  # 6
-SLOTS = LEVELS * (LEVELS + 1) // 2  # 21
 LAST = EDITION.river.last_space  # 40
-STONES = EDITION.stones.per_type * len(Stone)  # 100
 # Whole legal moves are listed on about one decision state in this many.
 TURNS_EVERY = 25
 # At most this many of them are applied and read back as notation.
@@ -75,116 +75,16 @@ def setups(draw: st.DrawFn) -> tuple[int, str | list[str] | None, int]:
     return players, builders, draw(st.integers(0, 2**32 - 1))
 
 
-# --------------------------------------------------------------------------- pyramids
+# --------------------------------------------------------------------------- one state
 
-def slot_list() -> list[tuple[int, int]]:
-    """(level, slot) of every slot, bottom level first, left to right."""
-    return [(n, k) for n in range(1, LEVELS + 1) for k in range(1, LEVELS + 2 - n)]
-
-
-SLOT_LIST = slot_list()
+SLOT_LIST = slot_list(LEVELS)
 INDEX = {ls: i for i, ls in enumerate(SLOT_LIST)}
 
 
-def cells_of(stones: list[int]) -> dict[tuple[int, int], int]:
-    """Filled cells (level, x) -> material, from the slot contents (left * 5 + right)."""
-    cells = {}
-    for (n, k), v in zip(SLOT_LIST, stones, strict=True):
-        if v >= 0:
-            x = (n - 1) + 2 * (k - 1)
-            cells[(n, x)] = v // 5
-            cells[(n, x + 1)] = v % 5
-    return cells
-
-
-def enclosed_areas(stones: list[int]) -> list[int]:
-    """Sizes of the enclosed areas (4.5), by a plain flood fill over the cells."""
-    cells = cells_of(stones)
-    shape = {(n, x) for n in range(1, LEVELS + 1) for x in range(n - 1, 13 - n)}
-    empty = shape - set(cells)
-    seen: set[tuple[int, int]] = set()
-    sizes = []
-    for start, mat in cells.items():
-        if start in seen:
-            continue
-        area, todo = {start}, [start]
-        while todo:
-            n, x = todo.pop()
-            for nb in ((n, x - 1), (n, x + 1), (n - 1, x), (n + 1, x)):
-                if nb in cells and cells[nb] == mat and nb not in area:
-                    area.add(nb)
-                    todo.append(nb)
-        seen |= area
-        touches_empty = any(nb in empty for n, x in area
-                            for nb in ((n, x - 1), (n, x + 1), (n - 1, x), (n + 1, x)))
-        if not touches_empty:
-            sizes.append(len(area))
-    return sorted(sizes)
-
-
-def check_pyramid(state: GameState, seat: int) -> None:
-    p = state.players[seat].pyramid
-    assert len(p.stones) == SLOTS
-    filled = {i for i, v in enumerate(p.stones) if v >= 0}
-    for i in filled:
-        a, b = divmod(p.stones[i], 5)
-        assert a != b and 0 <= a < 5 and 0 <= b < 5, f"seat {seat + 1}: bad stone in slot {i}"
-    for i in filled:  # every placed stone supported (rules 1, pyramid board)
-        n, k = SLOT_LIST[i]
-        if n > 1:
-            assert INDEX[(n - 1, k)] in filled and INDEX[(n - 1, k + 1)] in filled, \
-                f"seat {seat + 1}: slot {n}.{k} is not supported"
-    # The engine's masks say the same as its slot contents.
-    assert p.count == len(filled)
-    assert p.filled == sum(1 << i for i in filled)
-    g = p.geometry
-    assert p.cells == sum(g.left_bit[i] | g.right_bit[i] for i in filled)
-    for m in range(5):
-        want = 0
-        for i in filled:
-            a, b = divmod(p.stones[i], 5)
-            want |= (g.left_bit[i] if a == m else 0) | (g.right_bit[i] if b == m else 0)
-        assert p.material[m] == want, f"seat {seat + 1}: material mask {Material(m).name}"
-    opened = {i for i, (n, k) in enumerate(SLOT_LIST) if i not in filled
-              and (n == 1 or {INDEX[(n - 1, k)], INDEX[(n - 1, k + 1)]} <= filled)}
-    assert p.open == sum(1 << i for i in opened)
-    assert sorted(p.areas) == enclosed_areas(p.stones)
-
-
-# --------------------------------------------------------------------------- one state
-
-def stone_count(state: GameState) -> Counter[int]:
-    """Where the 100 stones are: bag, offer, pyramids, storehouses, Ptah, the hand."""
-    counts: Counter[int] = Counter()
-    for s, n in enumerate(state.bag):
-        counts[s] += n
-    for col in state.offer:
-        counts.update(col)
-    for p in state.players:
-        counts.update(Stone.of(v // 5, v % 5) for v in p.pyramid.stones if v >= 0)
-        counts.update(p.store)
-    if state.ptah is not None:
-        for s, n in enumerate(state.ptah):
-            counts[s] += n
-    if state.hand >= 0:
-        counts[state.hand] += 1
-    return counts
-
-
 def check_invariants(state: GameState) -> None:
-    """Conservation and bounds that hold in every state of every game."""
-    counts = stone_count(state)
-    assert sum(counts.values()) == STONES
-    assert all(counts[s] == EDITION.stones.per_type for s in Stone), counts
-    assert state.bag_total == sum(state.bag)
-    assert all(len(col) <= 7 for col in state.offer)
-    for seat, p in enumerate(state.players):
-        assert p.food >= 0, f"seat {seat + 1} has {p.food} food"
-        assert 0 <= p.space <= LAST
-        assert p.pyramid.count + len(p.store) <= SLOTS
-        check_pyramid(state, seat)
-    if state.ptah is not None:
-        assert state.ptah_total == sum(state.ptah) <= EDITION.solo.ptah_target
+    """Conservation and bounds that hold in every state of every game (``GAME.check``:
+    stones conserved by type, food, boats, pyramids against their masks)."""
+    GAME.check(state)
 
 
 def expected_chance(state: GameState) -> dict[str, int]:
@@ -363,7 +263,8 @@ def check_effects(before: GameState, step: Action, after: GameState) -> None:
         cells = p0.pyramid.stones
         n, k = step.level, step.slot
         food += sum(i.food for i in EDITION.pyramid.icons if (i.level, i.slot) == (n, k))
-        new = Counter(enclosed_areas(p1.pyramid.stones)) - Counter(enclosed_areas(cells))
+        new = (Counter(enclosed_areas(p1.pyramid.stones, LEVELS))
+               - Counter(enclosed_areas(cells, LEVELS)))
         chart = EDITION.pyramid.area_food
         aya = p0.builder.name == "Aya" if p0.builder else False
         for size, times in new.items():  # R1: 11 or more cells give the last entry

@@ -12,14 +12,13 @@ import msgspec
 
 from ..game import DEFAULT_GAME, Game, NotationError
 from ..games.sneferu.rules.state import new_game
-from ..search import Analysis, analysis_doc, analysis_lines, search
+from ..search import Analysis, analysis_doc, analysis_lines, search, search_game
 from .options import (
     builders_option,
     edition_option,
     game_option,
     load_for,
     read_game_position,
-    read_position,
     variant_option,
 )
 
@@ -162,24 +161,30 @@ DEFAULT_ANALYSE_MS = 1000
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the search's own random choices.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as one JSON object.")
+@game_option
 @edition_option
 def analyse(pos: str, movetime: int | None, iterations: int | None, top: int, seed: int,
-            as_json: bool, edition_path: str | None) -> None:
+            as_json: bool, game: Game, edition_path: str | None) -> None:
     """Search POSITION and list the best moves of the seat to move.
 
     Each move with its visits and its estimated place (expected rank; in a solo game the
-    chance to beat Ptah). On a terminal, the search shows its progress on stderr.
+    chance to beat Ptah). On a terminal, the search shows its progress on stderr. Sneferu
+    has its own search; another game is searched through the game interface.
     """
     if movetime is not None and iterations is not None:
         raise click.UsageError("give --movetime or --iterations, not both")
-    state = read_position(pos, edition_path)
+    state = read_game_position(game, pos, edition_path)
     if iterations is None and movetime is None:
         movetime = DEFAULT_ANALYSE_MS
     deadline = time.perf_counter() + movetime / 1000 if movetime is not None else None
     show = _progress if sys.stderr.isatty() else None
     try:
-        result = search(state, iterations=iterations or 0, deadline=deadline, seed=seed,
-                        progress=show)
+        if game.name == DEFAULT_GAME:
+            result = search(state, iterations=iterations or 0, deadline=deadline, seed=seed,
+                            progress=show)
+        else:
+            result = search_game(game, state, iterations=iterations or 0, deadline=deadline,
+                                 seed=seed, progress=show)
     except ValueError as e:  # no seat to decide: not allowed in this state (exit 2)
         raise _Refused(str(e)) from None
     if show is not None:

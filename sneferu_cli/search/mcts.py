@@ -47,6 +47,7 @@ from ..games.sneferu.rules.chance import sample_outcome
 from ..games.sneferu.rules.components import Tile
 from ..games.sneferu.rules.state import GameState, Phase
 from ..games.sneferu.rules.steps import DONE, Action, Buy, Done, Feast, Place, Shift, Step, Store
+from .uct import Node, check_budget, compare, select
 
 __all__ = ["Analysis", "MoveStat", "SearchOptions", "estimate", "playout_step", "search"]
 
@@ -73,10 +74,11 @@ class MoveStat:
     """One whole move at the root: visits, mean reward of the seat to move, its prior.
 
     ``rank`` is the expected place (1 = first) for two or more seats; ``win`` the
-    estimated chance to beat Ptah in a solo game (None otherwise).
+    estimated chance to beat Ptah in a solo game (None otherwise). ``move`` is a Sneferu
+    :class:`Move`, or another game's move text (:mod:`.generic`).
     """
 
-    move: Move
+    move: Move | str
     visits: int
     reward: float
     prior: float
@@ -138,15 +140,7 @@ def estimate(state: GameState) -> list[float]:
         x = (potential(state, 0) - ptah) / (2 * SPREAD)
         return [1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))]
     v = [potential(state, i) if not state.players[i].retired else -100.0 for i in range(n)]
-    out = []
-    for i in range(n):
-        s = 0.0
-        for j in range(n):
-            if j != i:
-                x = max(-30.0, min(30.0, (v[i] - v[j]) / SPREAD))
-                s += 1.0 / (1.0 + math.exp(-x))
-        out.append(s / (n - 1))
-    return out
+    return compare(v, SPREAD)
 
 
 def _final(state: GameState) -> list[float]:
@@ -229,17 +223,7 @@ def _order(state: GameState, rng: random.Random, noise: float) -> list[Step]:
 # ------------------------------------------------------------------ the tree
 
 
-class _Node:
-    """A tree node: visits, reward sums per seat, children by action."""
-
-    __slots__ = ("children", "seat", "untried", "value", "visits")
-
-    def __init__(self, seat: int, players: int) -> None:
-        self.seat = seat  # the seat to decide; -1 at a chance node or the end
-        self.visits = 0
-        self.value = [0.0] * players
-        self.children: dict[Action, _Node] = {}
-        self.untried: list[Step] | None = None  # decision nodes: steps not yet expanded
+_Node = Node
 
 
 @dataclass
@@ -319,18 +303,8 @@ class _Search:
         return best
 
     def _select(self, node: _Node) -> tuple[Action, _Node]:
-        c = self.options.exploration
-        seat = node.seat
-        log_n = math.log(node.visits + 1)
-        best: tuple[Action, _Node] | None = None
-        best_u = -math.inf
-        for action, child in node.children.items():
-            n = child.visits
-            u = child.value[seat] / n + c * math.sqrt(log_n / n) if n else math.inf
-            if u > best_u:
-                best, best_u = (action, child), u
-        assert best is not None
-        return best
+        action, child = select(node, self.options.exploration)
+        return action, child
 
     def _rollout(self, state: GameState) -> list[float]:
         horizon = 0 if self.players == 1 else self.options.horizon
@@ -358,11 +332,7 @@ def search(state: GameState, *, iterations: int = 0, deadline: float | None = No
     ``progress`` is called with the analysis so far every ``progress_every`` seconds.
     A ValueError when no seat is to decide.
     """
-    if state.current_seat() < 0:
-        why = "the game is over" if state.is_over() else "a chance node"
-        raise ValueError(f"analyse: no seat is to decide ({why})")
-    if iterations <= 0 and deadline is None:
-        raise ValueError("search: give a number of iterations or a deadline")
+    check_budget(state.current_seat() >= 0, state.is_over(), iterations, deadline)
     began = time.perf_counter()
     o = options or SearchOptions()
     seat = state.current_seat()

@@ -44,31 +44,9 @@ def snapshot(state: ImhotepState) -> str:
     return repr(sorted(fields.items()))
 
 
-def stones(state: ImhotepState, seat: int) -> int:
-    """The stones of ``seat`` wherever they are (counted here, not by the state)."""
-    n = 1 + state.quarries[seat] + state.sleds[seat]
-    for s in state.ships:
-        n += sum(1 for x in s.slots if x == seat)
-    for site in (state.pyramid, state.pyramid_edge, state.temple, state.chamber,
-                 state.towers, state.towers, state.towers, *state.pyramids):
-        n += sum(1 for x in site if x == seat)
-    return n + state.obelisks[seat] + state.waiting[seat]
-
-
-def cards(state: ImhotepState) -> int:
-    return (sum(state.deck) + sum(state.discard) + sum(1 for k in state.display if k >= 0)
-            + sum(sum(h) for h in state.hands) + len(state.resolving) + len(state.pair))
-
-
 def check(state: ImhotepState) -> None:
-    for seat in range(state.players):
-        assert stones(state, seat) == 30
-        assert 0 <= state.sleds[seat] <= 5 and state.quarries[seat] >= 0
-    assert cards(state) == 34
-    assert 1 <= state.round <= 6
-    assert len(state.ships) in (0, 4)
-    assert len({s.site for s in state.ships if s.site >= 0}) == sum(
-        1 for s in state.ships if s.site >= 0)
+    """Stones and cards conserved, sleds, rounds and ships in bounds (``GAME.check``)."""
+    GAME.check(state)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,7 +8,9 @@ for the Wrath of the Pharaoh: ``AAAAA`` (the default), ``BABAA``, ``AAAAA+wrath`
 
 The position notation and the pictures live in ``position.py`` (``to_position(state)``,
 ``from_position(text, edition)``) and ``picture.py`` (``picture(state)``,
-``page_data(state)``); until those modules exist the methods raise NotImplementedError.
+``page_data(state)``); the invariants the tests check in ``check.py`` (``GAME.check``)
+and the estimate the greedy and mcts engines play by in ``heuristic.py``
+(``GAME.evaluate``).
 
 >>> from sneferu_cli.game import get_game
 >>> game = get_game("imhotep")
@@ -119,6 +121,16 @@ class ImhotepGame(Game):
         from .picture import page_data
 
         return page_data(state)
+
+    def check(self, state: Any) -> None:
+        from .check import check
+
+        check(state)
+
+    def evaluate(self, state: Any) -> list[float]:
+        from .heuristic import values
+
+        return values(state)
 
 
 GAME = ImhotepGame()

@@ -118,6 +118,11 @@ class SneferuGame(Game):
     def page_data(self, state: GameState) -> dict[str, Any]:
         return page_data(state)
 
+    def check(self, state: GameState) -> None:
+        from .rules.check import check
+
+        check(state)
+
 
 GAME = SneferuGame()
 """The registered Sneferu game."""
