@@ -34,7 +34,7 @@ from .state import (
     ImhotepState,
 )
 
-__all__ = ["describe_turn", "page_data", "picture"]
+__all__ = ["describe_turn", "page_data", "picture", "sections"]
 
 COLOUR_NAMES = {"K": "black", "W": "white", "B": "brown", "G": "grey"}
 SITE_NAMES = {"M": "market", "P": "pyramid", "T": "temple", "C": "burial chamber",
@@ -143,10 +143,16 @@ def _turn(state: ImhotepState) -> dict[str, Any]:
 
 def picture(state: ImhotepState) -> str:
     """The whole position as lines of text, a blank line between its parts."""
+    return "\n\n".join(text for _, text in sections(state))
+
+
+def sections(state: ImhotepState) -> list[tuple[str, str]]:
+    """The picture in parts, in order, each ``(name, text)``: ``round`` (the game and the
+    round), ``ships``, ``sites``, ``seats`` and ``turn``."""
     d = page_data(state)
-    parts = [_title(d), "\n".join(_ships(d)), "\n".join(_sites(d)), "\n".join(_seats(d)),
-             d["turn"]["text"]]
-    return "\n\n".join(parts)
+    return [("round", _title(d)), ("ships", "\n".join(_ships(d))),
+            ("sites", "\n".join(_sites(d))), ("seats", "\n".join(_seats(d))),
+            ("turn", d["turn"]["text"])]
 
 
 def _who(seat: int) -> str:
