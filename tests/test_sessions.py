@@ -148,6 +148,18 @@ def first_legal_move(child: pexpect.spawn, seat: int = 1) -> str:
     return first
 
 
+def play_out(child: pexpect.spawn) -> int:
+    """Play seat 1's first listed legal move at each prompt until the game is over; the
+    number of turns played."""
+    turns = 0
+    while child.expect([PROMPT, r"Game over: you placed (\d)\."]) == 0:
+        first = first_legal_move(child)
+        child.sendline(first)
+        child.expect(rf"turn +\d+  seat 1 human: {re.escape(first)}  \(\d+ ms\)")
+        turns += 1
+    return turns
+
+
 def test_a_human_plays_a_whole_game_against_an_engine(tmp_path):
     path = tmp_path / "games.txt"
     child = play("random", "--human", "1", "--seed", "6", "--movetime", "2000",
@@ -172,15 +184,7 @@ def test_a_human_plays_a_whole_game_against_an_engine(tmp_path):
         child.expect(PROMPT)
         child.sendline("show")
         child.expect(r"Offer \(stone food/time")
-        turns = 0
-        while True:
-            i = child.expect([PROMPT, r"Game over: you placed (\d)\."])
-            if i == 1:
-                break
-            first = first_legal_move(child)
-            child.sendline(first)
-            child.expect(rf"turn +\d+  seat 1 human: {re.escape(first)}  \(\d+ ms\)")
-            turns += 1
+        turns = play_out(child)
         child.expect(r"Game over after \d+ turns \(every boat reached the last space\)\.")
         child.expect(r"  1\. seat \d ")
         child.expect(pexpect.EOF)
@@ -264,15 +268,7 @@ def test_a_human_plays_a_whole_imhotep_game_against_random(tmp_path):
         child.sendline("PASS")
         child.expect(r"Illegal: .*\r\nNo legal move begins with 'PASS'; type \? for the "
                      r"legal moves\.")
-        turns = 0
-        while True:
-            i = child.expect([PROMPT, r"Game over: you placed (\d)\."])
-            if i == 1:
-                break
-            first = first_legal_move(child)
-            child.sendline(first)
-            child.expect(rf"turn +\d+  seat 1 human: {re.escape(first)}  \(\d+ ms\)")
-            turns += 1
+        turns = play_out(child)
         child.expect(r"Game over after \d+ turns \(the game reached its end\)\.")
         child.expect(pexpect.EOF)
     finally:
