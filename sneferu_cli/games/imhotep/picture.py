@@ -67,7 +67,8 @@ def levels(slots: int) -> list[int]:
 
 
 def page_data(state: ImhotepState) -> dict[str, Any]:
-    """The state as JSON-ready data (seats 1-based, stones as colour letters)."""
+    """The state as JSON-ready data (seats 1-based, stones as colour letters); ``board``
+    (the edition's name, the names of the sites and cards) is the same at every ply."""
     ed = state.edition
     t = state.tables
     codes = t.card_codes
@@ -120,6 +121,9 @@ def page_data(state: ImhotepState) -> dict[str, Any]:
                    "start": state.start_player == i, "retired": state.retired[i]}
                   for i in range(state.players)],
         "turn": _turn(state),
+        "board": {"name": ed.name, "site_names": SITE_NAMES,
+                  "card_names": {c.code: CARD_NAMES.get(c.code, c.code)
+                                 for c in ed.market.cards}},
     }
 
 
