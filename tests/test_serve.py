@@ -695,3 +695,20 @@ def test_an_imhotep_game_through_the_json_server(json_server: Server) -> None:
     assert not bad["ok"]
     assert s.ask_json({"command": "quit"})["ok"]
     assert s.close() == 0
+
+
+def test_an_imhotep_record_loads_at_a_ply_and_verifies(json_file_server: Server,
+                                                       tmp_path: Path) -> None:
+    """``load-record`` opens a record of the game it names (here Imhotep) at a ply, and
+    ``verify`` replays it."""
+    r = run_cli("play", "random", "random", "--game", "imhotep", "--seed", "3", "--record",
+                str(tmp_path / "imhotep.rec"))
+    assert r.returncode == 0, r.stderr
+    s = json_file_server
+    assert s.ask_json({"command": "load-record", "path": "imhotep.rec", "ply": 10})[
+        "result"] == {"game": "g1"}
+    shown = run_cli("replay", str(tmp_path / "imhotep.rec"), "--ply", "10")
+    state = s.ask_json({"command": "state", "game": "g1"})["result"]["state"]
+    assert state["game"] == "imhotep" and state["position"] == shown.stdout.strip()
+    checks = s.ask_json({"command": "verify", "path": "imhotep.rec"})["result"]["games"]
+    assert checks[0]["valid"] is True and checks[0]["turns"] > 40
