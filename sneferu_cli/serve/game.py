@@ -45,7 +45,8 @@ class Game:
 
     ``seed`` seeds the generator that draws chance events (``random.Random(seed)``, as
     ``sneferu position new --seed``); without one a fresh seed is chosen, so that
-    ``seed`` can always be reported and the draws replayed.
+    ``seed`` can always be reported and the draws replayed. ``rules`` is the game played
+    (Sneferu when not given).
     """
 
     def __init__(self, state: Any, seed: int | None = None, rules: Rules | None = None) -> None:
