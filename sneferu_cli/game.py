@@ -216,6 +216,15 @@ class Game(ABC):
     def picture(self, state: Any) -> str:
         """A picture of ``state`` for the terminal (plain text, several lines)."""
 
+    def picture_parts(self, state: Any) -> list[tuple[str, str]]:
+        """The picture in named parts ``(name, text)``, so that a terminal can show only
+        the parts that changed; parts named ``title`` or ``legend`` are shown once. By
+        default one part, the whole picture."""
+        return [("position", self.picture(state))]
+
+    move_help: ClassVar[str] = "Type a move in the game's move notation."
+    """What a human seat is told about typing a move (examples of each form)."""
+
     @abstractmethod
     def page_data(self, state: Any) -> dict[str, Any]:
         """What the web viewer draws for ``state``, as JSON-ready data."""

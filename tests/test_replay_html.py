@@ -1,10 +1,12 @@
 """``sneferu replay --html``: the page, in a real headless Chromium (Debian's chromium and
-chromedriver, driven with selenium), steps through the game with keys, slider and clicks."""
+chromedriver, driven with selenium), steps through the game with keys, slider and clicks;
+a Sneferu game and Imhotep games (sides A and B)."""
 
 from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from recgen import random_game
@@ -15,6 +17,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from support import require_program, run_cli
 
+from sneferu_cli.arbiter.bundled import engine_command
+from sneferu_cli.arbiter.engine import Engine
+from sneferu_cli.arbiter.game import TimeControl, play_game
+from sneferu_cli.game import get_game
 from sneferu_cli.games.sneferu.rules.components import Material
 from sneferu_cli.games.sneferu.rules.edition import standard_edition
 from sneferu_cli.record.model import GameRecord
@@ -194,3 +200,134 @@ def test_the_key_explains_colours_and_tiles_and_white_tiles_stand_out(browser, t
         assert darkest - sum(_rgb(border)) > 300, style  # the border is much darker
     browser.save_screenshot(str(tmp_path / "key.png"))
     assert (tmp_path / "key.png").stat().st_size > 20_000
+
+
+# ------------------------------------------------------------------ Imhotep
+
+DRAWN = """
+const q = (sel, root) => [...(root || document).querySelectorAll(sel)];
+const stone = x => x.dataset.stone || null;
+const byIndex = root => q("[data-index]", root).sort((a, b) => a.dataset.index - b.dataset.index)
+  .filter(x => x.dataset.stone).map(stone);
+const site = x => document.querySelector('.site[data-site="' + x + '"]');
+const p = site("P"), o = site("O");
+const sites = {
+  M: q("[data-card]", site("M")).map(x => x.dataset.card || null),
+  P: p.dataset.side === "A" ? [byIndex(p), q(".edge .st", p).map(stone)]
+     : [q(".pyr", p).map(x => [x.dataset.pyramid, byIndex(x)]), q(".edge .st", p).map(stone)],
+  T: q(".column", site("T")).map(c => [q(".st", c).map(stone), q(".st.top", c).map(stone)]),
+  C: q("[data-row]", site("C")).filter(x => x.dataset.stone)
+     .map(x => [Number(x.dataset.row), Number(x.dataset.column), stone(x)]),
+  O: [q(".obelisk", o).map(x => Number(x.dataset.height)),
+      q("[data-tower] .st", o).map(stone)],
+};
+const no = document.querySelector("#round .round-no");
+return {
+  ply: Number(document.body.dataset.ply),
+  turn: document.getElementById("turn").textContent,
+  round: no ? Number(no.textContent) : 0,
+  ships: q("#ships .ship").map(s => [s.dataset.ship, s.dataset.site || null,
+                                     q("[data-slot]", s).map(stone)]),
+  sites: sites,
+  seats: q("#seats .seat").map(s => [Number(s.dataset.seat),
+    ...[".score", ".sled", ".quarry"].map(x => Number(s.querySelector(x).textContent)),
+    s.querySelector(".cards").dataset.cards, s.classList.contains("deciding")]),
+};
+"""
+"""What the page draws, read back from its elements (stones by their data-stone, figures by
+their text)."""
+
+
+def drawn_from_data(d: dict[str, Any], ply: int) -> dict[str, Any]:
+    """What the page must draw for one ply's page data, in the shape DRAWN reads."""
+    s = d["sites"]
+    p = s["P"]
+    if p["side"] == "A":
+        slots = len(p["points"])
+        pyr: list[Any] = [p["stones"][:slots], p["stones"][slots:]]
+    else:
+        pyr = [[[x["code"], x["stones"]] for x in p["pyramids"]], p["edge"]]
+    o = s["O"]
+    return {
+        "ply": ply, "turn": d["turn"]["text"], "round": d["round"],
+        "ships": [[x["name"], x["site"], x["slots"]] for x in d["ships"]],
+        "sites": {
+            "M": s["M"]["display"], "P": pyr,
+            "T": [[c, c[-1:]] for c in s["T"]["columns"]],
+            "C": [[r + 1, c + 1, x] for r, row in enumerate(s["C"]["rows"])
+                  for c, x in enumerate(row)],
+            "O": [o["heights"], []] if o["side"] == "A" else [o["waiting"], o["towers"]],
+        },
+        "seats": [[x["seat"], x["score"], x["sled"], x["quarry"],
+                   " ".join(c + (f"\u00d7{n}" if n > 1 else "") for c, n in x["cards"].items())
+                   or "none", d["turn"]["seat"] == x["seat"]] for x in d["seats"]],
+    }
+
+
+def _sorted_chamber(drawn: dict[str, Any]) -> dict[str, Any]:
+    drawn["sites"]["C"] = sorted(drawn["sites"]["C"])
+    return drawn
+
+
+def imhotep_record(players: int, variant: str, seed: int) -> GameRecord:
+    """A whole Imhotep game between the bundled random engine (real subprocesses)."""
+    engines = Engine.start_all([Engine(engine_command("random"), name="random")
+                                for _ in range(players)])
+    try:
+        return play_game(engines, seed=seed, time_control=TimeControl(movetime=2000),
+                         game=get_game("imhotep"), variant=variant)
+    finally:
+        Engine.quit_all(engines)
+
+
+@pytest.mark.parametrize(("players", "variant", "seed"),
+                         [(3, "AAAAA", 61), (4, "BBBBB", 62), (2, "BABAB", 63)])
+def test_an_imhotep_page_draws_every_ply_as_the_position_is(browser, tmp_path, players,
+                                                            variant, seed):
+    """Step through a recorded Imhotep game with the keys: at every ply the ships (slots,
+    stone colours, where docked), the five sites' stones, the market display, each seat's
+    score, sled, quarry and cards and whose decision it is are what the position holds;
+    then back, to the end and the start, and a click in the move list."""
+    rec = imhotep_record(players, variant, seed)
+    page = write_page(tmp_path, rec, "imhotep")
+    html = page.read_text(encoding="utf-8")
+    for remote in ("http://", "https://", "<link", " src="):
+        assert remote not in html
+    game = get_game("imhotep")
+    want = [_sorted_chamber(drawn_from_data(game.page_data(state), k)) for k, state in
+            enumerate(plies(GameEntry(rec), game.standard_edition()))]
+    last = len(want) - 1
+    assert last > 40
+    browser.get(page.as_uri())
+    assert browser.title == "Imhotep game"
+    body = browser.find_element(By.TAG_NAME, "body")
+
+    def check(k: int) -> None:
+        assert _sorted_chamber(browser.execute_script(DRAWN)) == want[k]
+        assert browser.find_element(By.ID, "ply-label").text == f"Ply {k} of {last}"
+
+    check(0)
+    for k in range(1, last + 1):
+        body.send_keys(Keys.ARROW_RIGHT)
+        check(k)
+    body.send_keys(Keys.ARROW_LEFT)
+    check(last - 1)
+    body.send_keys(Keys.HOME)
+    check(0)
+    body.send_keys(Keys.END)
+    check(last)
+    assert want[last]["turn"].startswith("Game over: 1. seat ")
+    browser.find_element(By.CSS_SELECTOR, '#moves li[data-ply="9"]').click()
+    check(9)
+    # The side-B pieces are there when the sides are.
+    sides = {site: side for site, side in zip("MPTCO", variant[:5], strict=True)}
+    for site, side in sides.items():
+        shown = browser.find_element(By.CSS_SELECTOR, f'.site[data-site="{site}"]')
+        assert shown.get_attribute("data-side") == side
+    body.send_keys(Keys.END)
+    if sides["P"] == "B":
+        assert len(browser.find_elements(By.CSS_SELECTOR, ".site[data-site=P] .pyr")) == 3
+    browser.save_screenshot(str(tmp_path / "imhotep.png"))
+    assert (tmp_path / "imhotep.png").stat().st_size > 20_000
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert errors == []

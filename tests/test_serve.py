@@ -605,3 +605,110 @@ def test_without_files_the_server_reads_no_file(server: Server, tmp_path: Path) 
         assert server.ask(request).error == (f"{path}: the server reads no files (start it "
                                              "with --files DIR)")
     assert server.ok(f"verify {record_to_json(random_game(2, 5))}")  # inline records still
+
+
+# --------------------------------------------------------------------------- Imhotep
+
+
+def test_an_imhotep_game_through_the_text_server(server: Server) -> None:
+    """``new game=imhotep``: the server plays another game through its interface; its moves
+    are single decisions (no steps), its positions load back, a whole game is played."""
+    assert server.ok("new game=imhotep players=3 seed=7 variant=BABAB") == ["g1"]
+    assert server.ok("games") == ["g1 edition=standard variant=BABAB players=3 seed=7 "
+                                  "turn=chance history=0 plays=imhotep"]
+    odds = [line.split() for line in server.ok("outcomes g1")]
+    assert [(p, w) for _, p, w in odds] == [("0.142857", "1")] * 7  # seven round cards
+    assert {o for o, _, _ in odds} == {f"~R3-{k}" for k in range(1, 8)}
+    assert server.ok("moves g1") == []
+    drawn = server.ok("chance g1")
+    assert drawn[0].startswith("~R3-")  # the round card, then the market display's cards
+    assert len(drawn) > 1 and not any(d.startswith("~R") for d in drawn[1:])
+    turn = server.ok("turn g1")[0]
+    assert turn == "seat:1"
+    moves = server.ok("moves g1")
+    assert moves[0] == "Q" and "L 4A.1" in moves
+    state = msgspec.json.decode(server.ok("state g1 legal")[0])
+    assert state["game"] == "imhotep" and state["turn"] == {"over": False, "chance": False,
+                                                            "seat": 1}
+    assert state["legal"]["moves"] == moves and state["legal"]["outcomes"] == []
+    assert state["data"]["sides"] == "BABAB" and len(state["data"]["seats"]) == 3
+    assert state["position"] == server.ok("position g1")[0]
+    # Bad moves are error replies naming what is wrong; the game goes on.
+    assert server.ask("play g1 L 9Z.1").error.startswith("illegal move")
+    assert server.ask("play g1 load it").error.startswith("bad move")
+    assert server.ask("play g1").error == "play: no move after the game id g1"
+    assert server.ask("steps g1").error.startswith("steps: Sneferu's only; g1 plays imhotep")
+    assert server.ask("step g1 Q").error.startswith("step: Sneferu's only")
+    assert server.ask("chance g1 ~STA").error  # a decision is due, not chance
+    assert server.ask("analyse g1").error.startswith("analyse: Sneferu's only")
+    assert server.ask("new game=chess").error.startswith("unknown game 'chess'")
+    assert server.ask("new game=imhotep builders=random").error.startswith("new: builders=")
+    # A move, undone; then the position loads into a second game.
+    assert server.ok("play g1 L 4A.1") == []
+    assert server.ok("turn g1") == ["seat:2"]
+    assert server.ok("undo g1") == ["L 4A.1"]
+    position = server.ok("position g1")[0]
+    assert server.ok(f"load game=imhotep seed=3 {position}") == ["g2"]
+    assert server.ok("position g2") == [position]
+    assert server.ok("show g2")[0].startswith("Imhotep: edition standard, 3 players")
+    assert server.ask("load game=imhotep standard AAAAA nonsense").error
+    # The whole game.
+    assert play_out(server, "g1", random.Random(2)) > 40
+    standings = [dict(kv.split("=") for kv in line.split()) for line in server.ok("ranking g1")]
+    assert [s["seat"] for s in standings] == ["1", "2", "3"]
+    assert all(set(s) == {"seat", "rank", "points", "sled", "retired"} for s in standings)
+    assert server.ok("show g1")[-1].startswith("Game over: 1. seat ")
+    assert msgspec.json.decode(server.ok("state g1 legal")[0])["turn"] == {
+        "over": True, "chance": False, "seat": None}
+    assert server.ok("quit") == []
+    assert server.close() == 0
+
+
+def test_an_imhotep_game_through_the_json_server(json_server: Server) -> None:
+    """JSON mode: ``{"command": "new", "game": "imhotep"}``, then the state with what is
+    legal at every decision, played to the end with the moves it lists."""
+    s = json_server
+    assert s.ask_json({"id": 1, "command": "new", "game": "imhotep", "players": 2,
+                       "seed": 5}) == {"id": 1, "ok": True, "result": {"game": "g1"}}
+    rng = random.Random(4)
+    plays = 0
+    while True:
+        s.ask_json({"command": "chance", "game": "g1"})
+        state = s.ask_json({"command": "state", "game": "g1", "legal": True})["result"]["state"]
+        assert state["data"]["position"] == state["position"]
+        if state["turn"]["over"]:
+            break
+        seat = state["turn"]["seat"]
+        assert state["data"]["turn"]["seat"] == seat
+        move = rng.choice(state["legal"]["moves"])
+        assert s.ask_json({"command": "play", "game": "g1", "move": move})["ok"]
+        plays += 1
+    assert plays > 40
+    ranking = s.ask_json({"command": "ranking", "game": "g1"})["result"]["ranking"]
+    assert sorted(r["rank"] for r in ranking) in ([1, 2], [1, 1])
+    assert set(ranking[0]["scores"]) == {"points", "sled"}
+    pos = s.ask_json({"command": "position", "game": "g1"})["result"]["position"]
+    assert s.ask_json({"command": "load", "game": "imhotep", "position": pos})["result"] == {
+        "game": "g2"}
+    assert s.ask_json({"command": "games"})["result"]["games"][1]["plays"] == "imhotep"
+    bad = s.ask_json({"command": "load", "position": pos})  # read as Sneferu's notation
+    assert not bad["ok"]
+    assert s.ask_json({"command": "quit"})["ok"]
+    assert s.close() == 0
+
+
+def test_an_imhotep_record_loads_at_a_ply_and_verifies(json_file_server: Server,
+                                                       tmp_path: Path) -> None:
+    """``load-record`` opens a record of the game it names (here Imhotep) at a ply, and
+    ``verify`` replays it."""
+    r = run_cli("play", "random", "random", "--game", "imhotep", "--seed", "3", "--record",
+                str(tmp_path / "imhotep.rec"))
+    assert r.returncode == 0, r.stderr
+    s = json_file_server
+    assert s.ask_json({"command": "load-record", "path": "imhotep.rec", "ply": 10})[
+        "result"] == {"game": "g1"}
+    shown = run_cli("replay", str(tmp_path / "imhotep.rec"), "--ply", "10")
+    state = s.ask_json({"command": "state", "game": "g1"})["result"]["state"]
+    assert state["game"] == "imhotep" and state["position"] == shown.stdout.strip()
+    checks = s.ask_json({"command": "verify", "path": "imhotep.rec"})["result"]["games"]
+    assert checks[0]["valid"] is True and checks[0]["turns"] > 40

@@ -148,6 +148,18 @@ def first_legal_move(child: pexpect.spawn, seat: int = 1) -> str:
     return first
 
 
+def play_out(child: pexpect.spawn) -> int:
+    """Play seat 1's first listed legal move at each prompt until the game is over; the
+    number of turns played."""
+    turns = 0
+    while child.expect([PROMPT, r"Game over: you placed (\d)\."]) == 0:
+        first = first_legal_move(child)
+        child.sendline(first)
+        child.expect(rf"turn +\d+  seat 1 human: {re.escape(first)}  \(\d+ ms\)")
+        turns += 1
+    return turns
+
+
 def test_a_human_plays_a_whole_game_against_an_engine(tmp_path):
     path = tmp_path / "games.txt"
     child = play("random", "--human", "1", "--seed", "6", "--movetime", "2000",
@@ -172,15 +184,7 @@ def test_a_human_plays_a_whole_game_against_an_engine(tmp_path):
         child.expect(PROMPT)
         child.sendline("show")
         child.expect(r"Offer \(stone food/time")
-        turns = 0
-        while True:
-            i = child.expect([PROMPT, r"Game over: you placed (\d)\."])
-            if i == 1:
-                break
-            first = first_legal_move(child)
-            child.sendline(first)
-            child.expect(rf"turn +\d+  seat 1 human: {re.escape(first)}  \(\d+ ms\)")
-            turns += 1
+        turns = play_out(child)
         child.expect(r"Game over after \d+ turns \(every boat reached the last space\)\.")
         child.expect(r"  1\. seat \d ")
         child.expect(pexpect.EOF)
@@ -235,3 +239,45 @@ def test_a_human_who_closes_the_input_is_retired_and_the_game_goes_on():
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+def test_a_human_plays_a_whole_imhotep_game_against_random(tmp_path):
+    """``sneferu play random --human 1 --game imhotep``: the Imhotep picture and move help,
+    a bad word and an illegal move explained (with the legal moves that begin alike), then
+    the whole game from the listed legal moves (the seat also takes market cards and the
+    like when its stones are unloaded); the record verifies."""
+    path = tmp_path / "imhotep.txt"
+    child = play("random", "--human", "1", "--game", "imhotep", "--seed", "4",
+                 "--record", str(path))
+    try:
+        child.expect(r"You play seat 1 against 1 other seat\. Type help for help\.")
+        child.expect(r"Round 1 of 6, card R2-\d")
+        child.expect(r"Ships \(slots from the bow")
+        child.expect(r"P pyramid \(side A\): 0 of 14 slots")
+        child.expect(r"Seat 1 \(K black\): score 0")
+        child.expect(PROMPT)
+        child.sendline("help")
+        child.expect(r"L 3A\.2 +load a stone from your sled onto ship 3A, slot 2")
+        child.expect(PROMPT)
+        child.sendline("load it")
+        child.expect(r"Not a move: bad move 'load it'\r\nType \? for the legal moves")
+        child.expect(PROMPT)
+        child.sendline("L 9Z.1")
+        child.expect(r"Illegal: .*L 9Z\.1\r\nLegal moves beginning with 'L': L \d[A-Z]\.1, ")
+        child.expect(PROMPT)
+        child.sendline("PASS")
+        child.expect(r"Illegal: .*\r\nNo legal move begins with 'PASS'; type \? for the "
+                     r"legal moves\.")
+        turns = play_out(child)
+        child.expect(r"Game over after \d+ turns \(the game reached its end\)\.")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    assert turns > 20
+    (entry,) = read_records(path.read_text()).games
+    assert entry.record.header.game == "imhotep"
+    mine = [e for e in entry.record.events if isinstance(e, Turn) and e.seat == 1]
+    assert len(mine) == turns
+    r = run_cli("replay", str(path))
+    assert r.returncode == 0 and ": verified, " in r.stdout, r.stderr

@@ -2,7 +2,9 @@
 
 Before each of its turns the seat sees the parts of the picture that changed since its
 last turn (the whole picture the first time, and on ``show``); a long list of legal moves
-is grouped by its first step, ``? STEP`` lists one group.
+is grouped by its first step, ``? STEP`` lists one group. The game's picture, move help
+and checks come through :mod:`sneferu_cli.game` (the request's game), so every game plays
+the same way.
 """
 
 from __future__ import annotations
@@ -11,10 +13,7 @@ import sys
 import time
 from typing import TextIO
 
-from ..game import NotationError
-from ..games.sneferu.notation.move import Move
-from ..games.sneferu.notation.picture import picture, sections
-from ..games.sneferu.rules.state import IllegalAction
+from ..game import NotationError, game_names
 from ..protocol.messages import GameOver, NewGame, Position
 from ..words import plural
 from .agent import TurnAnswer, TurnRequest
@@ -22,25 +21,25 @@ from .process import EngineFault
 
 __all__ = ["Human"]
 
-HELP = """\
-Type a whole turn in move notation, its steps separated by spaces:
-  1.1 TG@1.1        buy column 1 row 1, place it Tura left, granite right, in slot 1.1
-  3.2+ BT@1.4       buy with the quarry bonus (+)
-  4.1 store         keep the stone in the storehouse (STOREHOUSE bonus)
-  MG@1.2 4.1 BT@1.3 place a stored stone first, then buy and place
-  end               the forced end, when no stone can be bought
+COMMANDS = """\
 Commands: ? or moves (the legal moves; grouped by their first step when there are many),
-? PREFIX (the legal moves starting with PREFIX, e.g. ? 1.1), show (the whole position
-again), help."""
+? PREFIX (the legal moves starting with PREFIX, e.g. ? 1.1 or ? L), show (the whole
+position again), help."""
+"""The commands of a human seat, after the game's :attr:`~sneferu_cli.game.Game.move_help`."""
 
 LIST_LIMIT = 40
 """More legal moves than this are listed grouped by their first step."""
+
+HINT_LIMIT = 12
+"""After an illegal move, up to this many legal moves with its first word are suggested."""
 
 
 class Human:
     """A person playing one seat through ``inp`` and ``out`` (the terminal by default)."""
 
     timed = False
+    games: tuple[str, ...] = tuple(game_names())
+    """A person can play every registered game."""
 
     def __init__(self, name: str = "human", inp: TextIO | None = None,
                  out: TextIO | None = None) -> None:
@@ -79,21 +78,16 @@ class Human:
             if word in ("?", "moves"):
                 self._list(request, rest)
             elif text == "show":
-                self._say(picture(request.state))
-                self._seen = dict(sections(request.state))
+                self._say(request.game.picture(request.state))
+                self._seen = dict(request.game.picture_parts(request.state))
             elif text == "help":
-                self._say(HELP)
+                self._say(request.game.move_help, COMMANDS)
             else:
-                try:
-                    move = Move.from_str(text)
-                    request.state.clone().apply_turn(move.steps)
-                except NotationError as e:
-                    self._say(f"Not a move: {e}", "Type ? for the legal moves, help for help.")
-                except IllegalAction as e:
-                    self._say(f"Illegal: {e}", "Type ? for the legal moves.")
-                else:
+                answer = _check(request, text)
+                if isinstance(answer, str):
                     ms = round((time.monotonic() - start) * 1000)
-                    return TurnAnswer(str(move), ms)
+                    return TurnAnswer(answer, ms)
+                self._say(*answer)
 
     def game_over(self, position: Position, result: GameOver) -> None:
         self._say(f"Game over: you placed {result.ranks[self.seat - 1]}.")
@@ -104,10 +98,10 @@ class Human:
     def _changes(self, request: TurnRequest) -> str:
         """The parts of the picture that changed since this seat last saw it, and a line
         naming the parts that did not (the whole picture the first time)."""
-        parts = sections(request.state)
+        parts = request.game.picture_parts(request.state)
         seen, self._seen = self._seen, dict(parts)
         if not seen:
-            return picture(request.state)
+            return "\n\n".join(text for _, text in parts)
         same = [name for name, text in parts
                 if seen.get(name) == text and name not in ("title", "legend")]
         shown = [text for name, text in parts
@@ -141,6 +135,26 @@ class Human:
     def _say(self, *lines: str) -> None:
         self.out.write("".join(f"{x}\n" for x in lines))
         self.out.flush()
+
+
+def _check(request: TurnRequest, text: str) -> str | tuple[str, str]:
+    """The canonical move of ``text`` if it is legal (tried on a copy of the state), else
+    the two lines that explain why not: the game's reason, and the legal moves that begin
+    with the same word when there are a few."""
+    try:
+        return request.game.apply_move(request.state.clone(), text)
+    except NotationError as e:
+        return f"Not a move: {e}", "Type ? for the legal moves, help for help."
+    except ValueError as e:
+        word = text.split(" ", 1)[0]
+        alike = [m for m in request.legal() if m.split(" ", 1)[0] == word]
+        if not alike:
+            hint = f"No legal move begins with {word!r}; type ? for the legal moves."
+        elif len(alike) <= HINT_LIMIT:
+            hint = f"Legal moves beginning with {word!r}: {', '.join(alike)}."
+        else:
+            hint = f"Type ? {word} for the legal moves beginning with {word!r}."
+        return f"Illegal: {e}", hint
 
 
 def _columns(items: list[str], width: int = 88) -> list[str]:

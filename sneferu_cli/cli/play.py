@@ -83,6 +83,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
     sneferu play --human 1                     you alone against Ptah
     sneferu play random random --movetime 200 --record games.txt
     sneferu play random js-random --game imhotep
+    sneferu play random --human 1 --game imhotep
     """
     n = len(engines) + len(humans)
     if not 1 <= n <= 4:
@@ -94,8 +95,8 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--tc/--movetime") from None
     sneferu = game.name == DEFAULT_GAME
-    if not sneferu and (builders is not None or humans):
-        raise click.UsageError(f"--builders and --human are Sneferu's; not for {game.title}")
+    if not sneferu and builders is not None:
+        raise click.UsageError(f"--builders is Sneferu's; not for {game.title}")
     edition = load_for(game, edition_path)
     try:
         if sneferu:

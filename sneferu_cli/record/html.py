@@ -1,19 +1,22 @@
 """One self-contained HTML page that steps through a recorded game.
 
 Every ply's position is computed here and embedded as JSON (the game's
-:meth:`~sneferu_cli.game.Game.page_data`; its ``board``, the same at every ply, once); the
-page (the template ``viewer.html`` beside this module, inline CSS and JavaScript, nothing
-fetched) only draws them: the river with quarries and boats, the offer with prices, each
-seat's pyramid, food and storehouse, Ptah, and the move list.
+:meth:`~sneferu_cli.game.Game.page_data`; its ``board``, when it has one, the same at
+every ply, once). The page is two templates put together, inline CSS and JavaScript,
+nothing fetched: ``viewer.html`` beside this module (the controls, the move list and the
+stepping, the same for every game) and ``page.html`` in the game's folder (its style, the
+markup inside ``<main>`` and the script that draws one step): Sneferu's river, offer,
+pyramids and Ptah; Imhotep's ships, sites, market and sleds.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from typing import Any
 
-from ..game import get_game
+from ..game import GAMES, get_game
 from .model import Chance, Turn
 from .replay import plies
 from .text import GameEntry
@@ -25,15 +28,33 @@ def game_page(entry: GameEntry, edition: Any, source: str = "<records>") -> str:
     """The page for one game; raises ReplayError (as ``plies``) if the game does not replay."""
     game = get_game(entry.record.header.game)
     steps = [game.page_data(state) for state in plies(entry, edition, source)]
-    board = steps[0]["board"] if steps else {}
+    board = steps[0].get("board") if steps else None
     for step in steps:
-        del step["board"]
+        step.pop("board", None)
     data = {"title": _title(entry, source), "edition": board,
+            "edition_name": getattr(edition, "name", "?"),
             "seats": _seats(entry), "moves": _moves(entry), "steps": steps}
-    page = resources.files(__package__).joinpath("viewer.html").read_text(encoding="utf-8")
     # "</" inside the embedded JSON must not close the script element.
     blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    return page.replace("/*GAME-DATA*/null", blob, 1)
+    return _template(game.name, game.title).replace("/*GAME-DATA*/null", blob, 1)
+
+
+_PART = re.compile(r"<style>\n(?P<style>.*?)</style>\n(?P<body>.*?)<script>\n(?P<script>.*?)"
+                   r"</script>", re.S)
+
+
+def _template(name: str, title: str) -> str:
+    """The page of game ``name`` without its data: the shared template with the game's
+    part (``page.html`` in the game's folder) put in at its marks."""
+    shell = resources.files(__package__).joinpath("viewer.html").read_text(encoding="utf-8")
+    text = resources.files(GAMES[name]).joinpath("page.html").read_text(encoding="utf-8")
+    part = _PART.search(text)
+    assert part is not None, f"{name}'s page.html has a <style>, markup and a <script>"
+    marks = {"/*GAME-TITLE*/": title, "/*GAME-STYLE*/\n": part["style"],
+             "<!--GAME-BODY-->\n": part["body"], "/*GAME-SCRIPT*/\n": part["script"]}
+    for mark, value in marks.items():
+        shell = shell.replace(mark, value, 1)
+    return shell
 
 
 def _title(entry: GameEntry, source: str) -> str:

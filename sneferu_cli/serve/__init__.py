@@ -1,4 +1,5 @@
-"""Sneferu's rules for other programs: ``sneferu serve`` and the Python API behind it.
+"""The rules of every registered game for other programs: ``sneferu serve`` and the Python
+API behind it (Sneferu by default; ``New(game="imhotep")`` for Imhotep).
 
 ``sneferu serve`` (SPEC.md, section 10) keeps games open and answers one request a line
 on stdin/stdout, in GTP-style text or JSON. The same pieces serve Python callers:

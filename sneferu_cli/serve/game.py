@@ -1,10 +1,13 @@
 """One open game of the server: its state, what was applied to it, undo, and its seed.
 
-A :class:`Game` wraps a :class:`~sneferu_cli.games.sneferu.rules.GameState` with the history the
-server needs: every applied *entry* (a whole move, a single step or a chance outcome, as
-the client gave it) and a snapshot of the state at each turn's start, so that undoing
-replays at most one turn. The history is bounded by the game's length (a game has at
-most a few hundred entries and one snapshot per turn); closing the game frees it.
+A :class:`Game` wraps a state of one registered game (:mod:`sneferu_cli.game`; Sneferu
+unless told otherwise) with the history the server needs: every applied *entry* (a whole
+move, a single step or a chance outcome, as the client gave it) and a snapshot of the
+state at each turn's start, so that undoing replays at most one turn. Sneferu's entries are
+its move, step and outcome values; another game's are notation text (its moves are single
+decisions, and each move begins a new turn). The history is bounded by the game's length
+(a game has at most a few hundred entries and one snapshot per turn); closing the game
+frees it.
 
 >>> from sneferu_cli.games.sneferu.notation import legal_moves
 >>> from sneferu_cli.games.sneferu.rules import new_game
@@ -23,14 +26,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
+from ..game import DEFAULT_GAME, get_game
+from ..game import Game as Rules
 from ..games.sneferu.notation.move import Move
 from ..games.sneferu.rules.chance import sample_outcome
-from ..games.sneferu.rules.state import GameState, IllegalAction
+from ..games.sneferu.rules.state import IllegalAction
 from ..games.sneferu.rules.steps import Action, Outcome, Step
 
-Entry = Move | Action
-"""What one request applied: a whole move, one step, or one chance outcome."""
+Entry = Move | Action | str
+"""What one request applied: a whole move, one step, or one chance outcome (another
+game's: its notation text)."""
 
 
 class Game:
@@ -38,36 +45,47 @@ class Game:
 
     ``seed`` seeds the generator that draws chance events (``random.Random(seed)``, as
     ``sneferu position new --seed``); without one a fresh seed is chosen, so that
-    ``seed`` can always be reported and the draws replayed.
+    ``seed`` can always be reported and the draws replayed. ``rules`` is the game played
+    (Sneferu when not given).
     """
 
-    def __init__(self, state: GameState, seed: int | None = None) -> None:
+    def __init__(self, state: Any, seed: int | None = None, rules: Rules | None = None) -> None:
         self.state = state
+        self.rules = rules or get_game()
+        """The game played (its :class:`sneferu_cli.game.Game`)."""
+        self.sneferu = self.rules.name == DEFAULT_GAME
+        self._moves = 0  # another game's turn count: its moves applied
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         self.rng = random.Random(self.seed)
         self._entries: list[Entry] = []
         # (number of entries applied, state then) at the opening and at each turn's start.
-        self._marks: list[tuple[int, GameState]] = [(0, state.clone())]
+        self._marks: list[tuple[int, Any]] = [(0, state.clone())]
 
     @property
     def history(self) -> list[Entry]:
         """The entries applied since the game was opened, oldest first (a copy)."""
         return self._entries[:]
 
-    def play(self, move: Move | Sequence[Step]) -> None:
-        """Apply a whole move (the rest of the current turn) atomically."""
+    def play(self, move: Move | Sequence[Step] | str) -> None:
+        """Apply a whole move (the rest of the current turn) atomically; another game's
+        as notation text (recorded in its canonical form)."""
+        turn = self._turn()
+        if isinstance(move, str):
+            text = self.rules.apply_move(self.state, move)
+            self._moves += 1
+            self._record(text, turn)
+            return
         steps = move.steps if isinstance(move, Move) else tuple(move)
-        turn = self.state.turn
         self.state.apply_turn(steps)
         self._record(Move(steps), turn)
 
     def step(self, step: Step) -> None:
         """Apply one step of the active seat (``done`` included)."""
-        turn = self.state.turn
+        turn = self._turn()
         self.state.apply(step)
         self._record(step, turn)
 
-    def chance(self, outcome: Outcome | None = None) -> list[Outcome]:
+    def chance(self, outcome: Outcome | str | None = None) -> list[Outcome | str]:
         """Apply ``outcome``, or draw with the game's generator up to the next decision.
 
         Returns the outcomes applied (none when a seat is to decide or the game is over).
@@ -77,12 +95,13 @@ class Game:
             if not state.is_chance_node():
                 raise IllegalAction(f"{outcome}: not a chance node ("
                                     + ("the game is over)" if state.is_over()
-                                       else f"seat {state.seat + 1} is to move)"))
+                                       else f"seat {state.current_seat() + 1} is to move)"))
             self._apply_outcome(outcome)
             return [outcome]
-        drawn: list[Outcome] = []
+        drawn: list[Outcome | str] = []
         while state.is_chance_node():
-            o = sample_outcome(state, self.rng)
+            o = (sample_outcome(state, self.rng) if self.sneferu
+                 else self.rules.sample_outcome(state, self.rng))
             self._apply_outcome(o)
             drawn.append(o)
         return drawn
@@ -106,25 +125,36 @@ class Game:
         start, snapshot = marks[-1]
         state = snapshot.clone()
         for entry in self._entries[start:target]:
-            _apply(state, entry)
+            self._apply(state, entry)
         undone = self._entries[target:]
         del self._entries[target:]
+        self._moves -= sum(1 for e in undone if isinstance(e, str) and e[:1] != "~")
         self.state = state
         return undone
 
-    def _apply_outcome(self, outcome: Outcome) -> None:
-        turn = self.state.turn
-        self.state.apply(outcome)
+    def _apply_outcome(self, outcome: Outcome | str) -> None:
+        turn = self._turn()
+        if isinstance(outcome, str):
+            self.rules.apply_outcome(self.state, outcome)
+        else:
+            self.state.apply(outcome)
         self._record(outcome, turn)
+
+    def _turn(self) -> int:
+        return int(self.state.turn) if self.sneferu else self._moves
 
     def _record(self, entry: Entry, turn: int) -> None:
         self._entries.append(entry)
-        if self.state.turn != turn:  # a new turn began: remember where it starts
+        if self._turn() != turn:  # a new turn began: remember where it starts
             self._marks.append((len(self._entries), self.state.clone()))
 
-
-def _apply(state: GameState, entry: Entry) -> None:
-    if isinstance(entry, Move):
-        state.apply_turn(entry.steps)
-    else:
-        state.apply(entry)
+    def _apply(self, state: Any, entry: Entry) -> None:
+        if isinstance(entry, str):
+            if entry[:1] == "~":
+                self.rules.apply_outcome(state, entry)
+            else:
+                self.rules.apply_move(state, entry)
+        elif isinstance(entry, Move):
+            state.apply_turn(entry.steps)
+        else:
+            state.apply(entry)

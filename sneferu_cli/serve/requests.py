@@ -8,19 +8,21 @@ requests and one set of checks.
 >>> parse_request("7 play g1 1.1 TG@1.1")
 ('7', Play(game='g1', move='1.1 TG@1.1'))
 >>> parse_request("new players=2 seed=5")
-(None, New(players=2, builders=None, seed=5, edition='standard'))
+(None, New(players=2, builders=None, seed=5, edition='standard', game='sneferu', variant=None))
 >>> parse_request("undo g3 turn")[1]
 Undo(game='g3', turn=True)
 """
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
-from ..game import NotationError
+from ..game import DEFAULT_GAME, NotationError, get_game
 from ..grammar import Token, Tree, parse
 from ..record.model import GameRecord
 
@@ -43,20 +45,23 @@ class _OnGame(_Request, frozen=True):
 
 
 class New(_Request, frozen=True, tag="new"):
-    """Open a new game at its first set-up chance node."""
+    """Open a new game of ``game`` (a registered name) at its first set-up chance node."""
 
     players: int = 4
     builders: str | list[str] | None = None
     seed: int | None = None
     edition: str = "standard"
+    game: str = DEFAULT_GAME
+    variant: str | None = None
 
 
 class Load(_Request, frozen=True, tag="load"):
-    """Open a game at a position (position notation)."""
+    """Open a game of ``game`` at a position (that game's position notation)."""
 
     position: str
     seed: int | None = None
     edition: str = "standard"
+    game: str = DEFAULT_GAME
 
 
 class LoadRecord(_Request, frozen=True, tag="load-record"):
@@ -179,13 +184,21 @@ _RULES = {"new_game": "new", "load_position": "load", "load_record": "load-recor
 _FIELDS = {"position": "position", "move": "move", "step": "step", "done": "step",
            "outcome": "outcome"}
 _OPTIONS = {"players": int, "seed": int, "builders": str, "edition": str, "number": int,
-            "ply": int, "iterations": int, "movetime": int, "top": int}
+            "ply": int, "iterations": int, "movetime": int, "top": int, "game_name": str,
+            "variant": str}
+_NAMES = {"game_name": "game"}  # grammar rules named otherwise than their field
 _ID = re.compile(r"[0-9]+(?= |$)")
+_GAME_OPTION = re.compile(r"game=(\S*)")
 
 
-def parse_request(line: str) -> tuple[str | None, Request]:
+def parse_request(line: str, game_of: Callable[[str], str] | None = None
+                  ) -> tuple[str | None, Request]:
     """Read a text-mode request line: its id (or None) and the request.
 
+    ``game_of`` names the game an open game id plays (Sneferu when not given or not
+    open): Sneferu's requests are read with the grammar ``protocol/serve.lark`` (which
+    knows its notations); another game's ``load``, ``play``, ``step`` and ``chance`` take
+    the rest of the line as that game's notation, checked when the request is served.
     A RequestError (a ValueError) says what is wrong, with the line's id when one could
     be read, so that the error reply can echo it.
     """
@@ -193,18 +206,21 @@ def parse_request(line: str) -> tuple[str | None, Request]:
     m = _ID.match(text)
     rid = m.group() if m else None
     try:
-        return rid, _parse(text, rid)
+        return rid, _parse(text, rid, game_of)
     except (NotationError, msgspec.ValidationError, RequestError) as e:
         raise RequestError(str(e), rid) from None
 
 
-def _parse(text: str, rid: str | None) -> Request:
-    words = text.split(None, 2)[1 if rid else 0:]
+def _parse(text: str, rid: str | None, game_of: Callable[[str], str] | None) -> Request:
+    words = text.split()[1 if rid else 0:]
     word = words[0] if words else ""
     if not word:
         raise RequestError("empty request" if rid is None else "a request id but no command")
     if word not in COMMANDS:
         raise RequestError(f"unknown command {word!r} (the command 'commands' lists them)")
+    other = _other_game(word, words[1:], game_of)
+    if other is not None:
+        return other
     tree = parse("serve", "request", text, "request")
     body = tree.children[-1]
     assert isinstance(body, Tree)
@@ -218,9 +234,10 @@ def _parse(text: str, rid: str | None) -> Request:
             continue
         name = str(child.data)
         if name in _OPTIONS:
-            if name in fields:
-                raise RequestError(f"option {name}= given twice")
-            fields[name] = _OPTIONS[name](str(child.children[0]))
+            key = _NAMES.get(name, name)
+            if key in fields:
+                raise RequestError(f"option {key}= given twice")
+            fields[key] = _OPTIONS[name](str(child.children[0]))
         elif name == "record":  # a path, or a record's JSON encoding
             tok = child.children[0]
             assert isinstance(tok, Token)
@@ -234,5 +251,46 @@ def _parse(text: str, rid: str | None) -> Request:
         else:
             tokens = list(child.scan_values(lambda v: isinstance(v, Token)))
             fields[_FIELDS[name]] = text[tokens[0].start_pos:tokens[-1].end_pos]
+    request: Request = msgspec.convert(fields, type=Request)
+    return request
+
+
+_NOTATION_FIELD = {"play": "move", "step": "step", "chance": "outcome"}
+
+
+def _other_game(command: str, args: list[str], game_of: Callable[[str], str] | None
+                ) -> Request | None:
+    """A request on a game other than Sneferu, read without Sneferu's grammar: ``load``
+    with a ``game=`` option naming another game (options, then the position), or
+    ``play``, ``step`` or ``chance`` on an open game of another game (its id, then the
+    notation). None for every other request."""
+    fields: dict[str, Any] = {"command": command}
+    if command == "load":
+        options = list(itertools.takewhile(lambda w: "=" in w, args))
+        named = [m[1] for w in options if (m := _GAME_OPTION.fullmatch(w))]
+        if not named or named[0] == DEFAULT_GAME:
+            return None
+        get_game(named[0])  # an unknown game is named as such
+        for word in options:
+            key, _, value = word.partition("=")
+            if key not in ("game", "seed", "edition"):
+                raise RequestError(f"load: unknown option {key}= (game, seed, edition)")
+            if key in fields:
+                raise RequestError(f"option {key}= given twice")
+            fields[key] = int(value) if key == "seed" and value.isdigit() else value
+        fields["position"] = " ".join(args[len(options):])
+        if not fields["position"]:
+            raise RequestError("load: no position after the options")
+    elif command in _NOTATION_FIELD and args and game_of is not None:
+        if game_of(args[0]) == DEFAULT_GAME:
+            return None
+        fields["game"] = args[0]
+        field = _NOTATION_FIELD[command]
+        if args[1:]:
+            fields[field] = " ".join(args[1:])
+        elif command != "chance":
+            raise RequestError(f"{command}: no {field} after the game id {args[0]}")
+    else:
+        return None
     request: Request = msgspec.convert(fields, type=Request)
     return request

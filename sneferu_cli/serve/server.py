@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import BinaryIO, NamedTuple
 
 import msgspec
@@ -81,7 +81,7 @@ def _answer(session: Session, codec: _Codec, line: bytes) -> bytes:
         except UnicodeDecodeError:
             raise RequestError("the request is not UTF-8 text",
                                codec.sniff_id(line[:64])) from None
-        rid, request = codec.decode(text)
+        rid, request = codec.decode(text, session.game_name)
         return codec.ok(rid, session.handle(request))
     except RequestError as e:
         return codec.error(e.id if e.id is not None else rid, str(e))
@@ -114,7 +114,9 @@ def _lines(inp: BinaryIO, limit: int) -> Iterator[bytes | _TooLong]:
 class _Codec:
     """How requests are read and replies written in one mode."""
 
-    def decode(self, text: str) -> tuple[RequestId, Request]:
+    def decode(self, text: str, game_of: Callable[[str], str]
+               ) -> tuple[RequestId, Request]:
+        """The request of a line; ``game_of`` names the game an open game id plays."""
         raise NotImplementedError
 
     def ok(self, rid: RequestId, result: Result) -> bytes:
@@ -132,8 +134,9 @@ class _Text(_Codec):
 
     _ID = re.compile(rb"\s*([0-9]+)(?:\s|$)")
 
-    def decode(self, text: str) -> tuple[RequestId, Request]:
-        return parse_request(text)
+    def decode(self, text: str, game_of: Callable[[str], str]
+               ) -> tuple[RequestId, Request]:
+        return parse_request(text, game_of)
 
     def ok(self, rid: RequestId, result: Result) -> bytes:
         lines = result.lines()
@@ -156,7 +159,8 @@ class _Json(_Codec):
 
     _ID = re.compile(rb'"id"\s*:\s*(-?[0-9]+|"[^"\\]*")')
 
-    def decode(self, text: str) -> tuple[RequestId, Request]:
+    def decode(self, text: str, game_of: Callable[[str], str]
+               ) -> tuple[RequestId, Request]:
         try:
             obj = msgspec.json.decode(text)
         except msgspec.DecodeError as e:

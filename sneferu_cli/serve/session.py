@@ -6,6 +6,10 @@ limit, and turns each request into a result struct. Results encode to JSON as th
 content. Every problem is a ValueError (RequestError, NotationError, IllegalAction,
 EditionError) whose message is the error reply; the session is unchanged by it.
 
+A game other than Sneferu (``new game=imhotep``) goes through :mod:`sneferu_cli.game`: its
+moves are single decisions (no ``steps``), its state JSON is a :class:`GameDoc`, and
+``analyse`` and edition files are Sneferu's only.
+
 >>> session = Session()
 >>> session.handle(New(players=2, seed=3))
 GameId(game='g1')
@@ -23,14 +27,16 @@ sneferu_cli.serve.requests.RequestError: no open game 'g9'
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import msgspec
 
+from ..game import DEFAULT_GAME, get_game
+from ..game import Game as Rules
 from ..games.sneferu.notation.move import Move, legal_moves, parse_action, parse_outcome
-from ..games.sneferu.notation.picture import picture
 from ..games.sneferu.notation.position import from_position, to_position
 from ..games.sneferu.rules.edition import Edition, parse_edition, standard_edition
-from ..games.sneferu.rules.state import GameState, new_game
+from ..games.sneferu.rules.state import new_game
 from ..games.sneferu.rules.steps import Outcome
 from ..record.jsonl import read_any
 from ..record.model import SeatResult, SoloScore
@@ -65,7 +71,15 @@ from .requests import (
     Undo,
     Verify,
 )
-from .state_json import OutcomeOdds, StateDoc, outcome_odds, state_doc
+from .state_json import (
+    GameDoc,
+    OutcomeOdds,
+    StateDoc,
+    game_doc,
+    game_odds,
+    outcome_odds,
+    state_doc,
+)
 
 MAX_GAMES = 100
 """How many games may be open at once unless the server is told otherwise."""
@@ -96,8 +110,9 @@ class GameId(Result, frozen=True):
     game: str
 
 
-class GameInfo(msgspec.Struct, frozen=True):
-    """An open game: id, edition, variant, seats, seed, turn field, entries applied."""
+class GameInfo(msgspec.Struct, frozen=True, omit_defaults=True):
+    """An open game: id, edition, variant, seats, seed, turn field, entries applied, and
+    the game it plays (its registered name; left out for Sneferu)."""
 
     game: str
     edition: str
@@ -106,13 +121,15 @@ class GameInfo(msgspec.Struct, frozen=True):
     seed: int
     turn: str
     history: int
+    plays: str = DEFAULT_GAME
 
 
 class GameList(Result, frozen=True):
     games: list[GameInfo]
 
     def lines(self) -> list[str]:
-        return [" ".join([g.game] + [f"{k}={getattr(g, k)}" for k in g.__struct_fields__[1:]])
+        return [" ".join([g.game] + [f"{k}={getattr(g, k)}" for k in g.__struct_fields__[1:]
+                                     if k != "plays" or g.plays != DEFAULT_GAME])
                 for g in self.games]
 
 
@@ -148,7 +165,7 @@ class PositionText(Result, frozen=True):
 
 
 class StateResult(Result, frozen=True):
-    state: StateDoc
+    state: StateDoc | GameDoc
 
     def lines(self) -> list[str]:
         return [msgspec.json.encode(self.state).decode()]
@@ -172,8 +189,10 @@ class Standings(Result, frozen=True, omit_defaults=True):
     solo: SoloScore | None = None
 
     def lines(self) -> list[str]:
-        out = [f"seat={r.seat} rank={r.rank} stones={r.stones} food={r.food} "
-               f"retired={'yes' if r.retired else 'no'}" for r in self.ranking]
+        out = [" ".join([f"seat={r.seat} rank={r.rank}"]
+                        + ([f"{k}={v}" for k, v in r.scores.items()] if r.scores
+                           else [f"stones={r.stones} food={r.food}"])
+                        + [f"retired={'yes' if r.retired else 'no'}"]) for r in self.ranking]
         s = self.solo
         if s is not None:
             out.append(f"solo won={'yes' if s.won else 'no'} ptah={s.ptah}"
@@ -229,16 +248,30 @@ class Session:
         match request:
             case New():
                 self._check_room()
-                state = new_game(request.players, builders=request.builders,
-                                 edition=self._edition(request.edition))
-                return self._open(Game(state, request.seed))
+                rules = get_game(request.game)
+                edition = self._edition(request.edition, rules)
+                if request.game == DEFAULT_GAME and request.variant is None:
+                    state = new_game(request.players, builders=request.builders,
+                                     edition=edition)
+                elif request.builders is not None:
+                    raise RequestError("new: builders= is Sneferu's standard variant's "
+                                       "(not with variant= or another game)")
+                else:
+                    state = rules.new_game(request.players, variant=request.variant,
+                                           edition=edition)
+                return self._open(Game(state, request.seed, rules))
             case Load():
                 self._check_room()
-                state = from_position(request.position, self._edition(request.edition))
-                return self._open(Game(state, request.seed))
+                rules = get_game(request.game)
+                edition = self._edition(request.edition, rules)
+                state = (from_position(request.position, edition)
+                         if request.game == DEFAULT_GAME
+                         else rules.from_position(request.position, edition))
+                return self._open(Game(state, request.seed, rules))
             case LoadRecord():
                 self._check_room()
-                return self._open(Game(self._record_position(request), request.seed))
+                state, rules = self._record_position(request)
+                return self._open(Game(state, request.seed, rules))
             case Games():
                 return GameList([self._info(gid, g) for gid, g in self.games.items()])
             case Close():
@@ -246,17 +279,25 @@ class Session:
                 del self.games[request.game]
                 return Result()
             case Moves():
-                return MoveList([str(m) for m in legal_moves(self._game(request.game).state)])
+                game = self._game(request.game)
+                if not game.sneferu:
+                    state = game.state
+                    return MoveList([] if state.is_over() or state.is_chance_node()
+                                    else game.rules.legal_moves(state))
+                return MoveList([str(m) for m in legal_moves(game.state)])
             case Steps():
-                return StepList([str(s) for s in self._game(request.game).state.legal_steps()])
+                game = self._sneferu(request.game, "steps")
+                return StepList([str(s) for s in game.state.legal_steps()])
             case Outcomes():
-                return OutcomeList(outcome_odds(self._game(request.game).state))
+                game = self._game(request.game)
+                return OutcomeList(outcome_odds(game.state) if game.sneferu
+                                   else game_odds(game.rules, game.state))
             case Play():
                 game = self._game(request.game)
-                game.play(Move.from_str(request.move))
+                game.play(Move.from_str(request.move) if game.sneferu else request.move)
                 return Result()
             case Step():
-                game = self._game(request.game)
+                game = self._sneferu(request.game, "step")
                 step = parse_action(request.step)
                 if isinstance(step, Outcome):
                     raise RequestError(f"{request.step}: a chance outcome (use chance)")
@@ -264,17 +305,24 @@ class Session:
                 return Result()
             case Chance():
                 game = self._game(request.game)
-                given = parse_outcome(request.outcome) if request.outcome is not None else None
+                given: Outcome | str | None = request.outcome
+                if request.outcome is not None:
+                    given = (parse_outcome(request.outcome) if game.sneferu
+                             else game.rules.canonical_outcome(request.outcome))
                 return Drawn([str(o) for o in game.chance(given)])
             case Undo():
                 game = self._game(request.game)
                 return Undone([str(e) for e in game.undo(request.turn)])
             case Position():
-                return PositionText(to_position(self._game(request.game).state))
+                game = self._game(request.game)
+                return PositionText(game.rules.to_position(game.state))
             case State():
-                return StateResult(state_doc(self._game(request.game).state, request.legal))
+                game = self._game(request.game)
+                return StateResult(state_doc(game.state, request.legal) if game.sneferu
+                                   else game_doc(game.rules, game.state, request.legal))
             case Show():
-                return Picture(picture(self._game(request.game).state))
+                game = self._game(request.game)
+                return Picture(game.rules.picture(game.state))
             case Turn():
                 return TurnField(_turn_field(self._game(request.game)))
             case Ranking():
@@ -290,9 +338,22 @@ class Session:
                 return Result()
         raise RequestError(f"unknown request {request!r}")  # pragma: no cover
 
+    def game_name(self, gid: str) -> str:
+        """The name of the game the open game ``gid`` plays (Sneferu's when none is open)."""
+        game = self.games.get(gid)
+        return game.rules.name if game is not None else DEFAULT_GAME
+
+    def _sneferu(self, gid: str, what: str) -> Game:
+        """The open game ``gid``, which must be a Sneferu game (for ``what``)."""
+        game = self._game(gid)
+        if not game.sneferu:
+            raise RequestError(f"{what}: Sneferu's only; {gid} plays {game.rules.name}, "
+                               "whose moves are single decisions (moves, play)")
+        return game
+
     def _analyse(self, request: Analyse) -> Analysed:
         """Search the game's position within the server's bound on time (SPEC 10.8)."""
-        state = self._game(request.game).state
+        state = self._sneferu(request.game, "analyse").state
         if request.iterations is not None and request.movetime is not None:
             raise RequestError("analyse: give iterations or movetime, not both")
         for name in ("iterations", "movetime"):
@@ -328,8 +389,13 @@ class Session:
         except KeyError:
             raise RequestError(f"no open game {gid!r}") from None
 
-    def _edition(self, name: str) -> Edition:
-        """``standard``, or an edition file the server may read."""
+    def _edition(self, name: str, rules: Rules | None = None) -> Any:
+        """``standard``, or (Sneferu) an edition file the server may read."""
+        if rules is not None and rules.name != DEFAULT_GAME:
+            if name != "standard":
+                raise RequestError(f"edition={name}: {rules.title} is served with its "
+                                   "standard edition only")
+            return rules.standard_edition()
         if name == "standard":
             return standard_edition()
         data = self.files.read(name, "edition")
@@ -362,7 +428,7 @@ class Session:
         """The editions a record may name: the standard one, and the file given if any."""
         return [] if name == "standard" else [self._edition(name)]
 
-    def _record_position(self, request: LoadRecord) -> GameState:
+    def _record_position(self, request: LoadRecord) -> tuple[Any, Rules]:
         rf = self._record_file(request)
         entry = next((g for g in rf.games if g.number == request.number), None)
         if entry is None:
@@ -371,9 +437,10 @@ class Session:
                     raise cut
             raise RequestError(f"{rf.source} holds {len(rf.games) + len(rf.cut_off)} "
                                f"game(s), there is no game {request.number}")
-        edition = edition_for(entry.record.header, self._record_editions(request.edition))
-        state: GameState = position_at(entry, request.ply, edition, rf.source)
-        return state
+        rules = get_game(entry.record.header.game)
+        editions = self._record_editions(request.edition) if rules.name == DEFAULT_GAME else []
+        edition = edition_for(entry.record.header, editions)
+        return position_at(entry, request.ply, edition, rf.source), rules
 
     def _verification(self, request: Verify) -> Verification:
         rf = self._record_file(request)
@@ -390,17 +457,25 @@ class Session:
 
     @staticmethod
     def _info(gid: str, game: Game) -> GameInfo:
-        state = game.state
-        return GameInfo(gid, state.edition.name, state.variant.value, len(state.players),
-                        game.seed, _turn_field(game), len(game.history))
+        rules, state = game.rules, game.state
+        return GameInfo(gid, rules.edition_of(state).name, rules.variant_of(state),
+                        rules.players_of(state), game.seed, _turn_field(game),
+                        len(game.history), rules.name)
 
 
 def _turn_field(game: Game) -> str:
-    return to_position(game.state).rsplit(" ", 1)[1]
+    """Sneferu's turn field of its position notation; another game's ``over``, ``chance``
+    or ``seat:N``, the seat (1-based) to decide."""
+    state = game.state
+    if game.sneferu:
+        return to_position(state).rsplit(" ", 1)[1]
+    if state.is_over():
+        return "over"
+    return "chance" if state.is_chance_node() else f"seat:{state.current_seat() + 1}"
 
 
 def _standings(game: Game) -> Standings:
-    ranking, solo, _termination = final_result(game.state)
+    ranking, solo, _termination = final_result(game.state, game.rules)
     return Standings(ranking, solo)
 
 

@@ -1,5 +1,9 @@
-"""The state of a game as JSON (SPEC.md, section 10.6): for clients that would rather not
+"""The state of a game as JSON (SPEC.md, section 10.5): for clients that would rather not
 read the position notation.
+
+Sneferu's state is spelled out field by field (:class:`StateDoc`); another game's is a
+:class:`GameDoc`: its position, whose decision or which chance event, and the game's
+``page_data`` (what the web viewer draws, SPEC 13.5 for Imhotep).
 
 :func:`state_doc` builds a :class:`StateDoc` (msgspec structs); ``msgspec.json.encode``
 writes it. Seats, offer columns, levels and slots are 1-based as in every notation;
@@ -17,8 +21,13 @@ b'{"BT":10,"BM":10,"BG":10'
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+from typing import Any
+
 import msgspec
 
+from ..game import Game
 from ..games.sneferu.notation.move import legal_moves
 from ..games.sneferu.notation.position import to_position
 from ..games.sneferu.rules.components import Material, Stone, Tile
@@ -104,6 +113,56 @@ class StateDoc(msgspec.Struct, frozen=True, omit_defaults=True):
     quarries: list[QuarryDoc]
     ptah: dict[str, int] | None
     legal: LegalDoc | None = None
+
+
+class DecisionDoc(msgspec.Struct, frozen=True):
+    """Where another game stands: over, a chance node, or the seat to decide (1-based)."""
+
+    over: bool
+    chance: bool
+    seat: int | None
+
+
+class GameDoc(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A state of a game other than Sneferu; ``legal`` only when asked for."""
+
+    game: str
+    edition: str
+    variant: str
+    players: int
+    position: str
+    turn: DecisionDoc
+    data: dict[str, Any]
+    legal: LegalDoc | None = None
+
+
+def game_doc(game: Game, state: Any, legal: bool = False) -> GameDoc:
+    """The JSON document of ``state`` of ``game``; ``legal`` adds its legal moves or the
+    chance node's outcomes."""
+    over, chance = state.is_over(), state.is_chance_node()
+    doc = GameDoc(
+        game=game.name, edition=game.edition_of(state).name, variant=game.variant_of(state),
+        players=game.players_of(state), position=game.to_position(state),
+        turn=DecisionDoc(over, chance, None if over or chance else state.current_seat() + 1),
+        data=game.page_data(state))
+    if legal:
+        moves = [] if over or chance else game.legal_moves(state)
+        doc = msgspec.structs.replace(doc, legal=LegalDoc(
+            moves=moves, steps=[], outcomes=game_odds(game, state)))
+    return doc
+
+
+def game_odds(game: Game, state: Any) -> list[OutcomeOdds]:
+    """The outcomes of another game's chance node with their probabilities, and weights:
+    the smallest whole numbers in those proportions (empty if not a chance node)."""
+    if not state.is_chance_node():
+        return []
+    odds = game.chance_outcomes(state)
+    shares = [Fraction(p).limit_denominator(1 << 20) for _, p in odds]
+    scale = math.lcm(*(f.denominator for f in shares))
+    weights = [int(f * scale) for f in shares]
+    unit = math.gcd(*weights)
+    return [OutcomeOdds(o, w // unit, p) for (o, p), w in zip(odds, weights, strict=True)]
 
 
 _PHASES = {Phase.SETUP: "setup", Phase.START: "start", Phase.PLACE: "place",

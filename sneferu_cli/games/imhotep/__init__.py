@@ -117,6 +117,26 @@ class ImhotepGame(Game):
 
         return picture(state)
 
+    def picture_parts(self, state: Any) -> list[tuple[str, str]]:
+        from .picture import sections
+
+        return sections(state)
+
+    move_help: ClassVar[str] = """\
+Type one move (ships as on the round card, e.g. 3A; slots from the bow; sites M P T C O):
+  Q                 take stones from your quarry onto your sled
+  L 3A.2            load a stone from your sled onto ship 3A, slot 2
+  S 4A P            sail ship 4A to the pyramid
+  LEV 4A P 3,1,4,2  lever card: sail 4A to P, unloading slots in this order
+  HAM 2A.1, HAM -   hammer card: take stones, then load slot 2A.1 (or nothing)
+  SAI 3A.3 T        sail card: load slot 3A.3, then sail 3A to the temple
+  CHI 3A.1 2B.2     chisel card: load two slots
+  PASS              when no other move is legal
+  take M2, take MX  take a market card for your stone (MX: the side-B pair)
+  keep ENT          keep one card of the pair
+  pyr PL, pyr PR bonus 3A.1   choose a side-B pyramid (and its bonus)
+  temple pts, temple stones   the side-B temple's PS choice"""
+
     def page_data(self, state: Any) -> dict[str, Any]:
         from .picture import page_data
 

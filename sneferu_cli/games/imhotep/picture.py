@@ -34,7 +34,7 @@ from .state import (
     ImhotepState,
 )
 
-__all__ = ["describe_turn", "page_data", "picture"]
+__all__ = ["describe_turn", "page_data", "picture", "sections"]
 
 COLOUR_NAMES = {"K": "black", "W": "white", "B": "brown", "G": "grey"}
 SITE_NAMES = {"M": "market", "P": "pyramid", "T": "temple", "C": "burial chamber",
@@ -67,7 +67,8 @@ def levels(slots: int) -> list[int]:
 
 
 def page_data(state: ImhotepState) -> dict[str, Any]:
-    """The state as JSON-ready data (seats 1-based, stones as colour letters)."""
+    """The state as JSON-ready data (seats 1-based, stones as colour letters); ``board``
+    (the edition's name, the names of the sites and cards) is the same at every ply."""
     ed = state.edition
     t = state.tables
     codes = t.card_codes
@@ -120,6 +121,9 @@ def page_data(state: ImhotepState) -> dict[str, Any]:
                    "start": state.start_player == i, "retired": state.retired[i]}
                   for i in range(state.players)],
         "turn": _turn(state),
+        "board": {"name": ed.name, "site_names": SITE_NAMES,
+                  "card_names": {c.code: CARD_NAMES.get(c.code, c.code)
+                                 for c in ed.market.cards}},
     }
 
 
@@ -143,10 +147,16 @@ def _turn(state: ImhotepState) -> dict[str, Any]:
 
 def picture(state: ImhotepState) -> str:
     """The whole position as lines of text, a blank line between its parts."""
+    return "\n\n".join(text for _, text in sections(state))
+
+
+def sections(state: ImhotepState) -> list[tuple[str, str]]:
+    """The picture in parts, in order, each ``(name, text)``: ``round`` (the game and the
+    round), ``ships``, ``sites``, ``seats`` and ``turn``."""
     d = page_data(state)
-    parts = [_title(d), "\n".join(_ships(d)), "\n".join(_sites(d)), "\n".join(_seats(d)),
-             d["turn"]["text"]]
-    return "\n\n".join(parts)
+    return [("round", _title(d)), ("ships", "\n".join(_ships(d))),
+            ("sites", "\n".join(_sites(d))), ("seats", "\n".join(_seats(d))),
+            ("turn", d["turn"]["text"])]
 
 
 def _who(seat: int) -> str:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from ...game import Game, Standing
 from .notation.fast import read_move, read_outcome
-from .notation.picture import picture
+from .notation.picture import picture, sections
 from .notation.position import from_position, to_position
 from .page import page_data
 from .rules.chance import sample_outcome
@@ -112,8 +112,19 @@ class SneferuGame(Game):
             return "ptah"
         return "normal"
 
+    move_help: ClassVar[str] = """\
+Type a whole turn in move notation, its steps separated by spaces:
+  1.1 TG@1.1        buy column 1 row 1, place it Tura left, granite right, in slot 1.1
+  3.2+ BT@1.4       buy with the quarry bonus (+)
+  4.1 store         keep the stone in the storehouse (STOREHOUSE bonus)
+  MG@1.2 4.1 BT@1.3 place a stored stone first, then buy and place
+  end               the forced end, when no stone can be bought"""
+
     def picture(self, state: GameState) -> str:
         return picture(state)
+
+    def picture_parts(self, state: GameState) -> list[tuple[str, str]]:
+        return sections(state)
 
     def page_data(self, state: GameState) -> dict[str, Any]:
         return page_data(state)
