@@ -49,7 +49,7 @@ from .requests import (
 )
 from .server import MAX_LINE, serve
 from .session import MAX_ANALYSE_MS, MAX_GAMES, Result, Session
-from .state_json import StateDoc, state_doc
+from .sneferu_steps import StateDoc, state_doc
 
 __all__ = [
     "COMMANDS", "MAX_ANALYSE_MS", "MAX_FILE", "MAX_GAMES", "MAX_LINE", "Analyse", "Chance",
