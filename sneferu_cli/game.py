@@ -124,6 +124,12 @@ class Game(ABC):
     def load_edition(self, path: Path) -> Any:
         """An edition data file; ValueError naming the file and field when it is wrong."""
 
+    def parse_edition(self, raw: bytes, source: str) -> Any:
+        """An edition from the bytes of an edition file (``source`` names it in errors),
+        for a caller that read the file itself (``sneferu serve``, SPEC 10.8); ValueError
+        as :meth:`load_edition`. By default the game reads no edition files."""
+        raise ValueError(f"{source}: {self.title} reads no edition files")
+
     # ---------------------------------------------------------------- states
 
     @abstractmethod

@@ -76,3 +76,8 @@ class Server:
         if self.child.proc.poll() is None:
             self.child.proc.kill()
             self.child.proc.wait(TIMEOUT)
+
+
+def untimed(analysis: dict[str, Any]) -> dict[str, Any]:
+    """An ``analyse`` result object without what varies from run to run: its times."""
+    return {k: v for k, v in analysis.items() if k not in ("seconds", "playouts_per_second")}

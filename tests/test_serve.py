@@ -15,11 +15,26 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from nim_game import register
 from recgen import cheap_edition_toml, random_game
-from serve_client import TIMEOUT, Server
+from serve_client import TIMEOUT, Server, untimed
 from support import ROOT, run_cli
 
 from sneferu_cli.record import format_records, record_to_json, records_to_json
+from sneferu_cli.serve import (
+    Analyse,
+    Chance,
+    FileAccess,
+    Moves,
+    New,
+    Outcomes,
+    Play,
+    Ranking,
+    Session,
+    Steps,
+    Turn,
+    Undo,
+)
 
 
 @pytest.fixture
@@ -640,7 +655,7 @@ def test_an_imhotep_game_through_the_text_server(server: Server) -> None:
     assert server.ask("steps g1").error.startswith("steps: Sneferu's only; g1 plays imhotep")
     assert server.ask("step g1 Q").error.startswith("step: Sneferu's only")
     assert server.ask("chance g1 ~STA").error  # a decision is due, not chance
-    assert server.ask("analyse g1").error.startswith("analyse: Sneferu's only")
+    assert server.ok("analyse g1 iterations=20 top=2")[0].startswith("seat 1 to move: 20 ")
     assert server.ask("new game=chess").error.startswith("unknown game 'chess'")
     assert server.ask("new game=imhotep builders=random").error.startswith("new: builders=")
     # A move, undone; then the position loads into a second game.
@@ -712,3 +727,127 @@ def test_an_imhotep_record_loads_at_a_ply_and_verifies(json_file_server: Server,
     assert state["game"] == "imhotep" and state["position"] == shown.stdout.strip()
     checks = s.ask_json({"command": "verify", "path": "imhotep.rec"})["result"]["games"]
     assert checks[0]["valid"] is True and checks[0]["turns"] > 40
+
+
+def test_an_imhotep_position_analysed_by_the_generic_search(tmp_path: Path) -> None:
+    """``analyse`` of another game is the generic search (sneferu_cli.search.generic) in
+    text and JSON modes: the same analysis as ``sneferu position analyse --game imhotep``
+    for the same iterations and seed, bounded by --max-analyse-ms (the checks of its
+    options, the same for every game, are tested in test_mcts.py)."""
+    pos = run_cli("position", "new", "--game", "imhotep", "--players", "3", "--seed", "4")
+    assert pos.returncode == 0, pos.stderr
+    position = pos.stdout.strip()
+    cli = run_cli("position", "analyse", "--game", "imhotep", position, "--iterations", "80",
+                  "--seed", "2", "--top", "0", "--json")
+    assert cli.returncode == 0, cli.stderr
+    expected = msgspec.json.decode(cli.stdout)
+    legal = run_cli("position", "moves", "--game", "imhotep", position)
+    assert legal.returncode == 0, legal.stderr
+    text = Server("--max-analyse-ms", "400")
+    json = Server("--json", "--max-analyse-ms", "400")
+    try:
+        assert text.ok(f"load game=imhotep {position}") == ["g1"]
+        lines = text.ok("7 analyse g1 iterations=80 seed=2 top=3")
+        assert lines == text.ok("analyse g1 top=3 seed=2 iterations=80")  # repeatable
+        assert lines[0].startswith("seat 1 to move: 80 playouts, ") and len(lines) == 4
+        shown = run_cli("position", "analyse", "--game", "imhotep", position, "--iterations",
+                        "80", "--seed", "2", "--top", "3")
+        assert lines == shown.stdout.splitlines()
+        bounded = text.ok("analyse g1 iterations=100000000 top=1")  # stopped by the bound
+        assert int(bounded[0].split(": ")[1].split()[0]) < 100000000
+        assert text.ok("new game=imhotep players=2") == ["g2"]
+        assert text.ask("analyse g2").error == "analyse: no seat is to decide (a chance node)"
+
+        assert json.ask_json({"command": "load", "game": "imhotep", "position": position})[
+            "ok"]
+        reply = json.ask_json({"id": 3, "command": "analyse", "game": "g1", "iterations": 80,
+                               "seed": 2, "top": 0})
+        assert reply["id"] == 3 and reply["ok"], reply
+        served = reply["result"]["analysis"]
+        assert untimed(served) == untimed(expected)
+        assert {m["move"] for m in served["moves"]} == set(legal.stdout.split("\n")[:-1])
+    finally:
+        for server in (text, json):
+            server.kill()
+
+
+def test_imhotep_edition_files_within_the_folder(tmp_path: Path) -> None:
+    """``edition=FILE`` for another game: read within --files as that game's edition (the
+    generic edition reader); its games, positions and records name it; a file that is not
+    one of its editions is one error line that does not quote it."""
+    folder = tmp_path / "served"
+    folder.mkdir()
+    standard = (ROOT / "sneferu_cli/games/imhotep/editions/standard.toml").read_text()
+    assert 'name = "standard"' in standard
+    (folder / "club.toml").write_text(standard.replace('name = "standard"', 'name = "club"'))
+    (folder / "cheap.toml").write_text(cheap_edition_toml())  # a Sneferu edition
+    rec = folder / "standard.rec"
+    r = run_cli("play", "random", "random", "--game", "imhotep", "--seed", "3", "--record",
+                str(rec))
+    assert r.returncode == 0, r.stderr
+    # The same game played with "club" (its numbers are the standard ones).
+    assert rec.read_text().count("[Edition standard]") == 1
+    (folder / "club.rec").write_text(rec.read_text().replace("[Edition standard]",
+                                                             "[Edition club]"))
+    server = Server("--files", str(folder))
+    try:
+        assert server.ok("new game=imhotep players=2 seed=1 edition=club.toml") == ["g1"]
+        assert server.ok("games")[0].startswith("g1 edition=club variant=")
+        server.ok("chance g1")
+        position = server.ok("position g1")[0]
+        assert server.ok(f"load game=imhotep edition=club.toml {position}") == ["g2"]
+        assert server.ask(f"load game=imhotep {position}").error  # club is not loaded
+        assert server.ask("new game=imhotep edition=cheap.toml").error == (
+            "cheap.toml: not a usable edition file (the server does not quote files; "
+            "sneferu position new --game imhotep --edition says more)")
+        assert server.ask("new game=imhotep edition=../x.toml").error == (
+            "../x.toml: outside the folder the server reads (--files)")
+        assert server.ok("new players=2 edition=cheap.toml") == ["g3"]  # Sneferu's still
+        assert server.ok("verify edition=club.toml club.rec")[0].startswith(
+            "number=1 valid turns=")
+        assert server.ok("verify club.rec")[0].startswith("number=1 invalid ")
+        assert server.ok("load-record edition=club.toml ply=4 club.rec") == ["g4"]
+        assert server.ok("load-record ply=4 standard.rec") == ["g5"]
+        club, standard = server.ok("position g4")[0], server.ok("position g5")[0]
+        assert club.startswith("club ") and club == "club" + standard.removeprefix("standard")
+        assert server.ask("load-record ply=4 club.rec").error.startswith(
+            "the game was played with edition 'club', which is not loaded")
+    finally:
+        server.send("quit")
+        assert server.close() == 0
+
+
+def test_a_third_game_is_served_through_the_interface_alone(tmp_path: Path) -> None:
+    """The test-only Nim (tests/nim_game.py), which serve has no code for: opened, drawn
+    for, played, undone, analysed by the generic search and ranked through the game
+    interface; an edition file of a game that reads none is one error line."""
+    register()
+    (tmp_path / "nim.toml").write_text('name = "big"\n')
+    session = Session(files=FileAccess(tmp_path))
+    assert session.handle(New(players=2, seed=1, game="nim")).lines() == ["g1"]
+    assert session.handle(Turn("g1")).lines() == ["chance"]
+    assert session.handle(Outcomes("g1")).lines() == [f"~H{h} 0.333333 1" for h in (5, 6, 7)]
+    (heap,) = session.handle(Chance("g1")).lines()
+    assert session.handle(Moves("g1")).lines() == ["take 1", "take 2", "take 3"]
+    session.handle(Play("g1", "take  2"))
+    assert session.handle(Turn("g1")).lines() == ["seat:2"]
+    assert session.handle(Undo("g1", turn=True)).lines() == [heap, "take 2"]  # no move before
+    (heap,) = session.handle(Chance("g1")).lines()
+    found = [session.handle(Analyse("g1", iterations=60, seed=1, top=0)).analysis
+             for _ in range(2)]
+    assert found[0].playouts == 60
+    assert [(m.move, m.visits) for m in found[0].moves] == [
+        (m.move, m.visits) for m in found[1].moves]  # the same search for the same seed
+    assert {m.move for m in found[0].moves} == {"take 1", "take 2", "take 3"}
+    while session.handle(Turn("g1")).lines() != ["over"]:
+        session.handle(Play("g1", session.handle(Moves("g1")).lines()[0]))
+    ranking = session.handle(Ranking("g1")).lines()
+    assert sorted(r.split()[1] for r in ranking) == ["rank=1", "rank=2"]
+    assert ranking[0].split()[2:] == [f"taken={(int(heap[2:]) + 1) // 2}",
+                                      f"last={int(heap[2:]) % 2}", "retired=no"]
+    with pytest.raises(ValueError, match=r"^nim.toml: not a usable edition file \(the "
+                       r"server does not quote files; sneferu position new --game nim "
+                       r"--edition says more\)$"):
+        session.handle(New(players=2, game="nim", edition="nim.toml"))
+    with pytest.raises(ValueError, match=r"^steps: Sneferu's only; g1 plays nim"):
+        session.handle(Steps("g1"))

@@ -5,7 +5,8 @@ API behind it (Sneferu by default; ``New(game="imhotep")`` for Imhotep).
 on stdin/stdout, in GTP-style text or JSON. The same pieces serve Python callers:
 :class:`Game` (a state with its seed, history and undo), :class:`Session` (open games
 by id, one result per request), :func:`state_doc` (a state as JSON) and :func:`serve`
-(the loop itself, over any pair of byte streams).
+(the loop itself, over any pair of byte streams). Every game is served through
+:mod:`sneferu_cli.game`; Sneferu's steps and state document are in :mod:`.sneferu_steps`.
 
 >>> session = Session()
 >>> session.handle(New(players=3, seed=1))
@@ -49,7 +50,7 @@ from .requests import (
 )
 from .server import MAX_LINE, serve
 from .session import MAX_ANALYSE_MS, MAX_GAMES, Result, Session
-from .state_json import StateDoc, state_doc
+from .sneferu_steps import StateDoc, state_doc
 
 __all__ = [
     "COMMANDS", "MAX_ANALYSE_MS", "MAX_FILE", "MAX_GAMES", "MAX_LINE", "Analyse", "Chance",

@@ -3,20 +3,20 @@
 A :class:`Game` wraps a state of one registered game (:mod:`sneferu_cli.game`; Sneferu
 unless told otherwise) with the history the server needs: every applied *entry* (a whole
 move, a single step or a chance outcome, as the client gave it) and a snapshot of the
-state at each turn's start, so that undoing replays at most one turn. Sneferu's entries are
-its move, step and outcome values; another game's are notation text (its moves are single
-decisions, and each move begins a new turn). The history is bounded by the game's length
-(a game has at most a few hundred entries and one snapshot per turn); closing the game
-frees it.
+state at each turn's start, so that undoing replays at most one turn. Moves and outcomes
+go through the game interface as notation text; only Sneferu's single steps (a Sneferu
+turn is several steps) go through :mod:`.sneferu_steps`. The history is bounded by the
+game's length (a game has at most a few hundred entries and one snapshot per turn);
+closing the game frees it.
 
->>> from sneferu_cli.games.sneferu.notation import legal_moves
->>> from sneferu_cli.games.sneferu.rules import new_game
->>> game = Game(new_game(players=2), seed=3)
+>>> from sneferu_cli.game import get_game
+>>> sneferu = get_game("sneferu")
+>>> game = Game(sneferu.new_game(2), seed=3)
 >>> len(game.chance())                   # the 15 tiles, 28 stones and 2 boat arrivals
 45
->>> move = legal_moves(game.state)[0]
+>>> move = sneferu.legal_moves(game.state)[0]
 >>> game.play(move)
->>> [str(e) for e in game.undo()] == [str(move)]
+>>> [str(e) for e in game.undo()] == [move]
 True
 >>> game.state.phase.name, len(game.history)
 ('START', 45)
@@ -30,14 +30,13 @@ from typing import Any
 
 from ..game import DEFAULT_GAME, get_game
 from ..game import Game as Rules
-from ..games.sneferu.notation.move import Move
-from ..games.sneferu.rules.chance import sample_outcome
-from ..games.sneferu.rules.state import IllegalAction
-from ..games.sneferu.rules.steps import Action, Outcome, Step
+from . import sneferu_steps
+from .requests import RequestError
+from .sneferu_steps import StepEntry
 
-Entry = Move | Action | str
-"""What one request applied: a whole move, one step, or one chance outcome (another
-game's: its notation text)."""
+Entry = str | StepEntry
+"""What one request applied: a whole move or a chance outcome (``~``...), as canonical
+notation text, or one step of a Sneferu turn."""
 
 
 class Game:
@@ -66,42 +65,46 @@ class Game:
         """The entries applied since the game was opened, oldest first (a copy)."""
         return self._entries[:]
 
-    def play(self, move: Move | Sequence[Step] | str) -> None:
-        """Apply a whole move (the rest of the current turn) atomically; another game's
-        as notation text (recorded in its canonical form)."""
+    def play(self, move: str | Sequence[object] | object) -> None:
+        """Apply a whole move (Sneferu: the rest of the current turn) atomically, given as
+        notation text (or, from Python, a Sneferu ``Move`` or its steps); it is recorded
+        in its canonical form."""
+        if not isinstance(move, str):
+            move = (" ".join(str(s) for s in move) if isinstance(move, Sequence)
+                    else str(move))
         turn = self._turn()
-        if isinstance(move, str):
-            text = self.rules.apply_move(self.state, move)
+        text = self.rules.apply_move(self.state, move)
+        if not self.sneferu:
             self._moves += 1
-            self._record(text, turn)
-            return
-        steps = move.steps if isinstance(move, Move) else tuple(move)
-        self.state.apply_turn(steps)
-        self._record(Move(steps), turn)
+        self._record(text, turn)
 
-    def step(self, step: Step) -> None:
-        """Apply one step of the active seat (``done`` included)."""
+    def step(self, step: StepEntry | str) -> None:
+        """Apply one step of the seat to decide (``done`` included), or its notation text:
+        Sneferu's only."""
+        if isinstance(step, str):
+            step = sneferu_steps.read_step(step)
         turn = self._turn()
-        self.state.apply(step)
+        sneferu_steps.apply_step(self.state, step)
         self._record(step, turn)
 
-    def chance(self, outcome: Outcome | str | None = None) -> list[Outcome | str]:
-        """Apply ``outcome``, or draw with the game's generator up to the next decision.
+    def chance(self, outcome: str | object | None = None) -> list[str]:
+        """Apply ``outcome`` (its notation text, or from Python a Sneferu outcome), or draw
+        with the game's generator up to the next decision.
 
         Returns the outcomes applied (none when a seat is to decide or the game is over).
         """
         state = self.state
         if outcome is not None:
+            outcome = str(outcome)
             if not state.is_chance_node():
-                raise IllegalAction(f"{outcome}: not a chance node ("
-                                    + ("the game is over)" if state.is_over()
-                                       else f"seat {state.current_seat() + 1} is to move)"))
+                raise RequestError(f"{outcome}: not a chance node ("
+                                   + ("the game is over)" if state.is_over()
+                                      else f"seat {state.current_seat() + 1} is to move)"))
             self._apply_outcome(outcome)
             return [outcome]
-        drawn: list[Outcome | str] = []
+        drawn: list[str] = []
         while state.is_chance_node():
-            o = (sample_outcome(state, self.rng) if self.sneferu
-                 else self.rules.sample_outcome(state, self.rng))
+            o = self.rules.sample_outcome(state, self.rng)
             self._apply_outcome(o)
             drawn.append(o)
         return drawn
@@ -117,7 +120,7 @@ class Game:
         """
         n = len(self._entries)
         if not n:
-            raise IllegalAction("undo: nothing to undo")
+            raise RequestError("undo: nothing to undo")
         marks = self._marks
         target = max(i for i, _ in marks if i < n) if turn else n - 1
         while marks[-1][0] > target:
@@ -128,20 +131,18 @@ class Game:
             self._apply(state, entry)
         undone = self._entries[target:]
         del self._entries[target:]
-        self._moves -= sum(1 for e in undone if isinstance(e, str) and e[:1] != "~")
+        if not self.sneferu:
+            self._moves -= sum(1 for e in undone if isinstance(e, str) and e[:1] != "~")
         self.state = state
         return undone
 
-    def _apply_outcome(self, outcome: Outcome | str) -> None:
+    def _apply_outcome(self, outcome: str) -> None:
         turn = self._turn()
-        if isinstance(outcome, str):
-            self.rules.apply_outcome(self.state, outcome)
-        else:
-            self.state.apply(outcome)
+        self.rules.apply_outcome(self.state, outcome)
         self._record(outcome, turn)
 
     def _turn(self) -> int:
-        return int(self.state.turn) if self.sneferu else self._moves
+        return sneferu_steps.turn_number(self.state) if self.sneferu else self._moves
 
     def _record(self, entry: Entry, turn: int) -> None:
         self._entries.append(entry)
@@ -149,12 +150,9 @@ class Game:
             self._marks.append((len(self._entries), self.state.clone()))
 
     def _apply(self, state: Any, entry: Entry) -> None:
-        if isinstance(entry, str):
-            if entry[:1] == "~":
-                self.rules.apply_outcome(state, entry)
-            else:
-                self.rules.apply_move(state, entry)
-        elif isinstance(entry, Move):
-            state.apply_turn(entry.steps)
+        if not isinstance(entry, str):
+            sneferu_steps.apply_step(state, entry)
+        elif entry[:1] == "~":
+            self.rules.apply_outcome(state, entry)
         else:
-            state.apply(entry)
+            self.rules.apply_move(state, entry)

@@ -3,12 +3,14 @@
 A :class:`Session` holds the open games by id (``g1``, ``g2``, ... never reused) up to a
 limit, and turns each request into a result struct. Results encode to JSON as they are
 (the ``result`` of a JSON-mode reply) and :meth:`Result.lines` gives their text-mode
-content. Every problem is a ValueError (RequestError, NotationError, IllegalAction,
+content. Every problem is a ValueError (RequestError, NotationError, the rules' own,
 EditionError) whose message is the error reply; the session is unchanged by it.
 
-A game other than Sneferu (``new game=imhotep``) goes through :mod:`sneferu_cli.game`: its
-moves are single decisions (no ``steps``), its state JSON is a :class:`GameDoc`, and
-``analyse`` and edition files are Sneferu's only.
+Every game is opened, played, drawn for, ranked, analysed and given edition files through
+:mod:`sneferu_cli.game`; what is Sneferu's alone (its steps, ``builders=``, its turn field,
+chance weights and state document, its own search) is in :mod:`.sneferu_steps` and
+:mod:`sneferu_cli.search`. Another game's moves are single decisions (no ``steps``), its
+state JSON is a :class:`GameDoc`, its ``analyse`` the generic search.
 
 >>> session = Session()
 >>> session.handle(New(players=2, seed=3))
@@ -33,16 +35,12 @@ import msgspec
 
 from ..game import DEFAULT_GAME, get_game
 from ..game import Game as Rules
-from ..games.sneferu.notation.move import Move, legal_moves, parse_action, parse_outcome
-from ..games.sneferu.notation.position import from_position, to_position
-from ..games.sneferu.rules.edition import Edition, parse_edition, standard_edition
-from ..games.sneferu.rules.state import new_game
-from ..games.sneferu.rules.steps import Outcome
 from ..record.jsonl import read_any
 from ..record.model import SeatResult, SoloScore
 from ..record.replay import edition_for, final_result, position_at, verify
 from ..record.text import GameEntry, RecordError, RecordFile, decode_records
-from ..search import AnalysisDoc, analysis_doc, analysis_lines, search
+from ..search import AnalysisDoc, analysis_doc, analysis_lines, search, search_game
+from . import sneferu_steps
 from .files import FileAccess
 from .game import Game
 from .requests import (
@@ -71,15 +69,8 @@ from .requests import (
     Undo,
     Verify,
 )
-from .state_json import (
-    GameDoc,
-    OutcomeOdds,
-    StateDoc,
-    game_doc,
-    game_odds,
-    outcome_odds,
-    state_doc,
-)
+from .sneferu_steps import StateDoc, outcome_odds, state_doc
+from .state_json import GameDoc, OutcomeOdds, game_doc, game_odds
 
 MAX_GAMES = 100
 """How many games may be open at once unless the server is told otherwise."""
@@ -250,23 +241,21 @@ class Session:
                 self._check_room()
                 rules = get_game(request.game)
                 edition = self._edition(request.edition, rules)
-                if request.game == DEFAULT_GAME and request.variant is None:
-                    state = new_game(request.players, builders=request.builders,
-                                     edition=edition)
-                elif request.builders is not None:
-                    raise RequestError("new: builders= is Sneferu's standard variant's "
-                                       "(not with variant= or another game)")
-                else:
+                if request.builders is None:
                     state = rules.new_game(request.players, variant=request.variant,
                                            edition=edition)
+                elif rules.name == DEFAULT_GAME and request.variant is None:
+                    state = sneferu_steps.new_with_builders(request.players, request.builders,
+                                                            edition)
+                else:
+                    raise RequestError("new: builders= is Sneferu's standard variant's "
+                                       "(not with variant= or another game)")
                 return self._open(Game(state, request.seed, rules))
             case Load():
                 self._check_room()
                 rules = get_game(request.game)
                 edition = self._edition(request.edition, rules)
-                state = (from_position(request.position, edition)
-                         if request.game == DEFAULT_GAME
-                         else rules.from_position(request.position, edition))
+                state = rules.from_position(request.position, edition)
                 return self._open(Game(state, request.seed, rules))
             case LoadRecord():
                 self._check_room()
@@ -280,36 +269,28 @@ class Session:
                 return Result()
             case Moves():
                 game = self._game(request.game)
-                if not game.sneferu:
-                    state = game.state
-                    return MoveList([] if state.is_over() or state.is_chance_node()
-                                    else game.rules.legal_moves(state))
-                return MoveList([str(m) for m in legal_moves(game.state)])
+                state = game.state
+                return MoveList([] if state.is_over() or state.is_chance_node()
+                                else game.rules.legal_moves(state))
             case Steps():
                 game = self._sneferu(request.game, "steps")
-                return StepList([str(s) for s in game.state.legal_steps()])
+                return StepList(sneferu_steps.legal_steps(game.state))
             case Outcomes():
                 game = self._game(request.game)
                 return OutcomeList(outcome_odds(game.state) if game.sneferu
                                    else game_odds(game.rules, game.state))
             case Play():
-                game = self._game(request.game)
-                game.play(Move.from_str(request.move) if game.sneferu else request.move)
+                self._game(request.game).play(request.move)
                 return Result()
             case Step():
                 game = self._sneferu(request.game, "step")
-                step = parse_action(request.step)
-                if isinstance(step, Outcome):
-                    raise RequestError(f"{request.step}: a chance outcome (use chance)")
-                game.step(step)
+                game.step(sneferu_steps.read_step(request.step))
                 return Result()
             case Chance():
                 game = self._game(request.game)
-                given: Outcome | str | None = request.outcome
-                if request.outcome is not None:
-                    given = (parse_outcome(request.outcome) if game.sneferu
-                             else game.rules.canonical_outcome(request.outcome))
-                return Drawn([str(o) for o in game.chance(given)])
+                given = (None if request.outcome is None
+                         else game.rules.canonical_outcome(request.outcome))
+                return Drawn(game.chance(given))
             case Undo():
                 game = self._game(request.game)
                 return Undone([str(e) for e in game.undo(request.turn)])
@@ -352,8 +333,9 @@ class Session:
         return game
 
     def _analyse(self, request: Analyse) -> Analysed:
-        """Search the game's position within the server's bound on time (SPEC 10.8)."""
-        state = self._sneferu(request.game, "analyse").state
+        """Search the game's position within the server's bound on time (SPEC 10.9):
+        Sneferu with its own search, another game with the generic one."""
+        game = self._game(request.game)
         if request.iterations is not None and request.movetime is not None:
             raise RequestError("analyse: give iterations or movetime, not both")
         for name in ("iterations", "movetime"):
@@ -368,8 +350,12 @@ class Session:
                                f"bound of {limit} ms (--max-analyse-ms)")
         ms = request.movetime or (min(ANALYSE_MS, limit) if request.iterations is None
                                   else limit)
-        result = search(state, iterations=request.iterations or 0,
-                        deadline=time.perf_counter() + ms / 1000, seed=request.seed)
+        deadline = time.perf_counter() + ms / 1000
+        iterations = request.iterations or 0
+        result = (search(game.state, iterations=iterations, deadline=deadline,
+                         seed=request.seed) if game.sneferu
+                  else search_game(game.rules, game.state, iterations=iterations,
+                                   deadline=deadline, seed=request.seed))
         return Analysed(analysis_doc(result, request.top))
 
     def _check_room(self) -> None:
@@ -389,22 +375,19 @@ class Session:
         except KeyError:
             raise RequestError(f"no open game {gid!r}") from None
 
-    def _edition(self, name: str, rules: Rules | None = None) -> Any:
-        """``standard``, or (Sneferu) an edition file the server may read."""
-        if rules is not None and rules.name != DEFAULT_GAME:
-            if name != "standard":
-                raise RequestError(f"edition={name}: {rules.title} is served with its "
-                                   "standard edition only")
-            return rules.standard_edition()
+    def _edition(self, name: str, rules: Rules) -> Any:
+        """``standard`` (the game's standard edition), or an edition file of the game that
+        the server may read (SPEC 10.8)."""
         if name == "standard":
-            return standard_edition()
+            return rules.standard_edition()
         data = self.files.read(name, "edition")
         try:
-            return parse_edition(data, name)
+            return rules.parse_edition(data, name)
         except Exception:  # EditionError, not UTF-8, ...: its text may quote the file
+            game = "" if rules.name == DEFAULT_GAME else f" --game {rules.name}"
             raise RequestError(f"{name}: not a usable edition file (the server does not "
-                               "quote files; sneferu position new --edition says more)"
-                               ) from None
+                               f"quote files; sneferu position new{game} --edition says "
+                               "more)") from None
 
     def _record_file(self, request: LoadRecord | Verify) -> RecordFile:
         """The games of the record a request names: a file, or one record given inline."""
@@ -424,9 +407,14 @@ class Session:
             raise RequestError(f"{where}: not a valid record (the server does not quote "
                                "files; sneferu replay says more)") from None
 
-    def _record_editions(self, name: str) -> list[Edition]:
-        """The editions a record may name: the standard one, and the file given if any."""
-        return [] if name == "standard" else [self._edition(name)]
+    def _record_editions(self, name: str, game: str, read: dict[str, list[Any]]) -> list[Any]:
+        """The editions a record's game of ``game`` may name besides the standard one: the
+        file given if any, read as that game's edition once (``read`` keeps it by game)."""
+        if name == "standard":
+            return []
+        if game not in read:
+            read[game] = [self._edition(name, get_game(game))]
+        return read[game]
 
     def _record_position(self, request: LoadRecord) -> tuple[Any, Rules]:
         rf = self._record_file(request)
@@ -438,17 +426,19 @@ class Session:
             raise RequestError(f"{rf.source} holds {len(rf.games) + len(rf.cut_off)} "
                                f"game(s), there is no game {request.number}")
         rules = get_game(entry.record.header.game)
-        editions = self._record_editions(request.edition) if rules.name == DEFAULT_GAME else []
-        edition = edition_for(entry.record.header, editions)
+        edition = edition_for(entry.record.header,
+                              self._record_editions(request.edition, rules.name, {}))
         return position_at(entry, request.ply, edition, rf.source), rules
 
     def _verification(self, request: Verify) -> Verification:
         rf = self._record_file(request)
-        editions = self._record_editions(request.edition)
+        read: dict[str, list[Any]] = {}
         checks = [GameCheck(cut.game or 0, False, error=str(cut)) for cut in rf.cut_off]
         for entry in rf.games:
+            header = entry.record.header
+            editions = self._record_editions(request.edition, header.game, read)
             try:
-                v = verify(entry, edition_for(entry.record.header, editions), rf.source)
+                v = verify(entry, edition_for(header, editions), rf.source)
             except ValueError as e:  # ReplayError, RecordError, an edition not given
                 checks.append(GameCheck(entry.number, False, error=str(e)))
             else:
@@ -468,7 +458,7 @@ def _turn_field(game: Game) -> str:
     or ``seat:N``, the seat (1-based) to decide."""
     state = game.state
     if game.sneferu:
-        return to_position(state).rsplit(" ", 1)[1]
+        return sneferu_steps.turn_field(state)
     if state.is_over():
         return "over"
     return "chance" if state.is_chance_node() else f"seat:{state.current_seat() + 1}"

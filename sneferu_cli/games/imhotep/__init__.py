@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 from sneferu_cli.game import Game, Standing
 
-from .edition import Edition, load_edition, standard_edition
+from .edition import Edition, load_edition, parse_edition, standard_edition
 from .move import parse_move, parse_outcome
 from .state import ImhotepState, new_game, sample_outcome
 
@@ -54,6 +54,9 @@ class ImhotepGame(Game):
 
     def load_edition(self, path: Path) -> Edition:
         return load_edition(path)
+
+    def parse_edition(self, raw: bytes, source: str) -> Edition:
+        return parse_edition(raw, source)
 
     def new_game(self, players: int, *, variant: str | None = None,
                  edition: Any | None = None) -> ImhotepState:

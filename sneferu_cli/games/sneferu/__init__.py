@@ -23,7 +23,7 @@ from .notation.picture import picture, sections
 from .notation.position import from_position, to_position
 from .page import page_data
 from .rules.chance import sample_outcome
-from .rules.edition import Edition, load_edition, standard_edition
+from .rules.edition import Edition, load_edition, parse_edition, standard_edition
 from .rules.state import GameState, new_game
 
 __all__ = ["GAME", "SneferuGame"]
@@ -47,6 +47,9 @@ class SneferuGame(Game):
 
     def load_edition(self, path: Path) -> Edition:
         return load_edition(path)
+
+    def parse_edition(self, raw: bytes, source: str) -> Edition:
+        return parse_edition(raw, source)
 
     def new_game(self, players: int, *, variant: str | None = None,
                  edition: Any | None = None) -> GameState:
