@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...game import Game, Standing
-from .notation.fast import read_move, read_outcome
+from .notation.fast import MOVE, read_move, read_outcome
 from .notation.picture import picture, sections
 from .notation.position import from_position, to_position
 from .page import page_data
@@ -54,6 +54,16 @@ class SneferuGame(Game):
             raise ValueError(f"variant {variant!r} (Sneferu has {', '.join(self.variants)})")
         return new_game(players, builders="random" if variant == "builders" else None,
                         edition=edition)
+
+    seat_setup: ClassVar[str | None] = "builders"
+
+    def new_game_set_up(self, players: int, setup: str, *,
+                        edition: Any | None = None) -> GameState:
+        """The builders variant: ``setup`` is ``random`` (drawn at set-up) or one builder
+        name per seat, comma-separated (SPEC 3)."""
+        return new_game(players, builders=setup, edition=edition)
+
+    move_pattern: ClassVar[str | None] = MOVE
 
     def from_position(self, text: str, edition: Any | None = None) -> GameState:
         return from_position(text, edition)
