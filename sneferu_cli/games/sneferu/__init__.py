@@ -2,8 +2,10 @@
 
 ``rules/`` holds the rules (no I/O) and the edition data, ``notation/`` the move and
 position notations and the terminal picture, ``page.py`` the web viewer's data. The layers
-above reach them through :data:`GAME` (``get_game("sneferu")``); only Sneferu's own
-features (builders, solo against Ptah, the greedy and mcts engines) import them directly.
+above reach them through :data:`GAME` (``get_game("sneferu")``, the builders through
+``new_game_set_up``); only the Sneferu-only paths of SPEC.md section 12 import this folder
+directly, by ``record.py`` (builders and solo tags), ``bench.py`` (step bench and perft),
+the Sneferu search and ``sneferu serve``.
 
 >>> state = GAME.new_game(2)
 >>> GAME.apply_outcome(state, "~FOOD1")
