@@ -237,6 +237,23 @@ class Game(ABC):
 
     # ---------------------------------------------------------------- optional
 
+    seat_setup: ClassVar[str | None] = None
+    """The name of the game's seat-level set-up option, when it has one (Sneferu:
+    ``builders``, ``random`` or one builder per seat); None (the default) when it has none.
+    :meth:`new_game_set_up` takes its value."""
+
+    def new_game_set_up(self, players: int, setup: str, *,
+                        edition: Any | None = None) -> Any:
+        """:meth:`new_game` with the seats set up by ``setup``, the value of the option
+        :attr:`seat_setup` names; ValueError naming what is wrong (by default: the game has
+        no such option)."""
+        raise ValueError(f"{self.title} has no seat set-up option")
+
+    move_pattern: ClassVar[str | None] = None
+    """A regular expression for exactly the language of the game's move notation, when the
+    protocol's fast path for ``move`` answers should use it (SPEC 6, the per-move hot path);
+    None (the default): those lines are read by the grammar."""
+
     def check(self, state: Any) -> None:
         """Raise :class:`BrokenInvariant` naming what is wrong when ``state`` breaks one of
         the game's own invariants (components conserved, counts in bounds): for the tests,

@@ -12,8 +12,9 @@ import pytest
 from support import ROOT, run_cli
 
 from sneferu_cli.arbiter.bench import instant_engine, pipe_round_trip, time_moves
-from sneferu_cli.bench import STEP_ROUNDS, play_random, run_bench
+from sneferu_cli.bench import STEP_ROUNDS
 from sneferu_cli.game import get_game
+from sneferu_cli.games.sneferu.bench import play_random, run_bench
 from sneferu_cli.games.sneferu.rules import core_build, new_game, standard_edition
 
 

@@ -10,7 +10,7 @@ import json
 import pytest
 from support import ROOT, run_cli
 
-from sneferu_cli.bench import perft, perft_counts
+from sneferu_cli.games.sneferu.bench import perft, perft_counts
 from sneferu_cli.games.sneferu.notation import from_position, to_position
 from sneferu_cli.games.sneferu.rules import END, FEAST, STORE, Buy, Phase, Place, Shift, new_game
 

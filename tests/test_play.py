@@ -417,3 +417,28 @@ def test_every_command_takes_dash_h():
     for words in commands:
         r = run_cli(*words, "-h")
         assert r.returncode == 0 and r.stdout.startswith("Usage: "), (words, r.stderr)
+
+
+def test_play_takes_another_games_variant(tmp_path):
+    path = tmp_path / "games.txt"
+    r = run_cli("play", "random", "random", "--game", "imhotep", "--variant", "BBBBB+wrath",
+                "--seed", "3", "--record", str(path))
+    assert r.returncode == 0, r.stderr
+    text = path.read_text()
+    assert "[Game imhotep]" in text and "[Variant BBBBB+wrath]" in text, text[:400]
+    replayed = run_cli("replay", str(path))
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("random", "--variant", "builders"), "--variant is another game's; Sneferu's is "
+                                          "--builders"),
+    (("random", "random", "--game", "imhotep", "--variant", "CCCCC"), "CCCCC"),
+    (("random", "random", "--game", "imhotep", "--builders", "random"),
+     "--builders is Sneferu's; not for Imhotep"),
+])
+def test_play_rejects_a_variant_that_does_not_fit_in_one_line(args, message):
+    r = run_cli("play", *args)
+    assert r.returncode == 2
+    assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith("sneferu: "), r.stderr
+    assert message in r.stderr

@@ -19,8 +19,8 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sneferu_cli.bench import actions
 from sneferu_cli.games.sneferu import GAME
+from sneferu_cli.games.sneferu.bench import actions
 from sneferu_cli.games.sneferu.notation import Move, from_position, to_position
 from sneferu_cli.games.sneferu.rules import (
     DONE,

@@ -80,9 +80,10 @@ ROUND_TRIPS = 2000
 
 def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
                  builders: str | None, edition: Any, time_control: TimeControl,
-                 game: Game | None = None) -> str:
-    """Run the three measurements with ``game`` (Sneferu when None) and describe them in
-    a few lines. ValueError when an engine does not play the game."""
+                 game: Game | None = None, variant: str | None = None) -> str:
+    """Run the three measurements with ``game`` (Sneferu when None) in ``variant`` (its
+    first when None) and describe them in a few lines. ValueError when an engine does not
+    play the game."""
     game = game or get_game()
     engines = Engine.start_all([Engine(a, label=str(i)) for i, a in enumerate(argvs, 1)])
     try:
@@ -91,7 +92,8 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
             return f"{failed[0].name}: {failed[0].fault}"
         refuse_other_games(engines, game.name)
         names = ", ".join(e.name for e in engines)
-        records, wall = _play(engines, games, seed, builders, edition, time_control, game)
+        records, wall = _play(engines, games, seed, builders, edition, time_control, game,
+                              variant)
     finally:
         Engine.quit_all(engines)
     turns = sum(_turns(r) for r in records)
@@ -119,7 +121,7 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
         try:
             cpu = time.process_time()
             replay, wall2 = _play(instant, games, seed, builders, edition, time_control,
-                                  game)
+                                  game, variant)
             cpu = time.process_time() - cpu
             rtt = _round_trip(instant[0])
         finally:
@@ -139,7 +141,8 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
 
 
 def _play(engines: Sequence[Engine], games: int, seed: int, builders: str | None,
-          edition: Any, tc: TimeControl, game: Game) -> tuple[list[GameRecord], float]:
+          edition: Any, tc: TimeControl, game: Game,
+          variant: str | None = None) -> tuple[list[GameRecord], float]:
     records = []
     wall = 0.0
     for g in range(games):
@@ -149,7 +152,7 @@ def _play(engines: Sequence[Engine], games: int, seed: int, builders: str | None
                 e.set_option(name, value)
         start = time.perf_counter()
         records.append(play_game(engines, seed=seed + g, time_control=tc, builders=builders,
-                                 edition=edition, game=game))
+                                 edition=edition, game=game, variant=variant))
         wall += time.perf_counter() - start
         for e in engines:
             if e.fault is not None:
@@ -279,8 +282,9 @@ def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
     legal-move engines and with own-rules engines (``players`` seats, ``engine_games``
     games of ``game``, Sneferu when None); then a random game and a legal step (another
     game: a listing of the legal moves) of the rules alone, from ``rules`` (the figures of
-    :func:`sneferu_cli.bench.run_bench` or :func:`~sneferu_cli.bench.run_game_bench`,
-    measured in the same run). Also says which instant engine was used."""
+    Sneferu's ``run_bench``, in ``games/sneferu/bench.py``, or of
+    :func:`~sneferu_cli.bench.run_game_bench`, measured in the same run). Also says which
+    instant engine was used."""
     game = game or get_game()
     floor = pipe_round_trip()
     buffered = pipe_round_trip(file_objects=True)

@@ -5,11 +5,12 @@
 can be reused for many games: ``newgame`` resets them), draws every chance event with
 ``game.sample_outcome(state, random.Random(seed))``, asks the active seat for a whole turn
 and applies it atomically with ``game.apply_move`` (``apply_listed_move`` for a move
-written as listed). Sneferu's builders are reached through the Sneferu-only
-:mod:`sneferu_cli.games.sneferu.record`. An agent that fails (SPEC.md section 7)
-is retired: it takes no more turns, ranks below every seat not retired, and the game goes
-on for the others. The arbiter never waits without a deadline on an engine. A game stopped
-by Ctrl-C (KeyboardInterrupt) raises :class:`GameInterrupted` with the game so far.
+written as listed). Sneferu's builders are set up through ``game.new_game_set_up``; their
+record tags come from the Sneferu-only :mod:`sneferu_cli.games.sneferu.record`. An agent
+that fails (SPEC.md section 7) is retired: it takes no more turns, ranks below every seat
+not retired, and the game goes on for the others. The arbiter never waits without a
+deadline on an engine. A game stopped by Ctrl-C (KeyboardInterrupt) raises
+:class:`GameInterrupted` with the game so far.
 """
 
 from __future__ import annotations
@@ -161,7 +162,8 @@ class _Match:
                                  f"but {n} agents are given")
             self.state = start.clone()
         elif builders is not None:
-            self.state = sneferu_record.new_game_with(n, builders, edition)
+            setup = builders if isinstance(builders, str) else ",".join(builders)
+            self.state = game.new_game_set_up(n, setup, edition=edition)
         else:
             self.state = game.new_game(n, variant=variant, edition=edition)
         state = self.state

@@ -10,10 +10,17 @@ from typing import Any
 import click
 
 from ..arbiter.bench import speed_report
-from ..bench import Figure, perft_counts, python_version, run_bench, run_game_bench
+from ..bench import Figure, python_version, run_game_bench
 from ..game import DEFAULT_GAME, Game
-from ..games.sneferu.rules.state import new_game
-from .options import builders_option, edition_option, game_option, load, load_for, read_position
+from ..games.sneferu.bench import core_build, perft_counts, run_bench
+from .options import (
+    builders_option,
+    edition_option,
+    game_option,
+    load_for,
+    read_position,
+    start_game,
+)
 
 
 @click.command()
@@ -83,11 +90,8 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
         return
     if given & {"depth", "as_json"}:
         raise click.UsageError("--depth and --json go with --perft")
-    edition = load(edition_path)
-    try:
-        new_game(players, builders=builders, edition=edition)
-    except ValueError as e:
-        raise click.BadParameter(str(e)) from None
+    edition = load_for(game, edition_path)
+    start_game(game, players, builders, None, edition)  # the rules' checks of the builders
     report = run_bench(players, builders, games, seed, edition)
     _engines_part(report.table(), rules_only, report.figures, players, builders, engine_games,
                   seed, edition, game)
@@ -118,7 +122,7 @@ def _perft(text: str, depth: int, as_json: bool, edition_path: str | None) -> No
     if as_json:
         click.echo(json.dumps(result.record()))
         return
-    click.echo(f"python {python_version()}")
+    click.echo(f"python {python_version(core_build())}")
     click.echo(f"{'depth':<8}{'count':>14}{'seconds':>10}")
     for d, (count, seconds) in enumerate(zip(result.counts, result.seconds, strict=True), 1):
         click.echo(f"{d:<8}{count:>14,}{seconds:>10.3f}")

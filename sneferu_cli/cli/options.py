@@ -10,9 +10,6 @@ from typing import Any, TypeVar
 import click
 
 from ..game import DEFAULT_GAME, Game, UnknownGame, game_names, get_game
-from ..games.sneferu.notation.position import from_position
-from ..games.sneferu.rules.edition import Edition, load_edition, standard_edition
-from ..games.sneferu.rules.state import GameState
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -40,8 +37,6 @@ def game_option(f: F) -> F:
 
 def load_for(game: Game, edition_path: str | None) -> Any:
     """The edition of ``game`` named by ``--edition`` (its standard one when not given)."""
-    if game.name == DEFAULT_GAME:
-        return load(edition_path)
     return game.load_edition(Path(edition_path)) if edition_path else game.standard_edition()
 
 
@@ -52,20 +47,18 @@ def edition_option(f: F) -> F:
                         help="Edition TOML file (default: the standard edition).")(f)
 
 
-def load(edition_path: str | None) -> Edition:
-    """The edition named by ``--edition`` (the standard one when not given)."""
-    return load_edition(edition_path) if edition_path else standard_edition()
+def load(edition_path: str | None) -> Any:
+    """Sneferu's edition named by ``--edition`` (the standard one when not given)."""
+    return load_for(get_game(DEFAULT_GAME), edition_path)
 
 
-def read_position(text: str, edition_path: str | None) -> GameState:
+def read_position(text: str, edition_path: str | None) -> Any:
     """A Sneferu position from an argument; ``-`` reads one line from standard input."""
-    if text == "-":
-        text = sys.stdin.readline()
-    return from_position(text.strip(), load(edition_path))
+    return read_game_position(get_game(DEFAULT_GAME), text, edition_path)
 
 
 def read_game_position(game: Game, text: str, edition_path: str | None) -> Any:
-    """:func:`read_position` for any game."""
+    """A position of ``game`` from an argument; ``-`` reads one line from standard input."""
     if text == "-":
         text = sys.stdin.readline()
     return game.from_position(text.strip(), load_for(game, edition_path))
@@ -76,6 +69,27 @@ def variant_option(f: F) -> F:
     return click.option("--variant", default=None, metavar="NAME",
                         help="Another game's variant (Imhotep: AAAAA, the default, to "
                              "BBBBB+wrath).")(f)
+
+
+def start_game(game: Game, players: int, builders: str | None, variant: str | None,
+               edition: Any) -> Any:
+    """A new game of ``game`` from ``--players``, ``--builders`` (the game's seat set-up,
+    :attr:`Game.seat_setup`) and ``--variant``; a click error (one line, exit 2) naming
+    what does not fit."""
+    if builders is not None and game.seat_setup != "builders":
+        raise click.UsageError(f"--builders is Sneferu's; not for {game.title}")
+    if variant is not None and game.seat_setup is not None:
+        raise click.UsageError(f"--variant is another game's; {game.title}'s is "
+                               f"--{game.seat_setup}")
+    try:
+        if players not in game.players:
+            raise ValueError(f"{players} seats: {game.title} is for {min(game.players)} to "
+                             f"{max(game.players)} players")
+        if builders is not None:
+            return game.new_game_set_up(players, builders, edition=edition)
+        return game.new_game(players, variant=variant, edition=edition)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
 
 
 def builders_option(f: F) -> F:

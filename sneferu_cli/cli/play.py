@@ -25,11 +25,17 @@ from ..arbiter.game import (
 )
 from ..arbiter.human import Human
 from ..arbiter.process import StderrSink, TrafficLog, adopt_orphans, open_logs
-from ..game import DEFAULT_GAME, Game
-from ..games.sneferu.rules.state import new_game
+from ..game import Game
 from ..record.model import Event, GameRecord, Retire, Turn
 from ..record.text import append_record
-from .options import builders_option, edition_option, game_option, load_for
+from .options import (
+    builders_option,
+    edition_option,
+    game_option,
+    load_for,
+    start_game,
+    variant_option,
+)
 
 
 @click.command()
@@ -42,6 +48,7 @@ from .options import builders_option, edition_option, game_option, load_for
                    "it is printed).")
 @game_option
 @builders_option
+@variant_option
 @edition_option
 @click.option("--movetime", type=click.IntRange(min=1), default=None, metavar="MS",
               help="Fixed time per move in milliseconds.")
@@ -69,7 +76,8 @@ from .options import builders_option, edition_option, game_option, load_for
                    "that answer instantly, and report turns per second and the arbiter's "
                    "overhead per move.")
 def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, game: Game,
-         builders: str | None, edition_path: str | None, movetime: int | None, tc: str | None,
+         builders: str | None, variant: str | None, edition_path: str | None,
+         movetime: int | None, tc: str | None,
          margin: int, handshake_timeout: float, options: tuple[str, ...],
          record_path: str | None, log_path: str | None, engine_stderr: str | None,
          verbose: bool, bench: int | None) -> None:
@@ -83,6 +91,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
     sneferu play --human 1                     you alone against Ptah
     sneferu play random random --movetime 200 --record games.txt
     sneferu play random js-random --game imhotep
+    sneferu play random random --game imhotep --variant BBBBB
     sneferu play random --human 1 --game imhotep
     """
     n = len(engines) + len(humans)
@@ -94,16 +103,9 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
         control = TimeControl.parse(tc, movetime, margin)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--tc/--movetime") from None
-    sneferu = game.name == DEFAULT_GAME
-    if not sneferu and builders is not None:
-        raise click.UsageError(f"--builders is Sneferu's; not for {game.title}")
     edition = load_for(game, edition_path)
+    start_game(game, n, builders, variant, edition)  # the checks of seats, builders, variant
     try:
-        if sneferu:
-            new_game(n, builders=builders, edition=edition)
-        elif n not in game.players:
-            raise ValueError(f"{n} seats: {game.title} is for {min(game.players)} to "
-                             f"{max(game.players)} players")
         argvs = [engine_command(e) for e in engines]
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
@@ -118,7 +120,8 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
             raise click.UsageError("--bench plays engines only, not --human")
         try:
             click.echo(bench_report(argvs, games=bench, seed=seed, builders=builders,
-                                    edition=edition, time_control=control, game=game))
+                                    edition=edition, time_control=control, game=game,
+                                    variant=variant))
         except ValueError as e:
             raise click.UsageError(str(e)) from None
         return
@@ -150,7 +153,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
             click.echo(f"Game: {names}; seed {seed}; {control}.")
             show = verbose or bool(humans)
             record = play_game(agents, seed=seed, time_control=control, builders=builders,
-                               edition=edition, game=game,
+                               edition=edition, game=game, variant=variant,
                                on_event=_printer(agents) if show else None)
             with _signals_held():
                 _save(record_path, record)

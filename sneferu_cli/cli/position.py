@@ -11,7 +11,6 @@ import click
 import msgspec
 
 from ..game import DEFAULT_GAME, Game, NotationError
-from ..games.sneferu.rules.state import new_game
 from ..search import Analysis, analysis_doc, analysis_lines, search, search_game
 from .options import (
     builders_option,
@@ -19,6 +18,7 @@ from .options import (
     game_option,
     load_for,
     read_game_position,
+    start_game,
     variant_option,
 )
 
@@ -43,16 +43,7 @@ def new(game: Game, players: int, builders: str | None, variant: str | None,
         seed: int | None, no_setup: bool, edition_path: str | None) -> None:
     """Print the position of a new game, after its set-up draws."""
     edition = load_for(game, edition_path)  # an EditionError is reported as it is
-    if builders is not None and game.name != DEFAULT_GAME:
-        raise click.UsageError(f"--builders is Sneferu's; not for {game.title}")
-    if variant is not None and game.name == DEFAULT_GAME:
-        raise click.UsageError("--variant is another game's; Sneferu's is --builders")
-    try:
-        state = (new_game(players, builders=builders, edition=edition)
-                 if game.name == DEFAULT_GAME
-                 else game.new_game(players, variant=variant, edition=edition))
-    except ValueError as e:
-        raise click.BadParameter(str(e)) from None
+    state = start_game(game, players, builders, variant, edition)
     if not no_setup:
         _draw(game, state, random.Random(seed))
     click.echo(game.to_position(state))

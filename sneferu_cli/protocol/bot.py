@@ -13,7 +13,7 @@ Subclass :class:`Bot`, override :meth:`Bot.choose`, and call :func:`run`::
 :func:`run` answers the handshake, declares the options (``Seed`` and ``EditionFile``
 plus the bot's own), follows the position incrementally (a ``position`` line that extends
 the previous one costs only its new events, read by
-:mod:`sneferu_cli.games.sneferu.notation.fast`; the position itself is read once a game)
+:meth:`sneferu_cli.game.Game.apply_move`; the position itself is read once a game)
 and ignores lines it does not know, as the protocol asks (SPEC.md section 6). Starting
 needs no grammar: the short arbiter lines have fast paths too (:mod:`.messages`).
 """
@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import random
 import sys
+from pathlib import Path
 from typing import Any, TextIO
 
 from ..game import DEFAULT_GAME, Game, NotationError, get_game
-from ..games.sneferu.rules.edition import load_edition, standard_edition
 from .messages import (
     Answer,
     Feature,
@@ -63,7 +63,7 @@ class Bot:
     def __init__(self) -> None:
         self.seed = 0
         self.rng = random.Random(0)
-        self.edition: Any = standard_edition()
+        self.edition: Any = get_game().standard_edition()
         """Sneferu's edition (option ``EditionFile``); another game plays its standard one."""
         self.game: Game = get_game()
         """The game named by the last ``newgame``."""
@@ -84,7 +84,9 @@ class Bot:
         if name == "Seed" and value is not None:
             self.seed = int(value)
         elif name == "EditionFile":
-            self.edition = load_edition(value) if value else standard_edition()
+            sneferu = get_game()
+            self.edition = (sneferu.load_edition(Path(value)) if value
+                            else sneferu.standard_edition())
 
     def new_game(self, game: NewGame) -> None:
         """A new game starts: ``rng`` is reseeded with ``Seed``, ``game`` is the game named."""

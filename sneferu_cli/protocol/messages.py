@@ -31,8 +31,7 @@ import re
 
 import msgspec
 
-from ..game import DEFAULT_GAME, NotationError
-from ..games.sneferu.notation.fast import MOVE
+from ..game import DEFAULT_GAME, NotationError, get_game
 from ..grammar import Token, Tree, parse
 
 __all__ = [  # noqa: RUF022 (constants first, then the messages in protocol order)
@@ -411,9 +410,12 @@ def read_arbiter_line(line: str) -> ArbiterMessage:
 # anything else returns None and goes through Lark, which gives the value or words the
 # error. tests/test_protocol_fast.py checks the agreement on generated lines and mutations.
 
-_ANSWER_RE = re.compile(rf"move +({MOVE})")
+_MOVE = get_game(DEFAULT_GAME).move_pattern or r"(?!)"
+"""The default game's move notation as a regular expression (its ``Game.move_pattern``;
+one that matches nothing when it has none, so that every ``move`` goes through Lark)."""
+_ANSWER_RE = re.compile(rf"move +({_MOVE})")
 _FIELD = r"(?!pv\b|string\b)[a-z][a-z0-9_]* +[^ \t]+"
-_INFO_RE = re.compile(rf"info((?: +{_FIELD})*)(?: +pv +({MOVE}(?: *; *{MOVE})*)"
+_INFO_RE = re.compile(rf"info((?: +{_FIELD})*)(?: +pv +({_MOVE}(?: *; *{_MOVE})*)"
                       r"| +string +([^ \t](?:.*[^ \t])?))?")
 _FIELD_RE = re.compile(r" +([a-z][a-z0-9_]*) +([^ \t]+)")
 _PV_SEP_RE = re.compile(r" *; *")
@@ -439,7 +441,7 @@ _OPTION_RE = re.compile(
 
 
 def _canonical(move: str) -> str:
-    """A move matched by ``MOVE``, with single spaces."""
+    """A move matched by ``_MOVE``, with single spaces."""
     return " ".join(move.split())
 
 

@@ -26,7 +26,6 @@ from ..arbiter.bundled import split_command
 from ..arbiter.game import TimeControl
 from ..edition import EditionError
 from ..game import DEFAULT_GAME, Game, get_game
-from ..games.sneferu.rules.state import new_game
 from ..words import plural
 
 CLUSTER = re.compile(r"local:[1-9][0-9]{0,3}|[a-z]+://\S+")
@@ -284,7 +283,10 @@ def _check(cfg: TournamentConfig) -> None:
         raise ValueError("variant: Sneferu's variant is chosen with builders")
     else:
         try:  # the rules' own checks of the builders for this many seats
-            new_game(cfg.seats, builders=cfg.builders, edition=edition)
+            if cfg.builders is None:
+                game.new_game(cfg.seats, edition=edition)
+            else:
+                game.new_game_set_up(cfg.seats, cfg.builders, edition=edition)
         except ValueError as e:
             raise ValueError(f"builders: {str(e).removeprefix('builders: ')}") from None
     if cfg.positions is not None:

@@ -6,14 +6,13 @@ the *P* in the file, in every seating of every table, as cutechess-cli and fastc
 ``-openings order=sequential`` over their ``-rounds``.
 
 >>> import tempfile, os
->>> from ..games.sneferu.rules.edition import standard_edition
->>> from ..games.sneferu.rules.state import new_game
->>> from ..games.sneferu.notation.position import to_position
+>>> sneferu = get_game("sneferu")
 >>> f = tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False)
->>> _ = f.write("# two players\\n\\n" + to_position(new_game(2)) + "\\n"); f.close()
->>> len(load_positions(f.name, 2, standard_edition()))
+>>> _ = f.write("# two players\\n\\n" + sneferu.to_position(sneferu.new_game(2)) + "\\n")
+>>> f.close()
+>>> len(load_positions(f.name, 2, sneferu.standard_edition()))
 1
->>> load_positions(f.name, 3, standard_edition())  # doctest: +ELLIPSIS
+>>> load_positions(f.name, 3, sneferu.standard_edition())  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
 sneferu_cli.tournament.config.ConfigError: ...:3: the position has 2 seats, the tables 3

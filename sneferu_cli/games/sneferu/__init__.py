@@ -2,8 +2,10 @@
 
 ``rules/`` holds the rules (no I/O) and the edition data, ``notation/`` the move and
 position notations and the terminal picture, ``page.py`` the web viewer's data. The layers
-above reach them through :data:`GAME` (``get_game("sneferu")``); only Sneferu's own
-features (builders, solo against Ptah, the greedy and mcts engines) import them directly.
+above reach them through :data:`GAME` (``get_game("sneferu")``, the builders through
+``new_game_set_up``); only the Sneferu-only paths of SPEC.md section 12 import this folder
+directly, by ``record.py`` (builders and solo tags), ``bench.py`` (step bench and perft),
+the Sneferu search and ``sneferu serve``.
 
 >>> state = GAME.new_game(2)
 >>> GAME.apply_outcome(state, "~FOOD1")
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...game import Game, Standing
-from .notation.fast import read_move, read_outcome
+from .notation.fast import MOVE, read_move, read_outcome
 from .notation.picture import picture, sections
 from .notation.position import from_position, to_position
 from .page import page_data
@@ -57,6 +59,16 @@ class SneferuGame(Game):
             raise ValueError(f"variant {variant!r} (Sneferu has {', '.join(self.variants)})")
         return new_game(players, builders="random" if variant == "builders" else None,
                         edition=edition)
+
+    seat_setup: ClassVar[str | None] = "builders"
+
+    def new_game_set_up(self, players: int, setup: str, *,
+                        edition: Any | None = None) -> GameState:
+        """The builders variant: ``setup`` is ``random`` (drawn at set-up) or one builder
+        name per seat, comma-separated (SPEC 3)."""
+        return new_game(players, builders=setup, edition=edition)
+
+    move_pattern: ClassVar[str | None] = MOVE
 
     def from_position(self, text: str, edition: Any | None = None) -> GameState:
         return from_position(text, edition)

@@ -13,7 +13,7 @@ from .notation.picture import describe_turn
 from .rules.edition import Edition
 from .rules.state import GameState, Variant, new_game
 
-__all__ = ["builder_of", "builders_tags", "describe_turn", "new_game_of", "new_game_with",
+__all__ = ["builder_of", "builders_tags", "describe_turn", "new_game_of",
            "solo_score"]
 
 
@@ -38,12 +38,6 @@ def new_game_of(players: int, variant: str, builders: str | None,
     elif builders is not None:
         raise ValueError(f"[Builders {builders}] in the standard variant")
     return new_game(players, builders=chosen, edition=edition)
-
-
-def new_game_with(players: int, builders: str | Sequence[str],
-                  edition: Edition | None) -> GameState:
-    """A game of the builders variant: ``"random"`` builders or one name per seat."""
-    return new_game(players, builders=builders, edition=edition)
 
 
 def builder_of(state: GameState, seat: int) -> str | None:

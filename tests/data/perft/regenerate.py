@@ -13,7 +13,7 @@ import argparse
 import json
 from pathlib import Path
 
-from sneferu_cli.bench import perft_counts
+from sneferu_cli.games.sneferu.bench import perft_counts
 from sneferu_cli.games.sneferu.notation import from_position
 
 HERE = Path(__file__).resolve().parent
