@@ -15,7 +15,7 @@ from ..record.jsonl import read_any, records_to_json
 from ..record.replay import ReplayError, describe_due, edition_for, position_at, verify
 from ..record.text import GameEntry, RecordError, RecordFile, decode_records, format_records
 from ..words import plural
-from .options import edition_option, load
+from .options import edition_option, load_for
 
 
 @click.command()
@@ -50,7 +50,7 @@ def replay(ctx: click.Context, file: str, number: int | None, ply: int | None, s
                              ("--ply/--show", ply is not None or show)) if on]
     if len(modes) > 1:
         raise click.UsageError(f"{' and '.join(modes)} cannot be combined")
-    editions = [load(edition_path)] if edition_path else []
+    editions = _Editions(edition_path)
     try:
         rf = read_any(_read(file), "<stdin>" if file == "-" else file)
         entries = [g for g in rf.games if number is None or g.number == number]
@@ -121,9 +121,26 @@ def _one(rf: RecordFile, entries: list[GameEntry], number: int | None) -> GameEn
     return entries[0]
 
 
-def _edition(entry: GameEntry, editions: list[Any], source: str) -> Any:
+class _Editions:
+    """``--edition FILE``, read as the edition of each game a record file holds (once a game:
+    a file of another game's edition is one EditionError line)."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.by_game: dict[str, list[Any]] = {}
+
+    def of(self, game: str) -> list[Any]:
+        if self.path is None:
+            return []
+        if game not in self.by_game:
+            self.by_game[game] = [load_for(get_game(game), self.path)]
+        return self.by_game[game]
+
+
+def _edition(entry: GameEntry, editions: _Editions, source: str) -> Any:
+    header = entry.record.header
     try:
-        edition: Any = edition_for(entry.record.header, editions)
+        edition: Any = edition_for(header, editions.of(header.game))
         return edition
     except ValueError as e:  # the edition is not loaded, or the game is unknown
         tag = "game" if isinstance(e, UnknownGame) else "edition"
@@ -131,7 +148,7 @@ def _edition(entry: GameEntry, editions: list[Any], source: str) -> Any:
                           entry.tag_lines.get(tag, entry.line) or None) from None
 
 
-def _verify_all(entries: list[GameEntry], editions: list[Any], rf: RecordFile) -> int:
+def _verify_all(entries: list[GameEntry], editions: _Editions, rf: RecordFile) -> int:
     """Verify each game, one line each (failures on stderr); the number that failed."""
     failed = 0
     for entry in entries:

@@ -63,8 +63,8 @@ class Bot:
     def __init__(self) -> None:
         self.seed = 0
         self.rng = random.Random(0)
-        self.edition: Any = get_game().standard_edition()
-        """Sneferu's edition (option ``EditionFile``); another game plays its standard one."""
+        self.edition_file: Path | None = None
+        """The option ``EditionFile``: read, at each ``newgame``, as the named game's edition."""
         self.game: Game = get_game()
         """The game named by the last ``newgame``."""
         self.output: TextIO | None = None  # where run() speaks, for info()
@@ -80,13 +80,11 @@ class Bot:
         return [OptionSpec("Seed", "spin", "0", 0, SEED_MAX), OptionSpec("EditionFile", "string")]
 
     def set_option(self, name: str, value: str | None) -> None:
-        """``Seed`` reseeds ``rng`` at every new game; ``EditionFile`` loads an edition."""
+        """``Seed`` reseeds ``rng`` at every new game; ``EditionFile`` names an edition file."""
         if name == "Seed" and value is not None:
             self.seed = int(value)
         elif name == "EditionFile":
-            sneferu = get_game()
-            self.edition = (sneferu.load_edition(Path(value)) if value
-                            else sneferu.standard_edition())
+            self.edition_file = Path(value) if value else None
 
     def new_game(self, game: NewGame) -> None:
         """A new game starts: ``rng`` is reseeded with ``Seed``, ``game`` is the game named."""
@@ -94,8 +92,11 @@ class Bot:
         self.game = get_game(game.game)
 
     def game_edition(self) -> Any:
-        """The edition of the game being played."""
-        return self.edition if self.game.name == DEFAULT_GAME else self.game.standard_edition()
+        """The edition of the game being played: ``EditionFile`` read as that game's
+        edition (an EditionError when it is not one), else its standard edition."""
+        if self.edition_file is None:
+            return self.game.standard_edition()
+        return self.game.load_edition(self.edition_file)
 
     def choose(self, state: Any, go: Go) -> str:
         """The move to play (move notation) in ``state``, where this bot's seat is to move."""
@@ -145,7 +146,7 @@ def run(bot: Bot, stdin: TextIO | None = None, stdout: TextIO | None = None) -> 
         out.write("".join(f"{x}\n" for x in lines))
         out.flush()
 
-    follower = Follower(bot.edition)
+    follower = Follower(bot.game_edition())
     state: Any = None
     for line in inp:
         try:

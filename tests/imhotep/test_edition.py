@@ -113,3 +113,20 @@ def test_a_wrong_edition_file_is_one_line_on_the_command_line(tmp_path):
     r = run_cli("position", "new", "--game", "imhotep", "--edition", str(tmp_path / "no.toml"))
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
     assert "cannot read edition" in r.stderr
+
+
+def test_an_edition_file_plays_and_replays_as_imhotep_s(tmp_path):
+    """--edition FILE with --game imhotep is read as an Imhotep edition by the arbiter, the
+    bundled engines (option EditionFile, read at newgame as the named game's) and replay."""
+    standard = resources.files("sneferu_cli.games.imhotep").joinpath("editions/standard.toml")
+    mine = tmp_path / "mine.toml"
+    mine.write_text(standard.read_text().replace('name = "standard"', 'name = "mine"', 1))
+    rec = tmp_path / "g.rec"
+    r = run_cli("play", "random", "random", "--game", "imhotep", "--edition", str(mine),
+                "--seed", "3", "--record", str(rec), timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "retired" not in r.stdout and "[Edition mine]" in rec.read_text()
+    r = run_cli("replay", str(rec), "--edition", str(mine))
+    assert r.returncode == 0 and "verified" in r.stdout, r.stderr
+    r = run_cli("replay", str(rec))
+    assert r.returncode == 1 and "edition 'mine', which is not loaded" in r.stderr
