@@ -18,7 +18,13 @@ from hypothesis import strategies as st
 from support import mutate, random_engine_run
 
 from sneferu_cli.game import NotationError
-from sneferu_cli.games.sneferu.notation.fast import fast_move, read_event, read_move, read_outcome
+from sneferu_cli.games.sneferu.notation.fast import (
+    fast_move,
+    read_canonical_move,
+    read_event,
+    read_move,
+    read_outcome,
+)
 from sneferu_cli.games.sneferu.notation.move import Move, parse_outcome
 from sneferu_cli.protocol import messages
 from sneferu_cli.protocol.messages import (
@@ -140,6 +146,8 @@ def test_a_move_is_read_fast_exactly_as_move_from_str(text: str) -> None:
     else:
         assert fast == slow
     assert _outcome(read_move, text) == slow
+    if slow != "rejected" and not isinstance(slow, str):
+        assert read_canonical_move(text) == (slow, str(slow))
 
 
 @settings(max_examples=2000, deadline=None)

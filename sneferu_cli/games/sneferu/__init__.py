@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...game import Game, Standing
-from .notation.fast import MOVE, read_move, read_outcome
+from .notation.fast import MOVE, read_canonical_move, read_move, read_outcome
 from .notation.picture import picture, sections
 from .notation.position import from_position, to_position
 from .page import page_data
@@ -104,15 +104,15 @@ class SneferuGame(Game):
         return state.legal_turn_texts()
 
     def apply_move(self, state: GameState, text: str) -> str:
-        move = read_move(text)
+        move, canonical = read_canonical_move(text)
         state.apply_turn(move.steps)
-        return str(move)
+        return canonical
 
     def apply_listed_move(self, state: GameState, text: str) -> None:
         state.apply_listed_turn(read_move(text).steps)
 
     def canonical_move(self, text: str) -> str:
-        return str(read_move(text))
+        return read_canonical_move(text)[1]
 
     def standings(self, state: GameState) -> list[Standing]:
         return [Standing(s.seat + 1, s.rank, {"stones": s.stones, "food": s.food}, s.retired)

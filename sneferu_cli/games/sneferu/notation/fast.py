@@ -33,8 +33,8 @@ from ..rules.components import Material, Stone, Tile
 from ..rules.steps import END, FEAST, STORE, Arrive, Buy, Draw, LayTile, Outcome, Place, Shift, Step
 from .move import Move, parse_outcome
 
-__all__ = ["MOVE", "POSITION", "fast_move", "fast_position_tree", "read_event", "read_move",
-           "read_outcome"]
+__all__ = ["MOVE", "POSITION", "fast_move", "fast_position_tree", "read_canonical_move",
+           "read_event", "read_move", "read_outcome"]
 
 _STEP = r"[1-9]\.[1-9]\+?|[BTMGA][BTMGA]@[1-9]\.[1-9]h?|[1-9]>[1-9]|store|feast|end"
 MOVE = rf"(?:(?:{_STEP})(?: +(?:{_STEP}))*|done)"
@@ -71,6 +71,18 @@ def read_move(text: str) -> Move:
     """``Move.from_str(text)``, through :func:`fast_move` when it can."""
     move = fast_move(text)
     return move if move is not None else Move.from_str(text)
+
+
+def read_canonical_move(text: str) -> tuple[Move, str]:
+    """:func:`read_move` and the move's canonical text, ``str(move)``. That is ``text``
+    itself when the fast path reads it and it has no double space: the fast path accepts
+    each step only in the form ``str`` writes it (the arbiter and engines apply every move
+    this way, so the text is not rebuilt for each)."""
+    move = fast_move(text)
+    if move is not None and "  " not in text:
+        return move, text
+    move = move if move is not None else Move.from_str(text)
+    return move, str(move)
 
 
 _KNOWN: list[Outcome] = [*(Draw(s) for s in Stone), *(LayTile(t) for t in Tile),
