@@ -20,12 +20,39 @@ from __future__ import annotations
 import platform
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, Self, TypeVar
 
 from .game import DEFAULT_GAME, Game
 from .words import plural
+
+
+class _Clonable(Protocol):
+    def clone(self) -> Self: ...
+
+
+S = TypeVar("S", bound=_Clonable)
+A = TypeVar("A")
+
+
+def perft(state: S, depth: int, actions: Callable[[S], Sequence[A]],
+          apply: Callable[[S, A], None]) -> int:
+    """How many sequences of ``depth`` actions start at ``state``, an action being what
+    ``actions`` lists (a game's single steps, its whole moves, chance outcomes expanded)
+    and ``apply`` does to a clone. ``perft(state, 0, ...)`` is 1; a state with no action
+    (the game is over) counts 0 at any greater depth."""
+    if depth <= 0:
+        return 1
+    here = actions(state)
+    if depth == 1:
+        return len(here)
+    total = 0
+    for action in here:
+        child = state.clone()
+        apply(child, action)
+        total += perft(child, depth - 1, actions, apply)
+    return total
 
 
 @dataclass(frozen=True)

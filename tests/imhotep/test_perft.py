@@ -15,6 +15,7 @@ import random
 
 import pytest
 
+from sneferu_cli.bench import perft as count_sequences
 from sneferu_cli.games.imhotep import GAME
 from sneferu_cli.games.imhotep.state import ImhotepState
 
@@ -34,17 +35,7 @@ def apply(state: ImhotepState, text: str) -> None:
 
 def perft(state: ImhotepState, depth: int) -> int:
     """How many sequences of ``depth`` actions start at ``state``."""
-    if depth <= 0:
-        return 1
-    here = actions(state)
-    if depth == 1:
-        return len(here)
-    total = 0
-    for text in here:
-        child = state.clone()
-        apply(child, text)
-        total += perft(child, depth - 1)
-    return total
+    return count_sequences(state, depth, actions, apply)
 
 
 def seeded(players: int, variant: str, seed: int, skip: int) -> ImhotepState:

@@ -36,6 +36,7 @@ from ...bench import (
     notation_figures,
     python_version,
 )
+from ...bench import perft as count_sequences
 from .notation.move import legal_moves
 from .notation.position import from_position, to_position
 from .rules import core_build
@@ -84,17 +85,7 @@ def perft(state: GameState, depth: int) -> int:
     ``perft(state, 0)`` is 1; a state with no action (the game is over) counts 0 at any
     greater depth.
     """
-    if depth <= 0:
-        return 1
-    here = actions(state)
-    if depth == 1:
-        return len(here)
-    total = 0
-    for action in here:
-        child = state.clone()
-        child.apply(action)
-        total += perft(child, depth - 1)
-    return total
+    return count_sequences(state, depth, actions, GameState.apply)
 
 
 class PerftResult(NamedTuple):
