@@ -8,12 +8,13 @@ reading is done once, here.
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 import msgspec
 
-__all__ = ["EditionError", "load_edition_file", "parse_edition_text"]
+__all__ = ["EditionError", "EditionFormat", "load_edition_file", "parse_edition_text"]
 
 E = TypeVar("E")
 
@@ -47,3 +48,29 @@ def load_edition_file(path: str | Path, kind: type[E], check: Callable[[E], None
     except OSError as e:
         raise EditionError(f"{p}: cannot read edition: {e.strerror}") from None
     return parse_edition_text(raw, str(p), kind, check)
+
+
+class EditionFormat(Generic[E]):
+    """A game's edition files: its structs ``kind``, its ``check``, and the standard edition
+    shipped as ``editions/standard.toml`` in ``package`` (read once)."""
+
+    def __init__(self, kind: type[E], check: Callable[[E], None], package: str) -> None:
+        self.kind = kind
+        self.check = check
+        self.package = package
+        self._standard: E | None = None
+
+    def load(self, path: str | Path) -> E:
+        """Read and check an edition TOML file."""
+        return load_edition_file(path, self.kind, self.check)
+
+    def parse(self, raw: bytes | str, source: str = "<edition>") -> E:
+        """Decode and check an edition from TOML text."""
+        return parse_edition_text(raw, source, self.kind, self.check)
+
+    def standard(self) -> E:
+        """The edition that ships with the package."""
+        if self._standard is None:
+            raw = resources.files(self.package).joinpath("editions/standard.toml").read_bytes()
+            self._standard = self.parse(raw, "standard edition")
+        return self._standard

@@ -11,15 +11,12 @@ another. Any problem raises :class:`EditionError`, one line naming the file and 
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
-from importlib import resources
-from pathlib import Path
 from typing import Literal
 
 import msgspec
 
-from ...edition import load_edition_file, parse_edition_text
+from ...edition import EditionFormat
 
 SITES = "MPTCO"
 """The five sites in notation order: market, pyramid, temple, burial chamber, obelisks."""
@@ -156,23 +153,6 @@ class Edition(_Data, frozen=True):
         raise KeyError(capacity)
 
 
-def load_edition(path: str | Path) -> Edition:
-    """Read and check an edition TOML file."""
-    return load_edition_file(path, Edition, _check)
-
-
-def parse_edition(raw: bytes | str, source: str = "<edition>") -> Edition:
-    """Decode and check an edition from TOML text."""
-    return parse_edition_text(raw, source, Edition, _check)
-
-
-@functools.cache
-def standard_edition() -> Edition:
-    """The edition that ships with the package."""
-    raw = resources.files(__package__).joinpath("editions/standard.toml").read_bytes()
-    return parse_edition(raw, "standard edition")
-
-
 def _word(field: str, text: str) -> None:
     if not text or any(c.isspace() or c in "~{};" for c in text):
         raise ValueError(f"{field}: {text!r} must be one word (it is written in notations)")
@@ -289,3 +269,12 @@ def _check(ed: Edition) -> None:
                                  "not both")
     if pb.stones_bonus < 1:
         raise ValueError("pyramids_b.stones_bonus: must be at least 1")
+
+
+FORMAT = EditionFormat(Edition, _check, __package__ or __name__)
+load_edition = FORMAT.load
+"""Read and check an edition TOML file (EditionError naming the file and field)."""
+parse_edition = FORMAT.parse
+"""Decode and check an edition from TOML text."""
+standard_edition = FORMAT.standard
+"""The edition that ships with the package."""

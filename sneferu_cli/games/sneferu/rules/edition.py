@@ -11,15 +11,12 @@ another. Any problem raises :class:`EditionError` naming the field.
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
-from importlib import resources
-from pathlib import Path
 from typing import Literal
 
 import msgspec
 
-from ....edition import load_edition_file, parse_edition_text
+from ....edition import EditionFormat
 from ....game import NotationError
 from .components import Material, Power, Tile
 
@@ -134,23 +131,6 @@ class Edition(_Data, frozen=True):
         return None
 
 
-def load_edition(path: str | Path) -> Edition:
-    """Read and check an edition TOML file."""
-    return load_edition_file(path, Edition, _check)
-
-
-def parse_edition(raw: bytes | str, source: str = "<edition>") -> Edition:
-    """Decode and check an edition from TOML text."""
-    return parse_edition_text(raw, source, Edition, _check)
-
-
-@functools.cache
-def standard_edition() -> Edition:
-    """The edition that ships with the package."""
-    raw = resources.files(__package__).joinpath("editions/standard.toml").read_bytes()
-    return parse_edition(raw, "standard edition")
-
-
 def _check(ed: Edition) -> None:
     """Raise ValueError naming the first inconsistent field."""
     if not ed.name or any(c.isspace() for c in ed.name):
@@ -238,3 +218,12 @@ def _check(ed: Edition) -> None:
         raise ValueError("solo: ptah_target and food_per_point must be at least 1")
     if not s.titles or [t.start for t in s.titles] != sorted({t.start for t in s.titles}):
         raise ValueError("solo.titles: need at least one band, in ascending order")
+
+
+FORMAT = EditionFormat(Edition, _check, __package__ or __name__)
+load_edition = FORMAT.load
+"""Read and check an edition TOML file (EditionError naming the file and field)."""
+parse_edition = FORMAT.parse
+"""Decode and check an edition from TOML text."""
+standard_edition = FORMAT.standard
+"""The edition that ships with the package."""
