@@ -235,6 +235,65 @@ class Game(ABC):
     def page_data(self, state: Any) -> dict[str, Any]:
         """What the web viewer draws for ``state``, as JSON-ready data."""
 
+    # ---------------------------------------------------------------- sealed moves and views
+
+    hidden_information: ClassVar[bool] = False
+    """True when some seat may not know the whole position (a private deal, sealed moves not
+    yet revealed): the layers above then show each seat only its :meth:`view`, never the
+    full position or the events that lead to it (SPEC 6.3, 10). False (the default): every
+    seat sees everything, and :meth:`view` is the position itself."""
+
+    def is_simultaneous(self, state: Any) -> bool:
+        """Whether the decision now is a simultaneous, sealed one (OpenSpiel's simultaneous
+        node): every seat of :meth:`deciding_seats` chooses without seeing the others'
+        choices, and the moves take effect together once the last is in, the same in any
+        order of collection. ``current_seat()`` is then the lowest deciding seat and
+        :meth:`legal_moves` / :meth:`apply_move` speak for it, so a loop that knows nothing
+        of simultaneous nodes collects the moves in seat order. False by default."""
+        return False
+
+    def deciding_seats(self, state: Any) -> tuple[int, ...]:
+        """The seats (0-based, ascending) that owe a decision now: the current seat at a
+        sequential node; at a simultaneous node every seat whose sealed move is still to
+        come. Empty at a chance node and when the game is over."""
+        if state.is_over() or state.is_chance_node():
+            return ()
+        return (state.current_seat(),)
+
+    def legal_moves_of(self, state: Any, seat: int) -> list[str]:
+        """The legal moves of ``seat``, one of :meth:`deciding_seats`, as
+        :meth:`legal_moves` gives them (empty for a seat that owes no decision). A game with
+        simultaneous nodes overrides it."""
+        if seat not in self.deciding_seats(state):
+            return []
+        return self.legal_moves(state)
+
+    def apply_move_of(self, state: Any, seat: int, text: str) -> str:
+        """Check and apply the move of ``seat``, one of :meth:`deciding_seats`, and return
+        its canonical text, as :meth:`apply_move`. At a simultaneous node the move stays
+        sealed (pending, hidden from the others' views) until the last deciding seat's move
+        is in; then all take effect together. The game's illegal-move ValueError for a seat
+        that owes no decision. A game with simultaneous nodes overrides it."""
+        if seat not in self.deciding_seats(state):
+            raise IllegalMove(f"seat {seat + 1} has no decision to take now")
+        return self.apply_move(state, text)
+
+    def view(self, state: Any, seat: int) -> str:
+        """The position ``seat`` (0-based) may know, in position notation: that of
+        :meth:`to_position` with everything the seat may not see hidden (other seats' dealt
+        cards, their sealed moves still pending; SPEC gives each game's hiding marks).
+        :meth:`from_position` reads it back: a state in which the seat decides exactly as
+        in ``state``. The full position stays the truth for records and replay. By default
+        (no hidden information) the position itself."""
+        return self.to_position(state)
+
+    def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """A full state consistent with what ``seat`` knows of ``state`` (typically one
+        read from its :meth:`view`): every hidden thing drawn by its probabilities with
+        ``rng``, as information-set MCTS samples. ``state`` is not changed. By default (no
+        hidden information) a clone."""
+        return state.clone()
+
     # ---------------------------------------------------------------- optional
 
     seat_setup: ClassVar[str | None] = None
