@@ -20,10 +20,16 @@ from sealed_game import GAME, register
 from support import ROOT, group_gone
 
 from sneferu_cli.arbiter.agent import TurnRequest
+from sneferu_cli.arbiter.bench import (
+    has_simultaneous_nodes,
+    simultaneous_figures,
+    simultaneous_report,
+)
 from sneferu_cli.arbiter.engine import Engine
 from sneferu_cli.arbiter.game import TimeControl, play_game
 from sneferu_cli.arbiter.human import Human
 from sneferu_cli.arbiter.process import TrafficLog
+from sneferu_cli.game import get_game
 from sneferu_cli.protocol.messages import NewGame
 from sneferu_cli.record.html import _moves
 from sneferu_cli.record.jsonl import read_json_records, records_to_json
@@ -389,3 +395,17 @@ def test_no_engine_process_is_left_behind():
             and str(PLAYER).encode() in Path(f"/proc/{p}/cmdline").read_bytes()
             and int(Path(f"/proc/{p}/stat").read_text().split()[3]) == os.getpid()]
     assert mine == []
+
+
+def test_the_bench_of_simultaneous_steps_plays_the_same_steps_both_ways():
+    """`sneferu bench`'s simultaneous part (no timing is asserted: the figures are the
+    bench's to report)."""
+    assert has_simultaneous_nodes(GAME, 3, 1, EDITION)
+    assert not has_simultaneous_nodes(get_game("imhotep"), 3, 1, None)
+    figures = simultaneous_figures(GAME, 3, 2, 1, EDITION, thinks=(0, 5))
+    assert [(f.think, f.steps) for f in figures] == [(0, 6), (5, 6)]
+    assert all(f.at_once > 0 and f.in_turn > 0 for f in figures)
+    report = simultaneous_report(GAME, 2, 1, 1, EDITION, thinks=(1,)).splitlines()
+    assert report[0] == ("simultaneous steps: 2 seats, 1 game from seed 1, engines answering "
+                         "with the first legal move listed after a fixed time:")
+    assert re.fullmatch(r"1 ms +3 +\d+\.\d\d ms +\d+\.\d\d ms +\d+\.\d\dx", report[2])
