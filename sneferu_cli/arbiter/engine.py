@@ -398,8 +398,9 @@ def answers_as_they_come(engines: Sequence[Engine]
         for e in waiting:
             for fd in e._wait_fds():
                 selector.register(fd, selectors.EVENT_READ, e)
+        ready = list(waiting)  # first whatever each has written already
         while waiting:
-            for e in list(waiting):
+            for e in ready:
                 try:
                     answer: TurnAnswer | EngineFault | None = e.poll_turn()
                 except EngineFault as f:
@@ -411,7 +412,11 @@ def answers_as_they_come(engines: Sequence[Engine]
                     yield e, answer
             if waiting:
                 due = min(e._turn.deadline for e in waiting if e._turn is not None)
-                selector.select(max(0.0, due - time.monotonic()) + 0.001)
+                woken = {key.data for key, _ in
+                         selector.select(max(0.0, due - time.monotonic()) + 0.001)}
+                now = time.monotonic()
+                ready = [e for e in waiting if e in woken
+                         or (e._turn is not None and e._turn.deadline < now)]
 
 
 def _default_name(argv: Sequence[str]) -> str:
