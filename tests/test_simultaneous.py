@@ -353,6 +353,22 @@ def test_sneferu_play_with_a_human_at_a_sealed_node(tmp_path):
     assert "2> position sealed" in log and "hands=?.?.?/" in log
 
 
+def test_sneferu_play_prints_a_simultaneous_turn_on_one_line():
+    command = f"{sys.executable} {PLAYER}"
+    done = subprocess.run([sys.executable, str(CLI), "play", "--game", "sealed", command,
+                           command, f"{command} crash 2", "-v", "--seed", "2"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(r"turn   1  seat 1 sealed-play: bid \d+ \(\d+ ms\)  seat 2 sealed-play: "
+                        r"bid \d+ \(\d+ ms\)  seat 3 sealed-crash: bid \d+ \(\d+ ms\)", lines[1])
+    assert lines[2] == "seat 3 sealed-crash is retired: crash"
+    assert re.fullmatch(r"turn   2  seat 1 sealed-play: bid \d+ \(\d+ ms\)  seat 2 sealed-play: "
+                        r"bid \d+ \(\d+ ms\)", lines[3])
+    assert "Game over after 3 turns" in done.stdout
+    assert "retired at ply 1: crash" in done.stdout
+
+
 def test_a_sealed_game_tournament_with_real_engines(tmp_path):
     """`sneferu tournament` (with the test games registered) between engine processes: the
     standings, and every game's record verifies with its simultaneous turns."""
