@@ -223,16 +223,22 @@ class Engine:
 
     def play_turn(self, request: TurnRequest) -> TurnAnswer:
         """Send ``position`` and ``go``, read ``info`` lines and the ``move``."""
-        turn = self.send_turn(request)
+        start, deadline = self._send_turn(request)
+        info: dict[str, str] = {}
         try:
-            msg = self._read(turn.deadline, "move", turn.info)
+            msg = self._read(deadline, "move", info)
         except EngineFault as f:
             raise self._fail(_turn_fault(f, request)) from None
-        return turn.answer(msg)
+        return _answer(msg, start, info)
 
-    def send_turn(self, request: TurnRequest) -> PendingTurn:
+    def send_turn(self, request: TurnRequest) -> None:
         """Send ``position`` and ``go`` and return at once: :func:`answers_as_they_come`
         (or :meth:`poll_turn`) reads the answer, so that several engines think at once."""
+        start, deadline = self._send_turn(request)
+        self._turn = PendingTurn(request, start, deadline, {})
+
+    def _send_turn(self, request: TurnRequest) -> tuple[float, float]:
+        """Send the request's lines; when its time starts and when the answer is due."""
         go = str(Go(request.movetime, request.clock, request.inc))
         if "legalmoves" in self.features:
             go = with_legal(go, request.legal_line())
@@ -240,8 +246,7 @@ class Engine:
         self._check_silence()
         self._send(time.monotonic() + allowed, request.position, go)
         start = time.monotonic()
-        self._turn = PendingTurn(request, start, start + allowed, {})
-        return self._turn
+        return start, start + allowed
 
     def poll_turn(self) -> TurnAnswer | None:
         """The answer to the turn sent last (:meth:`send_turn`) when it has come, else None;
@@ -263,7 +268,7 @@ class Engine:
                 msg = self._take(line, "move", turn.info)
                 if msg is not None:
                     self._turn = None
-                    return turn.answer(msg)
+                    return _answer(msg, turn.start, turn.info)
                 if time.monotonic() > turn.deadline:  # lines keep coming, but no move
                     raise EngineFault("timeout", "no line in time")
         except EngineFault as f:
@@ -373,11 +378,12 @@ class PendingTurn:
     deadline: float
     info: dict[str, str]
 
-    def answer(self, msg: EngineMessage) -> TurnAnswer:
-        """The answer ``msg`` (a ``move``), timed now."""
-        assert isinstance(msg, Answer)
-        ms = round((time.monotonic() - self.start) * 1000)
-        return TurnAnswer(msg.move, ms, self.info or None)
+
+def _answer(msg: EngineMessage, start: float, info: dict[str, str]) -> TurnAnswer:
+    """The answer ``msg`` (a ``move``) to a turn sent at ``start``, timed now."""
+    assert isinstance(msg, Answer)
+    ms = round((time.monotonic() - start) * 1000)
+    return TurnAnswer(msg.move, ms, info or None)
 
 
 def _turn_fault(f: EngineFault, request: TurnRequest) -> EngineFault:

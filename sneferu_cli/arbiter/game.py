@@ -336,7 +336,7 @@ class _Match:
         when the move is not legal (the seat is then retired)."""
         seat = request.seat
         try:
-            text = request.apply(answer.move)
+            text = request.apply(answer.move)  # a listed move unchecked: no undo copies
         except ValueError as e:  # NotationError or the game's illegal move
             self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
             return None
