@@ -349,8 +349,18 @@ def test_sneferu_play_with_a_human_at_a_sealed_node(tmp_path):
     done = subprocess.run([sys.executable, str(CLI), "replay", str(tmp_path / "g.rec")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "verified, 3 turns" in done.stdout
-    log = (tmp_path / "g.log").read_text()
-    assert "2> position sealed" in log and "hands=?.?.?/" in log
+    # The engine's traffic (the --log file): the person's hand never, its own always.
+    record = read_records((tmp_path / "g.rec").read_text()).games[0].record
+    mine, its = ({c for c in o.outcome[2:].split(".")} for o in record.events[:2])
+    to_engine = [line.split(" ", 2)[2] for line in (tmp_path / "g.log").read_text()
+                 .splitlines() if line.split(" ", 2)[1] == "2>"]
+    positions = [x for x in to_engine if x.startswith("position ")]
+    assert len(positions) == 4 and all(" moves " not in x for x in positions)
+    for x in positions:
+        hands = dict(f.split("=") for f in x.split()[2:])["hands"].split("/")
+        assert set(hands[0]) <= set("?.-") and not mine & set(hands[1].split("."))
+    assert set(positions[0].split("hands=")[1].split()[0].split("/")[1].split(".")) == its
+    assert not any(mine & set(re.findall(r"bid (\d+)", x)) for x in to_engine)
 
 
 def test_sneferu_play_prints_a_simultaneous_turn_on_one_line():
