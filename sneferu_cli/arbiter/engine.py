@@ -41,7 +41,7 @@ from ..protocol.messages import (
 from .agent import TurnAnswer, TurnRequest
 from .process import EngineFault, EngineProcess, StderrSink, TrafficLog
 
-__all__ = ["QUIT_GRACE", "Engine", "PendingTurn", "answers_as_they_come", "automatic_options",
+__all__ = ["QUIT_GRACE", "Engine", "answers_as_they_come", "automatic_options",
            "refuse_other_games"]
 
 QUIT_GRACE = 1.0
@@ -78,7 +78,7 @@ class Engine:
         self._cwd = cwd
         self._process: EngineProcess | None = None
         self._deadline = 0.0
-        self._turn: PendingTurn | None = None
+        self._turn: _PendingTurn | None = None
 
     # ------------------------------------------------------------------ start and stop
 
@@ -235,7 +235,7 @@ class Engine:
         """Send ``position`` and ``go`` and return at once: :func:`answers_as_they_come`
         (or :meth:`poll_turn`) reads the answer, so that several engines think at once."""
         start, deadline = self._send_turn(request)
-        self._turn = PendingTurn(request, start, deadline, {})
+        self._turn = _PendingTurn(request, start, deadline, {})
 
     def _send_turn(self, request: TurnRequest) -> tuple[float, float]:
         """Send the request's lines; when its time starts and when the answer is due."""
@@ -369,7 +369,7 @@ _EXPECTED: dict[str, tuple[type, ...]] = {
 
 
 @dataclass
-class PendingTurn:
+class _PendingTurn:
     """A turn sent to an engine and not answered yet: when it was sent, the time its answer
     is due (``time.monotonic()`` seconds) and the ``info`` fields read so far."""
 
