@@ -40,6 +40,7 @@ from sneferu_cli.record.model import (
     Retire,
     Simultaneous,
     Turn,
+    TurnEvent,
     seat_turns,
 )
 from sneferu_cli.record.replay import ReplayError, position_at, verify
@@ -203,7 +204,7 @@ def test_the_seats_of_a_sealed_node_are_asked_at_once_and_see_only_their_view(se
         Engine.quit_all(engines)
     h = record.header
     assert (h.termination, h.faults) == ("normal", [])
-    steps = [e for e in record.events if isinstance(e, Turn | Simultaneous)]
+    steps = [e for e in record.events if isinstance(e, TurnEvent)]
     assert len(steps) == 3 and all(isinstance(e, Simultaneous) for e in steps)
     assert all([t.seat for t in e.turns] == list(range(1, seats + 1))  # type: ignore[union-attr]
                for e in steps)
@@ -288,7 +289,7 @@ def test_a_seat_that_fails_at_a_sealed_node_is_retired_and_the_others_moves_appl
     h = record.header
     assert [(f.seat, f.kind, f.ply) for f in h.faults] == [(2, kind, at - 1)]
     assert re.search(detail, h.faults[0].detail), h.faults[0].detail
-    steps = [e for e in record.events if isinstance(e, Turn | Simultaneous)]
+    steps = [e for e in record.events if isinstance(e, TurnEvent)]
     assert len(steps) == 3  # the game went on to its end
     # The failing step: the retire line first, then the others' moves as one turn.
     failed = record.events.index(steps[at - 1])

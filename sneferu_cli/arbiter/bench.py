@@ -41,7 +41,7 @@ from typing import Any
 
 from ..bench import Figure
 from ..game import DEFAULT_GAME, Game, get_game
-from ..record.model import Event, GameRecord, Simultaneous, Turn, seat_turns
+from ..record.model import Event, GameRecord, Simultaneous, seat_turns, turn_count
 from ..words import plural
 from .bundled import engine_command, engines_dir
 from .engine import Engine, automatic_options, refuse_other_games
@@ -198,7 +198,7 @@ def _play(engines: Sequence[Engine], games: int, seed: int, builders: str | None
 
 
 def _turns(record: GameRecord) -> int:
-    return sum(1 for e in record.events if isinstance(e, Turn | Simultaneous))
+    return turn_count(record.events)
 
 
 def _round_trip(engine: Engine) -> float:

@@ -40,6 +40,7 @@ from ..record.model import (
     Seat,
     Simultaneous,
     Turn,
+    turn_count,
 )
 from ..record.replay import final_result, position_at
 from ..record.text import GameEntry
@@ -395,7 +396,7 @@ def describe_result(record: GameRecord) -> str:
     """The printed result: the ranking with stones and food, the solo score, the faults."""
     h = record.header
     names = {s.seat: s.name for s in h.seats}
-    turns = sum(1 for e in record.events if isinstance(e, Turn | Simultaneous))
+    turns = turn_count(record.events)
     why = {"normal": ("every boat reached the last space" if h.game == DEFAULT_GAME
                       else "the game reached its end"),
            "ptah": "Ptah completed his pyramid", "all-retired": "every seat was retired"}
