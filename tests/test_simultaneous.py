@@ -272,6 +272,8 @@ FAULTS = [
     ("hang-move", "timeout", r"no move within 300 ms \(\+200 ms margin\)"),
     ("illegal", "illegal", r"bid 99: bid 99: not a legal move of seat 2"),
     ("flood", "flood", r"a line longer than 65536 bytes"),
+    ("garbage", "malformed", r"'bestmove'"),
+    ("eof", "eof", r"closed its output but is still running"),
 ]
 
 
