@@ -47,7 +47,7 @@ def build(*seats: Seat, exp: tuple[str, ...] = ("V3",), offer: tuple[int, ...] =
         boxes = sorted(s.pts, key=lambda b: (COLOURS.index(b[:3]), -int(b[3:])))
         words.append(" ".join([f"{i + 1}:", *cards, f"R{s.red}", f"G{s.green}",
                                f"F:{s.torches}", f"S{s.skulls}",
-                               f"done:{','.join(map(str, s.done)) or '-'}",
+                               f"done:{','.join(map(str, sorted(s.done))) or '-'}",
                                f"pts:{','.join(boxes) or '-'}",
                                *(["retired"] if s.retired else [])]))
     head = (f"sgp-recon-1 r{round}.{len(exp)} {phase} exp:{','.join(exp) or '-'} "
