@@ -15,10 +15,11 @@ The cards not visible anywhere form ``pool`` (a mask of card numbers): the deck,
 seat's view during set-up, the other seats' hidden dealt cards (``hidden``).
 
 >>> import random
+>>> from sneferu_cli.games.silver_gold.move import parse_outcome
 >>> state = new_game(2)
 >>> rng = random.Random(3)
 >>> while state.is_chance_node():
-...     state.apply_outcome(sample_outcome(state, rng))
+...     state.apply_outcome(*parse_outcome(sample_outcome(state, rng)))
 >>> state.deciding_seats(), len(state.legal_moves())
 ((0, 1), 6)
 """
