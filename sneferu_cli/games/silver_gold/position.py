@@ -13,7 +13,7 @@ a position no game can reach with a NotationError giving the reason.
 
 >>> from sneferu_cli.games.silver_gold.state import new_game
 >>> text = to_position(new_game(2))
->>> print(text.replace(" | ", "\n| "))
+>>> print(text.replace(" | ", chr(10) + "| "))
 sgp-recon-1 r1.0 deal:1 exp:- offer:- deck:48
 | 1: R0 G0 F:---- S0 done:- pts:-
 | 2: R0 G0 F:---- S0 done:- pts:-
