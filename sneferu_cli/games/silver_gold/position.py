@@ -296,7 +296,8 @@ def _check_phase(state: SilverGoldState) -> None:
     n = state.players
     setup = state.phase in (DEALING, KEEPING, OFFERING)
     if setup and (state.round, state.turn) != (1, 0):
-        raise ValueError(f"set-up phase {PHASES[state.phase]} in round {state.round}")
+        raise ValueError(f"set-up phase {PHASES[state.phase]} in r{state.round}.{state.turn} "
+                         "(set-up is r1.0)")
     for s in range(n):
         dealt = bool(state.dealt[s] or state.hidden[s])
         should = (state.phase == KEEPING

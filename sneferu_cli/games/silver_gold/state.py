@@ -340,6 +340,8 @@ class SilverGoldState:
             self.last = [[] for _ in range(self.players)]
             self._run()
             return
+        if len(set(cards)) != len(cards):
+            raise SilverGoldIllegal("a deal is four different cards")
         for k in cards:
             if not 1 <= k <= self.tables.cards or not self.pool >> k & 1:
                 raise SilverGoldIllegal(f"card {k} is not in the deck")
