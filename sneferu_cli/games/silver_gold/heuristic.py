@@ -14,7 +14,7 @@ plays the move whose result it values best; a search may cut its playouts short 
 
 from __future__ import annotations
 
-from .state import CARD_POINTS, ROUNDS, TURNS, SilverGoldState, spread
+from .state import CARD_POINTS, MARKING, ROUNDS, TURNS, SilverGoldState, spread
 
 __all__ = ["CELLS_PER_TURN", "to_tomb", "values"]
 
@@ -44,7 +44,9 @@ def values(state: SilverGoldState) -> list[float]:
     out = [float(state.points(s)) for s in range(state.players)]
     if state.is_over():
         return out
-    turns_left = (ROUNDS - state.round) * TURNS + TURNS - state.turn
+    # Markings still to come: the turns not yet revealed, and this one's if it is open.
+    turns_left = ((ROUNDS - state.round) * TURNS + TURNS - state.turn
+                  + (state.phase == MARKING))
     for seat in range(state.players):
         for card in state.play[seat]:
             need = to_tomb(state, card)
