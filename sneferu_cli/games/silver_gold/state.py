@@ -373,7 +373,7 @@ class SilverGoldState:
         if self.phase == KEEPING:
             return [f"keep {a} {b}" for a, b in itertools.combinations(self.dealt[seat], 2)]
         if self.phase == MARKING:
-            return [text for text, *_ in self.mark_options(seat)]
+            return [option[0] for option in self.mark_options(seat)]
         moves = [f"take {k}" for k in self.offer]
         if self.deck_size() > 0:
             moves.append("take deck")
