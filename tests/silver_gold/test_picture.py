@@ -27,12 +27,12 @@ def test_the_picture_of_a_step_2_after_the_marks():
     assert parts["seat 1"] == "\n".join([
         "Seat 1: 1 points now; red 1, green 0, torches ----, skulls 0 (-0), boxes -",
         "  completed: -",
-        "  7 ORA in play  ",
+        "  7 ORA in play",
         "  [E][.]<X><.><X>",
-        "   G  # <.><.> # ",
-        "   S  .  .  R  . ",
-        "   #  .  P  #  . ",
-        "   .  .  G  .  T "])
+        "   G  # <.><.> #",
+        "   S  .  .  R  .",
+        "   #  .  P  #  .",
+        "   .  .  G  .  T"])
     assert parts["turn"] == "Next: the expedition card of turn 2"
     assert GAME.picture(state) == "\n\n".join(parts.values())
 
