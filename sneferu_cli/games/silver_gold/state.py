@@ -755,6 +755,20 @@ class SilverGoldState:
         return [(s, 1 + sum(1 for k in keys if k > keys[s]), keys[s][1], keys[s][2],
                  self.retired[s]) for s in range(self.players)]
 
+    def sealed_applied(self) -> SilverGoldState:
+        """A copy in which every sealed move pending at this node has taken effect on its
+        own seat (kept cards in play, markings resolved), the node not yet closed: what a
+        seat's move is worth before the others' are in (each touches only its own seat)."""
+        other = self.clone()
+        for seat in range(self.players):
+            move = other.sealed[seat]
+            if isinstance(move, Keep):
+                other.play[seat] = [move.a, move.b]
+            elif isinstance(move, Mark):
+                other._apply_mark(seat, move)
+            other.sealed[seat] = None
+        return other
+
     # ------------------------------------------------------------------ for check and views
 
     def visible_cards(self) -> list[int]:
