@@ -17,7 +17,7 @@ Positions are integer cell indices (:mod:`.geometry`); a placement ("spot") is
 >>> len(state.site), state.stones, state.current_seat()
 (4, [1, 2], 0)
 >>> len(state.legal_spots())  # ground placements around the starting tile
-84
+90
 """
 
 from __future__ import annotations
