@@ -103,13 +103,14 @@ def _check(ed: Edition) -> None:
         spots.add((h.q, h.r))
     if not ed.start:
         raise ValueError("start: the starting tile needs at least one hex")
-    codes = Counter(t.code for t in ed.tiles)
+    codes: set[str] = set()
     for i, t in enumerate(ed.tiles):
         if not (len(t.code) >= 2 and t.code[0] == "T" and t.code.isascii()
                 and t.code[1:].isalnum()):
             raise ValueError(f"tiles[{i}].code: {t.code!r} must be T and letters or digits")
-        if codes[t.code] > 1:
+        if t.code in codes:
             raise ValueError(f"tiles[{i}].code: {t.code!r} appears twice")
+        codes.add(t.code)
         if len(t.hexes) != 3 or any(c not in HEXES for c in t.hexes):
             raise ValueError(f"tiles[{i}].hexes: {t.hexes!r} must be 3 hexes of {HEXES}")
         # Three equal hexes would give one result for different (anchor, rotation)s
