@@ -9,9 +9,7 @@ import pytest
 from support import run_cli
 
 from sneferu_cli.edition import EditionError
-from sneferu_cli.games.akropolis import GAME
 from sneferu_cli.games.akropolis.edition import HEXES, load_edition, standard_edition
-
 
 
 def test_the_standard_edition_matches_the_rules_tables():

@@ -170,7 +170,7 @@ def test_a_retired_seats_turns_are_skipped_and_it_ranks_last():
     assert state.current_seat() == 2
     state.retire(2)
     assert state.current_seat() == 0 and not state.is_over()
-    assert [s.rank for s in GAME.standings(state)][0] == 1
+    assert GAME.standings(state)[0].rank == 1
     assert [s.retired for s in GAME.standings(state)] == [False, True, True]
     state.retire(0)
     assert state.is_over() and GAME.termination(state) == "all-retired"
