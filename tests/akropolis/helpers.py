@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sneferu_cli.games.akropolis import GAME
 from sneferu_cli.games.akropolis.edition import HEXES
-from sneferu_cli.games.akropolis.geometry import cell
+from sneferu_cli.games.akropolis.geometry import CELLS, cell
 from sneferu_cli.games.akropolis.scoring import city_scores
 from sneferu_cli.games.akropolis.state import AkropolisState, City, new_game
 
@@ -33,13 +33,16 @@ def hand_city(hexes: dict[tuple[int, int], str]) -> City:
     """A city of top hexes written ``{(q, r): "h2"}`` (hex code, then its level, 1 when
     left out), each hex from a tile of its own; no starting tile. Only what scoring reads
     (top hexes, heights, footprint) is set."""
-    city = City()
+    height, top, tile = bytearray(CELLS), bytearray(b"\xff" * CELLS), bytearray(CELLS)
+    cells = []
     for k, ((q, r), text) in enumerate(hexes.items()):
         c = cell(q, r)
-        city.height[c] = int(text[1:] or "1")
-        city.top[c] = HEXES.index(text[0])
-        city.tile[c] = k + 2
-        city.cells.append(c)
+        height[c] = int(text[1:] or "1")
+        top[c] = HEXES.index(text[0])
+        tile[c] = k + 2
+        cells.append(c)
+    city = City(bytes(height), bytes(top), bytes(tile))
+    city.cells = cells
     return city
 
 

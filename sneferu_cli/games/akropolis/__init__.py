@@ -34,7 +34,14 @@ from .edition import Edition, load_edition, parse_edition, standard_edition
 from .geometry import REACH, cell, distance
 from .move import MOVE, parse_move, parse_outcome
 from .scoring import city_scores
-from .state import AkropolisIllegalMove, AkropolisState, new_game, options_of, sample_tile
+from .state import (
+    LISTED,
+    AkropolisIllegalMove,
+    AkropolisState,
+    new_game,
+    options_of,
+    sample_tile,
+)
 
 __all__ = ["GAME", "AkropolisGame", "AkropolisState"]
 
@@ -42,19 +49,6 @@ VARIANTS: tuple[str, ...] = tuple(
     "".join(c.upper() if on else c for c, on in zip("hmbtga", flags, strict=True))
     for flags in itertools.product((False, True), repeat=6))
 """Every option word (section 9): 64, ``hmbtga`` first."""
-
-_SUFFIXES: dict[int, str] = {}
-"""The ``@q,r rk`` text of each spot met, so that listing moves builds no number text."""
-
-
-def _suffix(spot: int) -> str:
-    text = _SUFFIXES.get(spot)
-    if text is None:
-        from .state import spot_text
-
-        text = _SUFFIXES[spot] = spot_text(spot)
-    return text
-
 
 class AkropolisGame(Game):
     """Akropolis: cities of hexagonal tiles taken from a shared construction site."""
@@ -123,9 +117,8 @@ class AkropolisGame(Game):
         return "draw"
 
     def legal_moves(self, state: Any) -> list[str]:
-        spots = state.legal_spots()
-        suffixes = [_suffix(s) for s in spots]
-        return [f"{p} {s}" for p in range(1, state.affordable() + 1) for s in suffixes]
+        result: list[str] = state.legal_move_texts()
+        return result
 
     def apply_move(self, state: Any, text: str) -> str:
         place, q, r, rot = parse_move(text)
@@ -135,8 +128,12 @@ class AkropolisGame(Game):
         return text
 
     def apply_listed_move(self, state: Any, text: str) -> None:
-        place, q, r, rot = parse_move(text)
-        state.move_unchecked(place, cell(q, r), rot)
+        listed = LISTED.get(text)
+        if listed is None:
+            place, q, r, rot = parse_move(text)
+            listed = (place, cell(q, r) * 6 + rot)
+        place, spot = listed
+        state.move_unchecked(place, spot // 6, spot % 6)
 
     def canonical_move(self, text: str) -> str:
         parse_move(text)

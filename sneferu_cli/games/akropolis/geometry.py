@@ -5,8 +5,8 @@ A city is drawn on a square grid of axial positions (q, r), |q|, |r| <= ``R``; p
 order of A23), and the neighbour in direction *k* is ``cell + OFF[k]``. Every city of a
 game fits: a city holds at most 30 tiles besides the starting tile (61 tiles, 2 players),
 each tile laid at most 2 steps further out than the city reached, so no hex is more than
-61 steps from the origin; positions up to ``REACH`` steps away are playable (farther ones
-are never legal) and their neighbours' neighbours are still on the grid.
+61 steps from the origin; a tile may cover positions up to ``REACH`` steps away (farther
+ones are never reached) and their neighbours are still on the grid.
 
 >>> cell(0, 0) + OFF[0] == cell(0, -1), q_of(cell(3, -5)), r_of(cell(3, -5))
 (True, 3, -5)
@@ -37,8 +37,8 @@ R: Final = 66
 W: Final = 2 * R + 1
 CELLS: Final = W * W
 REACH: Final = 63
-"""Positions at most this many steps from the origin may take a tile (A10 never needs
-more: see the module's docstring)."""
+"""Positions at most this many steps from the origin may take a hex (no game needs more:
+see the module's docstring)."""
 DIRECTIONS: Final = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 """d_0 … d_5 clockwise: N, NE, SE, S, SW, NW (section 3)."""
 OFF: Final = tuple(dq * W + dr for dq, dr in DIRECTIONS)
@@ -77,5 +77,5 @@ _REACH: Final = _reach()
 
 
 def in_reach(c: int) -> bool:
-    """Whether a tile's anchor may lie on cell ``c`` (at most ``REACH`` steps out)."""
+    """Whether a tile's hex may lie on cell ``c`` (at most ``REACH`` steps out)."""
     return _REACH[c] == 1

@@ -29,7 +29,7 @@ from ...game import IllegalMove
 from .edition import HEXES, PLAZAS, Edition, standard_edition
 from .geometry import CELLS, OFF, QUARRY, cell, in_reach, q_of, r_of
 
-__all__ = ["NO_HEX", "START_TILE", "AkropolisIllegalMove", "AkropolisState", "City",
+__all__ = ["LISTED", "NO_HEX", "START_TILE", "AkropolisIllegalMove", "AkropolisState", "City",
            "Tables", "new_game", "options_of", "sample_tile", "tables_of"]
 
 START_TILE: Final = 1
@@ -37,6 +37,8 @@ START_TILE: Final = 1
 ``i + 2``; 0: no tile)."""
 NO_HEX: Final = 255
 """The ``top`` of an empty position."""
+_EMPTY_TOPS: Final = bytes([NO_HEX]) * CELLS
+_NO_CELLS: Final = bytes(CELLS)
 
 
 class AkropolisIllegalMove(IllegalMove):
@@ -78,22 +80,32 @@ def tables_of(edition: Edition) -> Tables:
 
 def options_of(variant: str) -> tuple[list[bool], bool]:
     """The five bonus variants (``hmbtg`` order) and the all-tiles option of an option
-    word such as ``HmbtgA`` (section 9); ValueError when it is not one."""
+    word such as ``HmbtgA`` (section 9); ValueError when it is not one. The list is
+    shared: never change it."""
+    known = _OPTIONS.get(variant)
+    if known is not None:
+        return known
     if len(variant) != 6 or any(c.lower() != w for c, w in zip(variant, "hmbtga", strict=True)):
         raise ValueError(f"unknown Akropolis variant {variant!r} (expected six letters "
                          "hmbtga, upper case when on: e.g. hmbtga, HMBTGa, hmbtgA)")
-    return [c.isupper() for c in variant[:5]], variant[5] == "A"
+    known = ([c.isupper() for c in variant[:5]], variant[5] == "A")
+    _OPTIONS[variant] = known
+    return known
+
+
+_OPTIONS: Final[dict[str, tuple[list[bool], bool]]] = {}
 
 
 class City:
-    """One player's city: per position its height, top hex and top tile; the occupied
-    positions (``cells``, in order of first occupation); the placements made, in order
-    (``tiles`` and ``spots``)."""
+    """One player's city: per position its height, top hex and top tile (immutable bytes,
+    replaced when a tile is placed, so that a copy shares them); the occupied positions
+    (``cells``, in order of first occupation); the placements made, in order (``tiles``
+    and ``spots``)."""
 
-    def __init__(self) -> None:
-        self.height = bytearray(CELLS)
-        self.top = bytearray(b"\xff" * CELLS)
-        self.tile = bytearray(CELLS)
+    def __init__(self, height: bytes = b"", top: bytes = b"", tile: bytes = b"") -> None:
+        self.height: bytes = height or _NO_CELLS
+        self.top: bytes = top or _EMPTY_TOPS
+        self.tile: bytes = tile or _NO_CELLS
         self.cells: list[int] = []
         self.tiles: list[int] = []
         self.spots: list[int] = []
@@ -102,10 +114,7 @@ class City:
         changes."""
 
     def copy(self) -> City:
-        c = City.__new__(City)
-        c.height = bytearray(self.height)
-        c.top = bytearray(self.top)
-        c.tile = bytearray(self.tile)
+        c = City(self.height, self.top, self.tile)
         c.cells = list(self.cells)
         c.tiles = list(self.tiles)
         c.spots = list(self.spots)
@@ -114,19 +123,25 @@ class City:
 
     def lay_start(self, tables: Tables) -> None:
         """Put the starting tile at the origin (A3)."""
+        height = bytearray(self.height)
+        top = bytearray(self.top)
+        tile = bytearray(self.tile)
         for at, hex_ in tables.start:
-            self.height[at] = 1
-            self.top[at] = hex_
-            self.tile[at] = START_TILE
+            height[at] = 1
+            top[at] = hex_
+            tile[at] = START_TILE
             self.cells.append(at)
+        self.height = bytes(height)
+        self.top = bytes(top)
+        self.tile = bytes(tile)
 
     def spot_problem(self, at: int, rot: int) -> str:
         """Why tile placement (anchor cell ``at``, rotation ``rot``) is illegal (5.2), or
         ``""`` when it is legal."""
-        if not in_reach(at):
-            return "too far from the city"
         c1 = at + OFF[rot]
         c2 = at + OFF[(rot + 1) % 6]
+        if not (in_reach(at) and in_reach(c1) and in_reach(c2)):
+            return "too far from the city"
         height = self.height
         h = height[at]
         if h != height[c1] or h != height[c2]:
@@ -146,17 +161,23 @@ class City:
         """Put ``tile`` (its hexes ``hexes``) at the spot; the stones its covered quarries
         give (A11). The spot must be legal."""
         gained = 0
+        height = bytearray(self.height)
+        top = bytearray(self.top)
+        tiles = bytearray(self.tile)
         cells = (at, at + OFF[rot], at + OFF[(rot + 1) % 6])
         for j in range(3):
             c = cells[j]
-            h = self.height[c]
+            h = height[c]
             if h == 0:
                 self.cells.append(c)
-            elif self.top[c] == QUARRY:
+            elif top[c] == QUARRY:
                 gained += 1
-            self.height[c] = h + 1
-            self.top[c] = hexes[j]
-            self.tile[c] = tile + 2
+            height[c] = h + 1
+            top[c] = hexes[j]
+            tiles[c] = tile + 2
+        self.height = bytes(height)
+        self.top = bytes(top)
+        self.tile = bytes(tiles)
         self.tiles.append(tile)
         self.spots.append(at * 6 + rot)
         self.scores = None
@@ -164,44 +185,103 @@ class City:
 
     def spots_into(self, out: list[int], seen: list[int], stamp: int) -> None:
         """Append every legal spot (5.2) to ``out``, unsorted, each once; ``seen`` is
-        scratch, marked with ``stamp`` (a number not yet in it)."""
+        scratch, marked with ``stamp`` (a number not yet in it).
+
+        Spots are found as *triangles* of three mutually adjacent positions, each once:
+        triangle ``2x`` is {x, x + d0, x + d1}, ``2x + 1`` is {x, x + d1, x + d2}; each legal
+        triangle gives its three spots (``h0`` on each of its positions, with the rotation
+        that keeps the clockwise order). Upper level: the two triangles of each occupied
+        position. Ground level: the six triangles around each empty neighbour of the city
+        (:data:`AROUND_OFF`), once each; every position of a spot must be in reach."""
         height = self.height
         tile = self.tile
+        d0 = OFF[0]
+        d1 = OFF[1]
+        d2 = OFF[2]
         for c in self.cells:
             h = height[c]
             t = tile[c]
-            for k in range(6):
-                # Upper levels: every (anchor, rotation) is tried once from its anchor.
-                c1 = c + OFF[k]
-                c2 = c + OFF[(k + 1) % 6]
-                if height[c1] == h and height[c2] == h and not (tile[c1] == t and tile[c2] == t):
-                    out.append(c * 6 + k)
-                # Ground level: spots covering the empty neighbour e, once each.
-                e = c + OFF[k]
+            a = c + d0
+            b = c + d1
+            e = c + d2
+            if height[b] == h:
+                tb = tile[b]
+                if height[a] == h and not (tile[a] == t and tb == t):
+                    out.append(c * 6)
+                    out.append(a * 6 + 2)
+                    out.append(b * 6 + 4)
+                if height[e] == h and not (tb == t and tile[e] == t):
+                    out.append(c * 6 + 1)
+                    out.append(b * 6 + 3)
+                    out.append(e * 6 + 5)
+        for c in self.cells:
+            for off in OFF:
+                e = c + off
                 if height[e] or seen[e] == stamp:
                     continue
                 seen[e] = stamp
-                for rot in range(6):
-                    o1 = OFF[rot]
-                    o2 = OFF[(rot + 1) % 6]
-                    for a in (e, e - o1, e - o2):
-                        if height[a] or height[a + o1] or height[a + o2] or not in_reach(a):
+                for k in range(6):
+                    x = e + AROUND_OFF[k]
+                    triangle = 2 * x + AROUND_KIND[k]
+                    if seen[CELLS + triangle] == stamp:
+                        continue
+                    seen[CELLS + triangle] = stamp
+                    if AROUND_KIND[k]:
+                        y = x + d1
+                        z = x + d2
+                        if height[x] or height[y] or height[z] or not in_reach(x) \
+                                or not in_reach(y) or not in_reach(z):
                             continue
-                        key = CELLS + a * 6 + rot
-                        if seen[key] != stamp:
-                            seen[key] = stamp
-                            out.append(a * 6 + rot)
+                        out.append(x * 6 + 1)
+                        out.append(y * 6 + 3)
+                        out.append(z * 6 + 5)
+                    else:
+                        y = x + d0
+                        z = x + d1
+                        if height[x] or height[y] or height[z] or not in_reach(x) \
+                                or not in_reach(y) or not in_reach(z):
+                            continue
+                        out.append(x * 6)
+                        out.append(y * 6 + 2)
+                        out.append(z * 6 + 4)
+
+
+def _around() -> tuple[list[int], list[int]]:
+    """The six triangles holding a position p: (x - p as a cell offset, kind)."""
+    offs: list[int] = []
+    kinds: list[int] = []
+    for k in range(6):  # the triangle {p, p + d_k, p + d_(k+1)}
+        cells = {0, OFF[k], OFF[(k + 1) % 6]}
+        for x in cells:
+            for kind, (u, v) in enumerate(((OFF[0], OFF[1]), (OFF[1], OFF[2]))):
+                if {x, x + u, x + v} == cells:
+                    offs.append(x)
+                    kinds.append(kind)
+    return offs, kinds
+
+
+AROUND_OFF: Final = tuple(_around()[0])
+"""The six triangles around a position: their ``x`` as an offset from it ..."""
+AROUND_KIND: Final = tuple(_around()[1])
+"""... and their kind (0: {x, x + d0, x + d1}, 1: {x, x + d1, x + d2})."""
+
+
+_TEXTS: Final[list[dict[int, str]]] = [{} for _ in range(10)]
+"""The text of each move met, by site place and spot."""
+LISTED: Final[dict[str, tuple[int, int]]] = {}
+"""The site place and spot of each move text :meth:`AkropolisState.legal_move_texts` made:
+the fast path of listed moves."""
 
 
 class _Scratch:
-    """Marks for :meth:`City.spots_into`: one per cell, then one per ground spot."""
+    """Marks for :meth:`City.spots_into`: one per cell, then one per triangle."""
 
     def __init__(self) -> None:
-        self.seen: list[int] = [0] * (CELLS * 7)
+        self.seen: list[int] = [0] * (CELLS * 3)
         self.stamp = 0
 
 
-_SCRATCH = _Scratch()
+_SCRATCH: Final = _Scratch()
 
 
 class AkropolisState:
@@ -231,13 +311,7 @@ class AkropolisState:
         self.over = False
 
     def clone(self) -> AkropolisState:
-        s = AkropolisState.__new__(AkropolisState)
-        s.players = self.players
-        s.variant = self.variant
-        s.bonus = self.bonus
-        s.all_tiles = self.all_tiles
-        s.edition = self.edition
-        s.tables = self.tables
+        s = AkropolisState(self.players, self.variant, self.edition)
         s.site = list(self.site)
         s.to_draw = self.to_draw
         s.undrawn = list(self.undrawn)
@@ -292,6 +366,22 @@ class AkropolisState:
         scratch.stamp += 1
         self.cities[self.seat].spots_into(out, scratch.seen, scratch.stamp)
         out.sort()
+        return out
+
+    def legal_move_texts(self) -> list[str]:
+        """The legal moves as text (``p @q,r rk``), in the order of A23: by site place, then
+        as :meth:`legal_spots`. Each text is made once per process (:data:`LISTED`)."""
+        spots = self.legal_spots()
+        out: list[str] = []
+        for place in range(1, self.affordable() + 1):
+            texts = _TEXTS[place]
+            for spot in spots:
+                text = texts.get(spot)
+                if text is None:
+                    text = f"{place} {spot_text(spot)}"
+                    texts[spot] = text
+                    LISTED[text] = (place, spot)
+                out.append(text)
         return out
 
     def affordable(self) -> int:
