@@ -64,18 +64,24 @@ def distance(q: int, r: int) -> int:
     return max(abs(q), abs(r), abs(q + r))
 
 
-def _reach() -> bytes:
+def _reach(steps: int) -> bytes:
     out = bytearray(CELLS)
     for q in range(-R, R + 1):
         for r in range(-R, R + 1):
-            if distance(q, r) <= REACH:
+            if distance(q, r) <= steps:
                 out[cell(q, r)] = 1
     return bytes(out)
 
 
-_REACH: Final = _reach()
+_REACH: Final = _reach(REACH)
+_INNER: Final = _reach(REACH - 2)
 
 
 def in_reach(c: int) -> bool:
     """Whether a tile's hex may lie on cell ``c`` (at most ``REACH`` steps out)."""
     return _REACH[c] == 1
+
+
+def inner(c: int) -> bool:
+    """Whether every position within two steps of cell ``c`` is in reach."""
+    return _INNER[c] == 1

@@ -27,7 +27,7 @@ from typing import Final
 
 from ...game import IllegalMove
 from .edition import HEXES, PLAZAS, Edition, standard_edition
-from .geometry import CELLS, OFF, QUARRY, cell, in_reach, q_of, r_of
+from .geometry import CELLS, OFF, QUARRY, cell, in_reach, inner, q_of, r_of
 
 __all__ = ["LISTED", "NO_HEX", "START_TILE", "AkropolisIllegalMove", "AkropolisState", "City",
            "Tables", "new_game", "options_of", "sample_tile", "tables_of"]
@@ -220,6 +220,7 @@ class City:
                 if height[e] or seen[e] == stamp:
                     continue
                 seen[e] = stamp
+                near = inner(e)  # every position of its triangles is in reach
                 for k in range(6):
                     x = e + AROUND_OFF[k]
                     triangle = 2 * x + AROUND_KIND[k]
@@ -229,8 +230,8 @@ class City:
                     if AROUND_KIND[k]:
                         y = x + d1
                         z = x + d2
-                        if height[x] or height[y] or height[z] or not in_reach(x) \
-                                or not in_reach(y) or not in_reach(z):
+                        if height[x] or height[y] or height[z] or not (
+                                near or (in_reach(x) and in_reach(y) and in_reach(z))):
                             continue
                         out.append(x * 6 + 1)
                         out.append(y * 6 + 3)
@@ -238,8 +239,8 @@ class City:
                     else:
                         y = x + d0
                         z = x + d1
-                        if height[x] or height[y] or height[z] or not in_reach(x) \
-                                or not in_reach(y) or not in_reach(z):
+                        if height[x] or height[y] or height[z] or not (
+                                near or (in_reach(x) and in_reach(y) and in_reach(z))):
                             continue
                         out.append(x * 6)
                         out.append(y * 6 + 2)
