@@ -95,3 +95,21 @@ def test_the_position_commands_read_and_list_akropolis():
                   position.replace(" 1:-", " 1:T99@0,0r0"))
     assert bad.returncode != 0 and "unknown tile T99" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_a_record_puts_the_set_up_on_one_line_and_each_refill_on_its_turn(tmp_path):
+    """Section 8.3 with ``outcome_kind``: the n + 2 set-up draws on one ``chance`` line, the
+    n + 1 draws of a refill on the line of the turn that left one tile; it replays."""
+    rec = tmp_path / "a.rec"
+    r = run_cli("play", "random", "random", "random", "--game", "akropolis", "--seed", "3",
+                "--record", str(rec))
+    assert r.returncode == 0, r.stderr
+    lines = rec.read_text(encoding="utf-8").splitlines()
+    chance = [line for line in lines if line.startswith("chance ")]
+    assert len(chance) == 1 and len(chance[0].split()) == 1 + 5
+    turns = [line.split(" {")[0].split() for line in lines if line[:1].isdigit()]
+    assert len(turns) == 48
+    refills = [t for t in turns if any(w.startswith("~") for w in t)]
+    assert [int(t[0].rstrip(".")) for t in refills] == list(range(4, 48, 4))
+    assert all(len([w for w in t if w.startswith("~")]) == 4 for t in refills)
+    assert run_cli("replay", str(rec)).returncode == 0

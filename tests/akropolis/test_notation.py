@@ -157,3 +157,20 @@ def test_impossible_positions_are_rejected_with_the_reason(text, why):
     assert GAME.to_position(GAME.from_position(START)) == START
     with pytest.raises(NotationError, match=why):
         GAME.from_position(text)
+
+
+def test_every_listed_move_and_outcome_of_random_games_is_in_the_grammar():
+    rng = random.Random(11)
+    for players, variant in ((2, "hmbtgA"), (4, "HMBTGa")):
+        state = GAME.new_game(players, variant=variant)
+        while not state.is_over():
+            if state.is_chance_node():
+                outcomes = [o for o, _ in GAME.chance_outcomes(state)]
+                for o in outcomes:
+                    assert str(parse("akropolis-move", "outcome", o, "o").children[0]) == o
+                GAME.apply_outcome(state, rng.choice(outcomes))
+                continue
+            moves = GAME.legal_moves(state)
+            for text in moves[::7]:
+                assert grammar_move(text) == parse_move(text)
+            GAME.apply_move(state, rng.choice(moves))
