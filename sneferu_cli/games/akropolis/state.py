@@ -30,7 +30,8 @@ from .edition import HEXES, PLAZAS, Edition, standard_edition
 from .geometry import CELLS, OFF, QUARRY, cell, in_reach, inner, q_of, r_of
 
 __all__ = ["LISTED", "NO_HEX", "START_TILE", "AkropolisIllegalMove", "AkropolisState", "City",
-           "Tables", "new_game", "options_of", "sample_tile", "tables_of"]
+           "Tables", "new_game", "options_of", "sample_tile", "spot_cells", "spot_text",
+           "tables_of"]
 
 START_TILE: Final = 1
 """The tile number of the starting tile in a city's ``tile`` grid (city tile *i* is
