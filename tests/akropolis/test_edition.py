@@ -6,10 +6,14 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from akropolis.helpers import hand_city
 from support import run_cli
 
 from sneferu_cli.edition import EditionError
+from sneferu_cli.game import NotationError
+from sneferu_cli.games.akropolis import GAME
 from sneferu_cli.games.akropolis.edition import HEXES, load_edition, standard_edition
+from sneferu_cli.games.akropolis.scoring import city_scores
 
 
 def test_the_standard_edition_matches_the_rules_tables():
@@ -61,3 +65,24 @@ def test_the_command_line_reports_a_wrong_edition_without_a_traceback(tmp_path):
     path.write_text(_standard_text().replace("G = 3", "G = 0"), encoding="utf-8")
     r = run_cli("position", "new", "--game", "akropolis", "--edition", str(path))
     assert r.returncode != 0 and "stars.G" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_corrected_edition_changes_the_game(tmp_path):
+    """An edition file with other stars and starting stones plays by its numbers; a position
+    names its edition and is read only with it."""
+    text = (_standard_text().replace('name = "standard"', 'name = "mine"')
+            .replace("G = 3", "G = 4").replace("[1, 2, 3, 4]", "[0, 5, 3, 4]"))
+    path = tmp_path / "mine.toml"
+    path.write_text(text, encoding="utf-8")
+    ed = GAME.load_edition(path)
+    state = GAME.new_game(2, edition=ed)
+    assert state.stones == [0, 5]
+    city = hand_city({(0, 0): "g2", (3, 3): "G"})
+    assert city_scores(city, state.tables.stars, state.bonus)[4] == 8
+    while state.is_chance_node():
+        GAME.apply_outcome(state, GAME.chance_outcomes(state)[0][0])
+    position = GAME.to_position(state)
+    assert position.startswith("mine hmbtga 1 1 T01,T02,T03,T04 0:- 5:-")
+    assert GAME.to_position(GAME.from_position(position, ed)) == position
+    with pytest.raises(NotationError, match="written for edition 'mine'"):
+        GAME.from_position(position)
