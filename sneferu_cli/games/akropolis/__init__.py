@@ -95,6 +95,8 @@ class AkropolisGame(Game):
         return result
 
     def chance_outcomes(self, state: Any) -> list[tuple[str, float]]:
+        if not state.is_chance_node():
+            return []
         codes = state.tables.codes
         p = 1.0 / len(state.undrawn)
         return [("~" + codes[t], p) for t in state.undrawn]
@@ -140,8 +142,8 @@ class AkropolisGame(Game):
         return text
 
     def standings(self, state: Any) -> list[Standing]:
-        return [Standing(seat + 1, rank, {"points": points, "stones": stones}, retired)
-                for seat, rank, points, stones, retired in ranking(state)]
+        return [Standing(seat + 1, rank, {"points": total, "stones": stones}, retired)
+                for seat, rank, total, stones, retired in ranking(state)]
 
     def termination(self, state: Any) -> str:
         if not state.is_over():
