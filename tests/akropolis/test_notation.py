@@ -15,6 +15,7 @@ from support import mutate
 from sneferu_cli.game import NotationError
 from sneferu_cli.games.akropolis import GAME
 from sneferu_cli.games.akropolis.move import parse_move, parse_outcome
+from sneferu_cli.games.akropolis.position import fields, grammar_fields
 from sneferu_cli.grammar import parse
 
 NUMBER = st.sampled_from(["0", "1", "-1", "12", "-12", "99", "-99", "7"])
@@ -174,3 +175,34 @@ def test_every_listed_move_and_outcome_of_random_games_is_in_the_grammar():
             for text in moves[::7]:
                 assert grammar_move(text) == parse_move(text)
             GAME.apply_move(state, rng.choice(moves))
+
+
+POSITIONS = st.sampled_from([
+    "standard hmbtga 1 1 ?,?,?,? 1:- 2:-",
+    "standard HMBTGa 2 2 T02,?,?,? 2:T05@1,-1r0/T22@0,0r0 1:T01@1,-1r0",
+    "standard hmbtgA 2 2 T20,T61,T01,T02,T03 0:T50@-1,0r5/T10@-1,2r3 2:T40@1,-1r0 "
+    "3:T60@2,0r1",
+    "my.ed-1 hmbtga 4 3 T01,T02 12:T10@-12,0r5:retired 0:- 3:-:retired 999:T33@0,10r0",
+])
+
+
+@st.composite
+def mutated_position(draw: st.DrawFn) -> str:
+    return mutate(draw, draw(POSITIONS), NOISE + "?:/;,.Tr-abcdefghmHM")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(mutated_position())
+@example("standard hmbtga 1 1 T123456789 1:- 2:-")
+@example("standard hmbtga 1 1 T01 1:T01@0,0r0:retired:retired 2:-")
+@example("standard hmbtga 1 1 T01 1:T01@0,0r0/ 2:-")
+@example("standard hmbtga 1 1 ?? 1:- 2:-")
+def test_the_position_grammar_and_the_fast_reader_agree(text):
+    """position.fields reads the fields with regular expressions; the Lark grammar must
+    accept exactly the same lines, with the same fields (and it gives the error)."""
+    assert _read(fields, text) == _read(grammar_fields, text)
+
+
+def test_a_malformed_position_names_the_column():
+    with pytest.raises(NotationError, match=r"position: unexpected ',' at column 25"):
+        GAME.from_position("standard hmbtga 1 1 T01,,T02 1:- 2:-")
