@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """greedy: an engine that looks one move ahead and plays the best-valued result, in
-Sneferu and Imhotep (it declares both with ``feature games``).
+Sneferu, Imhotep and Akropolis (it declares them with ``feature games``).
 
 Each legal move is applied to a copy of the position and the deciding seat's result is
 valued. Sneferu: stones in the pyramid (and stored), food, and the time left on the river
 (spaces before the last one, each a chance to buy later). Another game: the game's own
-estimate (``Game.evaluate``: Imhotep's is games/imhotep/heuristic.py), the seat's value
-less the mean of the others'. Ties are broken at random (option Seed).
+estimate (``Game.evaluate``: games/imhotep/heuristic.py, games/akropolis/heuristic.py),
+the seat's value less the mean of the others'. Ties are broken at random (option Seed).
 """
 
 from typing import Any
@@ -24,7 +24,7 @@ SPACE = 1.2  # a space left to sail: time to buy more stones
 
 class GreedyPlayer(Bot):
     name = "greedy"
-    games = ("sneferu", "imhotep")
+    games = ("sneferu", "imhotep", "akropolis")
 
     def choose(self, state: Any, go: Go) -> str:
         if self.game.name == "sneferu":
