@@ -1,0 +1,128 @@
+"""The bundled engines, the generic search and ``position moves`` / ``position analyse`` in
+a game with simultaneous sealed decisions and hidden information (the test-only Sealed
+Goofspiel, tests/sealed_game.py): a seat's choice can depend only on its view (SPEC 6.6,
+11.4)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from sealed_game import register
+from support import ROOT
+
+from sneferu_cli.game import get_game
+from sneferu_cli.search import search_game
+
+register()
+SEALED = get_game("sealed")
+WITH_TEST_GAMES = [sys.executable, str(ROOT / "tests" / "engines" / "with_test_games.py")]
+
+# Seat 1 has sealed its bid; seats 2 and 3 decide. Seat 2's view of A and of B is the same
+# (its own hand 1.5.7), though seat 1's hand and sealed bid and seat 3's hand differ.
+HEAD = "sealed prizes=1.3 prize=2 scores=0,0,0 "
+A = HEAD + "hands=4.12/1.5.7/2.6.8 bids=9,-,- played=- retired=0,0,0"
+B = HEAD + "hands=3.10/1.5.7/4.11.13 bids=2,-,- played=- retired=0,0,0"
+VIEW = HEAD + "hands=?.?/1.5.7/?.?.? bids=?,-,- played=- retired=0,0,0"
+
+
+def test_the_two_positions_differ_but_seat_2_sees_them_alike():
+    a, b = SEALED.from_position(A), SEALED.from_position(B)
+    assert SEALED.view(a, 1) == SEALED.view(b, 1) == VIEW
+    assert SEALED.view(a, 2) != SEALED.view(b, 2)  # seat 3's own hand differs
+    assert SEALED.deciding_seats(a) == SEALED.deciding_seats(b) == (1, 2)
+
+
+def ask(engine: str, seat: int, position: str, *options: str) -> list[str]:
+    """What the bundled ``engine`` (the test games registered) answers, through its pipes,
+    to the lines the arbiter sends it at a simultaneous node of a 3-seat Sealed Goofspiel
+    where it plays ``seat`` (1-based): ``position`` and ``go``, twice in one game."""
+    lines = ["sneferu 1", "setoption name Seed value 11",
+             *(f"setoption name {o}" for o in options),
+             f"newgame players 3 seat {seat} variant standard edition standard game sealed",
+             "isready", f"position {position}", "go movetime 60000",
+             f"position {position}", "go movetime 60000", "quit"]
+    r = subprocess.run([*WITH_TEST_GAMES, engine], input="\n".join(lines) + "\n",
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    return [line.removeprefix("move ") for line in r.stdout.splitlines()
+            if line.startswith("move ")]
+
+
+@pytest.mark.parametrize(("engine", "options"), [
+    ("random", ()), ("greedy", ()), ("mcts", ("Iterations value 300",))])
+def test_an_engines_choice_does_not_depend_on_what_its_view_hides(engine, options):
+    """The same view of two different positions: the same moves, through the protocol."""
+    a, b = (SEALED.from_position(p) for p in (A, B))
+    answers = [ask(engine, 2, SEALED.view(state, 1), *options) for state in (a, b)]
+    assert answers[0] == answers[1]
+    assert len(answers[0]) == 2 and set(answers[0]) <= {"bid 1", "bid 5", "bid 7"}
+    # Seat 3 decides at the same node, from its own view, among its own cards.
+    assert set(ask(engine, 3, SEALED.view(a, 2), *options)) <= {"bid 2", "bid 6", "bid 8"}
+
+
+def test_the_generic_search_of_a_full_position_knows_only_the_seats_view():
+    """search_game given the whole truth searches seat 2's view: A, B and the view itself
+    give the same analysis, move by move."""
+    found = [search_game(SEALED, SEALED.from_position(p), seat=1, iterations=400, seed=3)
+             for p in (A, B, VIEW)]
+    table = [[(m.move, m.visits, m.reward) for m in a.moves] for a in found]
+    assert table[0] == table[1] == table[2]
+    assert found[0].seat == 1 and found[0].iterations == 400
+    assert sorted(m for m, _, _ in table[0]) == ["bid 1", "bid 5", "bid 7"]
+
+
+def test_the_search_finds_the_sure_sealed_bid():
+    """Two rounds left, prizes 3 now and 1 last, seat 2 holds 13 and 1: bidding 13 wins 3
+    points whatever seat 1 bids (13 is the highest card), and 3 beats the 1 point left:
+    a sure first place. Bidding 1 loses unless seat 1 holds ... nothing lower: a sure
+    second place (seat 1 takes the 3, and the 13 takes only the 1)."""
+    view = "sealed prizes=1 prize=3 scores=0,0 hands=?.?/1.13 bids=-,- played=2.5 retired=0,0"
+    a = search_game(SEALED, SEALED.from_position(view), seat=1, iterations=300, seed=1)
+    assert a.best.move == "bid 13"
+    assert a.moves[0].reward == 1.0 and a.moves[1].reward == 0.0
+
+
+def sneferu(*args: str) -> subprocess.CompletedProcess[str]:
+    """``sneferu ARGS`` with the test games registered."""
+    return subprocess.run([*WITH_TEST_GAMES, "sneferu", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_position_moves_and_analyse_speak_for_a_seat():
+    assert sneferu("position", "moves", "--game", "sealed", A).stdout.split("\n")[:3] == [
+        "bid 1", "bid 5", "bid 7"]  # the current seat: the lowest deciding
+    r = sneferu("position", "moves", "--game", "sealed", "--seat", "3", A)
+    assert (r.returncode, r.stdout) == (0, "bid 2\nbid 6\nbid 8\n")
+    assert sneferu("position", "moves", "--game", "sealed", "--seat", "2", VIEW).stdout == \
+        "bid 1\nbid 5\nbid 7\n"
+    out = [sneferu("position", "analyse", "--game", "sealed", "--seat", "2", "--iterations",
+                   "200", "--top", "0", p).stdout for p in (A, B, VIEW)]
+    assert out[0] == out[1] == out[2]
+    assert out[0].startswith("seat 2 to move: 200 playouts, ")
+    analysed = sneferu("position", "analyse", "--game", "sealed", "--seat", "3",
+                       "--iterations", "50", "--json", A)
+    assert analysed.returncode == 0 and '"seat":3' in analysed.stdout
+
+
+@pytest.mark.parametrize(("args", "error"), [
+    (("moves", "--seat", "1", A),
+     "--seat 1: seat 1 has no decision to take now (seats deciding: 2, 3)"),
+    (("analyse", "--seat", "4", "--iterations", "5", A),
+     "--seat 4: seat 4 has no decision to take now (the game has 3 seats)"),
+    (("moves", "--seat", "0", A), "Invalid value for '--seat': 0 is not in the range x>=1."),
+    (("analyse", "--seat", "2", "--iterations", "5", "sealed prizes=1 hands=?"),
+     "not a Sealed Goofspiel position: 'sealed prizes=1 hands=?'"),
+])
+def test_a_seat_that_does_not_decide_is_one_line_exit_2(args, error):
+    r = sneferu("position", args[0], "--game", "sealed", *args[1:])
+    assert r.returncode == 2 and r.stdout == ""
+    (line,) = r.stderr.strip().splitlines()
+    assert line.startswith("sneferu: ") and error in line, r.stderr
+
+
+def test_seat_is_not_for_sneferu():
+    r = sneferu("position", "analyse", "--seat", "1", "--iterations", "5",
+                sneferu("position", "new", "--players", "2", "--seed", "1").stdout.strip())
+    assert r.returncode == 2 and "--seat is for a game with simultaneous decisions" in r.stderr
