@@ -19,9 +19,12 @@ class TurnRequest:
     """A request for one whole turn of ``seat`` (0-based).
 
     ``position`` is the ``position`` line the protocol sends: the game's first position and
-    the events since. Times are milliseconds: ``movetime`` for a fixed time per move, else
-    ``clock`` (every seat's remaining time) and ``inc``; ``margin`` is allowed beyond the
-    limit. ``game`` is the game played (Sneferu when not given), ``state`` its state.
+    the events since, or (a game with hidden information) the seat's view alone. Times are
+    milliseconds: ``movetime`` for a fixed time per move, else ``clock`` (every seat's
+    remaining time) and ``inc``; ``margin`` is allowed beyond the limit. ``game`` is the
+    game played (Sneferu when not given), ``state`` its state (the full state: only the
+    arbiter sees it). ``sealed``: the request is one of a simultaneous node, where the
+    legal moves and the move are the seat's own (``legal_moves_of``, ``apply_move_of``).
     """
 
     state: Any
@@ -32,6 +35,7 @@ class TurnRequest:
     inc: int
     margin: int
     game: Game = field(default_factory=get_game)
+    sealed: bool = False
     _legal: tuple[str, ...] | None = field(default=None, repr=False)
     _line: str | None = field(default=None, repr=False)
 
@@ -43,10 +47,31 @@ class TurnRequest:
         return self.clock[self.seat]
 
     def legal(self) -> tuple[str, ...]:
-        """Every legal move of the position, in move notation (computed once)."""
+        """Every legal move of the seat, in move notation (computed once)."""
         if self._legal is None:
-            self._legal = tuple(self.game.legal_moves(self.state))
+            self._legal = tuple(self.game.legal_moves_of(self.state, self.seat) if self.sealed
+                                else self.game.legal_moves(self.state))
         return self._legal
+
+    def apply(self, move: str) -> str:
+        """Check and apply the seat's ``move`` to ``state`` and return its canonical text
+        (NotationError or the game's illegal-move ValueError leave ``state`` unchanged). A
+        move of a sequential turn written as listed (:meth:`is_listed`) is legal by
+        construction: it is applied without checks."""
+        game = self.game
+        if self.sealed:
+            return game.apply_move_of(self.state, self.seat, move)
+        if self.is_listed(move):
+            game.apply_listed_move(self.state, move)
+            return move
+        return game.apply_move(self.state, move)
+
+    def seen(self) -> Any:
+        """The state as the seat may know it: the state itself, or (a game with hidden
+        information) a state read from the seat's view, for pictures shown to a person."""
+        if not self.game.hidden_information:
+            return self.state
+        return self.game.from_position(self.game.view(self.state, self.seat))
 
     def is_listed(self, move: str) -> bool:
         """True when ``move`` is written exactly as one of the legal moves listed (only

@@ -35,7 +35,7 @@ from typing import Any
 
 from ..bench import Figure
 from ..game import DEFAULT_GAME, Game, get_game
-from ..record.model import GameRecord, Turn
+from ..record.model import GameRecord, Simultaneous, Turn, seat_turns
 from ..words import plural
 from .bundled import engine_command, engines_dir
 from .engine import Engine, automatic_options, refuse_other_games
@@ -98,7 +98,7 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
         Engine.quit_all(engines)
     turns = sum(_turns(r) for r in records)
     listed = sum("legalmoves" in e.features for e in engines)
-    engine_ms = sum(e.ms or 0 for r in records for e in r.events if isinstance(e, Turn))
+    engine_ms = sum(t.ms or 0 for r in records for e in r.events for t in seat_turns(e))
     faults = sum(len(r.header.faults) for r in records)
     lines = [f"{plural(len(engines), 'engine')} ({names}), {plural(games, 'game')} from seed "
              f"{seed}, {time_control}:",
@@ -110,8 +110,8 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
         files = []
         for seat in range(1, len(engines) + 1):
             path = Path(tmp) / f"seat{seat}.txt"
-            path.write_text("".join(f"{e.move}\n" for r in records for e in r.events
-                                    if isinstance(e, Turn) and e.seat == seat))
+            path.write_text("".join(f"{t.move}\n" for r in records for e in r.events
+                                    for t in seat_turns(e) if t.seat == seat))
             files.append(path)
         instant = Engine.start_all([
             Engine([sys.executable, "-S", "-c", INSTANT, str(f), game.name]
@@ -161,7 +161,7 @@ def _play(engines: Sequence[Engine], games: int, seed: int, builders: str | None
 
 
 def _turns(record: GameRecord) -> int:
-    return sum(1 for e in record.events if isinstance(e, Turn))
+    return sum(1 for e in record.events if isinstance(e, Turn | Simultaneous))
 
 
 def _round_trip(engine: Engine) -> float:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import contextlib
 import random
 import re
+import selectors
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..game import DEFAULT_GAME, NotationError
@@ -39,7 +41,8 @@ from ..protocol.messages import (
 from .agent import TurnAnswer, TurnRequest
 from .process import EngineFault, EngineProcess, StderrSink, TrafficLog
 
-__all__ = ["QUIT_GRACE", "Engine", "automatic_options", "refuse_other_games"]
+__all__ = ["QUIT_GRACE", "Engine", "PendingTurn", "answers_as_they_come", "automatic_options",
+           "refuse_other_games"]
 
 QUIT_GRACE = 1.0
 """Seconds an engine has to exit after ``quit`` before its process group is killed."""
@@ -75,6 +78,7 @@ class Engine:
         self._cwd = cwd
         self._process: EngineProcess | None = None
         self._deadline = 0.0
+        self._turn: PendingTurn | None = None
 
     # ------------------------------------------------------------------ start and stop
 
@@ -219,6 +223,16 @@ class Engine:
 
     def play_turn(self, request: TurnRequest) -> TurnAnswer:
         """Send ``position`` and ``go``, read ``info`` lines and the ``move``."""
+        turn = self.send_turn(request)
+        try:
+            msg = self._read(turn.deadline, "move", turn.info)
+        except EngineFault as f:
+            raise self._fail(_turn_fault(f, request)) from None
+        return turn.answer(msg)
+
+    def send_turn(self, request: TurnRequest) -> PendingTurn:
+        """Send ``position`` and ``go`` and return at once: :func:`answers_as_they_come`
+        (or :meth:`poll_turn`) reads the answer, so that several engines think at once."""
         go = str(Go(request.movetime, request.clock, request.inc))
         if "legalmoves" in self.features:
             go = with_legal(go, request.legal_line())
@@ -226,18 +240,35 @@ class Engine:
         self._check_silence()
         self._send(time.monotonic() + allowed, request.position, go)
         start = time.monotonic()
-        deadline = start + allowed
-        info: dict[str, str] = {}
+        self._turn = PendingTurn(request, start, start + allowed, {})
+        return self._turn
+
+    def poll_turn(self) -> TurnAnswer | None:
+        """The answer to the turn sent last (:meth:`send_turn`) when it has come, else None;
+        reads only what the engine has written, without waiting. Raises the fault (the
+        engine is then killed) when it fails or its time is up."""
+        turn = self._turn
+        assert turn is not None, "no turn was sent"
+        process = self._running()
         try:
-            msg = self._read(deadline, "move", info)
-            assert isinstance(msg, Answer)
-            ms = round((time.monotonic() - start) * 1000)
-            return TurnAnswer(msg.move, ms, info or None)
+            while True:
+                try:
+                    line = process.readline(0.0)
+                except EngineFault as f:
+                    if f.kind != "timeout":
+                        raise
+                    if time.monotonic() > turn.deadline:
+                        raise EngineFault("timeout", "no line in time") from None
+                    return None
+                msg = self._take(line, "move", turn.info)
+                if msg is not None:
+                    self._turn = None
+                    return turn.answer(msg)
+                if time.monotonic() > turn.deadline:  # lines keep coming, but no move
+                    raise EngineFault("timeout", "no line in time")
         except EngineFault as f:
-            if f.kind == "timeout":
-                f = EngineFault("timeout", f"no move within {request.limit()} ms "
-                                           f"(+{request.margin} ms margin)")
-            raise self._fail(f) from None
+            self._turn = None
+            raise self._fail(_turn_fault(f, turn.request)) from None
 
     def game_over(self, position: Position, result: GameOver) -> None:
         """Send the final ``position`` and ``gameover``."""
@@ -291,21 +322,31 @@ class Engine:
         Empty lines are skipped, and so are ``info`` lines (their fields go into ``info``).
         """
         assert self._process is not None
-        expected = {"sneferuok": (SneferuOk, Id, OptionSpec, Feature),
-                    "readyok": (ReadyOk,), "move": (Answer,)}[waiting_for]
         while True:
-            line = self._process.readline(deadline)
-            if line.strip(" \t"):
-                msg = self._parse(line)
-                if isinstance(msg, expected):
-                    return msg
-                if not isinstance(msg, Info):
-                    raise EngineFault("malformed",
-                                      f"{line.split()[0]!r} while waiting for {waiting_for}")
-                if info is not None:
-                    info.update(msg.fields)
+            msg = self._take(self._process.readline(deadline), waiting_for, info)
+            if msg is not None:
+                return msg
             if time.monotonic() > deadline:  # lines keep coming, but not the awaited one
                 raise EngineFault("timeout", "no line in time")
+
+    def _take(self, line: str, waiting_for: str,
+              info: dict[str, str] | None) -> EngineMessage | None:
+        """The message of ``line`` if it is the one awaited; None for an empty or ``info``
+        line (its fields go into ``info``); a fault for any other."""
+        if not line.strip(" \t"):
+            return None
+        msg = self._parse(line)
+        if isinstance(msg, _EXPECTED[waiting_for]):
+            return msg
+        if not isinstance(msg, Info):
+            raise EngineFault("malformed", f"{line.split()[0]!r} while waiting for {waiting_for}")
+        if info is not None:
+            info.update(msg.fields)
+        return None
+
+    def _wait_fds(self) -> list[int]:
+        """What to wait on for the engine's next line (its output, its exit)."""
+        return self._running().fds()
 
     def _fail(self, fault: EngineFault) -> EngineFault:
         """Remember ``fault``, note it in the traffic log and kill the engine."""
@@ -314,6 +355,63 @@ class Engine:
             self._process.note(str(fault))
         self.kill()
         return fault
+
+
+_EXPECTED: dict[str, tuple[type, ...]] = {
+    "sneferuok": (SneferuOk, Id, OptionSpec, Feature), "readyok": (ReadyOk,),
+    "move": (Answer,)}
+"""The messages each wait accepts (besides ``info``)."""
+
+
+@dataclass
+class PendingTurn:
+    """A turn sent to an engine and not answered yet: when it was sent, the time its answer
+    is due (``time.monotonic()`` seconds) and the ``info`` fields read so far."""
+
+    request: TurnRequest
+    start: float
+    deadline: float
+    info: dict[str, str]
+
+    def answer(self, msg: EngineMessage) -> TurnAnswer:
+        """The answer ``msg`` (a ``move``), timed now."""
+        assert isinstance(msg, Answer)
+        ms = round((time.monotonic() - self.start) * 1000)
+        return TurnAnswer(msg.move, ms, self.info or None)
+
+
+def _turn_fault(f: EngineFault, request: TurnRequest) -> EngineFault:
+    if f.kind == "timeout":
+        return EngineFault("timeout", f"no move within {request.limit()} ms "
+                                      f"(+{request.margin} ms margin)")
+    return f
+
+
+def answers_as_they_come(engines: Sequence[Engine]
+                         ) -> Iterator[tuple[Engine, TurnAnswer | EngineFault]]:
+    """Each engine's answer to the turn it was sent (:meth:`Engine.send_turn`), or its fault
+    (the engine is then killed), in the order they come: the engines think at once, each
+    on its own clock. Waits on every engine's output together, never past the earliest
+    deadline of those not answered yet."""
+    waiting = list(engines)
+    with selectors.DefaultSelector() as selector:
+        for e in waiting:
+            for fd in e._wait_fds():
+                selector.register(fd, selectors.EVENT_READ, e)
+        while waiting:
+            for e in list(waiting):
+                try:
+                    answer: TurnAnswer | EngineFault | None = e.poll_turn()
+                except EngineFault as f:
+                    answer = f
+                if answer is not None:
+                    waiting.remove(e)
+                    for key in [k for k in selector.get_map().values() if k.data is e]:
+                        selector.unregister(key.fd)
+                    yield e, answer
+            if waiting:
+                due = min(e._turn.deadline for e in waiting if e._turn is not None)
+                selector.select(max(0.0, due - time.monotonic()) + 0.001)
 
 
 def _default_name(argv: Sequence[str]) -> str:

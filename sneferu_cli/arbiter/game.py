@@ -8,9 +8,12 @@ and applies it atomically with ``game.apply_move`` (``apply_listed_move`` for a 
 written as listed). Sneferu's builders are set up through ``game.new_game_set_up``; their
 record tags come from the Sneferu-only :mod:`sneferu_cli.games.sneferu.record`. An agent
 that fails (SPEC.md section 7) is retired: it takes no more turns, ranks below every seat
-not retired, and the game goes on for the others. The arbiter never waits without a
-deadline on an engine. A game stopped by Ctrl-C (KeyboardInterrupt) raises
-:class:`GameInterrupted` with the game so far.
+not retired, and the game goes on for the others. At a simultaneous node every deciding
+seat is asked: the engines at once, each on its own clock (their answers read as they
+come), then any human seat; the sealed moves are applied with ``game.apply_move_of`` and
+recorded together as one turn. A game with hidden information sends each seat only its
+view (``game.view``). The arbiter never waits without a deadline on an engine. A game
+stopped by Ctrl-C (KeyboardInterrupt) raises :class:`GameInterrupted` with the game so far.
 """
 
 from __future__ import annotations
@@ -27,11 +30,22 @@ import msgspec
 from ..game import DEFAULT_GAME, Game, get_game
 from ..games.sneferu import record as sneferu_record
 from ..protocol.messages import SEP, GameOver, NewGame, Position
-from ..record.model import Chance, Event, Fault, GameRecord, Header, Retire, Seat, Turn
+from ..record.model import (
+    Chance,
+    Event,
+    Fault,
+    GameRecord,
+    Header,
+    Retire,
+    Seat,
+    Simultaneous,
+    Turn,
+)
 from ..record.replay import final_result, position_at
 from ..record.text import GameEntry
 from ..words import plural
-from .agent import Agent, TurnRequest
+from .agent import Agent, TurnAnswer, TurnRequest
+from .engine import Engine, answers_as_they_come
 from .process import EngineFault
 
 __all__ = ["DEFAULT_CLOCK", "GameInterrupted", "OnEvent", "TimeControl", "builders_tags",
@@ -123,7 +137,8 @@ def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
               builders: str | Sequence[str] | None = None, edition: Any | None = None,
               start: Any | None = None, on_event: OnEvent | None = None,
               seat_time_controls: Sequence[TimeControl | None] = (),
-              game: Game | None = None, variant: str | None = None) -> GameRecord:
+              game: Game | None = None, variant: str | None = None,
+              at_once: bool = True) -> GameRecord:
     """Play one game of ``game`` (Sneferu when None), seat ``i + 1`` played by
     ``agents[i]``, and return its record.
 
@@ -135,9 +150,11 @@ def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
     ``on_event`` is called after every chance outcome, turn and retirement. A
     KeyboardInterrupt during the game becomes :class:`GameInterrupted`, which carries the
     record of the game so far; the agents are left as they are (the caller stops them).
+    ``at_once``: the engines of a simultaneous node are asked at once (True) or one after
+    the other, in seat order (False: to measure what asking at once gains).
     """
     match = _Match(game or get_game(), agents, seed, time_control, builders, variant,
-                   edition, start, on_event, seat_time_controls)
+                   edition, start, on_event, seat_time_controls, at_once)
     try:
         return match.play()
     except KeyboardInterrupt:
@@ -148,9 +165,11 @@ class _Match:
     def __init__(self, game: Game, agents: Sequence[Agent], seed: int, tc: TimeControl,
                  builders: str | Sequence[str] | None, variant: str | None,
                  edition: Any | None, start: Any | None, on_event: OnEvent | None,
-                 own: Sequence[TimeControl | None]) -> None:
+                 own: Sequence[TimeControl | None], at_once: bool = True) -> None:
         n = len(agents)
         self.game = game
+        self.at_once = at_once
+        self.views = game.hidden_information
         sneferu = game.name == DEFAULT_GAME
         if len(own) > n:
             raise ValueError(f"{len(own)} seat time controls for {n} agents")
@@ -186,7 +205,8 @@ class _Match:
         self.clocks = [float(t.base if t.base is not None else t.movetime or 0)
                        for t in self.tcs]
         # The position sent to the agents: the first decision of the game (or after the
-        # last retirement) and the turns and chance outcomes since.
+        # last retirement) and the turns and chance outcomes since; in a game with hidden
+        # information each seat's view instead (no base, no events: they would tell).
         self.base: str | None = None
         self.events: list[str] = []
         self.line = ""  # the position line of base and events, extended event by event
@@ -202,10 +222,13 @@ class _Match:
                     self._extend(text)
                 self._emit(Chance(text))
                 continue
-            if self.base is None:
+            if self.base is None and not self.views:
                 self.base = game.to_position(state)
                 self.line = str(Position(self.base))
-            self._turn(state.current_seat())
+            if game.is_simultaneous(state):
+                self._simultaneous()
+            else:
+                self._turn(state.current_seat())
         self._finish()
         return self.record
 
@@ -237,31 +260,90 @@ class _Match:
             except EngineFault as f:
                 self._retire(i, f)
 
-    def _turn(self, seat: int) -> None:
-        agent = self.agents[seat]
+    def _request(self, seat: int, sealed: bool = False) -> TurnRequest:
+        """The request of ``seat``'s turn in the state now."""
         tc = self.tcs[seat]
         clock = None if tc.base is None else tuple(round(c) for c in self.clocks)
-        request = TurnRequest(self.state, seat, self.line, tc.movetime, clock, tc.inc,
-                              tc.margin, self.game)
+        line = str(Position(self.game.view(self.state, seat))) if self.views else self.line
+        return TurnRequest(self.state, seat, line, tc.movetime, clock, tc.inc, tc.margin,
+                           self.game, sealed)
+
+    def _turn(self, seat: int) -> None:
+        request = self._request(seat)
         try:
-            answer = agent.play_turn(request)
+            answer = self.agents[seat].play_turn(request)
         except EngineFault as f:
             self._retire(seat, f)
             return
+        turn = self._take(request, answer)
+        if turn is not None:
+            self.turns += 1
+            self._extend(turn.move)
+            self._emit(turn)
+
+    def _simultaneous(self) -> None:
+        """Ask every seat of the simultaneous node, each with the position as it was when
+        the node was reached: the engines at once (or, without ``at_once``, one after the
+        other), then the other agents (a person) one after the other. A seat that fails is
+        retired there; the others' moves still apply. The moves are one turn."""
+        seats = self.game.deciding_seats(self.state)
+        requests = [self._request(s, sealed=True) for s in seats]
+        agents = [self.agents[s] for s in seats]
+        together = {r.seat for r, a in zip(requests, agents, strict=True)
+                    if self.at_once and isinstance(a, Engine) and agents.count(a) == 1}
+        turns: list[Turn] = []
+        sent: dict[int, TurnRequest] = {}  # by id of the engine
+        engines: list[Engine] = []
+        for r in requests:
+            engine = self.agents[r.seat]
+            if r.seat in together and isinstance(engine, Engine):
+                try:
+                    engine.send_turn(r)
+                    sent[id(engine)] = r
+                    engines.append(engine)
+                except EngineFault as f:
+                    self._retire(r.seat, f)
+        for engine, answer in answers_as_they_come(engines):
+            self._take_sealed(sent[id(engine)], answer, turns)
+        for r in requests:
+            if r.seat not in together:
+                try:
+                    answer = self.agents[r.seat].play_turn(r)
+                except EngineFault as f:
+                    self._retire(r.seat, f)
+                    continue
+                self._take_sealed(r, answer, turns)
+        if not turns:
+            return
+        turns.sort(key=lambda t: t.seat)
+        self.turns += 1
+        if self.base is not None:  # no seat retired here: the moves extend the events
+            for t in turns:
+                self._extend(t.move)
+        self._emit(turns[0] if len(turns) == 1 else Simultaneous(turns))
+
+    def _take_sealed(self, request: TurnRequest, answer: TurnAnswer | EngineFault,
+                     turns: list[Turn]) -> None:
+        if isinstance(answer, EngineFault):
+            self._retire(request.seat, answer)
+            return
+        turn = self._take(request, answer)
+        if turn is not None:
+            turns.append(turn)
+
+    def _take(self, request: TurnRequest, answer: TurnAnswer) -> Turn | None:
+        """Apply the answer to ``request`` and charge the seat's clock: its turn, or None
+        when the move is not legal (the seat is then retired)."""
+        seat = request.seat
         try:
-            if request.is_listed(answer.move):  # legal by construction: no undo copies
-                self.game.apply_listed_move(self.state, answer.move)
-                text = answer.move
-            else:
-                text = self.game.apply_move(self.state, answer.move)
+            text = request.apply(answer.move)
         except ValueError as e:  # NotationError or the game's illegal move
             self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
-            return
-        if agent.timed and tc.base is not None:
+            return None
+        tc = self.tcs[seat]
+        if self.agents[seat].timed and tc.base is not None:
             self.clocks[seat] = max(0.0, self.clocks[seat] - answer.ms) + tc.inc
-        self.turns += 1
-        self._extend(text)
-        self._emit(Turn(seat + 1, text, answer.ms, answer.info))
+        return Turn(seat + 1, text, answer.ms, answer.info)
 
     def _extend(self, event: str) -> None:
         """Add an event to those sent after the base position (``str(Position)``'s form)."""
@@ -309,14 +391,15 @@ class _Match:
         result = GameOver(tuple(r.rank for r in header.result))
         for i, agent in enumerate(self.agents):
             if not header.result[i].retired:
-                agent.game_over(final, result)
+                agent.game_over(Position(self.game.view(state, i)) if self.views else final,
+                                result)
 
 
 def describe_result(record: GameRecord) -> str:
     """The printed result: the ranking with stones and food, the solo score, the faults."""
     h = record.header
     names = {s.seat: s.name for s in h.seats}
-    turns = sum(1 for e in record.events if isinstance(e, Turn))
+    turns = sum(1 for e in record.events if isinstance(e, Turn | Simultaneous))
     why = {"normal": ("every boat reached the last space" if h.game == DEFAULT_GAME
                       else "the game reached its end"),
            "ptah": "Ptah completed his pyramid", "all-retired": "every seat was retired"}

@@ -324,6 +324,11 @@ class EngineProcess:
                 raise self._gone("closed its output")
             buf += chunk
 
+    def fds(self) -> list[int]:
+        """The file descriptors that become readable when a line may have come: the
+        engine's output, and its exit where it is watched."""
+        return [self._out] + ([self._exit_fd] if self._exit_fd is not None else [])
+
     def unread_lines(self) -> list[str]:
         """The lines the engine has sent so far that were not read yet (does not wait, and
         stops after 0.1 s for an engine that never stops writing)."""

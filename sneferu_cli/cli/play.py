@@ -26,7 +26,7 @@ from ..arbiter.game import (
 from ..arbiter.human import Human
 from ..arbiter.process import StderrSink, TrafficLog, adopt_orphans, open_logs
 from ..game import Game
-from ..record.model import Event, GameRecord, Retire, Turn
+from ..record.model import Event, GameRecord, Retire, Simultaneous, Turn
 from ..record.text import append_record
 from .options import (
     builders_option,
@@ -250,6 +250,11 @@ def _printer(agents: list[Agent]) -> OnEvent:
             turns += 1
             who = agents[event.seat - 1].name
             click.echo(f"turn {turns:3}  seat {event.seat} {who}: {event.move}  ({event.ms} ms)")
+        elif isinstance(event, Simultaneous):
+            turns += 1
+            click.echo(f"turn {turns:3}  " + "  ".join(
+                f"seat {t.seat} {agents[t.seat - 1].name}: {t.move} ({t.ms} ms)"
+                for t in event.turns))
         elif isinstance(event, Retire):
             click.echo(f"seat {event.seat} {agents[event.seat - 1].name} is retired: "
                        f"{event.kind}")

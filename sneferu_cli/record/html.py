@@ -17,9 +17,9 @@ from importlib import resources
 from typing import Any
 
 from ..game import GAMES, get_game
-from .model import Chance, Turn
+from .model import Chance, Retire, Simultaneous, Turn
 from .replay import plies
-from .text import GameEntry
+from .text import SEALED_SEP, GameEntry
 
 __all__ = ["game_page"]
 
@@ -74,14 +74,20 @@ def _seats(entry: GameEntry) -> list[dict[str, Any]]:
 
 
 def _moves(entry: GameEntry) -> list[dict[str, Any]]:
-    """Each turn: its seat and move, the draws after it, its clock time and line."""
+    """Each turn: its seat and move, the draws after it, its clock time and line. A
+    simultaneous turn has no seat: its move is every seat's, as the record writes them."""
     out: list[dict[str, Any]] = []
     for i, e in enumerate(entry.record.events):
+        line = entry.event_lines[i] if entry.event_lines else None
         if isinstance(e, Turn):
             out.append({"seat": e.seat, "move": e.move, "draws": [], "ms": e.ms,
-                        "line": entry.event_lines[i] if entry.event_lines else None})
+                        "line": line})
+        elif isinstance(e, Simultaneous):
+            move = SEALED_SEP.join(f"{t.seat}: {t.move}" + (f" {{{t.ms}ms}}" if t.ms is not None
+                                                       else "") for t in e.turns)
+            out.append({"seat": None, "move": move, "draws": [], "ms": None, "line": line})
         elif isinstance(e, Chance) and out:
             out[-1]["draws"].append(e.outcome)
-        elif not isinstance(e, Chance) and out:
+        elif isinstance(e, Retire) and out:
             out[-1]["draws"].append(f"(seat {e.seat} retired: {e.kind})")
     return out

@@ -7,6 +7,9 @@ numbers in records are 1-based, as in every notation.
 >>> rec = GameRecord(header=Header(players=2), events=[Chance("~FOOD1"), Turn(1, "1.1 TG@1.1")])
 >>> msgspec.json.decode(msgspec.json.encode(rec), type=GameRecord) == rec
 True
+>>> sealed = Simultaneous([Turn(1, "bid 7", ms=30), Turn(2, "bid 9", ms=12)])
+>>> msgspec.json.encode(sealed).decode()[:60]
+'{"type":"simultaneous","turns":[{"type":"turn","seat":1,"mov'
 """
 
 from __future__ import annotations
@@ -132,6 +135,14 @@ class Turn(msgspec.Struct, frozen=True, tag="turn", omit_defaults=True):
     info: dict[str, str] | None = None
 
 
+class Simultaneous(msgspec.Struct, frozen=True, tag="simultaneous"):
+    """The step of a simultaneous node: the sealed move of every seat that decided there,
+    by seat (two or more), each with its own clock time and info, taken together as one
+    turn (one ply). A node at which a single seat decides is recorded as a :class:`Turn`."""
+
+    turns: list[Turn]
+
+
 class Retire(msgspec.Struct, frozen=True, tag="retire"):
     """The arbiter retired ``seat`` here (see the matching Fault in the header)."""
 
@@ -139,7 +150,20 @@ class Retire(msgspec.Struct, frozen=True, tag="retire"):
     kind: str
 
 
-Event = Chance | Turn | Retire
+Event = Chance | Turn | Simultaneous | Retire
+
+TurnEvent = Turn | Simultaneous
+"""The events that are turns (a ply each, SPEC.md 8.6)."""
+
+
+def seat_turns(event: Event) -> list[Turn]:
+    """The seats' moves of a turn event (one, or every seat's of a simultaneous step);
+    none for a chance or retire event."""
+    if isinstance(event, Turn):
+        return [event]
+    if isinstance(event, Simultaneous):
+        return event.turns
+    return []
 
 
 class GameRecord(msgspec.Struct):

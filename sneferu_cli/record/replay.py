@@ -3,15 +3,18 @@
 Replaying goes through the game the header names (:func:`sneferu_cli.game.get_game`):
 it starts from a new game (or the header's starting position) and applies each event in
 order: a chance outcome with ``apply_outcome``, a turn with ``apply_move`` (after checking
-that its seat is the one to move), a retire with ``state.retire``. Sneferu's builders and
+that its seat is the one to move), a simultaneous turn with ``apply_move_of`` for each
+seat's move (after checking that its seats are those that decide there), a retire with
+``state.retire``. Sneferu's builders and
 solo score are checked through the Sneferu-only :mod:`sneferu_cli.games.sneferu.record`.
 Verification then checks the header's result, solo score, termination and faults against
 the final position. The first thing that does not hold is raised as a :class:`ReplayError`
 naming the game and the line (or, for JSON input, the event).
 
-*Ply* ``k`` is the position after ``k`` turns together with the chance events and retires
-that follow them, that is, just before the turn line ``k + 1``: ply 0 is the position
-before the first turn, the last ply the final position (SPEC.md, 8.6).
+*Ply* ``k`` is the position after ``k`` turns (a simultaneous turn is one) together with
+the chance events and retires that follow them, that is, just before the turn line
+``k + 1``: ply 0 is the position before the first turn, the last ply the final position
+(SPEC.md, 8.6).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any, NamedTuple
 from ..game import DEFAULT_GAME, Game, NotationError, get_game
 from ..games.sneferu import record as sneferu_record
 from ..words import plural
-from .model import Chance, Header, Retire, SeatResult, SoloScore, Turn
+from .model import Chance, Header, Retire, SeatResult, Simultaneous, SoloScore, Turn
 from .text import GameEntry, RecordError, result_tag, solo_tag
 
 TERMINATIONS = ("normal", "ptah", "all-retired", "aborted")
@@ -125,25 +128,43 @@ def plies(entry: GameEntry, edition: Any, source: str = "<records>") -> Iterator
         def fail(reason: str, line: int | None = line, label: str = label) -> ReplayError:
             return ReplayError(label + reason, source, entry.number, line)
 
-        if isinstance(event, Turn):
+        if isinstance(event, Turn | Simultaneous):
             yield state
             turns += 1
-            what = f"turn {turns} (seat {event.seat})"
+            moves = event.turns if isinstance(event, Simultaneous) else [event]
+            seats = ",".join(str(t.seat) for t in moves)
+            what = f"turn {turns} (seat{'s' if len(moves) > 1 else ''} {seats})"
             if state.is_over():
                 raise fail(f"{what}: the game is already over")
             if state.is_chance_node():
                 raise fail(f"{what}: chance events are due first: {describe_due(game, state)}")
-            to_move = state.current_seat() + 1
-            if event.seat != to_move:
-                raise fail(f"{what}: seat {to_move} is to move, not seat {event.seat}")
-            try:
-                game.canonical_move(event.move)
-            except NotationError as e:
-                raise RecordError(label + str(e), source, entry.number, line) from None
-            try:
-                game.apply_move(state, event.move)
-            except ValueError as e:
-                raise fail(f"{what}: {event.move!r}: {e}") from None
+            for t in moves:
+                try:
+                    game.canonical_move(t.move)
+                except NotationError as e:
+                    raise RecordError(label + str(e), source, entry.number, line) from None
+            if not game.is_simultaneous(state):
+                to_move = state.current_seat() + 1
+                if isinstance(event, Simultaneous):
+                    raise fail(f"{what}: seat {to_move} alone is to move, at no "
+                               "simultaneous node")
+                if event.seat != to_move:
+                    raise fail(f"{what}: seat {to_move} is to move, not seat {event.seat}")
+                try:
+                    game.apply_move(state, event.move)
+                except ValueError as e:
+                    raise fail(f"{what}: {event.move!r}: {e}") from None
+                continue
+            deciding = [s + 1 for s in game.deciding_seats(state)]
+            if [t.seat for t in moves] != deciding:
+                raise fail(f"{what}: seats {', '.join(map(str, deciding))} decide together "
+                           "here: their moves come on one line" if len(deciding) > 1
+                           else f"{what}: only seat {deciding[0]} decides here")
+            for t in moves:
+                try:
+                    game.apply_move_of(state, t.seat - 1, t.move)
+                except ValueError as e:
+                    raise fail(f"{what}: seat {t.seat}'s {t.move!r}: {e}") from None
         elif isinstance(event, Chance):
             try:
                 game.canonical_outcome(event.outcome)
@@ -188,7 +209,7 @@ def position_at(entry: GameEntry, ply: int, edition: Any,
 
     Raises ValueError when the game has no such ply.
     """
-    total = sum(1 for e in entry.record.events if isinstance(e, Turn))
+    total = sum(1 for e in entry.record.events if isinstance(e, Turn | Simultaneous))
     k = ply + total + 1 if ply < 0 else ply
     if not 0 <= k <= total:
         raise ValueError(f"game {entry.number} has plies 0 to {total}, not {ply}")
@@ -283,7 +304,7 @@ def _retires(entry: GameEntry) -> list[tuple[int, str, int, int | None]]:
     out = []
     turns = 0
     for i, e in enumerate(entry.record.events):
-        if isinstance(e, Turn):
+        if isinstance(e, Turn | Simultaneous):
             turns += 1
         elif isinstance(e, Retire):
             out.append((e.seat, e.kind, turns, _where(entry, i)[0]))

@@ -45,6 +45,7 @@ from .model import (
     Retire,
     Seat,
     SeatResult,
+    Simultaneous,
     SoloScore,
     Turn,
 )
@@ -229,16 +230,24 @@ def _event_lines(events: list[Event], game: Game) -> list[str]:
     while i < n:
         e = events[i]
         i += 1
-        if isinstance(e, Turn):
+        if isinstance(e, Turn | Simultaneous):
             turns += 1
             j = i
             while j < n and isinstance(events[j], Chance):
                 j += 1
             draws = [_outcome(c, game) for c in events[i:j]]  # type: ignore[arg-type]
             i = j
-            out.append(" ".join([f"{turns}. {_seat_no(e.seat, 'turn seat')}: "
-                                 f"{_move(e.move, game)}",
-                                 *draws, *_annotation(e)]))
+            if isinstance(e, Turn):
+                out.append(" ".join([f"{turns}. {_seat_turn(e, game)}", *draws,
+                                     *_annotation(e)]))
+                continue
+            seats = [t.seat for t in e.turns]
+            if len(seats) < 2 or seats != sorted(set(seats)):
+                raise ValueError(f"record: a simultaneous turn of seats {seats} (two or more, "
+                                 "in seat order, each once)")
+            out.append(f"{turns}. " + SEALED_SEP.join(
+                " ".join([_seat_turn(t, game), *_annotation(t)]) for t in e.turns)
+                + "".join(f" {d}" for d in draws))
         elif isinstance(e, Retire):
             out.append(f"retire {_seat_no(e.seat, 'retire seat')} "
                        f"{_bare(e.kind, _WORD, 'retire kind')}")
@@ -260,6 +269,14 @@ def _event_lines(events: list[Event], game: Game) -> list[str]:
                 i += 1
             out.append("chance " + " ".join(run))
     return out
+
+
+SEALED_SEP = " ; "
+"""What separates the seats' moves on the line of a simultaneous turn."""
+
+
+def _seat_turn(t: Turn, game: Game) -> str:
+    return f"{_seat_no(t.seat, 'turn seat')}: {_move(t.move, game)}"
 
 
 def _outcome(c: Chance, game: Game) -> str:
@@ -420,7 +437,7 @@ _REQUIRED = ("event", "date", "edition", "variant", "players")
 
 _KIND = {"game_name": "game", "game_tag": "tag", "game_variant": "variant",
          "game_result": "result", "game_turn_line": "turn_line",
-         "game_chance_line": "chance_line"}
+         "game_simultaneous_line": "simultaneous_line", "game_chance_line": "chance_line"}
 """The rules of game_line (another game's lines) under the names of their Sneferu kin."""
 
 
@@ -507,10 +524,10 @@ def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEn
                 if name == "game" and value != DEFAULT_GAME:
                     line_parser = parser("record", "game_line")
             continue
-        if kind == "turn_line":
+        if kind in ("turn_line", "simultaneous_line"):
             turns += 1
             try:
-                turn, draws = _turn(node)
+                turn, draws = _turn(node) if kind == "turn_line" else _simultaneous(node)
                 numbered = _int(str(node.children[0])[:-1])
             except ValueError as e:
                 raise fail(str(e), at) from None
@@ -589,12 +606,33 @@ def _unquote(node: object) -> str:
 
 
 def _turn(node: Tree[Token]) -> tuple[Turn, list[Chance]]:
-    seat = _int(str(node.children[1])[:-1])
+    return _seat_turn_of(node.children[1:])
+
+
+def _simultaneous(node: Tree[Token]) -> tuple[Simultaneous, list[Chance]]:
+    """The moves of a simultaneous turn line (the last seat's is written out in the rule,
+    with the draws after it), seat order checked."""
+    children = node.children[1:]
+    last = max(i for i, c in enumerate(children)
+               if isinstance(c, Token) and c.type == "SEALED_SEP")
+    turns = [_seat_turn_of(c.children)[0] for c in children[:last] if isinstance(c, Tree)]
+    turn, draws = _seat_turn_of(children[last + 1:])
+    turns.append(turn)
+    seats = [t.seat for t in turns]
+    if seats != sorted(set(seats)):
+        raise ValueError(f"a simultaneous turn of seats {' '.join(map(str, seats))}: the "
+                         "seats come in seat order, each once")
+    return Simultaneous(turns), draws
+
+
+def _seat_turn_of(children: list[Token | Tree[Token]]) -> tuple[Turn, list[Chance]]:
+    """One seat's move from its parts (``S:``, the steps, draws, annotation)."""
+    seat = _int(str(children[0])[:-1])
     steps: list[str] = []
     draws: list[Chance] = []
     ms: int | None = None
     info: dict[str, str] | None = None
-    for c in node.children[2:]:
+    for c in children[1:]:
         if isinstance(c, Token):
             if c.type == "GAME_WORD":  # another game's move word
                 steps.append(str(c))
