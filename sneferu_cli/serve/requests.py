@@ -6,7 +6,7 @@ shapes directly, and :func:`parse_request` turns a text line (grammar
 requests and one set of checks.
 
 >>> parse_request("7 play g1 1.1 TG@1.1")
-('7', Play(game='g1', move='1.1 TG@1.1'))
+('7', Play(game='g1', move='1.1 TG@1.1', seat=None))
 >>> parse_request("new players=2 seed=5")
 (None, New(players=2, builders=None, seed=5, edition='standard', game='sneferu', variant=None))
 >>> parse_request("undo g3 turn")[1]

@@ -11,7 +11,7 @@ store: the JSON is not read back.
 >>> game = get_game("imhotep")
 >>> doc = game_doc(game, game.new_game(2), legal=True)
 >>> doc.turn, doc.legal.moves, doc.legal.outcomes[0].weight
-(DecisionDoc(over=False, chance=True, seat=None), [], 1)
+(DecisionDoc(over=False, chance=True, seat=None, seats=None), [], 1)
 """
 
 from __future__ import annotations
