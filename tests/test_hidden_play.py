@@ -12,12 +12,16 @@ import pytest
 from sealed_game import register
 from support import ROOT
 
+from sneferu_cli.arbiter.engine import Engine
+from sneferu_cli.arbiter.game import TimeControl, play_game
 from sneferu_cli.game import get_game
+from sneferu_cli.record.model import Simultaneous
 from sneferu_cli.search import search_game
 
 register()
 SEALED = get_game("sealed")
 WITH_TEST_GAMES = [sys.executable, str(ROOT / "tests" / "engines" / "with_test_games.py")]
+SEALED_PLAYER = [sys.executable, str(ROOT / "tests" / "engines" / "sealed_player.py")]
 
 # Seat 1 has sealed its bid; seats 2 and 3 decide. Seat 2's view of A and of B is the same
 # (its own hand 1.5.7), though seat 1's hand and sealed bid and seat 3's hand differ.
@@ -126,3 +130,34 @@ def test_seat_is_not_for_sneferu():
     r = sneferu("position", "analyse", "--seat", "1", "--iterations", "5",
                 sneferu("position", "new", "--players", "2", "--seed", "1").stdout.strip())
     assert r.returncode == 2 and "--seat is for a game with simultaneous decisions" in r.stderr
+
+
+START = "sealed prizes=1.3 prize=2 scores=0,0,0 hands={} bids=-,-,- played=- retired=0,0,0"
+HANDS = ("4.9.12/1.5.7/2.6.8", "3.10.13/1.5.7/4.8.11")  # seat 2's view of both is the same
+
+
+@pytest.mark.parametrize(("engine", "options"), [
+    ("random", {}), ("greedy", {}), ("mcts", {"Iterations": "300"})])
+def test_through_the_arbiter_an_engine_sees_only_its_view(engine, options):
+    """Two games from different truths that seat 2 sees alike, played by the arbiter: the
+    bundled engine in seat 2 makes the same first sealed bid in both."""
+    first = []
+    for hands in HANDS:
+        seats = [Engine(SEALED_PLAYER, name="s1"), Engine([*WITH_TEST_GAMES, engine]),
+                 Engine(SEALED_PLAYER, name="s3")]
+        started = Engine.start_all(seats)
+        try:
+            for name, value in options.items():
+                started[1].set_option(name, value)
+            record = play_game(started, seed=5, time_control=TimeControl(movetime=20000),
+                               game=SEALED, start=SEALED.from_position(START.format(hands)))
+        finally:
+            Engine.quit_all(started)
+        assert record.header.faults == [] and record.header.termination == "normal"
+        steps = [e for e in record.events if isinstance(e, Simultaneous)]
+        assert len(steps) == 3
+        (mine,) = (t for t in steps[0].turns if t.seat == 2)
+        if engine == "mcts":  # searched 300 playouts, not by time
+            assert mine.info is not None and mine.info["playouts"] == "300"
+        first.append(mine.move)
+    assert first[0] == first[1] and first[0] in ("bid 1", "bid 5", "bid 7")
