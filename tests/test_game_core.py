@@ -144,7 +144,7 @@ def test_a_record_of_an_unknown_game_is_read_but_does_not_replay(tmp_path):
         done = run_cli("replay", *mode, str(path))
         assert done.returncode == 1 and done.stdout == ""
         assert done.stderr == (f"sneferu: {path}, game 1, line 3: unknown game 'chess' "
-                               "(known: sneferu, imhotep)\n")
+                               "(known: sneferu, imhotep, silver-gold)\n")
 
 
 def test_another_games_record_lines_keep_to_the_word_rules():

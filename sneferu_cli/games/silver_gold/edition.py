@@ -74,11 +74,8 @@ def cell_index(name: str) -> int:
     raise ValueError(f"{name!r} is not a cell a1..e5")
 
 
-def connected(cells: set[int]) -> bool:
-    """Whether ``cells`` (indices) form one group through cells that share a side."""
-    if not cells:
-        return False
-    start = next(iter(cells))
+def group_of(cells: set[int], start: int) -> set[int]:
+    """The cells of ``cells`` reached from ``start`` through cells sharing a side."""
     seen = {start}
     stack = [start]
     while stack:
@@ -89,7 +86,12 @@ def connected(cells: set[int]) -> bool:
             if 0 <= r < SIZE and 0 <= c < SIZE and j in cells and j not in seen:
                 seen.add(j)
                 stack.append(j)
-    return len(seen) == len(cells)
+    return seen
+
+
+def connected(cells: set[int]) -> bool:
+    """Whether ``cells`` (indices) form one group through cells that share a side."""
+    return bool(cells) and group_of(cells, min(cells)) == cells
 
 
 def _word(field: str, text: str) -> None:
@@ -112,18 +114,8 @@ def _check_card(i: int, card: Card) -> None:
         raise ValueError(f"{where}.rows: need exactly one entrance E, in row 1")
     if grid.count("T") != 1 or grid.index("T") < SIZE * (SIZE - 1):
         raise ValueError(f"{where}.rows: need exactly one tomb T, in row 5")
-    # G2: a chain of adjacent non-wall cells from E to T (the group holding E reaches T).
-    open_cells = {k for k, c in enumerate(grid) if c != "#"}
-    group = {grid.index("E")}
-    stack = list(group)
-    while stack:
-        k = stack.pop()
-        row, col = divmod(k, SIZE)
-        for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-            j = SIZE * r + c
-            if 0 <= r < SIZE and 0 <= c < SIZE and j in open_cells and j not in group:
-                group.add(j)
-                stack.append(j)
+    # G2: a chain of adjacent non-wall cells from E to T.
+    group = group_of({k for k, code in enumerate(grid) if code != "#"}, grid.index("E"))
     if grid.index("T") not in group:
         raise ValueError(f"{where}.rows: no route of non-wall cells leads from E to T")
 
@@ -161,8 +153,8 @@ def _check(ed: Edition) -> None:
                              "sharing sides")
     if len(ed.skull_values) != SKULL_SPACES:
         raise ValueError(f"skull_values: the track has {SKULL_SPACES} spaces")
-    if ed.skull_values[0] < 0 or any(a > b for a, b in zip(ed.skull_values,
-                                                           ed.skull_values[1:])):
+    values = ed.skull_values
+    if values[0] < 0 or any(values[i] > values[i + 1] for i in range(len(values) - 1)):
         raise ValueError("skull_values: must not decrease along the track (G2)")
 
 

@@ -2,7 +2,10 @@
 
 Grammar ``protocol/silver-gold-position.lark``; SPEC.md 14.4 and 14.5::
 
-    sgp-recon-1 r2.5 mark exp:I3,V3,O4,D2,V3 offer:7,12,30,41 deck:31 | 1: 17[a1,a2,b2] 23[] R3 G2 F:x--- S2 done:5,14 pts:GRN10 | 2: ...
+    sgp-recon-1 r2.5 mark exp:I3,V3,O4,D2,V3 offer:7,12,30,41 deck:31
+    | 1: 17[a1,a2,b2] 23[] R3 G2 F:x--- S2 done:5,14 pts:GRN10 | 2: ...
+
+(one line: the break before the first ``|`` is only for this page)
 
 :func:`view` writes what one seat may know (G21, G22): another seat's dealt cards become
 ``dealt:?`` and its sealed move is left out. :func:`from_position` reads both, and rejects
@@ -10,8 +13,10 @@ a position no game can reach with a NotationError giving the reason.
 
 >>> from sneferu_cli.games.silver_gold.state import new_game
 >>> text = to_position(new_game(2))
->>> text
-'sgp-recon-1 r1.0 deal:1 exp:- offer:- deck:48 | 1: R0 G0 F:---- S0 done:- pts:- | 2: R0 G0 F:---- S0 done:- pts:-'
+>>> print(text.replace(" | ", chr(10) + "| "))
+sgp-recon-1 r1.0 deal:1 exp:- offer:- deck:48
+| 1: R0 G0 F:---- S0 done:- pts:-
+| 2: R0 G0 F:---- S0 done:- pts:-
 >>> to_position(from_position(text)) == text
 True
 """
@@ -291,7 +296,8 @@ def _check_phase(state: SilverGoldState) -> None:
     n = state.players
     setup = state.phase in (DEALING, KEEPING, OFFERING)
     if setup and (state.round, state.turn) != (1, 0):
-        raise ValueError(f"set-up phase {PHASES[state.phase]} in round {state.round}")
+        raise ValueError(f"set-up phase {PHASES[state.phase]} in r{state.round}.{state.turn} "
+                         "(set-up is r1.0)")
     for s in range(n):
         dealt = bool(state.dealt[s] or state.hidden[s])
         should = (state.phase == KEEPING

@@ -15,10 +15,11 @@ The cards not visible anywhere form ``pool`` (a mask of card numbers): the deck,
 seat's view during set-up, the other seats' hidden dealt cards (``hidden``).
 
 >>> import random
+>>> from sneferu_cli.games.silver_gold.move import parse_outcome
 >>> state = new_game(2)
 >>> rng = random.Random(3)
 >>> while state.is_chance_node():
-...     state.apply_outcome(sample_outcome(state, rng))
+...     state.apply_outcome(*parse_outcome(sample_outcome(state, rng)))
 >>> state.deciding_seats(), len(state.legal_moves())
 ((0, 1), 6)
 """
@@ -339,6 +340,8 @@ class SilverGoldState:
             self.last = [[] for _ in range(self.players)]
             self._run()
             return
+        if len(set(cards)) != len(cards):
+            raise SilverGoldIllegal("a deal is four different cards")
         for k in cards:
             if not 1 <= k <= self.tables.cards or not self.pool >> k & 1:
                 raise SilverGoldIllegal(f"card {k} is not in the deck")
@@ -370,7 +373,7 @@ class SilverGoldState:
         if self.phase == KEEPING:
             return [f"keep {a} {b}" for a, b in itertools.combinations(self.dealt[seat], 2)]
         if self.phase == MARKING:
-            return [text for text, *_ in self.mark_options(seat)]
+            return [option[0] for option in self.mark_options(seat)]
         moves = [f"take {k}" for k in self.offer]
         if self.deck_size() > 0:
             moves.append("take deck")
