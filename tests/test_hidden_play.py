@@ -5,13 +5,16 @@ Goofspiel, tests/sealed_game.py): a seat's choice can depend only on its view (S
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from sealed_game import register
-from support import ROOT
+from support import ROOT, require_program, run_cli
 
+from sneferu_cli.arbiter.bundled import engine_command
 from sneferu_cli.arbiter.engine import Engine
 from sneferu_cli.arbiter.game import TimeControl, play_game
 from sneferu_cli.game import get_game
@@ -161,3 +164,64 @@ def test_through_the_arbiter_an_engine_sees_only_its_view(engine, options):
             assert mine.info is not None and mine.info["playouts"] == "300"
         first.append(mine.move)
     assert first[0] == first[1] and first[0] in ("bid 1", "bid 5", "bid 7")
+
+
+def silver_gold_truths() -> tuple[Any, Any]:
+    """Two set-ups of a 3-seat Silver & Gold Pyramids game at the sealed keep (G-rules'
+    set-up): the same cards dealt to seat 2, other cards dealt to seats 1 and 3."""
+    game = get_game("silver-gold")
+    truth = game.new_game(3)
+    rng = random.Random(2)
+    while truth.is_chance_node():
+        game.apply_outcome(truth, game.sample_outcome(truth, rng))
+    other = game.determinize(game.from_position(game.view(truth, 1)), 1, random.Random(5))
+    assert game.view(truth, 1) == game.view(other, 1)
+    assert game.to_position(truth) != game.to_position(other)
+    assert game.view(truth, 0) != game.view(other, 0)
+    assert game.deciding_seats(truth) == (0, 1, 2)
+    return truth, other
+
+
+@pytest.mark.parametrize(("engine", "options"), [
+    ("random", {}), ("greedy", {}), ("mcts", {"Iterations": "60"}), ("js-random", {})])
+def test_silver_gold_engines_see_only_their_view(engine, options):
+    """Silver & Gold Pyramids through the arbiter: each bundled engine, in seat 2, keeps
+    the same two of its four dealt cards whatever the other seats were dealt."""
+    if engine == "js-random":
+        require_program("node", "Node.js")
+    game = get_game("silver-gold")
+    kept = []
+    for start in silver_gold_truths():
+        seats = [Engine(engine_command("random"), name="r1"),
+                 Engine(engine_command(engine)), Engine(engine_command("random"), name="r3")]
+        started = Engine.start_all(seats)
+        try:
+            for name, value in options.items():
+                started[1].set_option(name, value)
+            record = play_game(started, seed=8, time_control=TimeControl(movetime=20000),
+                               game=game, start=start)
+        finally:
+            Engine.quit_all(started)
+        assert record.header.faults == [] and record.header.termination == "normal"
+        first = next(e for e in record.events if isinstance(e, Simultaneous))
+        (mine,) = (t for t in first.turns if t.seat == 2)
+        kept.append(mine.move)
+    assert kept[0] == kept[1]
+    assert kept[0] in game.legal_moves_of(silver_gold_truths()[0], 1)
+
+
+def test_silver_gold_analyse_knows_only_the_seats_view():
+    """position analyse --game silver-gold --seat 2: the same analysis of two truths and of
+    seat 2's view; --seat 1 (seat 1's own view) another."""
+    game = get_game("silver-gold")
+    truth, other = silver_gold_truths()
+    texts = [game.to_position(truth), game.to_position(other), game.view(truth, 1)]
+    out = [run_cli("position", "analyse", "--game", "silver-gold", "--seat", "2",
+                   "--iterations", "40", "--top", "0", text) for text in texts]
+    assert all(r.returncode == 0 for r in out), out[0].stderr
+    assert out[0].stdout == out[1].stdout == out[2].stdout
+    lines = out[0].stdout.splitlines()
+    assert lines[0].startswith("seat 2 to move: 40 playouts, ")
+    assert len(lines) == 1 + 6  # keep two of four cards: 6 ways
+    moves = run_cli("position", "moves", "--game", "silver-gold", "--seat", "3", texts[0])
+    assert moves.stdout.splitlines() == game.legal_moves_of(truth, 2)

@@ -1,5 +1,6 @@
 """``sneferu serve`` for a game with simultaneous sealed moves and hidden information (the
-test-only Sealed Goofspiel, tests/sealed_game.py; SPEC 10.11), over the real server: a
+test-only Sealed Goofspiel, tests/sealed_game.py, and Silver & Gold Pyramids; SPEC 10.11),
+over the real server: a
 request naming ``seat=N`` shows only what seat N may know (its view), never another seat's
 hidden card or pending move; the host (no seat named) sees the whole game."""
 
@@ -7,6 +8,8 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 import pytest
@@ -14,7 +17,7 @@ from sealed_game import UNKNOWN, register
 from serve_client import Server, untimed
 from support import ROOT
 
-from sneferu_cli.game import get_game
+from sneferu_cli.game import Game, get_game
 
 register()
 SEALED = get_game("sealed")
@@ -29,49 +32,77 @@ def server():
     s.kill()
 
 
-def test_a_whole_game_each_seat_shown_only_its_view(server: Server) -> None:
-    """Three seats bid in a random order through ``play G seat=N``; at every step, every
-    seat's ``position``, ``state`` and ``show`` are its view and hold none of the cards it
-    may not know, and ``moves G seat=N`` are its own bids."""
-    assert server.ok("new game=sealed players=3 seed=2") == ["g1"]
-    assert server.ok("turn g1") == ["chance"]
-    rng = random.Random(4)
-    steps = 0
+def play_through(server: Server, game: Game, players: int, seed: int,
+                 check: Callable[[Any, int], None] | None = None) -> int:
+    """Play a whole game of ``game`` on the server, every seat's move with ``play G seat=N``
+    in a random order at each simultaneous node; before each move check every seat's
+    ``position``, ``state``, ``show`` and ``moves`` against its view (and ``check`` the
+    view's state for each seat). The number of moves played."""
+    assert server.ok(f"new game={game.name} players={players} seed={seed}") == ["g1"]
+    rng = random.Random(seed)
+    moves_played = 0
     while (turn := server.ok("turn g1")[0]) != "over":
         if turn == "chance":
             server.ok("chance g1")
             continue
-        truth = server.ok("position g1")[0]
-        deciding = SEALED.deciding_seats(SEALED.from_position(truth))
-        assert turn == "seats:" + ",".join(str(s + 1) for s in deciding)
-        for seat in range(3):
+        truth = game.from_position(server.ok("position g1")[0])
+        deciding = game.deciding_seats(truth)
+        assert turn == ("seats:" + ",".join(str(s + 1) for s in deciding)
+                        if game.is_simultaneous(truth) else f"seat:{deciding[0] + 1}")
+        for seat in range(players):
             (view,) = server.ok(f"position g1 seat={seat + 1}")
-            assert view == SEALED.view(SEALED.from_position(truth), seat)
+            assert view == game.view(truth, seat)
+            seen = game.from_position(view)
             state = msgspec.json.decode(server.ok(f"state g1 seat={seat + 1} legal")[0])
-            picture = server.ok(f"show g1 seat={seat + 1}")[1:]
             assert state["position"] == view
-            seen = SEALED.from_position(view)
-            for s in range(3):
-                if s != seat:  # other seats' cards and sealed bids: "?" alone
-                    assert set(seen.hands[s] or ()) <= {UNKNOWN}
-                    assert seen.bids[s] in (None, UNKNOWN)
-            for other, line in enumerate(picture):  # "seat 2: score 0, hand ?.?.?, ..."
-                hand = line.split("hand ")[1].split(",")[0]
-                assert other == seat or set(hand) <= {"?", ".", "-"} or hand == "not dealt"
+            assert state["data"] == msgspec.json.decode(msgspec.json.encode(
+                game.page_data(seen)))
+            assert state["turn"].get("seats") == ([s + 1 for s in game.deciding_seats(seen)]
+                                                  if game.is_simultaneous(seen) else None)
+            picture = [line for line in game.picture(seen).splitlines() if line.strip()]
+            assert server.ok(f"show g1 seat={seat + 1}") == picture
             moves = server.ok(f"moves g1 seat={seat + 1}")
-            assert moves == SEALED.legal_moves_of(SEALED.from_position(truth), seat)
-            assert state["legal"]["moves"] == moves
-            assert state["turn"]["seats"] == [s + 1 for s in deciding]
+            assert moves == game.legal_moves_of(truth, seat) == state["legal"]["moves"]
+            if check is not None:
+                check(seen, seat)
         seat = rng.choice(deciding)
-        bid = rng.choice(SEALED.legal_moves_of(SEALED.from_position(truth), seat))
-        server.ok(f"play g1 seat={seat + 1} {bid}")
-        steps += 1
-    assert steps == 9  # 3 rounds, 3 bids each
+        move = rng.choice(game.legal_moves_of(truth, seat))
+        server.ok(f"play g1 seat={seat + 1} {move}")
+        moves_played += 1
     ranking = server.ok("ranking g1")
-    assert len(ranking) == 3 and all(r.startswith(f"seat={i + 1} rank=")
-                                     for i, r in enumerate(ranking))
+    assert [r.split()[0] for r in ranking] == [f"seat={i + 1}" for i in range(players)]
+    return moves_played
+
+
+def test_a_whole_game_each_seat_shown_only_its_view(server: Server) -> None:
+    """Sealed Goofspiel, three seats: each seat's requests show its view, in which the
+    other seats' cards and sealed bids are ``?``, and its own bids."""
+
+    def hidden(seen: Any, seat: int) -> None:
+        for s in range(3):
+            if s != seat:
+                assert set(seen.hands[s] or ()) <= {UNKNOWN}
+                assert seen.bids[s] in (None, UNKNOWN)
+
+    assert play_through(server, SEALED, 3, 2, hidden) == 9  # 3 rounds, 3 bids each
     server.send("quit")
     assert server.close() == 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_whole_silver_gold_game_each_seat_shown_only_its_view(server: Server, players):
+    """Silver & Gold Pyramids (SPEC 14): the set-up keep and every marking are sealed moves
+    of all seats; each seat is shown its view (the others' dealt cards and pending marks
+    hidden: ``dealt:?``), and its own moves."""
+    game = get_game("silver-gold")
+
+    def hidden(seen: Any, seat: int) -> None:
+        text = game.to_position(seen)
+        for s in range(players):
+            part = text.split(" | ")[s + 1]
+            assert s == seat or "dealt:" not in part or part.endswith("dealt:?")
+
+    assert play_through(server, game, players, 6, hidden) > 20 * players
 
 
 POSITION = ("sealed prizes=1.3 prize=2 scores=0,0,0 hands=4.12/1.5.7/2.6.8 bids=9,-,- "
