@@ -129,10 +129,17 @@ def test_a_seat_that_does_not_decide_is_one_line_exit_2(args, error):
     assert line.startswith("sneferu: ") and error in line, r.stderr
 
 
-def test_seat_is_not_for_sneferu():
-    r = sneferu("position", "analyse", "--seat", "1", "--iterations", "5",
-                sneferu("position", "new", "--players", "2", "--seed", "1").stdout.strip())
-    assert r.returncode == 2 and "--seat is for a game with simultaneous decisions" in r.stderr
+def test_seat_in_sneferu_is_the_seat_to_move():
+    """Sneferu has no simultaneous node: --seat names the seat to move, or is refused."""
+    pos = sneferu("position", "new", "--players", "2", "--seed", "1").stdout.strip()
+    assert pos.endswith(" start:2:0")  # seat 2 moves first
+    r = sneferu("position", "analyse", "--seat", "1", "--iterations", "5", pos)
+    assert (r.returncode, r.stderr.strip()) == (2, "sneferu: --seat 1: seat 1 has no decision "
+                                                   "to take now (seats deciding: 2)")
+    r = sneferu("position", "analyse", "--seat", "2", "--iterations", "5", pos)
+    assert r.returncode == 0 and r.stdout.startswith("seat 2 to move: 5 playouts")
+    assert sneferu("position", "moves", "--seat", "2", pos).stdout == \
+        sneferu("position", "moves", pos).stdout
 
 
 START = "sealed prizes=1.3 prize=2 scores=0,0,0 hands={} bids=-,-,- played=- retired=0,0,0"

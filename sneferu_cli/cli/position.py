@@ -191,9 +191,7 @@ def analyse(pos: str, movetime: int | None, iterations: int | None, top: int, se
     if movetime is not None and iterations is not None:
         raise click.UsageError("give --movetime or --iterations, not both")
     state = read_game_position(game, pos, edition_path)
-    if seat is not None and game.name == DEFAULT_GAME:
-        raise click.UsageError("--seat is for a game with simultaneous decisions; in Sneferu "
-                               "the seat to move decides alone")
+    deciding = None if seat is None else _deciding(game, state, seat)
     if iterations is None and movetime is None:
         movetime = DEFAULT_ANALYSE_MS
     deadline = time.perf_counter() + movetime / 1000 if movetime is not None else None
@@ -204,8 +202,7 @@ def analyse(pos: str, movetime: int | None, iterations: int | None, top: int, se
                             progress=show)
         else:
             result = search_game(game, state, iterations=iterations or 0, deadline=deadline,
-                                 seed=seed, progress=show,
-                                 seat=None if seat is None else _deciding(game, state, seat))
+                                 seed=seed, progress=show, seat=deciding)
     except ValueError as e:  # no seat to decide: not allowed in this state (exit 2)
         raise _Refused(str(e)) from None
     if show is not None:
