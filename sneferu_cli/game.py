@@ -80,7 +80,10 @@ class State(Protocol):
         ...
 
     def retire(self, seat: int) -> None:
-        """Seat ``seat`` takes no more decisions and ranks below every seat not retired."""
+        """Seat ``seat`` takes no more decisions and ranks below every seat not retired.
+        At a simultaneous node the seat leaves the node (a sealed move of its own still
+        pending is withdrawn) and the step takes effect once every seat left has moved:
+        the same state whether the others' moves come before or after (SPEC 7.2)."""
         ...
 
 

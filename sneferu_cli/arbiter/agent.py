@@ -71,7 +71,8 @@ class TurnRequest:
         information) a state read from the seat's view, for pictures shown to a person."""
         if not self.game.hidden_information:
             return self.state
-        return self.game.from_position(self.game.view(self.state, self.seat))
+        game = self.game
+        return game.from_position(game.view(self.state, self.seat), game.edition_of(self.state))
 
     def is_listed(self, move: str) -> bool:
         """True when ``move`` is written exactly as one of the legal moves listed (only

@@ -17,11 +17,17 @@ multiple of the floor.
    legal moves exactly as in the games): the time per turn is the arbiter's own work plus
    one pipe round trip, and the arbiter's CPU time per turn is its own work alone;
 3. the floor: a pipe round trip (``isready`` / ``readyok``) with the instant engine.
+
+:func:`simultaneous_report` is ``sneferu bench``'s part for a game with simultaneous nodes:
+the wall time per simultaneous step with the seats' engines asked at once against one
+after the other, with engines that answer at once and with engines that take a fixed time
+to answer (they sleep; ``SLEEPER``).
 """
 
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -35,17 +41,21 @@ from typing import Any
 
 from ..bench import Figure
 from ..game import DEFAULT_GAME, Game, get_game
-from ..record.model import GameRecord, Simultaneous, Turn, seat_turns
+from ..record.model import Event, GameRecord, Simultaneous, seat_turns, turn_count
 from ..words import plural
 from .bundled import engine_command, engines_dir
 from .engine import Engine, automatic_options, refuse_other_games
 from .game import TimeControl, play_game
 
 __all__ = [
+    "SimultaneousFigure",
     "SpeedFigure",
     "bench_report",
+    "has_simultaneous_nodes",
     "instant_engine",
     "pipe_round_trip",
+    "simultaneous_figures",
+    "simultaneous_report",
     "speed_figures",
     "speed_report",
     "time_moves",
@@ -76,6 +86,33 @@ for line in sys.stdin:
 """
 
 ROUND_TRIPS = 2000
+
+# An engine for any game (argv[1]) that takes a fixed time: it answers each go, after
+# sleeping argv[2] ms, with the first of the legal moves the arbiter lists.
+SLEEPER = """\
+import sys, time
+think = int(sys.argv[2]) / 1000
+out = sys.stdout
+for line in sys.stdin:
+    word = line.split(" ", 1)[0].strip()
+    if word == "go":
+        time.sleep(think)
+        out.write("move " + line.rstrip("\\n").split(" legalmoves ", 1)[1].split(" ; ")[0]
+                  + "\\n")
+    elif word == "isready":
+        out.write("readyok\\n")
+    elif word == "sneferu":
+        out.write("id name sleeper\\nfeature legalmoves\\nfeature games " + sys.argv[1]
+                  + "\\nsneferuok\\n")
+    elif word == "quit":
+        break
+    else:
+        continue
+    out.flush()
+"""
+
+THINK = (0, 20)
+"""The times (ms) the engines of :func:`simultaneous_report` take to answer."""
 
 
 def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
@@ -161,7 +198,7 @@ def _play(engines: Sequence[Engine], games: int, seed: int, builders: str | None
 
 
 def _turns(record: GameRecord) -> int:
-    return sum(1 for e in record.events if isinstance(e, Turn | Simultaneous))
+    return turn_count(record.events)
 
 
 def _round_trip(engine: Engine) -> float:
@@ -329,4 +366,97 @@ def speed_report(rules: Sequence[Figure], players: int, builders: str | None,
         cpu = "" if f.cpu is None else f"{f.cpu / f.count * 1e6:>11,.1f} µs"
         lines.append(f"{f.what:<38}{1e6 / f.micros:>12,.0f}{f.micros:>11,.1f} µs"
                      f"{f.micros / floor:>10,.1f}{cpu}")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ simultaneous steps
+
+
+def has_simultaneous_nodes(game: Game, players: int, seed: int, edition: Any) -> bool:
+    """Whether a random game of ``game`` (moves drawn by ``seed``) meets a simultaneous
+    node."""
+    rng = random.Random(seed)
+    state = game.new_game(players, edition=edition)
+    while not state.is_over():
+        if state.is_chance_node():
+            game.apply_outcome(state, game.sample_outcome(state, rng))
+        elif game.is_simultaneous(state):
+            return True
+        else:
+            game.apply_move(state, rng.choice(game.legal_moves(state)))
+    return False
+
+
+@dataclass(frozen=True)
+class SimultaneousFigure:
+    """The simultaneous steps of the same games played twice, the engines taking ``think``
+    ms to answer: the wall seconds the steps took with the seats asked at once and one
+    after the other."""
+
+    think: int
+    steps: int
+    at_once: float
+    in_turn: float
+
+    @property
+    def gain(self) -> float:
+        """How many times faster a step is with the seats asked at once."""
+        return self.in_turn / self.at_once if self.at_once > 0 else float("inf")
+
+
+def simultaneous_figures(game: Game, players: int, games: int, seed: int, edition: Any,
+                         thinks: Sequence[int] = THINK) -> list[SimultaneousFigure]:
+    """For each time in ``thinks``: ``games`` games of ``game`` between ``players``
+    :data:`SLEEPER` engines, with the seats of a simultaneous node asked at once, then the
+    same games with them asked one after the other. A step's wall time runs from the event
+    before it (the arbiter then starts asking) to its turn. OSError when an engine fails."""
+    figures = []
+    for think in thinks:
+        engines = Engine.start_all([
+            Engine([sys.executable, "-S", "-c", SLEEPER, game.name, str(think)],
+                   name="sleeper", label=str(i)) for i in range(1, players + 1)])
+        try:
+            failed = [e for e in engines if e.fault is not None]
+            if failed:
+                raise OSError(f"{failed[0].name}: {failed[0].fault}")
+            walls = []
+            for at_once in (True, False):
+                steps, wall = 0, 0.0
+                for g in range(games):
+                    last = time.perf_counter()
+
+                    def timed(event: Event, state: Any) -> None:
+                        nonlocal last, steps, wall
+                        now = time.perf_counter()
+                        if isinstance(event, Simultaneous):
+                            steps += 1
+                            wall += now - last
+                        last = now
+
+                    record = play_game(engines, seed=seed + g, edition=edition, game=game,
+                                       time_control=TimeControl(movetime=1000 + think),
+                                       on_event=timed, at_once=at_once)
+                    if record.header.faults:
+                        f = record.header.faults[0]
+                        raise OSError(f"seat {f.seat} retired: {f.kind} ({f.detail})")
+                walls.append(wall)
+        finally:
+            Engine.quit_all(engines)
+        figures.append(SimultaneousFigure(think, steps, *walls))
+    return figures
+
+
+def simultaneous_report(game: Game, players: int, games: int, seed: int, edition: Any,
+                        thinks: Sequence[int] = THINK) -> str:
+    """:func:`simultaneous_figures` in a few lines: per step, at once and one after the
+    other, and the ratio."""
+    lines = [f"simultaneous steps: {players} seats, {plural(games, 'game')} from seed {seed}, "
+             "engines answering with the first legal move listed after a fixed time:",
+             f"{'engines answer after':<24}{'steps':>7}{'at once':>14}{'one by one':>14}"
+             f"{'gain':>8}"]
+    for f in simultaneous_figures(game, players, games, seed, edition, thinks):
+        at_once = f.at_once / max(f.steps, 1) * 1000
+        in_turn = f.in_turn / max(f.steps, 1) * 1000
+        lines.append(f"{f'{f.think} ms':<24}{f.steps:>7}{at_once:>11.2f} ms{in_turn:>11.2f} ms"
+                     f"{f.gain:>7.2f}x")
     return "\n".join(lines)

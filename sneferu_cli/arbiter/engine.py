@@ -41,7 +41,7 @@ from ..protocol.messages import (
 from .agent import TurnAnswer, TurnRequest
 from .process import EngineFault, EngineProcess, StderrSink, TrafficLog
 
-__all__ = ["QUIT_GRACE", "Engine", "PendingTurn", "answers_as_they_come", "automatic_options",
+__all__ = ["QUIT_GRACE", "Engine", "answers_as_they_come", "automatic_options",
            "refuse_other_games"]
 
 QUIT_GRACE = 1.0
@@ -78,7 +78,7 @@ class Engine:
         self._cwd = cwd
         self._process: EngineProcess | None = None
         self._deadline = 0.0
-        self._turn: PendingTurn | None = None
+        self._turn: _PendingTurn | None = None
 
     # ------------------------------------------------------------------ start and stop
 
@@ -223,16 +223,22 @@ class Engine:
 
     def play_turn(self, request: TurnRequest) -> TurnAnswer:
         """Send ``position`` and ``go``, read ``info`` lines and the ``move``."""
-        turn = self.send_turn(request)
+        start, deadline = self._send_turn(request)
+        info: dict[str, str] = {}
         try:
-            msg = self._read(turn.deadline, "move", turn.info)
+            msg = self._read(deadline, "move", info)
         except EngineFault as f:
             raise self._fail(_turn_fault(f, request)) from None
-        return turn.answer(msg)
+        return _answer(msg, start, info)
 
-    def send_turn(self, request: TurnRequest) -> PendingTurn:
+    def send_turn(self, request: TurnRequest) -> None:
         """Send ``position`` and ``go`` and return at once: :func:`answers_as_they_come`
         (or :meth:`poll_turn`) reads the answer, so that several engines think at once."""
+        start, deadline = self._send_turn(request)
+        self._turn = _PendingTurn(request, start, deadline, {})
+
+    def _send_turn(self, request: TurnRequest) -> tuple[float, float]:
+        """Send the request's lines; when its time starts and when the answer is due."""
         go = str(Go(request.movetime, request.clock, request.inc))
         if "legalmoves" in self.features:
             go = with_legal(go, request.legal_line())
@@ -240,8 +246,7 @@ class Engine:
         self._check_silence()
         self._send(time.monotonic() + allowed, request.position, go)
         start = time.monotonic()
-        self._turn = PendingTurn(request, start, start + allowed, {})
-        return self._turn
+        return start, start + allowed
 
     def poll_turn(self) -> TurnAnswer | None:
         """The answer to the turn sent last (:meth:`send_turn`) when it has come, else None;
@@ -263,7 +268,7 @@ class Engine:
                 msg = self._take(line, "move", turn.info)
                 if msg is not None:
                     self._turn = None
-                    return turn.answer(msg)
+                    return _answer(msg, turn.start, turn.info)
                 if time.monotonic() > turn.deadline:  # lines keep coming, but no move
                     raise EngineFault("timeout", "no line in time")
         except EngineFault as f:
@@ -364,7 +369,7 @@ _EXPECTED: dict[str, tuple[type, ...]] = {
 
 
 @dataclass
-class PendingTurn:
+class _PendingTurn:
     """A turn sent to an engine and not answered yet: when it was sent, the time its answer
     is due (``time.monotonic()`` seconds) and the ``info`` fields read so far."""
 
@@ -373,11 +378,12 @@ class PendingTurn:
     deadline: float
     info: dict[str, str]
 
-    def answer(self, msg: EngineMessage) -> TurnAnswer:
-        """The answer ``msg`` (a ``move``), timed now."""
-        assert isinstance(msg, Answer)
-        ms = round((time.monotonic() - self.start) * 1000)
-        return TurnAnswer(msg.move, ms, self.info or None)
+
+def _answer(msg: EngineMessage, start: float, info: dict[str, str]) -> TurnAnswer:
+    """The answer ``msg`` (a ``move``) to a turn sent at ``start``, timed now."""
+    assert isinstance(msg, Answer)
+    ms = round((time.monotonic() - start) * 1000)
+    return TurnAnswer(msg.move, ms, info or None)
 
 
 def _turn_fault(f: EngineFault, request: TurnRequest) -> EngineFault:
@@ -398,8 +404,9 @@ def answers_as_they_come(engines: Sequence[Engine]
         for e in waiting:
             for fd in e._wait_fds():
                 selector.register(fd, selectors.EVENT_READ, e)
+        ready = list(waiting)  # first whatever each has written already
         while waiting:
-            for e in list(waiting):
+            for e in ready:
                 try:
                     answer: TurnAnswer | EngineFault | None = e.poll_turn()
                 except EngineFault as f:
@@ -411,7 +418,11 @@ def answers_as_they_come(engines: Sequence[Engine]
                     yield e, answer
             if waiting:
                 due = min(e._turn.deadline for e in waiting if e._turn is not None)
-                selector.select(max(0.0, due - time.monotonic()) + 0.001)
+                woken = {key.data for key, _ in
+                         selector.select(max(0.0, due - time.monotonic()) + 0.001)}
+                now = time.monotonic()
+                ready = [e for e in waiting if e in woken
+                         or (e._turn is not None and e._turn.deadline < now)]
 
 
 def _default_name(argv: Sequence[str]) -> str:

@@ -40,6 +40,7 @@ from ..record.model import (
     Seat,
     Simultaneous,
     Turn,
+    turn_count,
 )
 from ..record.replay import final_result, position_at
 from ..record.text import GameEntry
@@ -286,29 +287,25 @@ class _Match:
         the node was reached: the engines at once (or, without ``at_once``, one after the
         other), then the other agents (a person) one after the other. A seat that fails is
         retired there; the others' moves still apply. The moves are one turn."""
-        seats = self.game.deciding_seats(self.state)
-        requests = [self._request(s, sealed=True) for s in seats]
-        agents = [self.agents[s] for s in seats]
-        together = {r.seat for r, a in zip(requests, agents, strict=True)
-                    if self.at_once and isinstance(a, Engine) and agents.count(a) == 1}
+        requests = [self._request(s, sealed=True) for s in self.game.deciding_seats(self.state)]
+        agents = [self.agents[r.seat] for r in requests]
         turns: list[Turn] = []
-        sent: dict[int, TurnRequest] = {}  # by id of the engine
-        engines: list[Engine] = []
-        for r in requests:
-            engine = self.agents[r.seat]
-            if r.seat in together and isinstance(engine, Engine):
+        sent: dict[Engine, TurnRequest] = {}
+        asked: set[int] = set()  # the seats asked at once
+        for r, agent in zip(requests, agents, strict=True):
+            if self.at_once and isinstance(agent, Engine) and agents.count(agent) == 1:
+                asked.add(r.seat)
                 try:
-                    engine.send_turn(r)
-                    sent[id(engine)] = r
-                    engines.append(engine)
+                    agent.send_turn(r)
+                    sent[agent] = r
                 except EngineFault as f:
                     self._retire(r.seat, f)
-        for engine, answer in answers_as_they_come(engines):
-            self._take_sealed(sent[id(engine)], answer, turns)
-        for r in requests:
-            if r.seat not in together:
+        for engine, answer in answers_as_they_come(list(sent)):
+            self._take_sealed(sent[engine], answer, turns)
+        for r, agent in zip(requests, agents, strict=True):
+            if r.seat not in asked:
                 try:
-                    answer = self.agents[r.seat].play_turn(r)
+                    answer = agent.play_turn(r)
                 except EngineFault as f:
                     self._retire(r.seat, f)
                     continue
@@ -336,7 +333,7 @@ class _Match:
         when the move is not legal (the seat is then retired)."""
         seat = request.seat
         try:
-            text = request.apply(answer.move)
+            text = request.apply(answer.move)  # a listed move unchecked: no undo copies
         except ValueError as e:  # NotationError or the game's illegal move
             self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
             return None
@@ -399,7 +396,7 @@ def describe_result(record: GameRecord) -> str:
     """The printed result: the ranking with stones and food, the solo score, the faults."""
     h = record.header
     names = {s.seat: s.name for s in h.seats}
-    turns = sum(1 for e in record.events if isinstance(e, Turn | Simultaneous))
+    turns = turn_count(record.events)
     why = {"normal": ("every boat reached the last space" if h.game == DEFAULT_GAME
                       else "the game reached its end"),
            "ptah": "Ptah completed his pyramid", "all-retired": "every seat was retired"}

@@ -4,11 +4,13 @@ Before each of its turns the seat sees the parts of the picture that changed sin
 last turn (the whole picture the first time, and on ``show``); a long list of legal moves
 is grouped by its first step, ``? STEP`` lists one group. The game's picture, move help
 and checks come through :mod:`sneferu_cli.game` (the request's game), so every game plays
-the same way.
+the same way. In a game with hidden information the picture is that of the seat's view:
+it never shows what the seat may not know (another seat's private cards or sealed move).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from typing import TextIO
@@ -78,8 +80,9 @@ class Human:
             if word in ("?", "moves"):
                 self._list(request, rest)
             elif text == "show":
-                self._say(request.game.picture(request.state))
-                self._seen = dict(request.game.picture_parts(request.state))
+                seen = request.seen()
+                self._say(request.game.picture(seen))
+                self._seen = dict(request.game.picture_parts(seen))
             elif text == "help":
                 self._say(request.game.move_help, COMMANDS)
             else:
@@ -98,7 +101,7 @@ class Human:
     def _changes(self, request: TurnRequest) -> str:
         """The parts of the picture that changed since this seat last saw it, and a line
         naming the parts that did not (the whole picture the first time)."""
-        parts = request.game.picture_parts(request.state)
+        parts = request.game.picture_parts(request.seen())
         seen, self._seen = self._seen, dict(parts)
         if not seen:
             return "\n\n".join(text for _, text in parts)
@@ -142,7 +145,7 @@ def _check(request: TurnRequest, text: str) -> str | tuple[str, str]:
     the two lines that explain why not: the game's reason, and the legal moves that begin
     with the same word when there are a few."""
     try:
-        return request.game.apply_move(request.state.clone(), text)
+        return dataclasses.replace(request, state=request.state.clone()).apply(text)
     except NotationError as e:
         return f"Not a move: {e}", "Type ? for the legal moves, help for help."
     except ValueError as e:

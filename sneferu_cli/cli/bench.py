@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from ..arbiter.bench import speed_report
+from ..arbiter.bench import has_simultaneous_nodes, simultaneous_report, speed_report
 from ..bench import Figure, python_version, run_game_bench
 from ..game import DEFAULT_GAME, Game
 from ..games.sneferu.bench import core_build, perft_counts, run_bench
@@ -61,7 +61,9 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
     or a chance outcome, each counted once) and its number of legal moves.
     With --game another game than Sneferu: its rules through the game interface (random
     games of whole moves, legal moves listed, positions), then the same engines part
-    (--players defaults to 4 or the game's largest table).
+    (--players defaults to 4 or the game's largest table), and for a game with
+    simultaneous nodes the wall time per simultaneous step with the seats asked at once
+    and one after the other (engines that answer at once, and engines that take 20 ms).
     """
     given = _given(click.get_current_context())
     if "engine_games" in given and rules_only:
@@ -107,6 +109,10 @@ def _engines_part(table: str, rules_only: bool, rules: Sequence[Figure], players
         try:
             click.echo(speed_report(rules, players, builders, engine_games, seed, edition,
                                     game))
+            if game.name != DEFAULT_GAME and has_simultaneous_nodes(game, players, seed,
+                                                                    edition):
+                click.echo()
+                click.echo(simultaneous_report(game, players, engine_games, seed, edition))
         except OSError as e:
             raise click.ClickException(f"bench: {e}") from None
 

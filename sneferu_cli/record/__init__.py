@@ -16,8 +16,10 @@ from .model import (
            Retire,
            Seat,
            SeatResult,
+           Simultaneous,
            SoloScore,
            Turn,
+           seat_turns,
 )
 from .replay import ReplayError, Verified, final_result, plies, position_at, verify
 from .text import (
@@ -33,7 +35,9 @@ from .text import (
 )
 
 __all__ = ["Chance", "Event", "Fault", "GameEntry", "GameRecord", "Header", "RecordError",
-           "RecordFile", "ReplayError", "Retire", "Seat", "SeatResult", "SoloScore", "Turn",
+           "RecordFile", "ReplayError", "Retire", "Seat", "SeatResult", "Simultaneous",
+           "SoloScore", "Turn",
            "Verified", "append_record", "decode_records", "final_result", "format_record",
            "format_records", "parse_records", "plies", "position_at", "read_any",
-           "read_json_records", "read_records", "record_to_json", "records_to_json", "verify"]
+           "read_json_records", "read_records", "record_to_json", "records_to_json", "seat_turns",
+           "verify"]

@@ -156,6 +156,11 @@ TurnEvent = Turn | Simultaneous
 """The events that are turns (a ply each, SPEC.md 8.6)."""
 
 
+def turn_count(events: list[Event]) -> int:
+    """How many turns (plies) ``events`` hold."""
+    return sum(1 for e in events if isinstance(e, TurnEvent))
+
+
 def seat_turns(event: Event) -> list[Turn]:
     """The seats' moves of a turn event (one, or every seat's of a simultaneous step);
     none for a chance or retire event."""

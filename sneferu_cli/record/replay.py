@@ -25,7 +25,16 @@ from typing import Any, NamedTuple
 from ..game import DEFAULT_GAME, Game, NotationError, get_game
 from ..games.sneferu import record as sneferu_record
 from ..words import plural
-from .model import Chance, Header, Retire, SeatResult, Simultaneous, SoloScore, Turn
+from .model import (
+    Chance,
+    Header,
+    Retire,
+    SeatResult,
+    Simultaneous,
+    SoloScore,
+    TurnEvent,
+    turn_count,
+)
 from .text import GameEntry, RecordError, result_tag, solo_tag
 
 TERMINATIONS = ("normal", "ptah", "all-retired", "aborted")
@@ -128,7 +137,7 @@ def plies(entry: GameEntry, edition: Any, source: str = "<records>") -> Iterator
         def fail(reason: str, line: int | None = line, label: str = label) -> ReplayError:
             return ReplayError(label + reason, source, entry.number, line)
 
-        if isinstance(event, Turn | Simultaneous):
+        if isinstance(event, TurnEvent):
             yield state
             turns += 1
             moves = event.turns if isinstance(event, Simultaneous) else [event]
@@ -209,7 +218,7 @@ def position_at(entry: GameEntry, ply: int, edition: Any,
 
     Raises ValueError when the game has no such ply.
     """
-    total = sum(1 for e in entry.record.events if isinstance(e, Turn | Simultaneous))
+    total = turn_count(entry.record.events)
     k = ply + total + 1 if ply < 0 else ply
     if not 0 <= k <= total:
         raise ValueError(f"game {entry.number} has plies 0 to {total}, not {ply}")
@@ -304,7 +313,7 @@ def _retires(entry: GameEntry) -> list[tuple[int, str, int, int | None]]:
     out = []
     turns = 0
     for i, e in enumerate(entry.record.events):
-        if isinstance(e, Turn | Simultaneous):
+        if isinstance(e, TurnEvent):
             turns += 1
         elif isinstance(e, Retire):
             out.append((e.seat, e.kind, turns, _where(entry, i)[0]))

@@ -48,6 +48,7 @@ from .model import (
     Simultaneous,
     SoloScore,
     Turn,
+    TurnEvent,
 )
 
 try:  # POSIX: appends are serialised with flock; elsewhere a single writer is assumed
@@ -230,7 +231,7 @@ def _event_lines(events: list[Event], game: Game) -> list[str]:
     while i < n:
         e = events[i]
         i += 1
-        if isinstance(e, Turn | Simultaneous):
+        if isinstance(e, TurnEvent):
             turns += 1
             j = i
             while j < n and isinstance(events[j], Chance):

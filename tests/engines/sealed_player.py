@@ -13,6 +13,8 @@ crash         exits with code 3 at its N-th move request (default 1)
 hang-move     never answers its N-th move request
 illegal       answers ``bid 99`` to its N-th move request
 flood         writes 3 MB without a newline at its N-th move request
+garbage       answers a line the grammar rejects (``bestmove e2e4``) to its N-th move request
+eof           closes its output at its N-th move request and keeps running
 ============  ==============================================================================
 
 Every mode first writes ``pid N`` to stderr, so that a test can check the process is gone.
@@ -64,6 +66,13 @@ class SealedPlayer(Bot):
                 time.sleep(30)
             if MODE == "illegal":
                 return "bid 99"
+            if MODE == "garbage":
+                print("bestmove e2e4", flush=True)
+                time.sleep(30)
+            if MODE == "eof":
+                sys.stdout.close()
+                os.close(1)
+                time.sleep(30)
             if MODE == "flood":
                 sys.stdout.write("x" * 3_000_000)
                 sys.stdout.flush()
