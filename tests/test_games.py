@@ -12,7 +12,8 @@ that retires; random games are then played to their end, checking at every step:
   state unchanged (or, for a game that lists each distinct result once, gives the result
   of a listed move); garbage is a NotationError;
 - clones are independent; chance outcomes have positive probabilities summing to 1, and
-  each applies; the drawn one is among them;
+  each applies (at a node with very many, a sample of them and the drawn one); the drawn
+  one is among them;
 - the position notation reads back to the same position, at every step;
 - the game's own invariants hold (``Game.check``: stones and cards conserved);
 - the game ends; the standings have every seat once, ranks from 1, shared only by equal

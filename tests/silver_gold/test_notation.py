@@ -4,14 +4,19 @@ bounded, positions are checked by their grammar and by what a game can reach."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from silver_gold.helpers import Seat, build
+from support import mutate
 
 from sneferu_cli.game import NotationError
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.move import parse_move, parse_outcome
+from sneferu_cli.games.silver_gold.position import POSITION
+from sneferu_cli.games.silver_gold.state import DEALING, KEEPING
 from sneferu_cli.grammar import parse
 
 PIECES = ["keep", "take", "deck", " ", " ", "1", "17", "48", "99", "100", "0", "05", ":",
@@ -111,3 +116,54 @@ def test_garbage_positions():
                  GOOD_TEXT.split(" | ")[0] + " | 1: R0 G0 F:---- S0 done:- pts:-"]:
         with pytest.raises(NotationError):
             GAME.from_position(text)
+
+
+def _game_positions() -> list[str]:
+    """Positions and views of real games of 2-4 seats, at every kind of phase."""
+    out = []
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = GAME.new_game(2 + seed % 3)
+        k = 0
+        while not state.is_over():
+            if k % 9 == 0 or state.phase in (KEEPING, DEALING):
+                out += [GAME.to_position(state), GAME.view(state, k % state.players)]
+            if state.is_chance_node():
+                GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+            else:
+                GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
+            k += 1
+        out.append(GAME.to_position(state))
+    retired = GAME.from_position(out[-1])
+    retired.retired[0] = True
+    return [*out, GAME.to_position(retired)]
+
+
+POSITIONS = _game_positions()
+NOISE = " |,:.-?[]+0123456789abcdefxRGSFPOAURNdealtsdonwrikpm"
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> str:
+    return mutate(draw, draw(st.sampled_from(POSITIONS)), NOISE)
+
+
+def _lark_accepts(text: str) -> bool:
+    try:
+        parse("silver-gold-position", "position", text, "position")
+    except NotationError:
+        return False
+    return True
+
+
+@settings(max_examples=400, deadline=None)
+@given(mutated())
+def test_the_position_pattern_is_exactly_the_grammar(text):
+    assert (POSITION.fullmatch(text) is not None) == _lark_accepts(text), text
+
+
+def test_every_kind_of_seat_field_is_met():
+    joined = " ".join(POSITIONS)
+    for word in ("dealt:?", "dealt:", "sealed:", "now:", "owed:", "retired", "take:",
+                 "draw:", "refill", "keep", "deal:", "offer ", "over", "[]", "pts:"):
+        assert word in joined, word

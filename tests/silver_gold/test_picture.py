@@ -27,12 +27,12 @@ def test_the_picture_of_a_step_2_after_the_marks():
     assert parts["seat 1"] == "\n".join([
         "Seat 1: 1 points now; red 1, green 0, torches ----, skulls 0 (-0), boxes -",
         "  completed: -",
-        "  7 ORA in play  ",
+        "  7 ORA in play",
         "  [E][.]<X><.><X>",
-        "   G  # <.><.> # ",
-        "   S  .  .  R  . ",
-        "   #  .  P  #  . ",
-        "   .  .  G  .  T "])
+        "   G  # <.><.> #",
+        "   S  .  .  R  .",
+        "   #  .  P  #  .",
+        "   .  .  G  .  T"])
     assert parts["turn"] == "Next: the expedition card of turn 2"
     assert GAME.picture(state) == "\n\n".join(parts.values())
 
@@ -91,3 +91,14 @@ def test_the_heuristic_counts_points_now_and_the_marked_share_of_each_card():
     state = build(Seat(play={9: ROUTE_9}), Seat(play={7: "a1"}),
                   exp=("D2", "I3", "I3", "V3", "V3", "T4", "L4"), round=4)
     assert GAME.evaluate(state) == [pytest.approx(10 * 8 / 9), 0.0]
+
+
+def test_the_heuristic_counts_a_sealed_move_as_made():
+    state = build(Seat(play={1: "a1 a2 b2"}), Seat(play={2: ""}), exp=("V3", "O4"))
+    before = GAME.evaluate(state)
+    GAME.apply_move_of(state, 0, "1:b3,c3,b4,c4")  # a green and a red gem, the torch
+    after = GAME.evaluate(state)
+    # 5 for the pair, 5 for the torch; the card's share grows from 3 marked and 6 to go
+    # (b3 b4 b5 c5 d5 e5) to 7 marked and 3 to go (c5 d5 e5).
+    assert after[0] - before[0] == pytest.approx(10 + 10 * 7 / 10 - 10 * 3 / 9)
+    assert after[1] == before[1] and state.sealed[0] is not None

@@ -216,7 +216,9 @@ def test_a_sealed_move_changes_nothing_visible_until_all_are_in():
     before = GAME.view(state, 1)
     GAME.apply_move_of(state, 0, "7:c1,d1,e1 +7:c2 +7:d2")
     assert GAME.view(state, 1) == before and state.phase == MARKING
-    assert GAME.deciding_seats(state) == (1,)
+    # G1: the lowest seat still to decide is the current one; seat order only orders that.
+    assert GAME.deciding_seats(state) == (1,) and state.current_seat() == 1
+    assert GAME.legal_moves(state) == GAME.legal_moves_of(state, 1)
     assert "sealed:7:c1,d1,e1+7:c2+7:d2" in GAME.to_position(state)
     with pytest.raises(IllegalMove, match="no decision"):
         GAME.apply_move_of(state, 0, "7:c1,d1,e1 +7:c2 +7:d2")

@@ -287,6 +287,26 @@ def test_a_retired_seat_leaves_the_sealed_node_and_the_others_moves_apply():
     assert state.is_over() and GAME.termination(state) == "all-retired"
 
 
+def test_a_seat_retired_while_taking_new_cards_is_skipped_and_the_offer_refilled():
+    state = build(Seat(play={23: ROUTE_23, 7: "a1 b1 c1 d1 d2 d3 e3 e4"}),
+                  Seat(play={9: ROUTE_9}), exp=("D2",), offer=(3, 4, 5, 6))
+    submit(state, "23:d5,e5 +7:e5", "9:e5")
+    GAME.apply_move(state, "take 3")
+    state.retire(0)  # owed one more: skipped; the offer is refilled before seat 2
+    assert state.phase == REFILL and state.play[0] == [3]
+    outcome(state, "~offer:10")
+    assert (state.phase, state.phase_seat) == (TAKING, 1)
+    # Retired while its card is drawn: it takes no more after it.
+    state = build(Seat(play={23: ROUTE_23, 7: "a1 b1 c1 d1 d2 d3 e3 e4"}),
+                  Seat(play={9: ROUTE_9}), exp=("D2",), offer=(3, 4, 5, 6))
+    submit(state, "23:d5,e5 +7:e5", "9:e5")
+    GAME.apply_move(state, "take deck")
+    state.retire(0)
+    outcome(state, "~draw:10")
+    assert (state.phase, state.play[0], state.owed[0]) == (TAKING, [10], 0)
+    assert state.phase_seat == 1
+
+
 def test_a_seat_retired_at_the_keep_returns_its_four_cards():
     state = dealt_game(2)
     lost = state.dealt[1]

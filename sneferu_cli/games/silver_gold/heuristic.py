@@ -5,7 +5,9 @@ torches, boxes, gems, the skull penalty) plus, for each card in play, a share of
 10 points: the share of its shortest route to the tomb already marked, when the turns left
 suffice to mark the rest (about :data:`CELLS_PER_TURN` cells a turn). The greedy engine
 plays the move whose result it values best; a search may cut its playouts short with it
-(``GAME.evaluate``).
+(``GAME.evaluate``). At a sealed node the moves already submitted count as made
+(:meth:`~.state.SilverGoldState.sealed_applied`), so that a seat's move changes its value
+before the others have answered.
 
 >>> from sneferu_cli.games.silver_gold.state import new_game
 >>> values(new_game(2))
@@ -41,6 +43,8 @@ def to_tomb(state: SilverGoldState, card: int) -> int:
 
 def values(state: SilverGoldState) -> list[float]:
     """Every seat's estimated worth of ``state``, in points (higher is better)."""
+    if any(move is not None for move in state.sealed):
+        state = state.sealed_applied()
     out = [float(state.points(s)) for s in range(state.players)]
     if state.is_over():
         return out

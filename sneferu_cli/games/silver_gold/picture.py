@@ -134,11 +134,11 @@ def _seat(state: SilverGoldState, seat: int) -> str:
         lines.append(f"  dealt: {state.hidden[seat]} cards, hidden")
     if shown:
         what = "dealt" if state.dealt[seat] else "in play"
-        lines.append("  " + "   ".join(f"{_card_name(state, k) + ' ' + what:<15}"
-                                        for k in shown))
+        lines.append(("  " + "   ".join(f"{_card_name(state, k) + ' ' + what:<15}"
+                                         for k in shown)).rstrip())
         grids = [chamber_rows(state, k, seat) for k in shown]
         for r in range(SIZE):
-            lines.append("  " + "   ".join(g[r] for g in grids))
+            lines.append(("  " + "   ".join(g[r] for g in grids)).rstrip())
     elif not state.hidden[seat]:
         lines.append("  no card in play")
     return "\n".join(lines)

@@ -23,6 +23,8 @@ True
 
 from __future__ import annotations
 
+import re
+
 from sneferu_cli.game import NotationError
 from sneferu_cli.grammar import parse
 
@@ -55,6 +57,26 @@ __all__ = ["from_position", "to_position", "view"]
 
 _SEATED = (DEALING, TAKING, DRAWING)
 """Phases written with a seat (``deal:2``, ``take:3``, ``draw:3``)."""
+
+_CARD = r"[1-9][0-9]?"
+_CELL = r"[a-e][1-5]"
+_CARDS = rf"(?:{_CARD}(?:,{_CARD})*|-)"
+_COUNT = r"(?:0|[1-9][0-9]?)"
+_BOX = r"(?:PUR|ORA|GRN)(?:10|6|3)"
+_SEAT = (rf"[1-4]:(?: {_CARD}\[(?:{_CELL}(?:,{_CELL})*)?\])* R{_COUNT} G{_COUNT} "
+         rf"F:[x-]{{4}} S{_COUNT} done:{_CARDS} pts:(?:{_BOX}(?:,{_BOX})*|-)"
+         rf"(?: dealt:(?:{_CARDS}|\?))?"
+         rf"(?: sealed:(?:{_CARD},{_CARD}"
+         rf"|{_CARD}:{_CELL}(?:,{_CELL})*(?:\+{_CARD}:{_CELL})*))?"
+         rf"(?: now:{_CARDS})?(?: owed:{_COUNT})?(?: retired)?")
+POSITION = re.compile(
+    r"[A-Za-z0-9][A-Za-z0-9_.+-]* r[0-9]\.[0-9] "
+    r"(?:deal|keep|offer|exp|mark|take|draw|refill|over)(?::[1-4])? "
+    rf"exp:(?:[A-Za-z0-9]{{1,12}}(?:,[A-Za-z0-9]{{1,12}})*|-) offer:{_CARDS} "
+    rf"deck:{_COUNT}(?: \| {_SEAT})+")
+"""Exactly the language of ``protocol/silver-gold-position.lark`` (a test proves it), so
+that a position is read without building a parse tree; a line it refuses goes to the
+grammar for the error message."""
 
 
 # --------------------------------------------------------------------------- writing
@@ -123,7 +145,9 @@ def _seat(state: SilverGoldState, s: int, viewer: int) -> str:
 def from_position(text: str, edition: Edition | None = None) -> SilverGoldState:
     """The state of a position (or a seat's view); NotationError when it is malformed or
     no game can reach it."""
-    parse("silver-gold-position", "position", text, "position")
+    if POSITION.fullmatch(text) is None:
+        parse("silver-gold-position", "position", text, "position")
+        raise NotationError(f"position: not a position: {text[:60]!r}")  # pragma: no cover
     ed = edition or standard_edition()
     try:
         return _read(text, ed)

@@ -182,10 +182,11 @@ def tables_of(edition: Edition) -> Tables:
 class SilverGoldState:
     """A Silver & Gold Pyramids game of 2-4 seats (0-based here, 1-based in notations)."""
 
-    def __init__(self, players: int, edition: Edition | None = None) -> None:
+    def __init__(self, players: int, edition: Edition | None = None,
+                 tables: Tables | None = None) -> None:
         if not 2 <= players <= 4:
             raise ValueError(f"Silver & Gold Pyramids is played by 2 to 4, not {players}")
-        self.tables = tables_of(edition or standard_edition())
+        self.tables = tables or tables_of(edition or standard_edition())
         self.players = players
         self.round = 1
         self.turn = 0
@@ -226,9 +227,7 @@ class SilverGoldState:
         return self.tables.edition
 
     def clone(self) -> SilverGoldState:
-        other = SilverGoldState.__new__(SilverGoldState)
-        other.tables = self.tables
-        other.players = self.players
+        other = SilverGoldState(self.players, tables=self.tables)
         other.round = self.round
         other.turn = self.turn
         other.phase = self.phase
@@ -708,7 +707,8 @@ class SilverGoldState:
         self._after_take(seat)
 
     def _after_take(self, seat: int) -> None:
-        if self.owed[seat] > 0 and (self.offer or self.deck_size() > 0):
+        if self.owed[seat] > 0 and not self.retired[seat] and (self.offer
+                                                               or self.deck_size() > 0):
             return
         self.owed[seat] = 0  # G14
         self.phase = REFILL
@@ -754,6 +754,20 @@ class SilverGoldState:
                 for s in range(self.players)]
         return [(s, 1 + sum(1 for k in keys if k > keys[s]), keys[s][1], keys[s][2],
                  self.retired[s]) for s in range(self.players)]
+
+    def sealed_applied(self) -> SilverGoldState:
+        """A copy in which every sealed move pending at this node has taken effect on its
+        own seat (kept cards in play, markings resolved), the node not yet closed: what a
+        seat's move is worth before the others' are in (each touches only its own seat)."""
+        other = self.clone()
+        for seat in range(self.players):
+            move = other.sealed[seat]
+            if isinstance(move, Keep):
+                other.play[seat] = [move.a, move.b]
+            elif isinstance(move, Mark):
+                other._apply_mark(seat, move)
+            other.sealed[seat] = None
+        return other
 
     # ------------------------------------------------------------------ for check and views
 
