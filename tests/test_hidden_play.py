@@ -91,6 +91,26 @@ def test_the_search_finds_the_sure_sealed_bid():
     assert a.moves[0].reward == 1.0 and a.moves[1].reward == 0.0
 
 
+def test_at_a_sealed_node_no_seat_sees_the_others_choice():
+    """Decoupled UCT: a seat's sealed move is chosen blind to the others'. Seat 1 (1 point)
+    holds 1 and 3, seat 2 holds 2 and 4 (the other cards are played, so the view hides
+    nothing that matters), prize 2 now and 3 last. Seat 1 ties or wins with 3 against 2,
+    or 1 against 4, and loses otherwise; seat 2's 2 never loses (3:3 or 0:2 then 1:5).
+    Blind, seat 1 bids 3 (worth 1 against 2, and as much as 1 is against 4), and seat 2
+    is then as well off with 2 (a shared first place) as with 4. A search that let seat 2
+    see seat 1's bid would answer 3 with 4 and 1 with 2: every move of seat 1 would be
+    worth nothing. (Seeds 2, 8 and 9 once made both seats choose in lockstep, always
+    (1, 2) then (3, 4), when ties were broken by order.)"""
+    view = ("sealed prizes=3 prize=2 scores=1,0 hands=1.3/?.? bids=-,- "
+            "played=5.6.7.8.9.10.11.12.13 retired=0,0")
+    for seed in range(10):
+        a = search_game(SEALED, SEALED.from_position(view), seat=0, iterations=500, seed=seed)
+        assert a.best.move == "bid 3" and a.best.reward > 0.45 and a.best.visits > 450
+    other = view.replace("1.3/?.?", "?.?/2.4")
+    b = search_game(SEALED, SEALED.from_position(other), seat=1, iterations=500, seed=2)
+    assert [m.reward for m in b.moves if m.move == "bid 2"] == [1.0]  # it never loses
+
+
 def sneferu(*args: str) -> subprocess.CompletedProcess[str]:
     """``sneferu ARGS`` with the test games registered."""
     return subprocess.run([*WITH_TEST_GAMES, "sneferu", *args], capture_output=True,

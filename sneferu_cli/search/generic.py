@@ -188,14 +188,17 @@ class _Search:
 
     def _choose(self, stats: Node, legal: list[str], path: list[Node]) -> str:
         """One seat's move at a simultaneous node, by its own statistics ``stats``: a move
-        not tried yet (at random), else UCT among its legal ones. ``stats`` and the move's
-        statistics join ``path``, to be updated with the playout's result."""
+        not tried yet (at random), else UCT among its legal ones (ties at random).
+        ``stats`` and the move's statistics join ``path``, to be updated with the
+        playout's result."""
         fresh = [m for m in legal if m not in stats.children]
         if fresh:
             move = self.rng.choice(fresh)
             chosen = stats.children[move] = Node(stats.seat, self.players)
         else:
-            move, chosen = _select_among(stats, legal, self.options.exploration)
+            # Ties broken at random: seats that broke them alike would choose in lockstep
+            # (both first moves, then both second ones) and never meet the other pairs.
+            move, chosen = _select_among(stats, legal, self.options.exploration, self.rng)
         path += (stats, chosen)
         return move
 
@@ -237,15 +240,20 @@ class _Search:
         return Analysis(stats, self.visits, self.nodes, seconds, self.seat, n)
 
 
-def _select_among(node: Node, legal: list[str], exploration: float) -> tuple[str, Node]:
+def _select_among(node: Node, legal: list[str], exploration: float,
+                  rng: random.Random | None = None) -> tuple[str, Node]:
     """UCT's choice at ``node`` among the children whose move is in ``legal`` (with
-    hidden information the moves legal here depend on the determinization)."""
+    hidden information the moves legal here depend on the determinization); ties broken
+    at random with ``rng`` when given, else by the children's order."""
     allowed = set(legal)
-    if node.children.keys() <= allowed:
+    if rng is None and node.children.keys() <= allowed:
         return select(node, exploration)
+    children = [(m, c) for m, c in node.children.items() if m in allowed]
+    if rng is not None:
+        rng.shuffle(children)
     some = Node(node.seat, 0)
     some.visits = node.visits
-    some.children = {m: c for m, c in node.children.items() if m in allowed}
+    some.children = dict(children)
     return select(some, exploration)
 
 
