@@ -10,7 +10,9 @@ Every game is opened, played, drawn for, ranked, analysed and given edition file
 :mod:`sneferu_cli.game`; what is Sneferu's alone (its steps, ``builders=``, its turn field,
 chance weights and state document, its own search) is in :mod:`.sneferu_steps` and
 :mod:`sneferu_cli.search`. Another game's moves are single decisions (no ``steps``), its
-state JSON is a :class:`GameDoc`, its ``analyse`` the generic search.
+state JSON is a :class:`GameDoc`, its ``analyse`` the generic search. A request's
+``seat=N`` (SPEC 10.11) shows that seat's view (``position``, ``state``, ``show``) and
+speaks for that seat (``moves``, ``play``, ``analyse``).
 
 >>> session = Session()
 >>> session.handle(New(players=2, seed=3))
