@@ -438,3 +438,26 @@ def test_the_bench_of_simultaneous_steps_plays_the_same_steps_both_ways():
     assert report[0] == ("simultaneous steps: 2 seats, 1 game from seed 1, engines answering "
                          "with the first legal move listed after a fixed time:")
     assert re.fullmatch(r"1 ms +3 +\d+\.\d\d ms +\d+\.\d\d ms +\d+\.\d\dx", report[2])
+
+
+def test_a_person_who_leaves_at_a_sealed_node_is_retired_and_the_engine_plays_on_alone():
+    """Seat 1 a person whose input closes (eof) at the first sealed node: the engine's
+    move of that step still applies; alone at the later nodes, its moves are ordinary
+    turn lines; the record verifies."""
+    engines = [player()]
+    Engine.start_all(engines)
+    try:
+        person = Human(inp=io.StringIO(""), out=io.StringIO())
+        record = play_game([person, engines[0]], seed=2, time_control=FAST, game=GAME)
+    finally:
+        Engine.quit_all(engines)
+    h = record.header
+    assert [(f.seat, f.kind, f.ply) for f in h.faults] == [(1, "eof", 0)]
+    steps = [e for e in record.events if isinstance(e, TurnEvent)]
+    assert [type(e) for e in steps] == [Turn, Turn, Turn]
+    assert all(isinstance(e, Turn) and e.seat == 2 for e in steps)
+    assert record.events.index(Retire(1, "eof")) < record.events.index(steps[0])
+    assert [r.rank for r in h.result] == [2, 1] and h.termination == "normal"
+    text = format_record(record)
+    assert "\nretire 1 eof\n1. 2: bid " in text
+    verify(read_records(text).games[0], EDITION)

@@ -40,8 +40,6 @@ class Human:
     """A person playing one seat through ``inp`` and ``out`` (the terminal by default)."""
 
     timed = False
-    games: tuple[str, ...] = tuple(game_names())
-    """A person can play every registered game."""
 
     def __init__(self, name: str = "human", inp: TextIO | None = None,
                  out: TextIO | None = None) -> None:
@@ -52,6 +50,12 @@ class Human:
         self.out = out or sys.stdout
         self.seat = 0
         self._seen: dict[str, str] = {}
+
+    @property
+    def games(self) -> tuple[str, ...]:
+        """Every game registered (when asked, so also one registered after this module
+        was loaded): a person can play any."""
+        return tuple(game_names())
 
     def new_game(self, game: NewGame) -> None:
         self.seat = game.seat
