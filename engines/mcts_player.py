@@ -7,7 +7,9 @@ Sneferu is searched by its own search (``search``); any other game by the generi
 estimate). Chance is sampled by its weights, every seat plays for its own final place, and
 the search stops in time for every ``go``: 80% of a ``movetime`` less ``Overhead``, or a
 share of the clock (Sneferu: what is left over the turns the boat may still take; another
-game: a twentieth; plus most of the increment) less ``Overhead``.
+game: a twentieth; plus most of the increment) less ``Overhead``. In a game with hidden
+information it knows only its seat's view and searches it by determinization; at a
+simultaneous node it searches its own seat's sealed move (SPEC 11.4).
 Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the time limit
 still obeyed, makes it deterministic); ``Exploration`` (UCT constant in hundredths),
 ``Horizon`` (playout turns, in another game moves a seat, before the position is
@@ -70,7 +72,7 @@ class MctsPlayer(Bot):
             budget = go.movetime / 1000
             return max(budget * 0.25, budget * 0.8 - overhead)
         assert go.clock is not None
-        seat = state.current_seat()
+        seat = self.seat
         clock = go.clock[seat] / 1000
         if self.game.name == "sneferu":
             p = state.players[seat]
@@ -85,7 +87,7 @@ class MctsPlayer(Bot):
         deadline = began + self.think_time(state, go)
         if self.game.name != "sneferu":
             generic = GenericOptions(exploration=self.exploration / 100, horizon=self.horizon)
-            analysis = search_game(self.game, state, iterations=self.iterations,
+            analysis = search_game(self.game, state, seat=self.seat, iterations=self.iterations,
                                    deadline=deadline, seed=self.rng.randrange(2**31),
                                    options=generic, progress=self.report)
             self.report(analysis)

@@ -52,12 +52,15 @@ def load_edition_file(path: str | Path, kind: type[E], check: Callable[[E], None
 
 class EditionFormat(Generic[E]):
     """A game's edition files: its structs ``kind``, its ``check``, and the standard edition
-    shipped as ``editions/standard.toml`` in ``package`` (read once)."""
+    shipped as ``editions/<standard>.toml`` in ``package`` (read once; ``standard.toml``
+    unless the game names its edition file)."""
 
-    def __init__(self, kind: type[E], check: Callable[[E], None], package: str) -> None:
+    def __init__(self, kind: type[E], check: Callable[[E], None], package: str,
+                 standard: str = "standard") -> None:
         self.kind = kind
         self.check = check
         self.package = package
+        self.standard_name = standard
         self._standard: E | None = None
 
     def load(self, path: str | Path) -> E:
@@ -71,6 +74,7 @@ class EditionFormat(Generic[E]):
     def standard(self) -> E:
         """The edition that ships with the package."""
         if self._standard is None:
-            raw = resources.files(self.package).joinpath("editions/standard.toml").read_bytes()
+            raw = (resources.files(self.package)
+                   .joinpath(f"editions/{self.standard_name}.toml").read_bytes())
             self._standard = self.parse(raw, "standard edition")
         return self._standard

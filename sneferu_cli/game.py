@@ -336,6 +336,7 @@ DEFAULT_GAME = "sneferu"
 GAMES: dict[str, str] = {
     "sneferu": "sneferu_cli.games.sneferu",
     "imhotep": "sneferu_cli.games.imhotep",
+    "silver-gold": "sneferu_cli.games.silver_gold",
 }
 """Registered games: name -> the module whose ``GAME`` attribute is its :class:`Game`."""
 

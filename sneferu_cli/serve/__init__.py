@@ -7,6 +7,9 @@ on stdin/stdout, in GTP-style text or JSON. The same pieces serve Python callers
 by id, one result per request), :func:`state_doc` (a state as JSON) and :func:`serve`
 (the loop itself, over any pair of byte streams). Every game is served through
 :mod:`sneferu_cli.game`; Sneferu's steps and state document are in :mod:`.sneferu_steps`.
+In a game with hidden information or simultaneous sealed moves a request naming
+``seat=N`` is shown only seat N's view and speaks for seat N; one naming no seat is the
+host's, which sees the whole game (SPEC 10.11).
 
 >>> session = Session()
 >>> session.handle(New(players=3, seed=1))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..game import DEFAULT_GAME, get_game
@@ -34,9 +35,23 @@ from . import sneferu_steps
 from .requests import RequestError
 from .sneferu_steps import StepEntry
 
-Entry = str | StepEntry
+
+@dataclass(frozen=True)
+class SealedMove:
+    """One seat's move at a simultaneous node (0-based ``seat``): kept with its seat, which
+    a replay needs (the moves of such a node may come in any order); ``str`` gives
+    ``seat=N MOVE``, as a ``play`` request names it."""
+
+    seat: int
+    move: str
+
+    def __str__(self) -> str:
+        return f"seat={self.seat + 1} {self.move}"
+
+
+Entry = str | StepEntry | SealedMove
 """What one request applied: a whole move or a chance outcome (``~``...), as canonical
-notation text, or one step of a Sneferu turn."""
+notation text, a seat's move at a simultaneous node, or one step of a Sneferu turn."""
 
 
 class Game:
@@ -65,18 +80,28 @@ class Game:
         """The entries applied since the game was opened, oldest first (a copy)."""
         return self._entries[:]
 
-    def play(self, move: str | Sequence[object] | object) -> None:
+    def play(self, move: str | Sequence[object] | object, seat: int | None = None) -> None:
         """Apply a whole move (Sneferu: the rest of the current turn) atomically, given as
         notation text (or, from Python, a Sneferu ``Move`` or its steps); it is recorded
-        in its canonical form."""
+        in its canonical form. ``seat`` (0-based): the seat whose move it is, one of those
+        deciding (by default the current seat); at a simultaneous node the move stays
+        sealed until the last deciding seat's is in."""
         if not isinstance(move, str):
             move = (" ".join(str(s) for s in move) if isinstance(move, Sequence)
                     else str(move))
         turn = self._turn()
-        text = self.rules.apply_move(self.state, move)
+        rules, state = self.rules, self.state
+        entry: Entry
+        if rules.is_simultaneous(state):
+            seat = state.current_seat() if seat is None else seat
+            entry = SealedMove(seat, rules.apply_move_of(state, seat, move))
+        elif seat is None:
+            entry = rules.apply_move(state, move)
+        else:
+            entry = rules.apply_move_of(state, seat, move)
         if not self.sneferu:
             self._moves += 1
-        self._record(text, turn)
+        self._record(entry, turn)
 
     def step(self, step: StepEntry | str) -> None:
         """Apply one step of the seat to decide (``done`` included), or its notation text:
@@ -132,7 +157,8 @@ class Game:
         undone = self._entries[target:]
         del self._entries[target:]
         if not self.sneferu:
-            self._moves -= sum(1 for e in undone if isinstance(e, str) and e[:1] != "~")
+            self._moves -= sum(1 for e in undone if isinstance(e, SealedMove)
+                               or (isinstance(e, str) and e[:1] != "~"))
         self.state = state
         return undone
 
@@ -150,7 +176,9 @@ class Game:
             self._marks.append((len(self._entries), self.state.clone()))
 
     def _apply(self, state: Any, entry: Entry) -> None:
-        if not isinstance(entry, str):
+        if isinstance(entry, SealedMove):
+            self.rules.apply_move_of(state, entry.seat, entry.move)
+        elif not isinstance(entry, str):
             sneferu_steps.apply_step(state, entry)
         elif entry[:1] == "~":
             self.rules.apply_outcome(state, entry)

@@ -10,7 +10,9 @@ Every game is opened, played, drawn for, ranked, analysed and given edition file
 :mod:`sneferu_cli.game`; what is Sneferu's alone (its steps, ``builders=``, its turn field,
 chance weights and state document, its own search) is in :mod:`.sneferu_steps` and
 :mod:`sneferu_cli.search`. Another game's moves are single decisions (no ``steps``), its
-state JSON is a :class:`GameDoc`, its ``analyse`` the generic search.
+state JSON is a :class:`GameDoc`, its ``analyse`` the generic search. A request's
+``seat=N`` (SPEC 10.11) shows that seat's view (``position``, ``state``, ``show``) and
+speaks for that seat (``moves``, ``play``, ``analyse``).
 
 >>> session = Session()
 >>> session.handle(New(players=2, seed=3))
@@ -270,8 +272,10 @@ class Session:
             case Moves():
                 game = self._game(request.game)
                 state = game.state
+                seat = _seat(game, request.seat)
                 return MoveList([] if state.is_over() or state.is_chance_node()
-                                else game.rules.legal_moves(state))
+                                else game.rules.legal_moves(state) if seat is None
+                                else game.rules.legal_moves_of(state, seat))
             case Steps():
                 game = self._sneferu(request.game, "steps")
                 return StepList(sneferu_steps.legal_steps(game.state))
@@ -280,7 +284,8 @@ class Session:
                 return OutcomeList(outcome_odds(game.state) if game.sneferu
                                    else game_odds(game.rules, game.state))
             case Play():
-                self._game(request.game).play(request.move)
+                game = self._game(request.game)
+                game.play(request.move, _seat(game, request.seat))
                 return Result()
             case Step():
                 game = self._sneferu(request.game, "step")
@@ -296,14 +301,18 @@ class Session:
                 return Undone([str(e) for e in game.undo(request.turn)])
             case Position():
                 game = self._game(request.game)
-                return PositionText(game.rules.to_position(game.state))
+                seat = _seat(game, request.seat)
+                return PositionText(game.rules.to_position(game.state) if seat is None
+                                    else game.rules.view(game.state, seat))
             case State():
                 game = self._game(request.game)
+                seat = _seat(game, request.seat)
                 return StateResult(state_doc(game.state, request.legal) if game.sneferu
-                                   else game_doc(game.rules, game.state, request.legal))
+                                   else game_doc(game.rules, _known(game, seat),
+                                                 request.legal, seat))
             case Show():
                 game = self._game(request.game)
-                return Picture(game.rules.picture(game.state))
+                return Picture(game.rules.picture(_known(game, _seat(game, request.seat))))
             case Turn():
                 return TurnField(_turn_field(self._game(request.game)))
             case Ranking():
@@ -350,11 +359,15 @@ class Session:
                                f"bound of {limit} ms (--max-analyse-ms)")
         ms = request.movetime or (min(ANALYSE_MS, limit) if request.iterations is None
                                   else limit)
+        seat = _seat(game, request.seat)
+        if game.sneferu and seat is not None and seat not in game.rules.deciding_seats(
+                game.state):
+            raise RequestError(f"analyse: seat {seat + 1} has no decision to take now")
         deadline = time.perf_counter() + ms / 1000
         iterations = request.iterations or 0
         result = (search(game.state, iterations=iterations, deadline=deadline,
                          seed=request.seed) if game.sneferu
-                  else search_game(game.rules, game.state, iterations=iterations,
+                  else search_game(game.rules, game.state, seat=seat, iterations=iterations,
                                    deadline=deadline, seed=request.seed))
         return Analysed(analysis_doc(result, request.top))
 
@@ -454,14 +467,38 @@ class Session:
 
 
 def _turn_field(game: Game) -> str:
-    """Sneferu's turn field of its position notation; another game's ``over``, ``chance``
-    or ``seat:N``, the seat (1-based) to decide."""
+    """Sneferu's turn field of its position notation; another game's ``over``, ``chance``,
+    ``seat:N``, the seat (1-based) to decide, or at a simultaneous node ``seats:N,M``, the
+    seats whose sealed moves are still to come."""
     state = game.state
     if game.sneferu:
         return sneferu_steps.turn_field(state)
     if state.is_over():
         return "over"
-    return "chance" if state.is_chance_node() else f"seat:{state.current_seat() + 1}"
+    if state.is_chance_node():
+        return "chance"
+    if game.rules.is_simultaneous(state):
+        return "seats:" + ",".join(str(s + 1) for s in game.rules.deciding_seats(state))
+    return f"seat:{state.current_seat() + 1}"
+
+
+def _seat(game: Game, seat: int | None) -> int | None:
+    """A request's ``seat=`` (1-based) as a 0-based seat of the game, or None."""
+    if seat is None:
+        return None
+    players = game.rules.players_of(game.state)
+    if not 1 <= seat <= players:
+        raise RequestError(f"seat={seat}: the game has {players} seats")
+    return seat - 1
+
+
+def _known(game: Game, seat: int | None) -> Any:
+    """What ``seat`` may know of the game: the state its view describes (the whole state
+    when no seat is named, or nothing is hidden)."""
+    rules, state = game.rules, game.state
+    if seat is None or not rules.hidden_information:
+        return state
+    return rules.from_position(rules.view(state, seat), rules.edition_of(state))
 
 
 def _standings(game: Game) -> Standings:

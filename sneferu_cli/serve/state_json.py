@@ -11,7 +11,7 @@ store: the JSON is not read back.
 >>> game = get_game("imhotep")
 >>> doc = game_doc(game, game.new_game(2), legal=True)
 >>> doc.turn, doc.legal.moves, doc.legal.outcomes[0].weight
-(DecisionDoc(over=False, chance=True, seat=None), [], 1)
+(DecisionDoc(over=False, chance=True, seat=None, seats=None), [], 1)
 """
 
 from __future__ import annotations
@@ -42,12 +42,15 @@ class LegalDoc(msgspec.Struct, frozen=True):
     outcomes: list[OutcomeOdds]
 
 
-class DecisionDoc(msgspec.Struct, frozen=True):
-    """Where another game stands: over, a chance node, or the seat to decide (1-based)."""
+class DecisionDoc(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Where another game stands: over, a chance node, or the seat to decide (1-based);
+    at a simultaneous node also ``seats``, every seat whose sealed move is still to come
+    (``seat`` is then the lowest)."""
 
     over: bool
     chance: bool
     seat: int | None
+    seats: list[int] | None = None
 
 
 class GameDoc(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -63,17 +66,23 @@ class GameDoc(msgspec.Struct, frozen=True, omit_defaults=True):
     legal: LegalDoc | None = None
 
 
-def game_doc(game: Game, state: Any, legal: bool = False) -> GameDoc:
-    """The JSON document of ``state`` of ``game``; ``legal`` adds its legal moves or the
-    chance node's outcomes."""
+def game_doc(game: Game, state: Any, legal: bool = False, seat: int | None = None
+             ) -> GameDoc:
+    """The JSON document of ``state`` of ``game``; ``legal`` adds its legal moves (of
+    ``seat``, 0-based, when given: the document of a seat's view) or the chance node's
+    outcomes."""
     over, chance = state.is_over(), state.is_chance_node()
+    sealed = game.is_simultaneous(state)
     doc = GameDoc(
         game=game.name, edition=game.edition_of(state).name, variant=game.variant_of(state),
-        players=game.players_of(state), position=game.to_position(state),
-        turn=DecisionDoc(over, chance, None if over or chance else state.current_seat() + 1),
+        players=game.players_of(state),
+        position=game.to_position(state) if seat is None else game.view(state, seat),
+        turn=DecisionDoc(over, chance, None if over or chance else state.current_seat() + 1,
+                         [s + 1 for s in game.deciding_seats(state)] if sealed else None),
         data=game.page_data(state))
     if legal:
-        moves = [] if over or chance else game.legal_moves(state)
+        moves = ([] if over or chance else game.legal_moves(state) if seat is None
+                 else game.legal_moves_of(state, seat))
         doc = msgspec.structs.replace(doc, legal=LegalDoc(
             moves=moves, steps=[], outcomes=game_odds(game, state)))
     return doc

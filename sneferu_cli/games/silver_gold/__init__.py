@@ -1,0 +1,196 @@
+"""Silver & Gold Pyramids (2-4 players): the game behind :mod:`sneferu_cli.game`'s interface.
+
+Rules in :mod:`.state` (SILVER-GOLD-RULES.md, rulings G1..G31), moves and chance outcomes in
+:mod:`.move`, the printed cards in :mod:`.edition` (``editions/sgp-recon-1.toml``), the
+position notation and the seats' views in :mod:`.position`, pictures in :mod:`.picture`,
+invariants in :mod:`.check` and the estimate the greedy and mcts engines play by in
+:mod:`.heuristic`.
+
+The game has hidden information and simultaneous nodes (SPEC 14.5): the set-up deal is
+private, and the set-up keep and every step-2 marking are sealed decisions of all seats.
+
+>>> import random
+>>> from sneferu_cli.game import get_game
+>>> game = get_game("silver-gold")
+>>> state = game.new_game(3)
+>>> rng = random.Random(2)
+>>> while state.is_chance_node():
+...     game.apply_outcome(state, game.sample_outcome(state, rng))
+>>> game.is_simultaneous(state), game.deciding_seats(state)
+(True, (0, 1, 2))
+>>> game.view(state, 1).split(" | ")[1]
+'1: R0 G0 F:---- S0 done:- pts:- dealt:?'
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, ClassVar
+
+from sneferu_cli.game import Game, IllegalMove, Standing
+
+from .edition import Edition, load_edition, parse_edition, standard_edition
+from .move import canonical_outcome, parse_move, parse_outcome
+from .state import SilverGoldState, new_game, sample_outcome
+
+__all__ = ["GAME", "SilverGoldGame", "SilverGoldState"]
+
+_KINDS = {"deal": "deal", "offer": "offer", "draw": "draw", "exp": "exp"}
+"""One interned string per outcome kind (records group a run of outcomes by identity)."""
+
+
+class SilverGoldGame(Game):
+    """Silver & Gold Pyramids: expedition patterns marked on pyramid chambers, sealed."""
+
+    name: ClassVar[str] = "silver-gold"
+    title: ClassVar[str] = "Silver & Gold Pyramids"
+    players: ClassVar[range] = range(2, 5)
+    variants: ClassVar[tuple[str, ...]] = ("standard",)
+    score_keys: ClassVar[tuple[str, ...]] = ("points", "tiebreak")
+    hidden_information: ClassVar[bool] = True
+
+    def standard_edition(self) -> Edition:
+        return standard_edition()
+
+    def load_edition(self, path: Path) -> Edition:
+        return load_edition(path)
+
+    def parse_edition(self, raw: bytes, source: str) -> Edition:
+        return parse_edition(raw, source)
+
+    def new_game(self, players: int, *, variant: str | None = None,
+                 edition: Any | None = None) -> SilverGoldState:
+        if variant not in (None, *self.variants):
+            raise ValueError(f"unknown variant {variant!r} of {self.title} (known: standard)")
+        return new_game(players, edition)
+
+    def from_position(self, text: str, edition: Any | None = None) -> SilverGoldState:
+        from .position import from_position
+
+        return from_position(text, edition)
+
+    def to_position(self, state: Any) -> str:
+        from .position import to_position
+
+        return to_position(state)
+
+    def players_of(self, state: Any) -> int:
+        return int(state.players)
+
+    def variant_of(self, state: Any) -> str:
+        return "standard"
+
+    def edition_of(self, state: Any) -> Edition:
+        result: Edition = state.edition
+        return result
+
+    # ---------------------------------------------------------------- chance
+
+    def chance_outcomes(self, state: Any) -> list[tuple[str, float]]:
+        result: list[tuple[str, float]] = state.chance_outcomes()
+        return result
+
+    def sample_outcome(self, state: Any, rng: random.Random) -> str:
+        return sample_outcome(state, rng)
+
+    def apply_outcome(self, state: Any, text: str) -> None:
+        state.apply_outcome(*parse_outcome(text))
+
+    def canonical_outcome(self, text: str) -> str:
+        return canonical_outcome(text)
+
+    def outcome_kind(self, text: str) -> str:
+        return _KINDS[parse_outcome(text)[0]]
+
+    # ---------------------------------------------------------------- decisions
+
+    def legal_moves(self, state: Any) -> list[str]:
+        result: list[str] = state.legal_moves()
+        return result
+
+    def apply_move(self, state: Any, text: str) -> str:
+        seats = state.deciding_seats()
+        if not seats:
+            raise IllegalMove("no seat decides now")
+        return self.apply_move_of(state, seats[0], text)
+
+    def apply_listed_move(self, state: Any, text: str) -> None:
+        state.apply_listed(state.current_seat(), text, parse_move(text))
+
+    def canonical_move(self, text: str) -> str:
+        return str(parse_move(text))
+
+    def is_simultaneous(self, state: Any) -> bool:
+        return bool(state.is_simultaneous())
+
+    def deciding_seats(self, state: Any) -> tuple[int, ...]:
+        result: tuple[int, ...] = state.deciding_seats()
+        return result
+
+    def legal_moves_of(self, state: Any, seat: int) -> list[str]:
+        result: list[str] = state.legal_moves_of(seat)
+        return result
+
+    def apply_move_of(self, state: Any, seat: int, text: str) -> str:
+        move = parse_move(text)
+        result: str = state.apply_move_of(seat, move)
+        return result
+
+    def view(self, state: Any, seat: int) -> str:
+        from .position import view
+
+        return view(state, seat)
+
+    def determinize(self, state: Any, seat: int, rng: random.Random) -> SilverGoldState:
+        result: SilverGoldState = state.determinize(rng)
+        return result
+
+    # ---------------------------------------------------------------- the end
+
+    def standings(self, state: Any) -> list[Standing]:
+        return [Standing(seat + 1, rank, {"points": points, "tiebreak": tiebreak}, retired)
+                for seat, rank, points, tiebreak, retired in state.ranking()]
+
+    def termination(self, state: Any) -> str:
+        if not state.is_over():
+            return "aborted"
+        return "all-retired" if state.all_retired() else "normal"
+
+    # ---------------------------------------------------------------- pictures
+
+    def picture(self, state: Any) -> str:
+        from .picture import picture
+
+        return picture(state)
+
+    def picture_parts(self, state: Any) -> list[tuple[str, str]]:
+        from .picture import sections
+
+        return sections(state)
+
+    move_help: ClassVar[str] = """\
+Type one move (cards by their order number, cells a1..e5, row 1 the entrance row):
+  keep 12 40            set-up: keep two of your four dealt cards
+  17:a1,a2,b2           mark the expedition pattern on card 17 (turned or mirrored)
+  17:b3                 or mark one single cell instead
+  7:c1,d1,e1 +7:c2      each red cross marked owes a bonus mark: +card:cell, in order
+  take 31, take deck    after completing a card: a card of the offer, or the deck's top"""
+
+    def page_data(self, state: Any) -> dict[str, Any]:
+        from .picture import page_data
+
+        return page_data(state)
+
+    def check(self, state: Any) -> None:
+        from .check import check
+
+        check(state)
+
+    def evaluate(self, state: Any) -> list[float]:
+        from .heuristic import values
+
+        return values(state)
+
+
+GAME = SilverGoldGame()

@@ -1,0 +1,817 @@
+"""The Silver & Gold Pyramids game state: every rule of SILVER-GOLD-RULES.md (G1-G31).
+
+A :class:`SilverGoldState` is a chance node (a deal, an offer card, a drawn card, an
+expedition card), a decision, or over. Two decisions are simultaneous and sealed (G21,
+G22): the set-up keep and the step-2 marking. Every seat that owes such a decision
+(:meth:`~SilverGoldState.deciding_seats`) submits its move, which is checked against the
+node and kept *pending* (``sealed``); the moves take effect together when the last one is
+in. A move touches only its own seat's cards and scoring card, so the order of submission
+cannot matter. ``current_seat()`` is the lowest deciding seat, so a loop that knows nothing
+of simultaneous nodes collects the moves in seat order (G1). The new-card choices of step 3
+are ordinary decisions of one seat, in the order of G13.
+
+Chambers are bit masks: bit ``k`` is cell ``k`` (``a1`` = 0 .. ``e5`` = 24, row by row).
+The cards not visible anywhere form ``pool`` (a mask of card numbers): the deck, plus, in a
+seat's view during set-up, the other seats' hidden dealt cards (``hidden``).
+
+>>> import random
+>>> from sneferu_cli.games.silver_gold.move import parse_outcome
+>>> state = new_game(2)
+>>> rng = random.Random(3)
+>>> while state.is_chance_node():
+...     state.apply_outcome(*parse_outcome(sample_outcome(state, rng)))
+>>> state.deciding_seats(), len(state.legal_moves())
+((0, 1), 6)
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import random
+from typing import Final
+
+from ...game import IllegalMove
+from .edition import COLOURS, SIZE, Edition, cell_index, standard_edition
+from .move import DEAL, DRAW, EXP, OFFER, Keep, Mark, Move, Take, mark_text
+
+__all__ = ["SilverGoldIllegal", "SilverGoldState", "Tables", "new_game", "sample_outcome"]
+
+# Phases (what the state waits for).
+DEALING: Final = 0   # chance: the deal of seat ``phase_seat`` (3.2)
+KEEPING: Final = 1   # simultaneous: every seat keeps 2 of its 4 (3.3, G22)
+OFFERING: Final = 2  # chance: the set-up offer (3.4)
+REVEAL: Final = 3    # chance: the expedition card of the next turn (step 1, G24)
+MARKING: Final = 4   # simultaneous: every seat with a card in play marks (step 2, G21)
+TAKING: Final = 5    # decision: seat ``phase_seat`` takes a new card (step 3, G13)
+DRAWING: Final = 6   # chance: the card ``take deck`` gives seat ``phase_seat``
+REFILL: Final = 7    # chance: the offer refilled after a seat's takes (G15)
+OVER: Final = 8
+
+PHASES: Final = ("deal", "keep", "offer", "exp", "mark", "take", "draw", "refill", "over")
+"""The name of each phase in the position notation."""
+
+ROUNDS: Final = 4
+TURNS: Final = 7
+"""Rounds in a game and turns (expedition cards revealed) in a round (4)."""
+DEALT: Final = 4
+KEPT: Final = 2
+OFFER_SIZE: Final = 4
+GEMS: Final = 10
+"""Each gem track has 10 spaces (G9)."""
+CARD_POINTS: Final = 10
+TORCH_POINTS: Final = 5
+PAIR_POINTS: Final = 5
+BOXES: Final = (10, 6, 3)
+"""Each colour's pyramid-point boxes, taken best first (7)."""
+THRESHOLDS: Final = (2, 4, 6)
+"""A claim each time a colour's completed cards reach one of these (7)."""
+
+FULL: Final = (1 << SIZE * SIZE) - 1
+_COL_A: Final = sum(1 << (SIZE * r) for r in range(SIZE))
+_COL_E: Final = _COL_A << (SIZE - 1)
+
+
+class SilverGoldIllegal(IllegalMove):
+    """A move or chance outcome the rules do not allow in the state it is applied to."""
+
+
+def spread(mask: int) -> int:
+    """The cells sharing a side with a cell of ``mask`` (G4: never diagonally)."""
+    return ((mask << SIZE) | (mask >> SIZE) | ((mask & ~_COL_E) << 1)
+            | ((mask & ~_COL_A) >> 1)) & FULL
+
+
+def cells_of(mask: int) -> list[int]:
+    """The cell indices of ``mask``, ascending (row by row, then column)."""
+    out: list[int] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _orientations(cells: list[tuple[int, int]]) -> set[tuple[tuple[int, int], ...]]:
+    """Every turn and mirror image of a shape of (row, column) cells, moved to the corner
+    (G3)."""
+    shapes: set[tuple[tuple[int, int], ...]] = set()
+    for mirror in (False, True):
+        cur = [(r, -c) if mirror else (r, c) for r, c in cells]
+        for _ in range(4):
+            cur = [(c, -r) for r, c in cur]
+            r0 = min(r for r, _ in cur)
+            c0 = min(c for _, c in cur)
+            shapes.add(tuple(sorted((r - r0, c - c0) for r, c in cur)))
+    return shapes
+
+
+class Tables:
+    """An edition's numbers in the shapes the rules use, shared by all its states: per card
+    number (index 0 unused) its colour index and cell masks, per pattern its placements."""
+
+    def __init__(self, edition: Edition) -> None:
+        self.edition = edition
+        n = len(edition.cards) + 1
+        self.cards = len(edition.cards)
+        self.colour = [0] * n
+        self.walls = [0] * n
+        self.entrance = [0] * n
+        self.tomb = [0] * n
+        self.red = [0] * n
+        self.green = [0] * n
+        self.torch = [0] * n
+        self.skull = [0] * n
+        self.potion = [0] * n
+        self.cross = [0] * n
+        self.grid = [""] * n
+        for card in edition.cards:
+            k = card.number
+            grid = "".join(card.rows)
+            self.grid[k] = grid
+            self.colour[k] = COLOURS.index(card.colour)
+            masks = {code: sum(1 << i for i, c in enumerate(grid) if c == code)
+                     for code in "#ETRGFSPX"}
+            self.walls[k] = masks["#"]
+            self.entrance[k] = grid.index("E")
+            self.tomb[k] = grid.index("T")
+            self.red[k] = masks["R"]
+            self.green[k] = masks["G"]
+            self.torch[k] = masks["F"]
+            self.skull[k] = masks["S"]
+            self.potion[k] = masks["P"]
+            self.cross[k] = masks["X"]
+        self.codes = tuple(e.code for e in edition.expeditions)
+        self.copies = tuple(e.copies for e in edition.expeditions)
+        self.pattern_size = tuple(len(e.cells) for e in edition.expeditions)
+        self.skull_values = edition.skull_values
+        self.skull_cap = len(edition.skull_values)
+        # Every placement of each pattern on the grid, as (mask, sorted cells), ordered by
+        # the sorted cell indices (the legal-move order, SPEC 14.2).
+        self.placements: list[list[tuple[int, tuple[int, ...]]]] = []
+        self.placement_set: list[frozenset[int]] = []
+        for e in edition.expeditions:
+            shape = [divmod(cell_index(c), SIZE) for c in e.cells]
+            found: set[tuple[int, ...]] = set()
+            for form in _orientations(shape):
+                h = max(r for r, _ in form)
+                w = max(c for _, c in form)
+                for dr in range(SIZE - h):
+                    for dc in range(SIZE - w):
+                        found.add(tuple(sorted(SIZE * (r + dr) + c + dc for r, c in form)))
+            ordered = sorted(found)
+            self.placements.append([(sum(1 << k for k in cells), cells) for cells in ordered])
+            self.placement_set.append(frozenset(sum(1 << k for k in c) for c in ordered))
+
+    def pattern(self, code: str) -> int:
+        """The index of the pattern ``code``; -1 when the edition has none."""
+        return self.codes.index(code) if code in self.codes else -1
+
+    def penalty(self, skulls: int) -> int:
+        """The skull penalty for ``skulls`` marked (2.5, G7)."""
+        return self.skull_values[skulls - 1] if skulls > 0 else 0
+
+
+@functools.cache
+def tables_of(edition: Edition) -> Tables:
+    """The shared :class:`Tables` of ``edition``."""
+    return Tables(edition)
+
+
+class SilverGoldState:
+    """A Silver & Gold Pyramids game of 2-4 seats (0-based here, 1-based in notations)."""
+
+    def __init__(self, players: int, edition: Edition | None = None,
+                 tables: Tables | None = None) -> None:
+        if not 2 <= players <= 4:
+            raise ValueError(f"Silver & Gold Pyramids is played by 2 to 4, not {players}")
+        self.tables = tables or tables_of(edition or standard_edition())
+        self.players = players
+        self.round = 1
+        self.turn = 0
+        """Expedition cards revealed this round (0-7)."""
+        self.phase = DEALING
+        self.phase_seat = 0
+        self.revealed: list[int] = []
+        """The patterns revealed this round, in order; the last is the current one."""
+        self.offer: list[int] = []
+        self.pool = sum(1 << k for k in range(1, self.tables.cards + 1))
+        self.hidden = [0] * players
+        """Per seat, how many of its dealt cards this state does not know (a view)."""
+        self.dealt: list[list[int]] = [[] for _ in range(players)]
+        self.play: list[list[int]] = [[] for _ in range(players)]
+        self.marks = [0] * (self.tables.cards + 1)
+        """The marked cells of each card in play, by card number."""
+        self.red = [0] * players
+        self.green = [0] * players
+        self.skulls = [0] * players
+        self.torches = [0] * players
+        """Bit r-1 set: the torch box of round r is marked."""
+        self.done: list[list[int]] = [[] for _ in range(players)]
+        self.boxes: list[list[tuple[int, int]]] = [[] for _ in range(players)]
+        """Claimed pyramid-point boxes per seat: (colour index, points)."""
+        self.taken = [0] * len(COLOURS)
+        """Boxes claimed per colour (0-3)."""
+        self.sealed: list[Move | None] = [None] * players
+        self.now: list[list[int]] = [[] for _ in range(players)]
+        """Cards each seat completed in this turn's step 2 (kept until step 4)."""
+        self.owed = [0] * players
+        self.retired = [False] * players
+        self.last: list[list[tuple[int, int]]] = [[] for _ in range(players)]
+        """Per seat, (card, cells) marked in the last step 2 (for the pictures only; not
+        part of the position)."""
+
+    @property
+    def edition(self) -> Edition:
+        return self.tables.edition
+
+    def clone(self) -> SilverGoldState:
+        other = SilverGoldState(self.players, tables=self.tables)
+        other.round = self.round
+        other.turn = self.turn
+        other.phase = self.phase
+        other.phase_seat = self.phase_seat
+        other.revealed = self.revealed[:]
+        other.offer = self.offer[:]
+        other.pool = self.pool
+        other.hidden = self.hidden[:]
+        other.dealt = [d[:] for d in self.dealt]
+        other.play = [p[:] for p in self.play]
+        other.marks = self.marks[:]
+        other.red = self.red[:]
+        other.green = self.green[:]
+        other.skulls = self.skulls[:]
+        other.torches = self.torches[:]
+        other.done = [d[:] for d in self.done]
+        other.boxes = [b[:] for b in self.boxes]
+        other.taken = self.taken[:]
+        other.sealed = self.sealed[:]
+        other.now = [n[:] for n in self.now]
+        other.owed = self.owed[:]
+        other.retired = self.retired[:]
+        other.last = [x[:] for x in self.last]
+        return other
+
+    # ------------------------------------------------------------------ where play is
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase in (DEALING, OFFERING, REVEAL, DRAWING, REFILL)
+
+    def is_simultaneous(self) -> bool:
+        return self.phase in (KEEPING, MARKING)
+
+    def deciding_seats(self) -> tuple[int, ...]:
+        """The seats that owe a decision now (at a sealed node: those still to submit)."""
+        if self.phase == KEEPING:
+            return tuple(s for s in range(self.players) if not self.retired[s]
+                         and self.sealed[s] is None and (self.dealt[s] or self.hidden[s]))
+        if self.phase == MARKING:
+            return tuple(s for s in range(self.players) if not self.retired[s]
+                         and self.sealed[s] is None and self.play[s])
+        if self.phase == TAKING:
+            return (self.phase_seat,)
+        return ()
+
+    def current_seat(self) -> int:
+        seats = self.deciding_seats()
+        if not seats:
+            raise ValueError("no seat decides now")
+        return seats[0]
+
+    def deck_size(self) -> int:
+        """The cards in the pyramid deck."""
+        return self.pool.bit_count() - sum(self.hidden)
+
+    def pattern(self) -> int:
+        """The current pattern (index into the edition's expeditions); -1 before the first
+        reveal of a round."""
+        return self.revealed[-1] if self.revealed else -1
+
+    # ------------------------------------------------------------------ chance
+
+    def pool_cards(self) -> list[int]:
+        """The cards not visible anywhere, ascending."""
+        return [k for k in range(1, self.tables.cards + 1) if self.pool >> k & 1]
+
+    def chance_weights(self) -> list[tuple[str, int]]:
+        """The outcomes of this chance node with integer weights (each deal weight 1)."""
+        if self.phase == DEALING:
+            return [(f"~deal:{a},{b},{c},{d}", 1)
+                    for a, b, c, d in itertools.combinations(self.pool_cards(), DEALT)]
+        if self.phase == REVEAL:
+            left = self._copies_left()
+            return [(f"~exp:{code}", n) for code, n in zip(self.tables.codes, left,
+                                                           strict=True) if n > 0]
+        kind = DRAW if self.phase == DRAWING else OFFER
+        if self.is_chance_node():
+            return [(f"~{kind}:{k}", 1) for k in self.pool_cards()]
+        return []
+
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        weights = self.chance_weights()
+        total = sum(w for _, w in weights)
+        return [(o, w / total) for o, w in weights]
+
+    def _copies_left(self) -> list[int]:
+        left = list(self.tables.copies)
+        for p in self.revealed:
+            left[p] -= 1
+        return left
+
+    def apply_outcome(self, kind: str, cards: tuple[int, ...], code: str) -> None:
+        """Apply a chance outcome (as :func:`.move.parse_outcome` reads it)."""
+        expected = {DEALING: DEAL, OFFERING: OFFER, REFILL: OFFER, DRAWING: DRAW,
+                    REVEAL: EXP}.get(self.phase)
+        if kind != expected:
+            raise SilverGoldIllegal(f"a ~{kind} outcome does not fit here (expected "
+                                    f"{'~' + expected if expected else 'no chance event'})")
+        if kind == EXP:
+            p = self.tables.pattern(code)
+            if p < 0 or self._copies_left()[p] <= 0:
+                raise SilverGoldIllegal(f"expedition card {code!r} is not left this round")
+            self.revealed.append(p)
+            self.turn += 1
+            self.phase = MARKING
+            self.last = [[] for _ in range(self.players)]
+            self._run()
+            return
+        if len(set(cards)) != len(cards):
+            raise SilverGoldIllegal("a deal is four different cards")
+        for k in cards:
+            if not 1 <= k <= self.tables.cards or not self.pool >> k & 1:
+                raise SilverGoldIllegal(f"card {k} is not in the deck")
+        for k in cards:
+            self.pool &= ~(1 << k)
+        seat = self.phase_seat
+        if kind == DEAL:
+            self.dealt[seat] = list(cards)
+            self.phase_seat += 1
+        elif kind == DRAW:
+            self.play[seat].append(cards[0])
+            self.play[seat].sort()
+            self.owed[seat] -= 1
+            self.phase = TAKING
+            self._after_take(seat)
+            return
+        else:
+            self.offer.append(cards[0])
+            self.offer.sort()
+        self._run()
+
+    # ------------------------------------------------------------------ decisions
+
+    def legal_moves_of(self, seat: int) -> list[str]:
+        """The legal moves of ``seat`` as canonical text (SPEC 14.2's order); empty when it
+        owes no decision (or, in a view, when its dealt cards are hidden)."""
+        if seat not in self.deciding_seats():
+            return []
+        if self.phase == KEEPING:
+            return [f"keep {a} {b}" for a, b in itertools.combinations(self.dealt[seat], 2)]
+        if self.phase == MARKING:
+            return [option[0] for option in self.mark_options(seat)]
+        moves = [f"take {k}" for k in self.offer]
+        if self.deck_size() > 0:
+            moves.append("take deck")
+        return moves
+
+    def legal_moves(self) -> list[str]:
+        seats = self.deciding_seats()
+        return self.legal_moves_of(seats[0]) if seats else []
+
+    def mark_options(self, seat: int
+                     ) -> list[tuple[str, int, int, tuple[tuple[int, int], ...]]]:
+        """Every legal step-2 move of ``seat``: (text, card, main mask, bonus marks), each
+        set of marked cells once with its bonus marks in their first legal order (G26).
+        Order: cards ascending; on each, the pattern placements by their sorted cells, then
+        the single cells (5.2, 5.3); each with its bonus-mark completions in that order."""
+        t = self.tables
+        p = self.pattern()
+        out: list[tuple[str, int, int, tuple[tuple[int, int], ...]]] = []
+        cards = self.play[seat]
+        for card in cards:
+            m = self.marks[card]
+            blocked = t.walls[card] | m
+            need = spread(m) if m else 1 << t.entrance[card]
+            mains: list[tuple[int, tuple[int, ...]]] = []
+            if p >= 0:
+                for mask, cells in t.placements[p]:
+                    if not mask & blocked and mask & need:
+                        mains.append((mask, cells))
+            single = need & ~blocked
+            for k in cells_of(single):
+                mains.append((1 << k, (k,)))
+            for mask, cells in mains:
+                owed = (mask & t.cross[card]).bit_count()
+                text = mark_text(card, cells, ())
+                if owed == 0:
+                    out.append((text, card, mask, ()))
+                    continue
+                ms = [self.marks[c] for c in cards]
+                j = cards.index(card)
+                ms[j] |= mask
+                finals: list[tuple[tuple[int, int], ...]] = []
+                self._bonus(cards, ms, owed, [], finals, set())
+                for bonus in finals:
+                    out.append((mark_text(card, cells, bonus), card, mask, bonus))
+        return out
+
+    def _open(self, card: int, m: int) -> bool:
+        """Whether a card with marks ``m`` is still in play (its tomb not marked, G11)."""
+        return not m >> self.tables.tomb[card] & 1
+
+    def _bonus(self, cards: list[int], ms: list[int], owed: int, path: list[tuple[int, int]],
+               out: list[tuple[tuple[int, int], ...]], seen: set[tuple[int, ...]]) -> None:
+        """Depth first, in the order of G26: every set of bonus marks that settles ``owed``
+        marks (5.5, G10-G12), each once, by its first legal order."""
+        key = (owed, *ms)
+        if key in seen:
+            return
+        seen.add(key)
+        t = self.tables
+        if owed == 0 or not any(self._open(c, m) for c, m in zip(cards, ms, strict=True)):
+            out.append(tuple(path))  # all owed marks made, or they lapse (G12)
+            return
+        for j, card in enumerate(cards):
+            m = ms[j]
+            if not self._open(card, m):
+                continue
+            blocked = t.walls[card] | m
+            front = (spread(m) if m else 1 << t.entrance[card]) & ~blocked
+            for k in cells_of(front):
+                ms[j] = m | 1 << k
+                path.append((card, k))
+                self._bonus(cards, ms, owed - 1 + (t.cross[card] >> k & 1), path, out, seen)
+                path.pop()
+            ms[j] = m
+
+    def check_move(self, seat: int, move: Move) -> str:
+        """Check ``move`` for ``seat`` at this node (its own cards, nothing pending counts);
+        return its canonical text; :class:`SilverGoldIllegal` saying why not."""
+        if seat not in self.deciding_seats():
+            raise SilverGoldIllegal(f"seat {seat + 1} has no decision to take now")
+        if self.phase == KEEPING:
+            if not isinstance(move, Keep):
+                raise SilverGoldIllegal("set-up: keep two of your dealt cards (keep A B)")
+            dealt = self.dealt[seat]
+            if move.a == move.b or move.a not in dealt or move.b not in dealt:
+                raise SilverGoldIllegal(f"keep: two different cards of your deal "
+                                        f"{' '.join(map(str, dealt))}")
+            return str(move)
+        if self.phase == TAKING:
+            if not isinstance(move, Take):
+                raise SilverGoldIllegal("step 3: take a card of the offer or take deck")
+            if move.card == 0 and self.deck_size() == 0:
+                raise SilverGoldIllegal("take deck: the deck is empty")
+            if move.card and move.card not in self.offer:
+                raise SilverGoldIllegal(f"take {move.card}: not in the offer")
+            return str(move)
+        if not isinstance(move, Mark):
+            raise SilverGoldIllegal("step 2: mark the pattern or one cell on a card in play")
+        return self._check_mark(seat, move)
+
+    def _check_mark(self, seat: int, move: Mark) -> str:
+        t = self.tables
+        cards = self.play[seat]
+        if move.card not in cards:
+            raise SilverGoldIllegal(f"card {move.card} is not one of your cards in play")
+        mask = 0
+        for k in move.cells:
+            mask |= 1 << k
+        card = move.card
+        m = self.marks[card]
+        if mask.bit_count() != len(move.cells):
+            raise SilverGoldIllegal("a cell is named twice")
+        p = self.pattern()
+        if len(move.cells) != 1:  # G29
+            if len(move.cells) != t.pattern_size[p]:
+                raise SilverGoldIllegal(f"mark one cell or the {t.codes[p]} pattern of "
+                                        f"{t.pattern_size[p]} cells (G29)")
+            if mask not in t.placement_set[p]:
+                raise SilverGoldIllegal(f"these cells are not the {t.codes[p]} pattern (G3)")
+        self._check_cells(card, m, mask)
+        ms = [self.marks[c] for c in cards]
+        j = cards.index(card)
+        ms[j] |= mask
+        owed = (mask & t.cross[card]).bit_count()
+        for c, k in move.bonus:
+            if not any(self._open(x, y) for x, y in zip(cards, ms, strict=True)):
+                raise SilverGoldIllegal("a bonus mark after every card was completed "
+                                        "(G11, G12)")
+            if owed == 0:
+                raise SilverGoldIllegal("more bonus marks than red crosses owe (5.5)")
+            if c not in cards or not self._open(c, ms[cards.index(c)]):
+                raise SilverGoldIllegal(f"bonus mark +{c}: not a card in play (G11)")
+            i = cards.index(c)
+            self._check_cells(c, ms[i], 1 << k)
+            ms[i] |= 1 << k
+            owed += (t.cross[c] >> k & 1) - 1
+        if owed and any(self._open(x, y) for x, y in zip(cards, ms, strict=True)):
+            raise SilverGoldIllegal(f"{owed} more bonus mark(s) owed (5.5, G10)")
+        return self._canonical_mark(seat, move, ms)
+
+    def _check_cells(self, card: int, m: int, mask: int) -> None:
+        """A marking's cells on ``card`` with marks ``m``: free and connected (5.2, G4)."""
+        t = self.tables
+        if mask & t.walls[card]:
+            raise SilverGoldIllegal(f"card {card}: a wall cannot be marked")
+        if mask & m:
+            raise SilverGoldIllegal(f"card {card}: a cell is marked already")
+        if not m and not mask >> t.entrance[card] & 1:
+            raise SilverGoldIllegal(f"card {card}: its first marking must include the "
+                                    "entrance (5.2)")
+        if m and not mask & spread(m):
+            raise SilverGoldIllegal(f"card {card}: the marking must touch an earlier mark "
+                                    "(G4)")
+
+    def _canonical_mark(self, seat: int, move: Mark, ms: list[int]) -> str:
+        """The listed text of a legal marking: its bonus marks in the first legal order of
+        the same cells (G26)."""
+        if not move.bonus:
+            return str(move)
+        cards = self.play[seat]
+        for text, card, _, bonus in self.mark_options(seat):
+            if card == move.card and text.startswith(mark_text(move.card, move.cells, ())
+                                                     + " "):
+                final = [self.marks[c] for c in cards]
+                final[cards.index(card)] |= sum(1 << k for k in move.cells)
+                for c, k in bonus:
+                    final[cards.index(c)] |= 1 << k
+                if final == ms:
+                    return text
+        raise AssertionError("a legal marking missing from the list")  # pragma: no cover
+
+    def apply_move_of(self, seat: int, move: Move) -> str:
+        """Check and apply (or, at a sealed node, seal) the move of ``seat``; its canonical
+        text. A sealed move takes effect with the others when the last one is in."""
+        text = self.check_move(seat, move)
+        self._submit(seat, text, move)
+        return text
+
+    def apply_listed(self, seat: int, text: str, move: Move) -> None:
+        """Apply a move taken unchanged from ``legal_moves_of(seat)`` (no checks)."""
+        self._submit(seat, text, move)
+
+    def _submit(self, seat: int, text: str, move: Move) -> None:
+        if self.phase == TAKING:
+            assert isinstance(move, Take)
+            self._take(seat, move.card)
+            return
+        if isinstance(move, Mark) and move.bonus and text != str(move):
+            from .move import parse_move
+
+            move = parse_move(text)
+        self.sealed[seat] = move
+        self._run()
+
+    def retire(self, seat: int) -> None:
+        """Seat ``seat`` takes no more decisions (its pending sealed move is dropped, its
+        turns are skipped, its cards stay as they are) and ranks below every seat not
+        retired."""
+        self.retired[seat] = True
+        self.sealed[seat] = None
+        if self.phase == OVER:
+            return
+        if all(self.retired):
+            self.phase = OVER
+            return
+        if self.phase == TAKING and self.phase_seat == seat:
+            self.owed[seat] = 0
+            self.phase = REFILL
+        self._run()
+
+    def all_retired(self) -> bool:
+        return all(self.retired)
+
+    # ------------------------------------------------------------------ resolving
+
+    def _run(self) -> None:
+        """Move on until a chance event, a decision or the end."""
+        while True:
+            if self.phase == DEALING:
+                if self.phase_seat < self.players:
+                    return
+                self.phase = KEEPING
+            elif self.phase == KEEPING:
+                if self.deciding_seats():
+                    return
+                self._resolve_keeps()
+                self.phase = OFFERING
+            elif self.phase in (OFFERING, REFILL):
+                if len(self.offer) < OFFER_SIZE and self.deck_size() > 0:
+                    return
+                if self.phase == OFFERING:
+                    self.phase = REVEAL
+                else:
+                    self._next_taker()
+            elif self.phase == REVEAL:
+                return
+            elif self.phase == MARKING:
+                if self.deciding_seats():
+                    return
+                self._resolve_marks()
+                if self.round == ROUNDS and self.turn == TURNS:  # G16
+                    self.owed = [0] * self.players
+                self._next_taker()
+            else:  # TAKING, DRAWING, OVER
+                return
+
+    def _resolve_keeps(self) -> None:
+        for seat in range(self.players):
+            move = self.sealed[seat]
+            kept = [move.a, move.b] if isinstance(move, Keep) else []
+            for k in self.dealt[seat]:
+                if k not in kept:
+                    self.pool |= 1 << k
+            self.play[seat] = kept
+            self.dealt[seat] = []
+            self.sealed[seat] = None
+
+    def _resolve_marks(self) -> None:
+        """Apply every sealed marking together (G21); each touches only its own seat."""
+        for seat in range(self.players):
+            move = self.sealed[seat]
+            self.sealed[seat] = None
+            if isinstance(move, Mark):
+                self._apply_mark(seat, move)
+            self.owed[seat] = len(self.now[seat])
+
+    def _apply_mark(self, seat: int, move: Mark) -> None:
+        mask = 0
+        for k in move.cells:
+            mask |= 1 << k
+        self._resolve(seat, move.card, mask)
+        for card, k in move.bonus:
+            self._resolve(seat, card, 1 << k)
+
+    def _resolve(self, seat: int, card: int, cells: int) -> None:
+        """One marking's symbols in the order of G6 (5.4)."""
+        t = self.tables
+        self.marks[card] |= cells
+        self.last[seat].append((card, cells))
+        n = (cells & t.red[card]).bit_count()
+        if n:
+            self.red[seat] = min(GEMS, self.red[seat] + n)  # G9
+        n = (cells & t.green[card]).bit_count()
+        if n:
+            self.green[seat] = min(GEMS, self.green[seat] + n)
+        if cells & t.torch[card]:
+            self.torches[seat] |= 1 << (self.round - 1)  # G8
+        n = (cells & t.skull[card]).bit_count()
+        if n:
+            self.skulls[seat] = min(t.skull_cap, self.skulls[seat] + n)
+        n = (cells & t.potion[card]).bit_count()
+        if n:
+            self.skulls[seat] = max(0, self.skulls[seat] - 2 * n)  # G7
+        if cells >> t.tomb[card] & 1:  # 5.6: complete
+            self.play[seat].remove(card)
+            self.marks[card] = 0
+            self.done[seat].append(card)
+            self.done[seat].sort()
+            self.now[seat].append(card)
+
+    def _next_taker(self) -> None:
+        """Step 3 (G13, G14): the next seat owing new cards, or step 4."""
+        order = sorted((min(self.now[s]), s) for s in range(self.players) if self.owed[s])
+        for _, seat in order:
+            if self.retired[seat] or (not self.offer and self.deck_size() == 0):
+                self.owed[seat] = 0  # G14
+                continue
+            self.phase = TAKING
+            self.phase_seat = seat
+            return
+        self._claims()
+        self.now = [[] for _ in range(self.players)]
+        self.owed = [0] * self.players
+        if self.turn < TURNS:
+            self.phase = REVEAL
+        elif self.round < ROUNDS:
+            self.round += 1
+            self.turn = 0
+            self.revealed = []
+            self.phase = REVEAL
+        else:
+            self.phase = OVER
+
+    def _take(self, seat: int, card: int) -> None:
+        if card == 0:
+            self.phase = DRAWING
+            return
+        self.offer.remove(card)
+        self.play[seat].append(card)
+        self.play[seat].sort()
+        self.owed[seat] -= 1
+        self._after_take(seat)
+
+    def _after_take(self, seat: int) -> None:
+        if self.owed[seat] > 0 and not self.retired[seat] and (self.offer
+                                                               or self.deck_size() > 0):
+            return
+        self.owed[seat] = 0  # G14
+        self.phase = REFILL
+        self._run()
+
+    def _claims(self) -> None:
+        """Step 4 (7, G17): each colour's claims served by their threshold card."""
+        t = self.tables
+        for colour in range(len(COLOURS)):
+            claims: list[tuple[int, int]] = []
+            for seat in range(self.players):
+                new = [k for k in self.now[seat] if t.colour[k] == colour]
+                if not new:
+                    continue
+                after = sum(1 for k in self.done[seat] if t.colour[k] == colour)
+                before = after - len(new)
+                if any(before < x <= after for x in THRESHOLDS):
+                    claims.append((min(new), seat))
+            for _, seat in sorted(claims):
+                if self.taken[colour] < len(BOXES):
+                    self.boxes[seat].append((colour, BOXES[self.taken[colour]]))
+                    self.taken[colour] += 1
+
+    # ------------------------------------------------------------------ the end
+
+    def points(self, seat: int) -> int:
+        """The final score of ``seat`` if the game ended now (9)."""
+        r, g = self.red[seat], self.green[seat]
+        return (CARD_POINTS * len(self.done[seat])
+                + TORCH_POINTS * self.torches[seat].bit_count()
+                + sum(v for _, v in self.boxes[seat])
+                + PAIR_POINTS * min(r, g) + abs(r - g)
+                - self.tables.penalty(self.skulls[seat]))
+
+    def tiebreak(self, seat: int) -> int:
+        """G20's second key as a number where more is better: 49 minus the lowest order
+        number completed, 0 when none."""
+        return self.tables.cards + 1 - self.done[seat][0] if self.done[seat] else 0
+
+    def ranking(self) -> list[tuple[int, int, int, int, bool]]:
+        """Every seat's (seat, rank, points, tiebreak, retired) by G20, retired last."""
+        keys = [(not self.retired[s], self.points(s), self.tiebreak(s))
+                for s in range(self.players)]
+        return [(s, 1 + sum(1 for k in keys if k > keys[s]), keys[s][1], keys[s][2],
+                 self.retired[s]) for s in range(self.players)]
+
+    def sealed_applied(self) -> SilverGoldState:
+        """A copy in which every sealed move pending at this node has taken effect on its
+        own seat (kept cards in play, markings resolved), the node not yet closed: what a
+        seat's move is worth before the others' are in (each touches only its own seat)."""
+        other = self.clone()
+        for seat in range(self.players):
+            move = other.sealed[seat]
+            if isinstance(move, Keep):
+                other.play[seat] = [move.a, move.b]
+            elif isinstance(move, Mark):
+                other._apply_mark(seat, move)
+            other.sealed[seat] = None
+        return other
+
+    # ------------------------------------------------------------------ for check and views
+
+    def visible_cards(self) -> list[int]:
+        """Every card shown somewhere: offer, dealt, in play, completed (with repeats if
+        the state is broken)."""
+        out = list(self.offer)
+        for s in range(self.players):
+            out += self.dealt[s] + self.play[s] + self.done[s]
+        return out
+
+    def determinize(self, rng: random.Random) -> SilverGoldState:
+        """A copy in which every hidden dealt card is drawn from the unseen cards."""
+        other = self.clone()
+        for seat in range(self.players):
+            if other.hidden[seat]:
+                cards = sorted(rng.sample(other.pool_cards(), other.hidden[seat]))
+                other.dealt[seat] = cards
+                for k in cards:
+                    other.pool &= ~(1 << k)
+                other.hidden[seat] = 0
+        return other
+
+
+def new_game(players: int, edition: Edition | None = None) -> SilverGoldState:
+    """A new game before the deal (3.2): a chance node."""
+    return SilverGoldState(players, edition)
+
+
+def sample_outcome(state: SilverGoldState, rng: random.Random) -> str:
+    """Draw one outcome of the chance node by its weights (a deal directly, without
+    listing every 4-card set)."""
+    if state.phase == DEALING:
+        cards = sorted(rng.sample(state.pool_cards(), DEALT))
+        return "~deal:" + ",".join(map(str, cards))
+    weights = state.chance_weights()
+    pick = rng.randrange(sum(w for _, w in weights))
+    for outcome, w in weights:
+        if pick < w:
+            return outcome
+        pick -= w
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def deal_count(pool: int) -> int:
+    """How many 4-card sets a deal from ``pool`` cards has."""
+    return math.comb(pool, DEALT)

@@ -1,0 +1,104 @@
+"""The terminal picture, the page data (SPEC 14.6) and the heuristic of Silver & Gold."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from silver_gold.helpers import Seat, build, submit
+
+from sneferu_cli.games.silver_gold import GAME
+from sneferu_cli.games.silver_gold.heuristic import to_tomb
+
+ROUTE_9 = "a1 b1 b2 c2 d2 d3 d4 d5"
+
+
+def test_the_picture_of_a_step_2_after_the_marks():
+    state = build(Seat(play={7: "a1 b1"}, red=1), Seat(play={9: "a1"}), exp=("I3",),
+                  offer=(3, 4))
+    submit(state, "7:c1,d1,e1 +7:c2 +7:d2", "9:b1")
+    parts = dict(GAME.picture_parts(state))
+    assert list(parts) == ["title", "offer", "seat 1", "seat 2", "turn"]
+    assert parts["title"] == ("Silver & Gold Pyramids, edition sgp-recon-1, 2 players\n"
+                              "Round 1 of 4, turn 1 of 7; revealed this round: I3\n"
+                              "Expedition card I3 (turn and mirror it):\n  ###")
+    assert parts["offer"] == ("Offer: 3 PUR, 4 ORA; deck 44 cards\n"
+                              "Pyramid boxes still free: PUR 10 6 3; ORA 10 6 3; GRN 10 6 3")
+    assert parts["seat 1"] == "\n".join([
+        "Seat 1: 1 points now; red 1, green 0, torches ----, skulls 0 (-0), boxes -",
+        "  completed: -",
+        "  7 ORA in play",
+        "  [E][.]<X><.><X>",
+        "   G  # <.><.> #",
+        "   S  .  .  R  .",
+        "   #  .  P  #  .",
+        "   .  .  G  .  T"])
+    assert parts["turn"] == "Next: the expedition card of turn 2"
+    assert GAME.picture(state) == "\n\n".join(parts.values())
+
+
+def test_the_picture_hides_a_deal_it_does_not_know():
+    state = GAME.new_game(2)
+    GAME.apply_outcome(state, "~deal:1,2,3,4")
+    GAME.apply_outcome(state, "~deal:5,6,7,8")
+    seen = GAME.from_position(GAME.view(state, 1))
+    seat1 = dict(GAME.picture_parts(seen))["seat 1"]
+    assert "dealt: 4 cards, hidden" in seat1 and "1 ORA" not in seat1
+    assert "5 GRN dealt" in dict(GAME.picture_parts(seen))["seat 2"]
+    assert dict(GAME.picture_parts(state))["turn"] == "Sealed: seats 1, 2 keep two cards"
+
+
+def test_page_data_has_every_seat_s_chambers_marks_and_the_last_step():
+    state = build(Seat(play={7: "a1 b1"}), Seat(play={9: "a1"}, done=(6,), pts=()),
+                  exp=("I3",), offer=(3, 4))
+    submit(state, "7:c1,d1,e1 +7:c2 +7:d2", "9:b1")
+    data = GAME.page_data(state)
+    assert json.loads(json.dumps(data)) == data
+    assert (data["game"], data["round"], data["turn"], data["phase"]) == (
+        "silver-gold", 1, 1, "exp")
+    assert data["expedition"] == {"code": "I3", "rows": ["###"]}
+    assert data["offer"] == [{"number": 3, "colour": "PUR"}, {"number": 4, "colour": "ORA"}]
+    seat1 = data["seats"][0]
+    assert seat1["cards"] == [{"number": 7, "colour": "ORA",
+                               "rows": ["E.X.X", "G#..#", "S..R.", "#.P#.", "..G.T"],
+                               "marked": ["a1", "b1", "c1", "d1", "e1", "c2", "d2"],
+                               "last": ["c1", "d1", "e1", "c2", "d2"]}]
+    assert seat1["last"] == [{"card": 7, "cells": ["c1", "d1", "e1"]},
+                             {"card": 7, "cells": ["c2"]}, {"card": 7, "cells": ["d2"]}]
+    assert data["seats"][1]["done"] == [{"number": 6, "colour": "PUR"}]
+    assert data["boxes"]["GRN"] == [{"points": 10, "seat": None}, {"points": 6, "seat": None},
+                                    {"points": 3, "seat": None}]
+    assert data["turn_state"] == {"over": False, "chance": "exp", "simultaneous": False,
+                                  "deciding": [], "taking": None,
+                                  "text": "Next: the expedition card of turn 2"}
+
+
+def test_page_data_says_who_still_decides_at_a_sealed_node():
+    state = build(Seat(play={7: "a1 b1"}), Seat(play={9: "a1"}), exp=("I3",))
+    GAME.apply_move_of(state, 1, "9:b1")
+    data = GAME.page_data(state)
+    assert data["turn_state"]["deciding"] == [1] and data["turn_state"]["simultaneous"]
+    assert [s["sealed"] for s in data["seats"]] == [False, True]
+
+
+def test_the_heuristic_counts_points_now_and_the_marked_share_of_each_card():
+    state = build(Seat(play={9: ROUTE_9}, red=2, green=1), Seat(play={7: ""}),
+                  exp=("I3",))
+    assert to_tomb(state, 9) == 1 and to_tomb(state, 7) == 9
+    v = GAME.evaluate(state)
+    assert v[0] == pytest.approx(5 + 1 + 10 * 8 / 9) and v[1] == 0.0
+    # In the last marking a card 8 cells from its tomb is worth nothing more.
+    state = build(Seat(play={9: ROUTE_9}), Seat(play={7: "a1"}),
+                  exp=("D2", "I3", "I3", "V3", "V3", "T4", "L4"), round=4)
+    assert GAME.evaluate(state) == [pytest.approx(10 * 8 / 9), 0.0]
+
+
+def test_the_heuristic_counts_a_sealed_move_as_made():
+    state = build(Seat(play={1: "a1 a2 b2"}), Seat(play={2: ""}), exp=("V3", "O4"))
+    before = GAME.evaluate(state)
+    GAME.apply_move_of(state, 0, "1:b3,c3,b4,c4")  # a green and a red gem, the torch
+    after = GAME.evaluate(state)
+    # 5 for the pair, 5 for the torch; the card's share grows from 3 marked and 6 to go
+    # (b3 b4 b5 c5 d5 e5) to 7 marked and 3 to go (c5 d5 e5).
+    assert after[0] - before[0] == pytest.approx(10 + 10 * 7 / 10 - 10 * 3 / 9)
+    assert after[1] == before[1] and state.sealed[0] is not None

@@ -1,0 +1,36 @@
+"""Records of Silver & Gold games (G1, G23): every chance event is written (the deals
+grouped on one ``chance`` line by their kind), the sealed moves are collected in seat order
+by an arbiter that asks one seat at a time, and the record replays without the seed."""
+
+from __future__ import annotations
+
+import re
+
+from support import run_cli
+
+from sneferu_cli.games.silver_gold import GAME
+from sneferu_cli.record.replay import verify
+from sneferu_cli.record.text import read_records
+
+
+def test_a_played_game_lists_its_chance_events_and_replays(tmp_path):
+    rec = tmp_path / "sgp.rec"
+    r = run_cli("play", "random", "random", "random", "--game", "silver-gold", "--seed", "4",
+                "--record", str(rec), timeout=120)
+    assert r.returncode == 0, r.stderr
+    text = rec.read_text()
+    lines = text.splitlines()
+    assert "[Game silver-gold]" in lines and "[Edition sgp-recon-1]" in lines
+    chance = [line for line in lines if line.startswith("chance ")]
+    # G23: the three deals, one kind, one line; each seat's keep, seat order (G1).
+    assert re.fullmatch(r"chance( ~deal:\d+,\d+,\d+,\d+){3}", chance[0])
+    turns = [line for line in lines if re.match(r"\d+\. ", line)]
+    assert [t.split(":")[0] for t in turns[:3]] == ["1. 1", "2. 2", "3. 3"]
+    assert all(" keep " in t for t in turns[:3])
+    # The keep is revealed with the last one in: the offer follows the third keep.
+    assert re.search(r"( ~offer:\d+){4} ~exp:\w+", turns[2])
+    assert sum(t.count("~exp:") for t in turns) == 28
+    entry = read_records(text).games[0]
+    final = verify(entry, GAME.standard_edition()).state
+    assert final.is_over() and (final.round, final.turn) == (4, 7)
+    assert run_cli("replay", str(rec)).returncode == 0
