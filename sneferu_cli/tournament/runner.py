@@ -369,6 +369,11 @@ class Dispatcher(Protocol):
     :class:`~.cluster.Cluster` (named by this protocol, not imported: the cluster module
     imports this one)."""
 
+    where: str
+    """The scheduler's address, or ``local:N``."""
+    workers: dict[str, int]
+    """The workers' threads, by address."""
+
     @property
     def threads(self) -> int:
         """How many games it plays at once."""
