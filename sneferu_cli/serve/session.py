@@ -308,7 +308,7 @@ class Session:
             case State():
                 game = self._game(request.game)
                 seat = _seat(game, request.seat)
-                return StateResult(state_doc(game.rules, _known(game, seat), request.legal,
+                return StateResult(state_doc(_known(game, seat), request.legal, game.rules,
                                              seat))
             case Show():
                 game = self._game(request.game)

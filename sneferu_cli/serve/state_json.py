@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from ..game import Game
+from ..game import Game, get_game
 
 
 class OutcomeOdds(msgspec.Struct, frozen=True):
@@ -108,10 +108,13 @@ def weighted_odds(weighted: list[tuple[str, int]]) -> list[OutcomeOdds]:
     return [OutcomeOdds(o, w, w / total) for o, w in weighted]
 
 
-def state_doc(game: Game, state: Any, legal: bool = False, seat: int | None = None) -> Any:
-    """The JSON document of ``state`` of ``game``: the game's own when its turns are
-    several steps (``Game.turn_steps``: Sneferu's, SPEC 10.10), else a :class:`GameDoc`
-    (``seat`` as :func:`game_doc`). ``legal`` adds the legal moves (steps) and outcomes."""
+def state_doc(state: Any, legal: bool = False, game: Game | None = None,
+              seat: int | None = None) -> Any:
+    """The JSON document of ``state`` of ``game`` (Sneferu when not given): the game's own
+    when its turns are several steps (``Game.turn_steps``: Sneferu's, SPEC 10.10), else a
+    :class:`GameDoc` (``seat`` as :func:`game_doc`). ``legal`` adds the legal moves (and
+    steps) and the outcomes."""
+    game = game or get_game()
     steps = game.turn_steps()
     if steps is not None:
         return steps.state_doc(state, legal)
