@@ -2,7 +2,7 @@
 """mcts: an engine that searches with Monte Carlo tree search (sneferu_cli.search), in
 every registered game (it declares them all with ``feature games``).
 
-Sneferu is searched by its own search (``search``); any other game by the generic one
+Sneferu is searched by its own search (``search``, games/sneferu/search.py); any other game by the generic one
 (``search_game``: UCT through the game interface, playouts cut short by the game's
 estimate). Chance is sampled by its weights, every seat plays for its own final place, and
 the search stops in time for every ``go``: 80% of a ``movetime`` less ``Overhead``, or a
@@ -28,9 +28,10 @@ from sneferu_cli.game import game_names, get_game
 from sneferu_cli.games.sneferu.notation.move import legal_moves
 from sneferu_cli.games.sneferu.notation.position import to_position
 from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
+from sneferu_cli.games.sneferu.search import SearchOptions, search
 from sneferu_cli.protocol.bot import Bot, Follower, run
 from sneferu_cli.protocol.messages import Go, OptionSpec, Position
-from sneferu_cli.search import Analysis, GenericOptions, SearchOptions, search, search_game
+from sneferu_cli.search import Analysis, GenericOptions, search_game
 
 DEFAULTS = SearchOptions()
 AVERAGE_TIME = 2.5  # spaces a turn moves the boat, on average: for sharing out a clock

@@ -10,8 +10,9 @@ from typing import Any
 import click
 import msgspec
 
-from ..game import DEFAULT_GAME, Game, NotationError
-from ..search import Analysis, analysis_doc, analysis_lines, search, search_game
+from .. import search
+from ..game import Game, NotationError
+from ..search import Analysis, analysis_doc, analysis_lines
 from .options import (
     builders_option,
     edition_option,
@@ -77,13 +78,14 @@ def moves(pos: str, count: bool, steps: bool, seat: int | None, game: Game,
 
     At a chance node, list the chance outcomes with their probabilities instead.
     """
-    if steps and game.name != DEFAULT_GAME:
+    turn_steps = game.turn_steps() if steps else None
+    if steps and turn_steps is None:
         raise click.UsageError(f"--steps lists Sneferu's single steps; not for {game.title}")
     state = read_game_position(game, pos, edition_path)
     if state.is_chance_node():
         rows = [f"{o} {p:.6f}" for o, p in game.chance_outcomes(state)]
-    elif steps:
-        rows = [str(s) for s in state.legal_steps()]
+    elif turn_steps is not None:
+        rows = turn_steps.legal_steps(state)
     elif seat is not None:
         rows = game.legal_moves_of(state, _deciding(game, state, seat))
     else:
@@ -197,12 +199,8 @@ def analyse(pos: str, movetime: int | None, iterations: int | None, top: int, se
     deadline = time.perf_counter() + movetime / 1000 if movetime is not None else None
     show = _progress if sys.stderr.isatty() else None
     try:
-        if game.name == DEFAULT_GAME:
-            result = search(state, iterations=iterations or 0, deadline=deadline, seed=seed,
-                            progress=show)
-        else:
-            result = search_game(game, state, iterations=iterations or 0, deadline=deadline,
-                                 seed=seed, progress=show, seat=deciding)
+        result = search.analyse(game, state, seat=deciding, iterations=iterations or 0,
+                         deadline=deadline, seed=seed, progress=show)
     except ValueError as e:  # no seat to decide: not allowed in this state (exit 2)
         raise _Refused(str(e)) from None
     if show is not None:

@@ -1,7 +1,7 @@
 """Monte Carlo tree search over any game of :mod:`sneferu_cli.game` (no I/O).
 
-Sneferu keeps its own search (:mod:`.mcts`); every other game is searched here, through
-the game interface only, so a new game is searched with no code of its own:
+A game may keep its own search (``Game.search``: Sneferu's); every other game is searched
+here, through the game interface only, so a new game is searched with no code of its own:
 
 - a **decision** node holds the legal moves of the seat to decide (``legal_moves``), all
   tried once, then chosen by UCT for that seat (max^n: a node keeps a mean reward for every
@@ -21,7 +21,7 @@ the game interface only, so a new game is searched with no code of its own:
   (one seat: 1 for first), an unfinished one by comparing the estimates (a logistic of
   each difference, ``spread`` points making a clear lead).
 
-The answer is an :class:`~.mcts.Analysis` whose moves are notation text.
+The answer is an :class:`~.analysis.Analysis` whose moves are notation text.
 
 >>> import random
 >>> from sneferu_cli.game import get_game
@@ -44,10 +44,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..game import Game
-from .mcts import Analysis, MoveStat
+from .analysis import Analysis, MoveStat
 from .uct import Node, check_budget, compare, select
 
-__all__ = ["GenericOptions", "rewards", "search_game"]
+__all__ = ["GenericOptions", "analyse", "rewards", "search_game"]
 
 
 @dataclass(frozen=True)
@@ -299,3 +299,18 @@ def search_game(game: Game, state: Any, *, seat: int | None = None, iterations: 
             next_report = now + progress_every
         s.iterate()
     return s.analysis(time.perf_counter() - began)
+
+
+def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int = 0,
+            deadline: float | None = None, seed: int = 0,
+            progress: Callable[[Analysis], None] | None = None) -> Analysis:
+    """Search ``state`` of ``game`` for ``seat`` (by default the current seat) with the
+    game's own search when it has one (:meth:`Game.search`, SPEC 11.1), else with
+    :func:`search_game` (11.4), each with its default options; arguments and errors as
+    :func:`search_game`."""
+    own = game.search(state, seat=seat, iterations=iterations, deadline=deadline, seed=seed,
+                      progress=progress)
+    if own is not None:
+        return own
+    return search_game(game, state, seat=seat, iterations=iterations, deadline=deadline,
+                       seed=seed, progress=progress)

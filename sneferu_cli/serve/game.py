@@ -4,8 +4,8 @@ A :class:`Game` wraps a state of one registered game (:mod:`sneferu_cli.game`; S
 unless told otherwise) with the history the server needs: every applied *entry* (a whole
 move, a single step or a chance outcome, as the client gave it) and a snapshot of the
 state at each turn's start, so that undoing replays at most one turn. Moves and outcomes
-go through the game interface as notation text; only Sneferu's single steps (a Sneferu
-turn is several steps) go through :mod:`.sneferu_steps`. The history is bounded by the
+go through the game interface as notation text, and the single steps of a game whose turn
+is several (Sneferu's) through its ``Game.turn_steps``. The history is bounded by the
 game's length (a game has at most a few hundred entries and one snapshot per turn);
 closing the game frees it.
 
@@ -29,11 +29,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..game import DEFAULT_GAME, get_game
 from ..game import Game as Rules
-from . import sneferu_steps
+from ..game import get_game
 from .requests import RequestError
-from .sneferu_steps import StepEntry
 
 
 @dataclass(frozen=True)
@@ -49,9 +47,10 @@ class SealedMove:
         return f"seat={self.seat + 1} {self.move}"
 
 
-Entry = str | StepEntry | SealedMove
+Entry = str | SealedMove | object
 """What one request applied: a whole move or a chance outcome (``~``...), as canonical
-notation text, a seat's move at a simultaneous node, or one step of a Sneferu turn."""
+notation text, a seat's move at a simultaneous node, or one step of a turn of several
+(the game's own object, ``str`` gives its notation: ``Game.turn_steps``)."""
 
 
 class Game:
@@ -67,7 +66,8 @@ class Game:
         self.state = state
         self.rules = rules or get_game()
         """The game played (its :class:`sneferu_cli.game.Game`)."""
-        self.sneferu = self.rules.name == DEFAULT_GAME
+        self.steps = self.rules.turn_steps()
+        """The game's single steps when a turn is several (Sneferu's), else None."""
         self._moves = 0  # another game's turn count: its moves applied
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         self.rng = random.Random(self.seed)
@@ -99,17 +99,20 @@ class Game:
             entry = rules.apply_move(state, move)
         else:
             entry = rules.apply_move_of(state, seat, move)
-        if not self.sneferu:
+        if self.steps is None:
             self._moves += 1
         self._record(entry, turn)
 
-    def step(self, step: StepEntry | str) -> None:
+    def step(self, step: object) -> None:
         """Apply one step of the seat to decide (``done`` included), or its notation text:
-        Sneferu's only."""
+        only in a game whose turns are several steps (Sneferu's)."""
+        steps = self.steps
+        if steps is None:
+            raise RequestError(f"step: {self.rules.title} has no single steps")
         if isinstance(step, str):
-            step = sneferu_steps.read_step(step)
+            step = steps.read_step(step)
         turn = self._turn()
-        sneferu_steps.apply_step(self.state, step)
+        steps.apply_step(self.state, step)
         self._record(step, turn)
 
     def chance(self, outcome: str | object | None = None) -> list[str]:
@@ -156,7 +159,7 @@ class Game:
             self._apply(state, entry)
         undone = self._entries[target:]
         del self._entries[target:]
-        if not self.sneferu:
+        if self.steps is None:
             self._moves -= sum(1 for e in undone if isinstance(e, SealedMove)
                                or (isinstance(e, str) and e[:1] != "~"))
         self.state = state
@@ -168,7 +171,7 @@ class Game:
         self._record(outcome, turn)
 
     def _turn(self) -> int:
-        return sneferu_steps.turn_number(self.state) if self.sneferu else self._moves
+        return self.steps.turn_number(self.state) if self.steps is not None else self._moves
 
     def _record(self, entry: Entry, turn: int) -> None:
         self._entries.append(entry)
@@ -179,7 +182,8 @@ class Game:
         if isinstance(entry, SealedMove):
             self.rules.apply_move_of(state, entry.seat, entry.move)
         elif not isinstance(entry, str):
-            sneferu_steps.apply_step(state, entry)
+            assert self.steps is not None  # only such a game has steps in its history
+            self.steps.apply_step(state, entry)
         elif entry[:1] == "~":
             self.rules.apply_outcome(state, entry)
         else:

@@ -4,7 +4,7 @@ rather not read the position notation.
 A game's state is a :class:`GameDoc`: its position, whose decision or which chance event,
 and the game's ``page_data`` (what the web viewer draws, SPEC 13.5 for Imhotep), built
 through the game interface only. Sneferu's own document, spelled out field by field, is
-:class:`~.sneferu_steps.StateDoc`. Both hold the position notation, which is what to
+``Game.turn_steps().state_doc`` (SPEC 10.10). Both hold the position notation, which is what to
 store: the JSON is not read back.
 
 >>> from sneferu_cli.game import get_game
@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from ..game import Game
+from ..game import Game, get_game
 
 
 class OutcomeOdds(msgspec.Struct, frozen=True):
@@ -101,3 +101,21 @@ def game_odds(game: Game, state: Any) -> list[OutcomeOdds]:
     return [OutcomeOdds(o, w // unit, p) for (o, p), w in zip(odds, weights, strict=True)]
 
 
+def weighted_odds(weighted: list[tuple[str, int]]) -> list[OutcomeOdds]:
+    """Outcomes with whole-number weights (a game's own, ``TurnSteps.chance_weights``)
+    and the probabilities they give."""
+    total = sum(w for _, w in weighted)
+    return [OutcomeOdds(o, w, w / total) for o, w in weighted]
+
+
+def state_doc(state: Any, legal: bool = False, game: Game | None = None,
+              seat: int | None = None) -> Any:
+    """The JSON document of ``state`` of ``game`` (Sneferu when not given): the game's own
+    when its turns are several steps (``Game.turn_steps``: Sneferu's, SPEC 10.10), else a
+    :class:`GameDoc` (``seat`` as :func:`game_doc`). ``legal`` adds the legal moves (and
+    steps) and the outcomes."""
+    game = game or get_game()
+    steps = game.turn_steps()
+    if steps is not None:
+        return steps.state_doc(state, legal)
+    return game_doc(game, state, legal, seat)
