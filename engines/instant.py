@@ -27,7 +27,8 @@ def main() -> None:
         elif line.startswith("sneferu "):
             out.write("id name instant\nid author the sneferu tests\n"
                       "option name Seed type spin default 0 min 0 max 2147483647\n"
-                      "feature legalmoves\nfeature games sneferu imhotep silver-gold akropolis\nsneferuok\n")
+                      "feature legalmoves\nfeature games sneferu imhotep silver-gold akropolis\n"
+                      "sneferuok\n")
         elif line.startswith("setoption name Seed value "):
             seed = int(line.split()[-1])
             continue

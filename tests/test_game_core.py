@@ -61,7 +61,8 @@ def engines():
 def test_engines_declare_their_games_and_one_that_does_not_play_nim_is_refused(engines):
     anyone, _, greedy = engines
     assert set(anyone.games) >= {"sneferu", "nim"}
-    assert greedy.games == ("sneferu", "imhotep", "silver-gold", "akropolis")  # the package's games only
+    # the package's games only
+    assert greedy.games == ("sneferu", "imhotep", "silver-gold", "akropolis")
     refuse_other_games([anyone, greedy], "sneferu")
     with pytest.raises(ValueError, match=r"engine 'greedy' does not play nim \(it plays: "
                                          r"sneferu, imhotep, silver-gold, akropolis;"):
