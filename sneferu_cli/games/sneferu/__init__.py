@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...game import Game, Standing
-from .notation.fast import MOVE, read_canonical_move, read_move, read_outcome
+from .notation.fast import MOVE, read_canonical_move, read_listed_steps, read_outcome
 from .notation.picture import picture, sections
 from .notation.position import from_position, to_position
 from .page import page_data
@@ -109,7 +109,7 @@ class SneferuGame(Game):
         return canonical
 
     def apply_listed_move(self, state: GameState, text: str) -> None:
-        state.apply_listed_turn(read_move(text).steps)
+        state.apply_listed_turn(read_listed_steps(text))
 
     def canonical_move(self, text: str) -> str:
         return read_canonical_move(text)[1]
