@@ -10,6 +10,12 @@ pure Python, whatever is installed.
   helpers. The session stops at once unless sneferu_cli comes from outside the source tree
   with the rules core compiled.
 - ``SNEFERU_EXPECT_COMPILED=0``: the session stops unless the rules core is pure Python.
+
+The tests run in one process per core (pytest-xdist, ``-n auto --dist loadgroup`` in
+pyproject.toml; ``-n 0`` runs them in this one). A module whose tests share a
+module-scoped fixture (the README's commands, a Dask cluster, games played once) keeps
+them together in one process, so that the fixture is built once
+(:func:`pytest_collection_modifyitems`).
 """
 
 from __future__ import annotations
@@ -46,3 +52,13 @@ def pytest_configure(config: pytest.Config) -> None:
         pytest.exit(f"SNEFERU_EXPECT_COMPILED={EXPECT}: the tests would run sneferu_cli "
                     f"from {where} with the rules core {build}, not an installed build with "
                     f"the rules core {wanted}", returncode=4)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests that use a module-scoped fixture run in one process: the group of their module."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.values() if info is not None else ()
+        if any(d[-1].scope == "module" for d in defs if d):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
