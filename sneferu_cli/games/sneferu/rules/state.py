@@ -185,7 +185,6 @@ class Tables:
         self.place_text = [[[[str(x) if x is not None else "" for x in pair] for pair in row]
                             for row in slot] for slot in self.place]
         self.placement_lists: dict[int, tuple[list[Place], list[str]]] = {}
-        self.turn_text_lists: dict[int, list[str]] = {}
 
     def placements(self, open_slots: int, stone: int,
                    sail: bool) -> tuple[list[Place], list[str]]:
@@ -216,23 +215,6 @@ class Tables:
             self.placement_lists.clear()
         self.placement_lists[key] = places, tokens
         return places, tokens
-
-    def turn_texts(self, column: int, row: int, bonus: bool, open_slots: int, stone: int,
-                   sail: bool) -> list[str]:
-        """The whole turns buying offer cell (``column``, ``row``, 0-based) with or without
-        the bonus, then placing the stone as :meth:`placements` lists, in move notation
-        (``3.2+ BT@1.4``). Kept once made, like the placements; do not change them."""
-        key = (((((open_slots << 5) | (stone << 1) | sail) * self.columns + column)
-                * self.rows + row) << 1) | bonus
-        found = self.turn_text_lists.get(key)
-        if found is not None:
-            return found
-        prefix = self.buy_text[column][row][bonus] + " "
-        texts = [prefix + token for token in self.placements(open_slots, stone, sail)[1]]
-        if len(self.turn_text_lists) >= PLACEMENT_LISTS_KEPT:
-            self.turn_text_lists.clear()
-        self.turn_text_lists[key] = texts
-        return texts
 
     @staticmethod
     def of(edition: Edition) -> Tables:
@@ -1139,13 +1121,11 @@ class GameState:
                 if tile == _STOREHOUSE:
                     turns.append((buy, STORE))
             if texts is not None:
-                if not skip:
-                    texts += t.turn_texts(c, r, buy.bonus, p.pyramid.open, stone, sail)
-                else:
-                    prefix = t.buy_text[c][r][buy.bonus] + " "
-                    texts += [prefix + token for i, token in enumerate(tokens) if i not in skip]
+                prefix = t.buy_text[c][r][buy.bonus] + " "
+                texts += ([prefix + token for token in tokens] if not skip else
+                          [prefix + token for i, token in enumerate(tokens) if i not in skip])
                 if tile == _STOREHOUSE:
-                    texts.append(f"{t.buy_text[c][r][buy.bonus]} {STORE}")
+                    texts.append(prefix + str(STORE))
         return True
 
     def _legal_turns_reference(self) -> list[tuple[Step, ...]]:
