@@ -104,6 +104,10 @@ def python_version(core: str | None = None) -> str:
             + (f", rules core {core}" if core else ""))
 
 
+INTERFACE_GAMES = "random games, game interface"
+"""Sneferu's figure of random games through the game interface (its ``random games`` are
+played step by step; another game's ``random games`` are this figure)."""
+
 SAMPLE_GAMES = 50
 STEP_ROUNDS = 10
 NOTATION_EVERY = 5
