@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 import shutil
@@ -137,6 +138,24 @@ def test_bench_says_whether_the_rules_core_is_compiled():
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[1].endswith(f", rules core {core_build()}")
     assert core_build() in ("compiled (mypyc)", "pure Python")
+    r = run_cli("bench", "--rules", "--games", "1", "--game", "imhotep")  # same build
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[1].endswith(f", rules core {core_build()}")
+
+
+def test_every_module_a_game_declares_compiled_is_compiled_in_a_compiled_build():
+    """Each game folder's compiled.txt (read by hatch_build.py) names modules that are
+    there; in a compiled build (CI) every one is an extension module, in a pure one none."""
+    compiled = core_build() == "compiled (mypyc)"
+    declared = sorted((ROOT / "sneferu_cli" / "games").glob("*/compiled.txt"))
+    assert [p.parent.name for p in declared] == ["imhotep", "sneferu"]
+    for path in declared:
+        names = [line.split("#", 1)[0].strip() for line in path.read_text().splitlines()]
+        for name in filter(None, names):
+            assert (path.parent / name).is_file(), (path, name)
+            dotted = f"sneferu_cli.games.{path.parent.name}.{name[:-3].replace('/', '.')}"
+            module = importlib.import_module(dotted)
+            assert (module.__file__ or "").endswith(".py") != compiled, module.__file__
 
 
 # ------------------------------------------------------------------ another game
