@@ -11,11 +11,11 @@ pure Python, whatever is installed.
   with the rules core compiled.
 - ``SNEFERU_EXPECT_COMPILED=0``: the session stops unless the rules core is pure Python.
 
-The tests run in one process per core (pytest-xdist, ``-n auto --dist loadgroup`` in
-pyproject.toml; ``-n 0`` runs them in this one). A module whose tests share a
-module-scoped fixture (the README's commands, a Dask cluster, games played once) keeps
-them together in one process, so that the fixture is built once
-(:func:`pytest_collection_modifyitems`).
+The tests run in one process per core (pytest-xdist, ``-n auto --dist loadscope`` in
+pyproject.toml; ``-n 0`` runs them in this one), a module's tests in one process, so that
+a module-scoped fixture (the README's commands, a Dask cluster, games played once) is
+built once. Each process imports the build this module chose (the environment it sets
+is inherited).
 """
 
 from __future__ import annotations
@@ -53,12 +53,3 @@ def pytest_configure(config: pytest.Config) -> None:
                     f"from {where} with the rules core {build}, not an installed build with "
                     f"the rules core {wanted}", returncode=4)
 
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests that use a module-scoped fixture run in one process: the group of their module."""
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        defs = info.name2fixturedefs.values() if info is not None else ()
-        if any(d[-1].scope == "module" for d in defs if d):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
