@@ -1,9 +1,12 @@
 """Wheel build hook: compile the rules core with mypyc, or say once that it stays pure Python.
 
-The Python source is the one truth: mypyc turns ``COMPILED`` (the hot rules modules) into
-C extension modules placed next to the ``.py`` files in the wheel, and Python imports the
-extension when there is one. With no C compiler or Python headers (or with
-``SNEFERU_PURE_PYTHON=1``) the wheel is pure Python and this hook prints one line saying so.
+The Python source is the one truth: mypyc turns the hot rules modules into C extension
+modules placed next to the ``.py`` files in the wheel, and Python imports the extension when
+there is one. Each game declares its own: the file ``compiled.txt`` in its folder
+(``sneferu_cli/games/NAME/``) lists them, one path a line relative to that folder
+(:func:`compiled_modules`), so a new game adds its modules there and nothing here. With no
+C compiler or Python headers (or with ``SNEFERU_PURE_PYTHON=1``) the wheel is pure Python
+and this hook prints one line saying so.
 Editable installs (``pip install -e``) always stay pure Python. Nothing is written into
 the source tree: the generated C and the build files live in a temporary folder.
 """
@@ -21,9 +24,26 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-COMPILED = ("sneferu_cli/games/sneferu/rules/state.py",
-            "sneferu_cli/games/sneferu/rules/pyramid.py",
-            "sneferu_cli/games/sneferu/rules/chance.py")
+GAMES = "sneferu_cli/games"
+DECLARED = "compiled.txt"
+
+
+def compiled_modules(root: Path) -> list[str]:
+    """The modules to compile, as paths from ``root``: every game folder's ``compiled.txt``
+    (one path a line relative to the folder; ``#`` starts a comment), in folder order.
+    ValueError naming the file when a listed module is not there."""
+    out: list[str] = []
+    for declared in sorted((root / GAMES).glob(f"*/{DECLARED}")):
+        folder = declared.parent
+        for number, line in enumerate(declared.read_text().splitlines(), 1):
+            name = line.split("#", 1)[0].strip()
+            if not name:
+                continue
+            module = folder / name
+            if module.suffix != ".py" or not module.is_file():
+                raise ValueError(f"{declared.relative_to(root)}:{number}: no module {name}")
+            out.append(module.relative_to(root).as_posix())
+    return out
 
 
 class MypycBuildHook(BuildHookInterface):
@@ -37,9 +57,10 @@ class MypycBuildHook(BuildHookInterface):
         if os.environ.get("SNEFERU_PURE_PYTHON"):
             note("SNEFERU_PURE_PYTHON is set: the rules core stays pure Python")
             return
+        modules = compiled_modules(Path(self.root))  # a wrong list stops the build
         self._work = tempfile.mkdtemp(prefix="sneferu-mypyc-")
         try:
-            built = compile_core(Path(self.root), Path(self._work))
+            built = compile_core(Path(self.root), modules, Path(self._work))
         except Exception as e:  # no compiler, no headers, no mypyc: the pure build works
             reason = f"{type(e).__name__}: {' '.join(str(e).split())}"[:160]
             note(f"the rules core stays pure Python (mypyc build failed: {reason})")
@@ -60,8 +81,9 @@ def note(text: str) -> None:
     print(f"sneferu build: {text}", file=sys.stderr, flush=True)
 
 
-def compile_core(root: Path, work: Path) -> list[tuple[Path, str]]:
-    """Compile ``COMPILED`` in ``work``; (built file, its path in the wheel) for each."""
+def compile_core(root: Path, modules: list[str], work: Path) -> list[tuple[Path, str]]:
+    """Compile ``modules`` (paths from ``root``) in ``work``; (built file, its path in the
+    wheel) for each."""
     from mypyc.build import mypycify
     from setuptools import Distribution
 
@@ -72,7 +94,8 @@ def compile_core(root: Path, work: Path) -> list[tuple[Path, str]]:
     try:
         os.chdir(root)  # mypyc names the modules by their paths from here
         with contextlib.redirect_stdout(output):
-            extensions = mypycify(list(COMPILED), opt_level="3", target_dir=str(work / "c"))
+            extensions = mypycify(modules, opt_level="3",
+                                  target_dir=str(work / "c"))
             dist = Distribution({"name": "sneferu-core", "ext_modules": extensions})
             command = dist.get_command_obj("build_ext")
             command.build_lib = str(lib)

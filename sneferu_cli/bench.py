@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import platform
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -104,6 +105,17 @@ def python_version(core: str | None = None) -> str:
             + (f", rules core {core}" if core else ""))
 
 
+INTERFACE_GAMES = "random games, game interface"
+"""Sneferu's figure of random games through the game interface (its ``random games`` are
+played step by step; another game's ``random games`` are this figure)."""
+
+def core_build_of(state: object) -> str:
+    """How the rules core of ``state``'s game runs here, by the module of its state class:
+    ``"compiled (mypyc)"`` (an extension module, ``pip install .``) or ``"pure Python"``."""
+    file = getattr(sys.modules.get(type(state).__module__), "__file__", None) or ""
+    return "pure Python" if file.endswith(".py") else "compiled (mypyc)"
+
+
 SAMPLE_GAMES = 50
 STEP_ROUNDS = 10
 NOTATION_EVERY = 5
@@ -171,5 +183,6 @@ def run_game_bench(game: Game, players: int, games: int = 1000, seed: int = 1,
         *notation_figures(states, game.to_position,
                            lambda text: game.from_position(text, edition)),
     )
-    return BenchReport(players, None, games, seed, len(states), python_version(), figures,
-                       game.name, game.variants[0])
+    core = core_build_of(game.new_game(players, edition=edition))
+    return BenchReport(players, None, games, seed, len(states), python_version(core),
+                       figures, game.name, game.variants[0])

@@ -10,6 +10,12 @@ pure Python, whatever is installed.
   helpers. The session stops at once unless sneferu_cli comes from outside the source tree
   with the rules core compiled.
 - ``SNEFERU_EXPECT_COMPILED=0``: the session stops unless the rules core is pure Python.
+
+The tests run in one process per core (pytest-xdist, ``-n auto --dist loadscope`` in
+pyproject.toml; ``-n 0`` runs them in this one), a module's tests in one process, so that
+a module-scoped fixture (the README's commands, a Dask cluster, games played once) is
+built once. Each process imports the build this module chose (the environment it sets
+is inherited).
 """
 
 from __future__ import annotations
@@ -46,3 +52,4 @@ def pytest_configure(config: pytest.Config) -> None:
         pytest.exit(f"SNEFERU_EXPECT_COMPILED={EXPECT}: the tests would run sneferu_cli "
                     f"from {where} with the rules core {build}, not an installed build with "
                     f"the rules core {wanted}", returncode=4)
+

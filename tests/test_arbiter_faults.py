@@ -267,7 +267,7 @@ def test_what_an_engine_leaves_behind_when_it_exits_dies_with_the_game(tmp_path:
     (setsid) is adopted when the engine crashes, and killed with the engines."""
     stderr = tmp_path / "stderr.log"
     r = run_cli("play", "random", f"{sys.executable} {BROKEN} setsid-child 2", "--movetime",
-                "500", "--seed", "4", "--engine-stderr", str(stderr))
+                "5000", "--seed", "4", "--engine-stderr", str(stderr))
     assert r.returncode == 0, r.stderr
     assert re.search(r"retired at ply \d+: crash \(exited with code 3", r.stdout), r.stdout
     child = int(wait_for(stderr, r"^\[2\] child (\d+)$").group(1))

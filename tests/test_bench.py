@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 import shutil
@@ -36,7 +37,8 @@ def test_bench_prints_the_table_with_the_python_version():
     assert lines[2].split() == ["measure", "count", "seconds", "per", "second"]
     rows = counts(r.stdout)
     assert list(rows) == ["random games", "actions in those games", "legal steps generated",
-                          "legal_steps() calls", "positions written", "positions read"]
+                          "legal_steps() calls", "positions written", "positions read",
+                          "random games, game interface"]
     assert rows["random games"] == "3"
 
 
@@ -60,6 +62,7 @@ def test_the_games_are_the_random_games_of_play_random():
     figures = {f.what: f for f in report.figures}
     assert figures["actions in those games"].count == actions
     assert report.sample * STEP_ROUNDS == figures["legal_steps() calls"].count
+    assert figures["random games, game interface"].count == 4
 
 
 def test_bench_rejects_bad_options_in_one_line():
@@ -77,7 +80,7 @@ def test_bench_rejects_bad_options_in_one_line():
 ENGINE_ROWS = ["pipe round trip (Python <-> cat)", "pipe round trip (file objects)",
                "move, legal-move engines (instant)",
                "move, own-rules engines (random)", "random game, rules only",
-               "legal step generated"]
+               "random game, game interface", "legal step generated"]
 
 
 def test_bench_measures_pipes_and_engines_in_the_same_run():
@@ -89,7 +92,8 @@ def test_bench_measures_pipes_and_engines_in_the_same_run():
     rules, engines = r.stdout.split("\n\n")
     assert list(counts(rules)) == ["random games", "actions in those games",
                                    "legal steps generated", "legal_steps() calls",
-                                   "positions written", "positions read"]
+                                   "positions written", "positions read",
+                                   "random games, game interface"]
     lines = engines.splitlines()
     assert re.fullmatch(r"engines: 2 seats, 1 games from seed 4, movetime 1000; "
                         r"load average \d+\.\d\d on \d+ cores", lines[0]), lines[0]
@@ -134,6 +138,24 @@ def test_bench_says_whether_the_rules_core_is_compiled():
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[1].endswith(f", rules core {core_build()}")
     assert core_build() in ("compiled (mypyc)", "pure Python")
+    r = run_cli("bench", "--rules", "--games", "1", "--game", "imhotep")  # same build
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[1].endswith(f", rules core {core_build()}")
+
+
+def test_every_module_a_game_declares_compiled_is_compiled_in_a_compiled_build():
+    """Each game folder's compiled.txt (read by hatch_build.py) names modules that are
+    there; in a compiled build (CI) every one is an extension module, in a pure one none."""
+    compiled = core_build() == "compiled (mypyc)"
+    declared = sorted((ROOT / "sneferu_cli" / "games").glob("*/compiled.txt"))
+    assert {"imhotep", "sneferu"} <= {p.parent.name for p in declared}
+    for path in declared:
+        names = [line.split("#", 1)[0].strip() for line in path.read_text().splitlines()]
+        for name in filter(None, names):
+            assert (path.parent / name).is_file(), (path, name)
+            dotted = f"sneferu_cli.games.{path.parent.name}.{name[:-3].replace('/', '.')}"
+            module = importlib.import_module(dotted)
+            assert (module.__file__ or "").endswith(".py") != compiled, module.__file__
 
 
 # ------------------------------------------------------------------ another game
@@ -169,7 +191,7 @@ def test_bench_of_imhotep_measures_its_rules_then_pipes_and_engines():
     assert re.fullmatch(r"engines: Imhotep, 4 seats, 1 games from seed 4, movetime 1000; "
                         r"load average \d+\.\d\d on \d+ cores", lines[0]), lines[0]
     rows = engine_rows(engines)
-    assert list(rows) == [*ENGINE_ROWS[:5], "legal-move listing, rules only"]
+    assert list(rows) == [*ENGINE_ROWS[:6], "legal-move listing, rules only"]
     assert rows[ENGINE_ROWS[0]][0] == 1.0
     assert [k for k, (_, cpu) in rows.items() if cpu is not None] == ENGINE_ROWS[2:4]
 

@@ -22,6 +22,7 @@ from sneferu_cli.games.sneferu.notation.fast import (
     fast_move,
     read_canonical_move,
     read_event,
+    read_listed_steps,
     read_move,
     read_outcome,
 )
@@ -148,6 +149,8 @@ def test_a_move_is_read_fast_exactly_as_move_from_str(text: str) -> None:
     assert _outcome(read_move, text) == slow
     if slow != "rejected" and not isinstance(slow, str):
         assert read_canonical_move(text) == (slow, str(slow))
+        # the kept steps of a listed move (apply_listed_move), read then found again
+        assert read_listed_steps(text) == read_listed_steps(text) == slow.steps
 
 
 @settings(max_examples=2000, deadline=None)

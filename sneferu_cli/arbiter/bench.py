@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bench import Figure
+from ..bench import INTERFACE_GAMES, Figure
 from ..game import DEFAULT_GAME, Game, get_game
 from ..record.model import Event, GameRecord, Simultaneous, seat_turns, turn_count
 from ..words import plural
@@ -318,7 +318,8 @@ def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
     """Measure in one run: the floor (raw pipes, then through file objects), a move with
     legal-move engines and with own-rules engines (``players`` seats, ``engine_games``
     games of ``game``, Sneferu when None); then a random game and a legal step (another
-    game: a listing of the legal moves) of the rules alone, from ``rules`` (the figures of
+    game: a listing of the legal moves) of the rules alone, and a random game through the
+    game interface (Sneferu's rules alone play it step by step), from ``rules`` (the figures of
     Sneferu's ``run_bench``, in ``games/sneferu/bench.py``, or of
     :func:`~sneferu_cli.bench.run_game_bench`, measured in the same run). Also says which
     instant engine was used."""
@@ -332,6 +333,7 @@ def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
                      game)
     measured = {f.what: f for f in rules}
     played = measured["random games"]
+    whole = measured.get(INTERFACE_GAMES, played)
     what, key = (("legal step generated", "legal steps generated") if game.name == DEFAULT_GAME
                  else ("legal-move listing, rules only", "legal_moves() calls"))
     steps = measured[key]
@@ -342,6 +344,7 @@ def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
                SpeedFigure("move, legal-move engines (instant)", *listed),
                SpeedFigure("move, own-rules engines (random)", *own),
                SpeedFigure("random game, rules only", played.count, played.seconds),
+               SpeedFigure("random game, game interface", whole.count, whole.seconds),
                SpeedFigure(what, steps.count, steps.seconds)]
     return figures, which
 

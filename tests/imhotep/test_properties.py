@@ -37,10 +37,12 @@ POOL = (["Q", "PASS", "HAM -", "take MX", "temple pts", "temple stones", "keep E
 
 
 def snapshot(state: ImhotepState) -> str:
-    """Every field of the state as text (ships spelled out), to compare states."""
-    fields = dict(vars(state))
+    """Every field of the state as text (ships spelled out), to compare states. (Fields
+    by ``dir``: the compiled state has no ``__dict__``.)"""
+    fields = {name: getattr(state, name) for name in dir(state)
+              if not name.startswith("_") and name not in ("tables", "edition")
+              and not callable(getattr(state, name))}
     fields["ships"] = [(s.name, s.slots, s.site) for s in state.ships]
-    del fields["tables"]
     return repr(sorted(fields.items()))
 
 

@@ -90,10 +90,13 @@ class ImhotepGame(Game):
         return sample_outcome(state, rng)
 
     def apply_outcome(self, state: Any, text: str) -> None:
-        state.apply_outcome("~" + parse_outcome(text))
+        if text not in state.tables.outcomes:  # the edition's own are well formed
+            parse_outcome(text)  # NotationError when malformed
+        state.apply_outcome(text)
 
     def legal_moves(self, state: Any) -> list[str]:
-        return [str(m) for m in state.legal_moves()]
+        result: list[str] = state.legal_move_texts()
+        return result
 
     def apply_move(self, state: Any, text: str) -> str:
         move = parse_move(text)
@@ -101,7 +104,7 @@ class ImhotepGame(Game):
         return str(move)
 
     def apply_listed_move(self, state: Any, text: str) -> None:
-        state.apply_unchecked(parse_move(text))
+        state.apply_listed_text(text)
 
     def canonical_move(self, text: str) -> str:
         return str(parse_move(text))

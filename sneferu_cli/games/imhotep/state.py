@@ -48,6 +48,7 @@ from .move import (
     TakeCard,
     TakeStones,
     TempleChoice,
+    parse_move,
 )
 
 COLOURS: Final = "KWBG"
@@ -92,6 +93,9 @@ TO_DISCARD: Final = 3    # an untaken pair at the round's end (I32)
 
 Task = tuple[int, ...]
 
+SITE_INDEX: Final = {code: i for i, code in enumerate(SITES)}
+"""The index of each site code (``M`` 0 .. ``O`` 4)."""
+
 
 class Tables:
     """Numbers of an edition in the shapes the rules use, shared by all its states."""
@@ -113,14 +117,36 @@ class Tables:
         self.chi = self.card_index.get("CHI", -1)
         self.minimum = {t.capacity: t.minimum for t in edition.ships}
         self.pyramid_codes = tuple(p.code for p in edition.pyramids_b.pyramids)
-        # The load and sail moves of every ship name, made once: [name][slot - 1], [site].
-        self.load_moves: dict[str, tuple[Load, ...]] = {}
-        self.sail_moves: dict[str, tuple[Sail, ...]] = {}
-        for tile in edition.ships:
-            for n in range(tile.count):
-                name = f"{tile.capacity}{chr(65 + n)}"
-                self.load_moves[name] = tuple(Load(name, j + 1) for j in range(tile.capacity))
-                self.sail_moves[name] = tuple(Sail(name, x) for x in SITES)
+        self.ship_moves = {name: ShipMoves(name, tile.capacity) for tile in edition.ships
+                           for name in (f"{tile.capacity}{chr(65 + n)}"
+                                        for n in range(tile.count))}
+        """The load and sail moves of every ship name, made once."""
+        self.listed: dict[str, Move] = {"Q": Q, "PASS": PASS}
+        """The move of every text :meth:`ImhotepState.legal_move_texts` has written."""
+        for m in self.ship_moves.values():
+            self.listed.update(zip(m.load_texts, m.loads, strict=True))
+            self.listed.update(zip(m.sail_texts, m.sails, strict=True))
+        self.take_stones = edition.take_stones
+        self.sled_capacity = edition.sled_capacity
+        self.card_outcomes = tuple("~" + c for c in self.card_codes)
+        """The chance outcome of drawing each card kind: ``~ENT``."""
+        self.round_outcomes = {c.code: "~" + c.code for c in edition.round_cards}
+        """The chance outcome of revealing each round card: ``~R2-3``."""
+        self.outcomes = frozenset((*self.card_outcomes, *self.round_outcomes.values()))
+        """Every chance outcome of the edition, as its text."""
+        self.texts: dict[Move, str] = {}
+        """The text of each move listed so far (:meth:`ImhotepState.legal_move_texts`)."""
+
+
+class ShipMoves:
+    """The load and sail moves of a ship name and their texts, made once per edition:
+    ``loads[slot - 1]``, ``sails[site]``."""
+
+    def __init__(self, name: str, capacity: int) -> None:
+        self.loads = tuple(Load(name, j + 1) for j in range(capacity))
+        self.sails = tuple(Sail(name, x) for x in SITES)
+        self.load_texts = tuple(str(m) for m in self.loads)
+        self.sail_texts = tuple(str(m) for m in self.sails)
 
 
 @functools.cache
@@ -133,18 +159,21 @@ class Ship:
     """A ship of this round: name (``3A``), capacity, minimum load, the seat on each slot
     (-1: empty; slot 1 is the bow), and the site it sailed to (-1: not sailed)."""
 
-    __slots__ = ("capacity", "minimum", "name", "site", "slots")
+    __slots__ = ("capacity", "minimum", "moves", "name", "site", "slots")
 
     def __init__(self, name: str, capacity: int, minimum: int,
-                 slots: list[int] | None = None, site: int = -1) -> None:
+                 slots: list[int] | None = None, site: int = -1,
+                 moves: ShipMoves | None = None) -> None:
         self.name = name
         self.capacity = capacity
         self.minimum = minimum
         self.slots = slots if slots is not None else [-1] * capacity
         self.site = site
+        self.moves = moves if moves is not None else ShipMoves(name, capacity)
 
     def copy(self) -> Ship:
-        return Ship(self.name, self.capacity, self.minimum, list(self.slots), self.site)
+        return Ship(self.name, self.capacity, self.minimum, list(self.slots), self.site,
+                    self.moves)
 
     def load(self) -> int:
         """Stones on board, of every colour (I5)."""
@@ -164,14 +193,18 @@ class Standing(NamedTuple):
     retired: bool
 
 
-def ships_of(capacities: tuple[int, ...], edition: Edition) -> list[Ship]:
-    """The ships a round card shows, in round-card order: larger first, then A, B, C."""
+def ships_of(capacities: tuple[int, ...], edition: Edition,
+             tables: Tables | None = None) -> list[Ship]:
+    """The ships a round card shows, in round-card order: larger first, then A, B, C
+    (``tables``: those of ``edition``, when the caller has them)."""
+    moves = (tables or tables_of(edition)).ship_moves
     out: list[Ship] = []
     seen: dict[int, int] = {}
     for cap in sorted(capacities, reverse=True):
         n = seen.get(cap, 0)
         seen[cap] = n + 1
-        out.append(Ship(f"{cap}{chr(65 + n)}", cap, edition.minimum_load(cap)))
+        name = f"{cap}{chr(65 + n)}"
+        out.append(Ship(name, cap, edition.minimum_load(cap), moves=moves.get(name)))
     return out
 
 
@@ -190,8 +223,13 @@ class ImhotepState:
     """The complete state of a game of Imhotep (every field public and plain)."""
 
     def __init__(self, players: int, sides: str = "AAAAA", wrath: bool = False,
-                 edition: Edition | None = None) -> None:
-        """The state after set-up (section 3), before the first round card (a chance node)."""
+                 edition: Edition | None = None, *,
+                 copy_of: ImhotepState | None = None) -> None:
+        """The state after set-up (section 3), before the first round card (a chance node);
+        with ``copy_of``, an independent copy of that state (:meth:`clone`)."""
+        if copy_of is not None:
+            self._copy(copy_of)
+            return
         if not 2 <= players <= 4:
             raise ValueError(f"Imhotep is for 2 to 4 players, not {players}")
         ed = edition or standard_edition()
@@ -262,6 +300,42 @@ class ImhotepState:
         """What is still to be done, the last task next (:data:`TASKS`)."""
         self._run()
 
+    def _copy(self, other: ImhotepState) -> None:
+        """Every field of ``other`` copied, nothing run (:meth:`clone`)."""
+        self.tables = other.tables
+        self.players = other.players
+        self.sides = other.sides
+        self.wrath = other.wrath
+        self.round = other.round
+        self.round_card = other.round_card
+        self.mx = other.mx
+        self.start_player = other.start_player
+        self.active = other.active
+        self.passes = other.passes
+        self.sailer = other.sailer
+        self.finished = other.finished
+        self.round_cards_left = list(other.round_cards_left)
+        self.ships = [s.copy() for s in other.ships]
+        self.display = list(other.display)
+        self.pyramid = list(other.pyramid)
+        self.pyramids = [list(p) for p in other.pyramids]
+        self.pyramid_edge = list(other.pyramid_edge)
+        self.temple = list(other.temple)
+        self.chamber = list(other.chamber)
+        self.obelisks = list(other.obelisks)
+        self.waiting = list(other.waiting)
+        self.towers = list(other.towers)
+        self.sleds = list(other.sleds)
+        self.quarries = list(other.quarries)
+        self.scores = list(other.scores)
+        self.deck = list(other.deck)
+        self.discard = list(other.discard)
+        self.hands = [list(h) for h in other.hands]
+        self.resolving = list(other.resolving)
+        self.pair = list(other.pair)
+        self.retired = list(other.retired)
+        self.todo = list(other.todo)
+
     # ------------------------------------------------------------------ basics
 
     @property
@@ -275,30 +349,7 @@ class ImhotepState:
 
     def clone(self) -> ImhotepState:
         """An independent copy."""
-        c = object.__new__(ImhotepState)
-        c.__dict__.update(self.__dict__)
-        c.round_cards_left = list(self.round_cards_left)
-        c.ships = [s.copy() for s in self.ships]
-        c.display = list(self.display)
-        c.pyramid = list(self.pyramid)
-        c.pyramids = [list(p) for p in self.pyramids]
-        c.pyramid_edge = list(self.pyramid_edge)
-        c.temple = list(self.temple)
-        c.chamber = list(self.chamber)
-        c.obelisks = list(self.obelisks)
-        c.waiting = list(self.waiting)
-        c.towers = list(self.towers)
-        c.sleds = list(self.sleds)
-        c.quarries = list(self.quarries)
-        c.scores = list(self.scores)
-        c.deck = list(self.deck)
-        c.discard = list(self.discard)
-        c.hands = [list(h) for h in self.hands]
-        c.resolving = list(self.resolving)
-        c.pair = list(self.pair)
-        c.retired = list(self.retired)
-        c.todo = list(self.todo)
-        return c
+        return ImhotepState(self.players, copy_of=self)
 
     def is_over(self) -> bool:
         return self.finished
@@ -339,10 +390,11 @@ class ImhotepState:
         """The outcomes of this chance node as ``~CODE`` with integer weights."""
         task = self.todo[-1] if self.todo else (-1,)
         if task[0] == ROUND_CARD:
-            return [("~" + c, 1) for c in self.round_cards_left]
+            rounds = self.tables.round_outcomes
+            return [(rounds[c], 1) for c in self.round_cards_left]
         if task[0] == DRAW:
-            codes = self.tables.card_codes
-            return [("~" + codes[k], n) for k, n in enumerate(self.deck) if n]
+            cards = self.tables.card_outcomes
+            return [(cards[k], n) for k, n in enumerate(self.deck) if n]
         raise IllegalMove("not a chance node")
 
     def chance_outcomes(self) -> list[tuple[str, float]]:
@@ -364,7 +416,8 @@ class ImhotepState:
             self.todo.pop()
             self.round_cards_left.remove(code)
             self.round_card = code
-            self.ships = ships_of(self.edition.round_card(code).ships, self.edition)
+            self.ships = ships_of(self.edition.round_card(code).ships, self.edition,
+                                  self.tables)
         else:
             k = self.tables.card_index.get(code, -1)
             if k < 0 or not self.deck[k]:
@@ -422,13 +475,36 @@ class ImhotepState:
             return out
         raise IllegalMove("no seat decides now: a chance event is due")
 
+    def legal_move_texts(self) -> list[str]:
+        """:meth:`legal_moves` in move notation, same order (``str`` of each)."""
+        if self.todo and self.todo[-1][0] == TURN:
+            texts: list[str] = []
+            self._turn_moves(self.active, texts)
+            return texts
+        return self._texts(self.legal_moves())
+
+    def _texts(self, moves: list[Move]) -> list[str]:
+        """``str`` of each move, written once per edition and kept (an edition's moves are
+        finitely many)."""
+        texts = self.tables.texts
+        out: list[str] = []
+        for move in moves:
+            text = texts.get(move)
+            if text is None:
+                text = texts[move] = str(move)
+                self.tables.listed[text] = move
+            out.append(text)
+        return out
+
     def _mx_open(self) -> bool:
         """The side-B pair can be taken: still there, and a card to draw (I31, I32)."""
         return self.mx and (any(self.deck) or any(self.discard))
 
     def _take_count(self, seat: int, most: int) -> int:
         """Stones a take of up to ``most`` moves from quarry to sled (I3)."""
-        return min(most, self.edition.sled_capacity - self.sleds[seat], self.quarries[seat])
+        n = self.tables.sled_capacity - self.sleds[seat]
+        quarry = self.quarries[seat]
+        return min(most if most < n else n, quarry)
 
     def _free_slots(self) -> list[tuple[int, int]]:
         """Empty slots of ships not yet sailed, as (ship, slot), round-card order."""
@@ -443,45 +519,80 @@ class ImhotepState:
                 free.remove(s.site)
         return free
 
-    def _turn_moves(self, seat: int) -> list[Move]:
+    def _turn_moves(self, seat: int, texts: list[str] | None = None) -> list[Move]:
+        """The moves of ``seat``'s turn in :meth:`legal_moves` order; with ``texts``, their
+        notation is appended there instead and no list of moves is made (the plain moves'
+        texts are made once per edition, :class:`ShipMoves`, the card moves' once kept)."""
         t = self.tables
         ships = self.ships
         out: list[Move] = []
         sled = self.sleds[seat]
-        take = self._take_count(seat, self.edition.take_stones)
+        take = self._take_count(seat, t.take_stones)
         if take:
-            out.append(Q)
-        free = self._free_slots()
+            if texts is None:
+                out.append(Q)
+            else:
+                texts.append("Q")
         if sled:
-            load_moves = t.load_moves
-            out.extend(load_moves[ships[i].name][j] for i, j in free)
+            for s in ships:
+                if s.site < 0:
+                    slots = s.slots
+                    for j in range(len(slots)):
+                        if slots[j] < 0:
+                            if texts is None:
+                                out.append(s.moves.loads[j])
+                            else:
+                                texts.append(s.moves.load_texts[j])
         sites = self._free_sites()
-        sailable = [i for i, s in enumerate(ships) if s.site < 0 and s.load() >= s.minimum]
         if sites:
-            for i in sailable:
-                sails = t.sail_moves[ships[i].name]
-                out.extend(sails[x] for x in sites)
+            for s in ships:
+                if s.site < 0 and s.load() >= s.minimum:
+                    for x in sites:
+                        if texts is None:
+                            out.append(s.moves.sails[x])
+                        else:
+                            texts.append(s.moves.sail_texts[x])
         hand = self.hands[seat]
-        if t.lev >= 0 and hand[t.lev] and sites:
-            for i in sailable:
-                orders = _lever_orders(ships[i].slots)
-                out.extend(Lever(ships[i].name, SITES[x], o) for x in sites for o in orders)
-        if t.ham >= 0 and hand[t.ham] and (take or (sled and free)):
+        lev = t.lev >= 0 and hand[t.lev] > 0 and bool(sites)
+        ham = t.ham >= 0 and hand[t.ham] > 0
+        sai = t.sai >= 0 and hand[t.sai] > 0 and sled > 0 and bool(sites)
+        chi = t.chi >= 0 and hand[t.chi] > 0 and sled >= 2
+        if lev or ham or sai or chi:
+            cards = out if texts is None else []
+            self._card_moves(seat, take, sites, lev, ham, sai, chi, cards)
+            if texts is not None:
+                texts.extend(self._texts(cards))
+        if texts is not None:
+            if not texts:
+                texts.append("PASS")
+        elif not out:
+            out.append(PASS)
+        return out
+
+    def _card_moves(self, seat: int, take: int, sites: list[int], lev: bool, ham: bool,
+                    sai: bool, chi: bool, out: list[Move]) -> None:
+        """The turn's moves with the blue cards in ``seat``'s hand (those flagged)."""
+        ships = self.ships
+        sled = self.sleds[seat]
+        free = self._free_slots()
+        if lev:
+            for i, s in enumerate(ships):
+                if s.site < 0 and s.load() >= s.minimum:
+                    orders = _lever_orders(ships[i].slots)
+                    out.extend(Lever(ships[i].name, SITES[x], o) for x in sites for o in orders)
+        if ham and (take or (sled and free)):
             if sled + take and free:
                 out.extend(Hammer(ships[i].name, j + 1) for i, j in free)
             else:
                 out.append(Hammer())
-        if t.sai >= 0 and hand[t.sai] and sled and sites:
+        if sai:
             for i, j in free:
                 s = ships[i]
                 if s.load() + 1 >= s.minimum:
                     out.extend(SailCard(s.name, j + 1, SITES[x]) for x in sites)
-        if t.chi >= 0 and hand[t.chi] and sled >= 2:
+        if chi:
             for a, b in itertools.combinations(free, 2):
                 out.append(Chisel(ships[a[0]].name, a[1] + 1, ships[b[0]].name, b[1] + 1))
-        if not out:
-            out.append(PASS)
-        return out
 
     def _pyramid_moves(self, seat: int, ship: int) -> list[Move]:
         """A side-B pyramid stone's choices (I14, I29, I30); the stone has already left
@@ -526,7 +637,7 @@ class ImhotepState:
             return False
         occupied = sorted(j + 1 for j, x in enumerate(s.slots) if x >= 0)
         return (s.site < 0 and s.load() >= s.minimum and sorted(move.order) == occupied
-                and SITES.index(move.site) in self._free_sites())
+                and SITE_INDEX[move.site] in self._free_sites())
 
     # ------------------------------------------------------------------ applying moves
 
@@ -535,6 +646,12 @@ class ImhotepState:
         if not self.is_legal(move):
             raise IllegalMove(f"illegal move {move}")
         self.apply_unchecked(move)
+
+    def apply_listed_text(self, text: str) -> None:
+        """:meth:`apply_unchecked` of the move a text of :meth:`legal_move_texts` names
+        (found among the texts written, else read)."""
+        move = self.tables.listed.get(text)
+        self.apply_unchecked(move if move is not None else parse_move(text))
 
     def apply_unchecked(self, move: Move) -> None:
         """Apply a move known to be legal (one of :meth:`legal_moves`)."""
@@ -598,21 +715,21 @@ class ImhotepState:
         self.todo.append((AFTER,))
         t = self.tables
         if isinstance(move, TakeStones):
-            self._take(seat, self.edition.take_stones)
+            self._take(seat, self.tables.take_stones)
         elif isinstance(move, Load):
             self._load(seat, move.ship, move.slot)
         elif isinstance(move, Sail):
             i = self.ship(move.ship)
             order = [j for j, x in enumerate(self.ships[i].slots) if x >= 0]
-            self._sail(seat, i, SITES.index(move.site), order)
+            self._sail(seat, i, SITE_INDEX[move.site], order)
         elif isinstance(move, Lever):
             self._play(seat, t.lev)
             self.todo.append((DISCARD, t.lev))
-            self._sail(seat, self.ship(move.ship), SITES.index(move.site),
+            self._sail(seat, self.ship(move.ship), SITE_INDEX[move.site],
                        [j - 1 for j in move.order])
         elif isinstance(move, Hammer):
             self._play(seat, t.ham)
-            self._take(seat, self.edition.take_stones)
+            self._take(seat, self.tables.take_stones)
             if move.ship:
                 self._load(seat, move.ship, move.slot)
             self._discard_resolved(t.ham)
@@ -622,7 +739,7 @@ class ImhotepState:
             self._load(seat, move.ship, move.slot)
             i = self.ship(move.ship)
             order = [j for j, x in enumerate(self.ships[i].slots) if x >= 0]
-            self._sail(seat, i, SITES.index(move.site), order)
+            self._sail(seat, i, SITE_INDEX[move.site], order)
         else:
             assert isinstance(move, Chisel)
             self._play(seat, t.chi)
@@ -1085,11 +1202,19 @@ def new_game(players: int, variant: str = "AAAAA", edition: Edition | None = Non
 
 
 def sample_outcome(state: ImhotepState, rng: random.Random) -> str:
-    """Draw one outcome of the chance node, weighted by its counts (integer draws)."""
-    weights = state.chance_weights()
-    pick = rng.randrange(sum(w for _, w in weights))
-    for outcome, w in weights:
-        if pick < w:
-            return outcome
-        pick -= w
+    """Draw one outcome of the chance node, weighted by its counts (integer draws): the
+    outcome of :meth:`~ImhotepState.chance_weights` that ``rng.randrange`` of their total
+    falls on, found without building that list."""
+    task = state.todo[-1] if state.todo else (-1,)
+    if task[0] == ROUND_CARD:
+        left = state.round_cards_left
+        return state.tables.round_outcomes[left[rng.randrange(len(left))]]
+    if task[0] != DRAW:
+        raise IllegalMove("not a chance node")
+    deck = state.deck
+    pick = rng.randrange(sum(deck))
+    for k, n in enumerate(deck):
+        if pick < n:
+            return state.tables.card_outcomes[k]
+        pick -= n
     raise AssertionError("unreachable")  # pragma: no cover

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...game import Game, Perft, RulesBench, Standing, TurnSteps
 from . import record
-from .notation.fast import MOVE, read_canonical_move, read_move, read_outcome
+from .notation.fast import MOVE, read_canonical_move, read_listed_steps, read_outcome
 from .notation.picture import picture, sections
 from .notation.position import from_position, to_position
 from .page import page_data
@@ -114,7 +114,7 @@ class SneferuGame(Game):
         return canonical
 
     def apply_listed_move(self, state: GameState, text: str) -> None:
-        state.apply_listed_turn(read_move(text).steps)
+        state.apply_listed_turn(read_listed_steps(text))
 
     def canonical_move(self, text: str) -> str:
         return read_canonical_move(text)[1]

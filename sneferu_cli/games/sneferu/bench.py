@@ -5,9 +5,11 @@ that pin move generation down.
 :func:`run_bench` measures complete random games per second (every step drawn uniformly
 from :meth:`~GameState.legal_steps`, every chance event drawn with
 :func:`~sneferu_cli.games.sneferu.rules.sample_outcome`), legal steps generated per
-second and position notation written and read per second. The counts depend only on
-the seed; the times are the machine's. Other games are measured through the interface
-by :func:`sneferu_cli.bench.run_game_bench`.
+second and position notation written and read per second, then the same number of random
+games through the game interface (whole moves as text, as every layer above the rules plays
+them, :func:`sneferu_cli.bench.play_random_moves`). The counts depend only on the seed;
+the times are the machine's. Other games are measured through the interface by
+:func:`sneferu_cli.bench.run_game_bench`.
 
 :func:`perft` counts the action sequences of a given length from a state, where an action
 is a legal step at a decision or any possible outcome at a chance node (each counted once,
@@ -30,14 +32,17 @@ import time
 from typing import NamedTuple
 
 from ...bench import (
+    INTERFACE_GAMES,
     SAMPLE_GAMES,
     STEP_ROUNDS,
     BenchReport,
     Figure,
     notation_figures,
+    play_random_moves,
     python_version,
 )
 from ...bench import perft as count_sequences
+from . import GAME
 from .notation.move import legal_moves
 from .notation.position import from_position, to_position
 from .rules import core_build
@@ -122,8 +127,10 @@ def run_bench(players: int = 4, builders: str | None = None, games: int = 1000,
     One ``random.Random(seed)`` drives the ``games`` games in turn. The legal-step figures
     are measured on every decision state of the first ``SAMPLE_GAMES`` of those games
     (replayed with the same seed, outside the timed loop), ``STEP_ROUNDS`` times over; the
-    notation figures on every ``NOTATION_EVERY``-th of those states.
+    notation figures on every ``NOTATION_EVERY``-th of those states. Last, ``games`` random
+    games of whole moves through the game interface, from a new ``random.Random(seed)``.
     """
+
     def fresh() -> GameState:
         return new_game(players, builders=builders, edition=edition)
 
@@ -145,12 +152,19 @@ def run_bench(players: int = 4, builders: str | None = None, games: int = 1000,
             generated += len(state.legal_steps())
     stepping = time.perf_counter() - t0
 
+    rng = random.Random(seed)
+    t0 = time.perf_counter()
+    for _ in range(games):
+        play_random_moves(GAME, fresh(), rng)
+    whole = time.perf_counter() - t0
+
     figures = (
         Figure("random games", games, played),
         Figure("actions in those games", applied, played),
         Figure("legal steps generated", generated, stepping),
         Figure("legal_steps() calls", STEP_ROUNDS * len(states), stepping),
         *notation_figures(states, to_position, lambda text: from_position(text, edition)),
+        Figure(INTERFACE_GAMES, games, whole),
     )
     return BenchReport(players, builders, games, seed, len(states),
                        python_version(core_build()), figures)

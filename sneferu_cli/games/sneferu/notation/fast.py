@@ -34,7 +34,7 @@ from ..rules.steps import END, FEAST, STORE, Arrive, Buy, Draw, LayTile, Outcome
 from .move import Move, parse_outcome
 
 __all__ = ["MOVE", "POSITION", "fast_move", "fast_position_tree", "read_canonical_move",
-           "read_event", "read_move", "read_outcome"]
+           "read_event", "read_listed_steps", "read_move", "read_outcome"]
 
 _STEP = r"[1-9]\.[1-9]\+?|[BTMGA][BTMGA]@[1-9]\.[1-9]h?|[1-9]>[1-9]|store|feast|end"
 MOVE = rf"(?:(?:{_STEP})(?: +(?:{_STEP}))*|done)"
@@ -71,6 +71,13 @@ def read_move(text: str) -> Move:
     """``Move.from_str(text)``, through :func:`fast_move` when it can."""
     move = fast_move(text)
     return move if move is not None else Move.from_str(text)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def read_listed_steps(text: str) -> tuple[Step, ...]:
+    """The steps of :func:`read_move` (``text``), kept for the texts met most: the moves
+    a listing of legal moves writes recur from game to game, and steps are immutable."""
+    return read_move(text).steps
 
 
 def read_canonical_move(text: str) -> tuple[Move, str]:

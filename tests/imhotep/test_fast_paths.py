@@ -1,0 +1,77 @@
+"""Imhotep's fast paths give what the plain ones give, at every step of random games.
+
+- ``legal_move_texts`` (the interface's ``legal_moves``: a turn's moves written from the
+  texts made once per edition, no move objects) is ``str`` of each of ``legal_moves()``;
+- ``apply_listed_text`` (``apply_listed_move``: the move looked up by its text) leaves
+  the state ``apply`` of the parsed move leaves, for every listed move;
+- ``sample_outcome`` (no list of weights built) draws the outcome that ``randrange`` over
+  the total of ``chance_weights()``, walked in order, falls on, with the same generator;
+- ``clone`` copies every field: the clone's position is the original's, and playing on
+  either leaves the other as it was.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sneferu_cli.games.imhotep import GAME, VARIANTS
+from sneferu_cli.games.imhotep.move import parse_move
+from sneferu_cli.games.imhotep.state import ImhotepState
+
+
+def walked_outcome(state: ImhotepState, rng: random.Random) -> str:
+    """The plain draw: ``randrange`` of the total weight, walked in the weights' order."""
+    weights = state.chance_weights()
+    pick = rng.randrange(sum(w for _, w in weights))
+    for outcome, w in weights:
+        if pick < w:
+            return outcome
+        pick -= w
+    raise AssertionError("unreachable")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 4), variant=st.sampled_from(VARIANTS),
+       seed=st.integers(0, 2**32 - 1))
+def test_the_fast_paths_equal_the_plain_ones(players: int, variant: str, seed: int) -> None:
+    rng = random.Random(seed)
+    state = GAME.new_game(players, variant=variant)
+    decisions = 0
+    while not state.is_over():
+        if state.is_chance_node():
+            before = rng.getstate()
+            fast = GAME.sample_outcome(state, rng)
+            after = rng.getstate()
+            rng.setstate(before)
+            assert walked_outcome(state, rng) == fast
+            assert rng.getstate() == after  # the same draws consumed
+            GAME.apply_outcome(state, fast)
+            continue
+        texts = GAME.legal_moves(state)
+        assert texts == [str(m) for m in state.legal_moves()]
+        decisions += 1
+        for text in texts if decisions % 7 == 0 else [rng.choice(texts)]:
+            fast_state, plain_state = state.clone(), state.clone()
+            GAME.apply_listed_move(fast_state, text)
+            plain_state.apply(parse_move(text))
+            assert GAME.to_position(fast_state) == GAME.to_position(plain_state), text
+            assert GAME.to_position(state) == GAME.to_position(state.clone())
+        GAME.apply_listed_move(state, rng.choice(texts))
+    assert GAME.legal_moves(state) == []
+
+
+def test_a_clone_shares_nothing_that_play_changes() -> None:
+    rng = random.Random(5)
+    state = GAME.new_game(4)
+    while not state.is_over():
+        before = GAME.to_position(state)
+        twin = state.clone()
+        if state.is_chance_node():
+            GAME.apply_outcome(twin, GAME.sample_outcome(twin, rng))
+        else:
+            GAME.apply_listed_move(twin, rng.choice(GAME.legal_moves(twin)))
+        assert GAME.to_position(state) == before
+        state = twin
