@@ -2,12 +2,13 @@
 """mcts: an engine that searches with Monte Carlo tree search (sneferu_cli.search), in
 every registered game (it declares them all with ``feature games``).
 
-Sneferu is searched by its own search (``search``, games/sneferu/search.py); any other game by the generic one
-(``search_game``: UCT through the game interface, playouts cut short by the game's
-estimate). Chance is sampled by its weights, every seat plays for its own final place, and
-the search stops in time for every ``go``: 80% of a ``movetime`` less ``Overhead``, or a
-share of the clock (Sneferu: what is left over the turns the boat may still take; another
-game: a twentieth; plus most of the increment) less ``Overhead``. In a game with hidden
+Sneferu is searched by its own search (``search``, games/sneferu/search.py); any other
+game by the generic one (``search_game``: UCT through the game interface, playouts cut
+short by the game's estimate). Chance is sampled by its weights, every seat plays for its
+own final place, and the search stops in time for every ``go``: 80% of a ``movetime``
+less ``Overhead``, or a share of the clock (Sneferu: what is left over the turns the boat
+may still take; another game: a twentieth; plus most of the increment) less
+``Overhead``. In a game with hidden
 information it knows only its seat's view and searches it by determinization; at a
 simultaneous node it searches its own seat's sealed move (SPEC 11.4).
 Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the time limit

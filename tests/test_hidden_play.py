@@ -18,7 +18,7 @@ from sneferu_cli.arbiter.bundled import engine_command
 from sneferu_cli.arbiter.engine import Engine
 from sneferu_cli.arbiter.game import TimeControl, play_game
 from sneferu_cli.game import get_game
-from sneferu_cli.record.model import Simultaneous
+from sneferu_cli.record.model import Simultaneous, Turn
 from sneferu_cli.search import search_game
 
 register()
@@ -166,31 +166,37 @@ START = "sealed prizes=1.3 prize=2 scores=0,0,0 hands={} bids=-,-,- played=- ret
 HANDS = ("4.9.12/1.5.7/2.6.8", "3.10.13/1.5.7/4.8.11")  # seat 2's view of both is the same
 
 
+def first_sealed_move(seats: list[list[str]], options: dict[str, str], game: Any,
+                      start: Any, seed: int) -> Turn:
+    """Play a whole game of ``game`` from ``start`` through the arbiter, seat ``i + 1``
+    played by the command ``seats[i]`` (seat 2's engine given ``options``), and return
+    seat 2's move at the first simultaneous step."""
+    started = Engine.start_all([Engine(argv, name=f"s{i + 1}")
+                                for i, argv in enumerate(seats)])
+    try:
+        for name, value in options.items():
+            started[1].set_option(name, value)
+        record = play_game(started, seed=seed, time_control=TimeControl(movetime=20000),
+                           game=game, start=start)
+    finally:
+        Engine.quit_all(started)
+    assert record.header.faults == [] and record.header.termination == "normal"
+    step = next(e for e in record.events if isinstance(e, Simultaneous))
+    (mine,) = (t for t in step.turns if t.seat == 2)
+    return mine
+
+
 @pytest.mark.parametrize(("engine", "options"), [
     ("random", {}), ("greedy", {}), ("mcts", {"Iterations": "300"})])
 def test_through_the_arbiter_an_engine_sees_only_its_view(engine, options):
     """Two games from different truths that seat 2 sees alike, played by the arbiter: the
     bundled engine in seat 2 makes the same first sealed bid in both."""
-    first = []
-    for hands in HANDS:
-        seats = [Engine(SEALED_PLAYER, name="s1"), Engine([*WITH_TEST_GAMES, engine]),
-                 Engine(SEALED_PLAYER, name="s3")]
-        started = Engine.start_all(seats)
-        try:
-            for name, value in options.items():
-                started[1].set_option(name, value)
-            record = play_game(started, seed=5, time_control=TimeControl(movetime=20000),
-                               game=SEALED, start=SEALED.from_position(START.format(hands)))
-        finally:
-            Engine.quit_all(started)
-        assert record.header.faults == [] and record.header.termination == "normal"
-        steps = [e for e in record.events if isinstance(e, Simultaneous)]
-        assert len(steps) == 3
-        (mine,) = (t for t in steps[0].turns if t.seat == 2)
-        if engine == "mcts":  # searched 300 playouts, not by time
-            assert mine.info is not None and mine.info["playouts"] == "300"
-        first.append(mine.move)
-    assert first[0] == first[1] and first[0] in ("bid 1", "bid 5", "bid 7")
+    first = [first_sealed_move([SEALED_PLAYER, [*WITH_TEST_GAMES, engine], SEALED_PLAYER],
+                               options, SEALED, SEALED.from_position(START.format(hands)), 5)
+             for hands in HANDS]
+    if engine == "mcts":  # searched 300 playouts, not by time
+        assert first[0].info is not None and first[0].info["playouts"] == "300"
+    assert first[0].move == first[1].move and first[0].move in ("bid 1", "bid 5", "bid 7")
 
 
 def silver_gold_truths() -> tuple[Any, Any]:
@@ -217,22 +223,10 @@ def test_silver_gold_engines_see_only_their_view(engine, options):
     if engine == "js-random":
         require_program("node", "Node.js")
     game = get_game("silver-gold")
-    kept = []
-    for start in silver_gold_truths():
-        seats = [Engine(engine_command("random"), name="r1"),
-                 Engine(engine_command(engine)), Engine(engine_command("random"), name="r3")]
-        started = Engine.start_all(seats)
-        try:
-            for name, value in options.items():
-                started[1].set_option(name, value)
-            record = play_game(started, seed=8, time_control=TimeControl(movetime=20000),
-                               game=game, start=start)
-        finally:
-            Engine.quit_all(started)
-        assert record.header.faults == [] and record.header.termination == "normal"
-        first = next(e for e in record.events if isinstance(e, Simultaneous))
-        (mine,) = (t for t in first.turns if t.seat == 2)
-        kept.append(mine.move)
+    random_player = engine_command("random")
+    kept = [first_sealed_move([random_player, engine_command(engine), random_player],
+                              options, game, start, 8).move
+            for start in silver_gold_truths()]
     assert kept[0] == kept[1]
     assert kept[0] in game.legal_moves_of(silver_gold_truths()[0], 1)
 

@@ -121,12 +121,14 @@ def test_garbage_positions():
 def _game_positions() -> list[str]:
     """Positions and views of real games of 2-4 seats, at every kind of phase."""
     out = []
+    phases: set[int] = set()
     for seed in range(6):
         rng = random.Random(seed)
         state = GAME.new_game(2 + seed % 3)
         k = 0
         while not state.is_over():
-            if k % 9 == 0 or state.phase in (KEEPING, DEALING):
+            if k % 9 == 0 or state.phase in (KEEPING, DEALING) or state.phase not in phases:
+                phases.add(state.phase)
                 out += [GAME.to_position(state), GAME.view(state, k % state.players)]
             if state.is_chance_node():
                 GAME.apply_outcome(state, GAME.sample_outcome(state, rng))

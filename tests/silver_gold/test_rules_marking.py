@@ -222,3 +222,20 @@ def test_a_sealed_move_changes_nothing_visible_until_all_are_in():
     assert "sealed:7:c1,d1,e1+7:c2+7:d2" in GAME.to_position(state)
     with pytest.raises(IllegalMove, match="no decision"):
         GAME.apply_move_of(state, 0, "7:c1,d1,e1 +7:c2 +7:d2")
+
+
+def test_g26_each_set_of_marked_cells_is_listed_once_whatever_the_main_marking():
+    # Card 17: E S # S . / . X # # R ...; V3 a1 b1 b2 or a1 a2 b2 covers the cross b2, and
+    # the bonus mark (a2, or b1) ends with the same four cells: one move, listed first.
+    state = build(Seat(play={17: ""}), Seat(play={2: ""}), exp=("V3",))
+    assert moves(state) == ["17:a1,b1,a2", "17:a1,b1,b2 +17:a2", "17:a1,b1,b2 +17:b3",
+                            "17:a1,a2,b2 +17:a3", "17:a1,a2,b2 +17:b3", "17:a1"]
+    other = state.clone()
+    assert GAME.apply_move_of(state, 0, "17:a1,a2,b2 +17:b1") == "17:a1,b1,b2 +17:a2"
+    GAME.apply_move_of(other, 0, "17:a1,b1,b2 +17:a2")
+    assert GAME.to_position(state) == GAME.to_position(other)
+    # A sealed move in a position is written as listed.
+    text = GAME.to_position(other)
+    assert "sealed:17:a1,b1,b2+17:a2" in text
+    with pytest.raises(NotationError, match="listed as"):
+        GAME.from_position(text.replace("sealed:17:a1,b1,b2+17:a2", "sealed:17:a1,a2,b2+17:b1"))

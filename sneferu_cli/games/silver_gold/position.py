@@ -275,8 +275,10 @@ def _read_seat(state: SilverGoldState, s: int, text: str) -> None:
             state.sealed[s] = _sealed(value)
         elif key == "now":
             state.now[s] = _numbers(value)
-            if not state.now[s] or any(k not in state.done[s] for k in state.now[s]):
-                raise ValueError(f"seat {s + 1}: now: names cards it has not completed")
+            if not state.now[s] or any(k not in state.done[s] for k in state.now[s]) \
+                    or state.now[s] != sorted(set(state.now[s])):
+                raise ValueError(f"seat {s + 1}: now: names cards it has not completed, "
+                                 "or not ascending")
         elif key == "owed":
             state.owed[s] = int(value)
             if state.owed[s] > len(state.now[s]):
@@ -354,7 +356,10 @@ def _check_phase(state: SilverGoldState) -> None:
             move = state.sealed[s]
             if move is not None:
                 state.sealed[s] = None
-                state.check_move(s, move)
+                text = state.check_move(s, move)
+                if text != str(move):
+                    raise ValueError(f"seat {s + 1}: sealed move {str(move)!r} is listed as "
+                                     f"{text!r} (G26)")
                 state.sealed[s] = move
     if state.phase == TAKING and not state.legal_moves():
         raise ValueError("take: no card to take (G14)")

@@ -385,14 +385,23 @@ class SilverGoldState:
     def mark_options(self, seat: int
                      ) -> list[tuple[str, int, int, tuple[tuple[int, int], ...]]]:
         """Every legal step-2 move of ``seat``: (text, card, main mask, bonus marks), each
-        set of marked cells once with its bonus marks in their first legal order (G26).
-        Order: cards ascending; on each, the pattern placements by their sorted cells, then
-        the single cells (5.2, 5.3); each with its bonus-mark completions in that order."""
+        set of marked cells once (G26). Order: cards ascending; on each, the pattern
+        placements by their sorted cells, then the single cells (5.2, 5.3); each with its
+        bonus-mark completions in the order of G26 (so with their first legal order); a move
+        marking the same cells as one listed before it is left out."""
+        return [option for option, _ in self._mark_options(seat)]
+
+    def _mark_options(self, seat: int) -> list[tuple[tuple[str, int, int,
+                                                           tuple[tuple[int, int], ...]],
+                                                     tuple[int, ...]]]:
+        """:meth:`mark_options`, each with the marks of the seat's cards it leaves."""
         t = self.tables
         p = self.pattern()
-        out: list[tuple[str, int, int, tuple[tuple[int, int], ...]]] = []
+        out: list[tuple[tuple[str, int, int, tuple[tuple[int, int], ...]],
+                        tuple[int, ...]]] = []
+        seen_sets: set[tuple[int, ...]] = set()
         cards = self.play[seat]
-        for card in cards:
+        for j, card in enumerate(cards):
             m = self.marks[card]
             blocked = t.walls[card] | m
             need = spread(m) if m else 1 << t.entrance[card]
@@ -405,18 +414,18 @@ class SilverGoldState:
             for k in cells_of(single):
                 mains.append((1 << k, (k,)))
             for mask, cells in mains:
-                owed = (mask & t.cross[card]).bit_count()
-                text = mark_text(card, cells, ())
-                if owed == 0:
-                    out.append((text, card, mask, ()))
-                    continue
                 ms = [self.marks[c] for c in cards]
-                j = cards.index(card)
                 ms[j] |= mask
-                finals: list[tuple[tuple[int, int], ...]] = []
-                self._bonus(cards, ms, owed, [], finals, set())
-                for bonus in finals:
-                    out.append((mark_text(card, cells, bonus), card, mask, bonus))
+                owed = (mask & t.cross[card]).bit_count()
+                finals: list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]] = []
+                if owed == 0:
+                    finals.append(((), tuple(ms)))
+                else:
+                    self._bonus(cards, ms, owed, [], finals, set())
+                for bonus, final in finals:
+                    if final not in seen_sets:
+                        seen_sets.add(final)
+                        out.append(((mark_text(card, cells, bonus), card, mask, bonus), final))
         return out
 
     def _open(self, card: int, m: int) -> bool:
@@ -424,16 +433,17 @@ class SilverGoldState:
         return not m >> self.tables.tomb[card] & 1
 
     def _bonus(self, cards: list[int], ms: list[int], owed: int, path: list[tuple[int, int]],
-               out: list[tuple[tuple[int, int], ...]], seen: set[tuple[int, ...]]) -> None:
+               out: list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]],
+               seen: set[tuple[int, ...]]) -> None:
         """Depth first, in the order of G26: every set of bonus marks that settles ``owed``
-        marks (5.5, G10-G12), each once, by its first legal order."""
+        marks (5.5, G10-G12), each once, by its first legal order, with the marks left."""
         key = (owed, *ms)
         if key in seen:
             return
         seen.add(key)
         t = self.tables
         if owed == 0 or not any(self._open(c, m) for c, m in zip(cards, ms, strict=True)):
-            out.append(tuple(path))  # all owed marks made, or they lapse (G12)
+            out.append((tuple(path), tuple(ms)))  # all owed marks made, or they lapse (G12)
             return
         for j, card in enumerate(cards):
             m = ms[j]
@@ -528,20 +538,13 @@ class SilverGoldState:
                                     "(G4)")
 
     def _canonical_mark(self, seat: int, move: Mark, ms: list[int]) -> str:
-        """The listed text of a legal marking: its bonus marks in the first legal order of
-        the same cells (G26)."""
-        if not move.bonus:
-            return str(move)
-        cards = self.play[seat]
-        for text, card, _, bonus in self.mark_options(seat):
-            if card == move.card and text.startswith(mark_text(move.card, move.cells, ())
-                                                     + " "):
-                final = [self.marks[c] for c in cards]
-                final[cards.index(card)] |= sum(1 << k for k in move.cells)
-                for c, k in bonus:
-                    final[cards.index(c)] |= 1 << k
-                if final == ms:
-                    return text
+        """The listed text of a legal marking that leaves the marks ``ms``: the first listed
+        move marking the same cells (G26: another order of its bonus marks, or another
+        main marking of the same cells, is the same move)."""
+        final = tuple(ms)
+        for option, marks in self._mark_options(seat):
+            if marks == final:
+                return option[0]
         raise AssertionError("a legal marking missing from the list")  # pragma: no cover
 
     def apply_move_of(self, seat: int, move: Move) -> str:
@@ -672,6 +675,7 @@ class SilverGoldState:
             self.done[seat].append(card)
             self.done[seat].sort()
             self.now[seat].append(card)
+            self.now[seat].sort()
 
     def _next_taker(self) -> None:
         """Step 3 (G13, G14): the next seat owing new cards, or step 4."""
