@@ -5,8 +5,8 @@ every registered game (it declares them all with ``feature games``).
 Each legal move is applied to a copy of the position and the deciding seat's result is
 valued. Sneferu: stones in the pyramid (and stored), food, and the time left on the river
 (spaces before the last one, each a chance to buy later). Another game: the game's own
-estimate (``Game.evaluate``: Imhotep's is games/imhotep/heuristic.py), the seat's value
-less the mean of the others'. Ties are broken at random (option Seed).
+estimate (``Game.evaluate``: games/imhotep/heuristic.py, games/akropolis/heuristic.py,
+...), the seat's value less the mean of the others'. Ties are broken at random (option Seed).
 
 With hidden information it values moves in one full state drawn from its seat's view
 (``Game.determinize``); at a simultaneous node the other seats' sealed moves are drawn at

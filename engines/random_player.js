@@ -36,7 +36,7 @@ rl.on("line", (raw) => {
       send("id author the sneferu authors");
       send("option name Seed type spin default 0 min 0 max 2147483647");
       send("feature legalmoves");
-      send("feature games sneferu imhotep silver-gold");
+      send("feature games sneferu imhotep silver-gold akropolis");
       send("sneferuok");
       break;
     case "setoption":

@@ -484,6 +484,7 @@ GAMES: dict[str, str] = {
     "sneferu": "sneferu_cli.games.sneferu",
     "imhotep": "sneferu_cli.games.imhotep",
     "silver-gold": "sneferu_cli.games.silver_gold",
+    "akropolis": "sneferu_cli.games.akropolis",
 }
 """Registered games: name -> the module whose ``GAME`` attribute is its :class:`Game`."""
 
