@@ -4,8 +4,9 @@
 uniformly from :meth:`~sneferu_cli.game.Game.legal_moves`, every chance outcome by its
 odds), legal moves listed per second and position notation written and read per second
 (``sneferu bench --game NAME``). The counts depend only on the seed; the times are the
-machine's. Sneferu's own bench of single steps and its perft counts are Sneferu-only, in
-``games/sneferu/bench.py`` (``sneferu bench``, ``sneferu bench --perft``).
+machine's. A game may measure its rules its own way
+(``Game.rules_bench``: Sneferu's bench of single steps, and its ``Game.perft`` counts, in
+``games/sneferu/bench.py``: ``sneferu bench``, ``sneferu bench --perft``).
 
 >>> import random
 >>> from sneferu_cli.game import get_game

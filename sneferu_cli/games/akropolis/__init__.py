@@ -33,7 +33,7 @@ from sneferu_cli.game import Game, Standing
 from .edition import Edition, load_edition, parse_edition, standard_edition
 from .geometry import REACH, cell, distance
 from .move import MOVE, parse_move, parse_outcome
-from .scoring import city_scores
+from .scoring import ranking
 from .state import (
     LISTED,
     AkropolisIllegalMove,
@@ -182,21 +182,6 @@ positions are axial (q to the south-east, r to the south), as the picture labels
         from .heuristic import values
 
         return values(state)
-
-
-def points(state: AkropolisState, seat: int) -> int:
-    """The seat's total if the game ended now: its five district scores and its stones (8.4)."""
-    return sum(city_scores(state.cities[seat], state.tables.stars, state.bonus)) \
-        + state.stones[seat]
-
-
-def ranking(state: AkropolisState) -> list[tuple[int, int, int, int, bool]]:
-    """``(seat, rank, points, stones, retired)`` by seat: points, then stones, then a shared
-    place (A20); retired seats below the others."""
-    keys = [(not state.retired[s], points(state, s), state.stones[s])
-            for s in range(state.players)]
-    return [(s, 1 + sum(1 for k in keys if k > keys[s]), keys[s][1], keys[s][2],
-             state.retired[s]) for s in range(state.players)]
 
 
 GAME = AkropolisGame()

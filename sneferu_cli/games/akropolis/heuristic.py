@@ -14,7 +14,7 @@ cut its playouts short with it (``GAME.evaluate``).
 
 from __future__ import annotations
 
-from .scoring import breakdown
+from .scoring import breakdown, points
 from .state import AkropolisState
 
 __all__ = ["PROMISE", "values"]
@@ -25,8 +25,6 @@ PROMISE = 0.5
 
 def values(state: AkropolisState) -> list[float]:
     """Every seat's estimated worth of ``state``, in points (higher is better)."""
-    from . import points
-
     out = []
     for seat, city in enumerate(state.cities):
         worth = float(points(state, seat))

@@ -24,7 +24,7 @@ from sneferu_cli.words import plural
 from .edition import HEXES
 from .geometry import q_of, r_of
 from .position import to_position
-from .scoring import TYPES, breakdown, lakes
+from .scoring import TYPES, breakdown, lakes, ranking
 from .state import AkropolisState, spot_cells
 
 __all__ = ["HEX_NAMES", "city_map", "describe_turn", "page_data", "picture", "sections"]
@@ -60,7 +60,6 @@ def last_seat(state: AkropolisState) -> int | None:
 
 def page_data(state: AkropolisState) -> dict[str, Any]:
     """The web viewer's data for ``state`` (JSON-ready; seats 1-based)."""
-    from . import ranking
 
     t = state.tables
     codes = t.codes
@@ -177,7 +176,6 @@ def city_map(seat: dict[str, Any]) -> str:
 
 def describe_turn(state: AkropolisState) -> str:
     """One line: whose turn it is, the chance event that comes next, or the final ranking."""
-    from . import ranking
 
     if state.is_over():
         order = sorted(ranking(state), key=lambda x: (x[1], x[0]))

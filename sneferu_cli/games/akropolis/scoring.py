@@ -21,10 +21,10 @@ from __future__ import annotations
 from typing import Final
 
 from .geometry import CELLS, OFF, W
-from .state import City
+from .state import AkropolisState, City
 
 __all__ = ["BARRACKS", "GARDEN", "HOUSE", "MARKET", "TEMPLE", "TYPES", "breakdown", "city_scores",
-           "city_stars", "city_values", "lakes"]
+           "city_stars", "city_values", "lakes", "points", "ranking"]
 
 HOUSE: Final = 0
 MARKET: Final = 1
@@ -207,3 +207,18 @@ def lakes(city: City) -> list[int]:
                 out.add(n)
                 todo.append(n)
     return sorted(out)
+
+
+def points(state: AkropolisState, seat: int) -> int:
+    """The seat's total if the game ended now: its five district scores and its stones (8.4)."""
+    return sum(city_scores(state.cities[seat], state.tables.stars, state.bonus)) \
+        + state.stones[seat]
+
+
+def ranking(state: AkropolisState) -> list[tuple[int, int, int, int, bool]]:
+    """``(seat, rank, points, stones, retired)`` by seat: points, then stones, then a shared
+    place (A20); retired seats below the others."""
+    keys = [(not state.retired[s], points(state, s), state.stones[s])
+            for s in range(state.players)]
+    return [(s, 1 + sum(1 for k in keys if k > keys[s]), keys[s][1], keys[s][2],
+             state.retired[s]) for s in range(state.players)]

@@ -1,8 +1,10 @@
 """What a Sneferu record holds beyond every game's: builders and the solo score.
 
-The record layer reaches these through this Sneferu-only module (the other games have
-neither): the state a header's variant and builders start from, a seat's builder, the
-solo result against Ptah, and the words saying what a position waits for.
+The record layer reaches these through the optional members of Sneferu's ``Game``
+(``new_game_from_tags``, ``setup_tags``, ``seat_setup_of``, ``solo_result``,
+``describe_due``; SPEC.md section 12): the state a header's variant and builders start
+from, a seat's builder, the solo result against Ptah, and the words saying what a
+position waits for.
 """
 
 from __future__ import annotations
