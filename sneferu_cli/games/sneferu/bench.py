@@ -42,7 +42,7 @@ from ...bench import (
     python_version,
 )
 from ...bench import perft as count_sequences
-from . import GAME
+from ...game import get_game
 from .notation.move import legal_moves
 from .notation.position import from_position, to_position
 from .rules import core_build
@@ -152,10 +152,11 @@ def run_bench(players: int = 4, builders: str | None = None, games: int = 1000,
             generated += len(state.legal_steps())
     stepping = time.perf_counter() - t0
 
+    game = get_game("sneferu")  # this package's own Game, through the registry (no cycle)
     rng = random.Random(seed)
     t0 = time.perf_counter()
     for _ in range(games):
-        play_random_moves(GAME, fresh(), rng)
+        play_random_moves(game, fresh(), rng)
     whole = time.perf_counter() - t0
 
     figures = (
