@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Protocol
 __all__ = [
     "DEFAULT_GAME",
     "GAMES",
+    "MAX_DIGITS",
     "BrokenInvariant",
     "Game",
     "IllegalMove",
@@ -35,6 +36,7 @@ __all__ = [
     "Standing",
     "State",
     "UnknownGame",
+    "bound_numbers",
     "game_names",
     "get_game",
 ]
@@ -42,6 +44,27 @@ __all__ = [
 
 class NotationError(ValueError):
     """Text that is not valid notation (a move, outcome, position, record or protocol line)."""
+
+
+MAX_DIGITS = 4300
+"""The most digits a number in any notation may have: Python's own limit for reading one
+(``int`` of a longer text raises a ValueError of its own wording)."""
+
+_LONG_NUMBER = re.compile(f"[0-9]{{{MAX_DIGITS + 1}}}")
+
+
+def bound_numbers(text: str, what: str) -> None:
+    """NotationError naming ``what`` when ``text`` holds a number of more than MAX_DIGITS
+    digits; every reader of a notation line calls it before reading a number of it.
+
+    >>> bound_numbers("round 7", "position")
+    >>> bound_numbers("round " + "1" * 4301, "position")
+    Traceback (most recent call last):
+    ...
+    sneferu_cli.game.NotationError: position: a number of more than 4300 digits
+    """
+    if _LONG_NUMBER.search(text):
+        raise NotationError(f"{what}: a number of more than {MAX_DIGITS} digits")
 
 
 class IllegalMove(ValueError):

@@ -31,7 +31,7 @@ import re
 
 import msgspec
 
-from ..game import DEFAULT_GAME, NotationError, get_game
+from ..game import DEFAULT_GAME, MAX_DIGITS, NotationError, get_game
 from ..grammar import Token, Tree, parse
 
 __all__ = [  # noqa: RUF022 (constants first, then the messages in protocol order)
@@ -419,14 +419,16 @@ _INFO_RE = re.compile(rf"info((?: +{_FIELD})*)(?: +pv +({_MOVE}(?: *; *{_MOVE})*
                       r"| +string +([^ \t](?:.*[^ \t])?))?")
 _FIELD_RE = re.compile(r" +([a-z][a-z0-9_]*) +([^ \t]+)")
 _PV_SEP_RE = re.compile(r" *; *")
-_INT = r"(-?[0-9]+)"
+_NUMBER = f"-?[0-9]{{1,{MAX_DIGITS}}}"
+"""A number the grammar's reader accepts (:func:`~sneferu_cli.game.bound_numbers`)."""
+_INT = f"({_NUMBER})"
 _SNEFERU_RE = re.compile(rf"sneferu +{_INT}")
 _NEWGAME_RE = re.compile(rf"newgame +players +{_INT} +seat +{_INT} +variant +"
                          r"([A-Za-z0-9][A-Za-z0-9_.+-]*) +edition +([A-Za-z0-9][A-Za-z0-9_.+-]*)"
                          r"(?: +game +([a-z][a-z0-9_-]*))?")
 _SETOPTION_RE = re.compile(r"setoption +name +([A-Za-z][A-Za-z0-9_]*)"
                            r"(?: +value +([^ \t](?:.*[^ \t])?))?")
-_GAMEOVER_RE = re.compile(r"gameover +ranks((?: +-?[0-9]+)+)")
+_GAMEOVER_RE = re.compile(rf"gameover +ranks((?: +{_NUMBER})+)")
 _REST = r"([^ \t](?:.*[^ \t])?)"
 _WORD = r"[A-Za-z0-9][A-Za-z0-9_.+-]*"
 _ID_RE = re.compile(rf"id +(name|author) +{_REST}")

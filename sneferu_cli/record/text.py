@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from lark import UnexpectedInput
 
-from ..game import DEFAULT_GAME, Game, NotationError, get_game
+from ..game import DEFAULT_GAME, MAX_DIGITS, Game, NotationError, get_game
 from ..grammar import Token, Tree, parser
 from ..words import clip
 from .model import (
@@ -567,10 +567,6 @@ def _tag_value(name: str, tag: Tree[Token]) -> object:
         return Fault(_int(str(c[0])), str(c[1]), _unquote(c[3]), _int(str(c[2])))
     # extra
     return _unquote(c[0]), _unquote(c[1])
-
-
-MAX_DIGITS = 4300
-"""The most digits a number in a record may have (Python's own limit for reading one)."""
 
 
 def _int(text: str) -> int:

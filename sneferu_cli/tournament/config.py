@@ -25,7 +25,7 @@ import msgspec
 from ..arbiter.bundled import split_command
 from ..arbiter.game import TimeControl
 from ..edition import EditionError
-from ..game import DEFAULT_GAME, Game, get_game
+from ..game import DEFAULT_GAME, MAX_DIGITS, Game, get_game
 from ..words import plural
 
 CLUSTER = re.compile(r"local:[1-9][0-9]{0,3}|[a-z]+://\S+")
@@ -360,8 +360,8 @@ def load_config(path: str | Path | None, flags: Mapping[str, Any] | None = None
         except msgspec.DecodeError as e:
             raise ConfigError(f"{path}: not valid TOML: {e}") from None
         except ValueError:  # an integer of more digits than Python reads (4300)
-            raise ConfigError(f"{path}: not valid TOML: a number of more than 4300 digits"
-                              ) from None
+            raise ConfigError(f"{path}: not valid TOML: a number of more than {MAX_DIGITS} "
+                              "digits") from None
         if not isinstance(raw, dict):  # pragma: no cover - TOML documents are tables
             raise ConfigError(f"{path}: not a table")
     for name, value in (flags or {}).items():
