@@ -25,6 +25,7 @@ from ..tournament.config import ConfigError, TournamentConfig, load_config
 from ..tournament.journal import Journal, StateError
 from ..tournament.progress import Progress, describe_sprt
 from ..tournament.runner import Logs, RunError, TournamentRun, probe_engines
+from ..tournament.schedule import Schedule
 from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
 from ..words import plural
 from .options import builders_option, edition_option, variant_option
@@ -50,7 +51,7 @@ def report(file: str, as_json: bool, as_csv: bool) -> None:
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
     try:
-        rf = read_any(decode_records(Path(file).read_bytes(), file), file)
+        rf = read_any(decode_records(Path(file).read_bytes(), file), file, headers_only=True)
     except OSError as e:
         raise TournamentError(f"{file}: cannot read: {e.strerror}") from None
     except RecordError as e:
@@ -178,7 +179,9 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
                 stack.enter_context(journal)
                 cfg = journal.config
                 where = flags["cluster"] or cfg.cluster
-                cluster = _probe(cfg, where, stack, logs)
+                # a finished tournament's resume starts no engine and no cluster
+                done = journal.state.games >= len(Schedule.of(cfg).games)
+                cluster = None if done else _probe(cfg, where, stack, logs)
             else:
                 cfg = _demo_config(flags) if demo else load_config(config, flags)
                 where = cfg.cluster
