@@ -196,3 +196,18 @@ def test_serve_files_refuses_a_folder_swapped_for_a_link_while_it_reads(tmp_path
                        "? sub/g.rec: cannot read the record: Not a directory",
                        "? sub/g.rec: cannot read the record: No such file or directory",
                        "? sub/g.rec: outside the folder the server reads (--files)"}, refused
+
+
+@pytest.mark.parametrize("json", [False, True])
+def test_replay_of_a_cut_off_game_says_so_once(tmp_path: Path, json: bool) -> None:
+    """A file whose only game was cut off while written: one error line, exit 1, in every
+    mode (it used to add 'no finished game to show' with --show, --ply and --html)."""
+    record = tmp_path / "g.rec"
+    assert run_cli("play", "random", "random", "--seed", "3", "--record",
+                   str(record)).returncode == 0
+    text = run_cli("replay", str(record), "--json").stdout if json else record.read_text()
+    (tmp_path / "cut.rec").write_text(text[:len(text) // 2])
+    for mode in (["--show"], ["--html", str(tmp_path / "o.html")]):
+        out = run_cli("replay", str(tmp_path / "cut.rec"), *mode)
+        assert out.returncode == 1, (mode, out.stderr)
+        assert out.stderr.count("\n") == 1 and "cut off" in out.stderr, (mode, out.stderr)

@@ -53,6 +53,11 @@ class TurnRequest:
         once :meth:`legal` was called): it is legal by construction."""
         return self._legal is not None and move in self._legal
 
+    def current_position(self) -> str:
+        """The ``position`` line of the state as it stands, with no events (for an engine
+        that declared ``feature currentposition``)."""
+        return str(Position(self.game.to_position(self.state)))
+
     def legal_line(self) -> str:
         """The legal moves as the ``go`` line lists them, separated by ``SEP`` (joined once)."""
         if self._line is None:

@@ -218,13 +218,16 @@ class Engine:
         self.wait_ready()
 
     def play_turn(self, request: TurnRequest) -> TurnAnswer:
-        """Send ``position`` and ``go``, read ``info`` lines and the ``move``."""
+        """Send ``position`` (the position as it stands, for ``feature currentposition``)
+        and ``go``, read ``info`` lines and the ``move``."""
         go = str(Go(request.movetime, request.clock, request.inc))
         if "legalmoves" in self.features:
             go = with_legal(go, request.legal_line())
+        position = (request.current_position() if "currentposition" in self.features
+                    else request.position)
         allowed = (request.limit() + request.margin) / 1000
         self._check_silence()
-        self._send(time.monotonic() + allowed, request.position, go)
+        self._send(time.monotonic() + allowed, position, go)
         start = time.monotonic()
         deadline = start + allowed
         info: dict[str, str] = {}

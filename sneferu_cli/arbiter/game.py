@@ -306,10 +306,12 @@ class _Match:
         header = self.record.header
         header.result, header.solo, header.termination = final_result(state, self.game)
         final = Position(self.base or self.game.to_position(state), tuple(self.events))
+        current = Position(self.game.to_position(state))  # for feature currentposition
         result = GameOver(tuple(r.rank for r in header.result))
         for i, agent in enumerate(self.agents):
             if not header.result[i].retired:
-                agent.game_over(final, result)
+                agent.game_over(current if "currentposition" in getattr(agent, "features", ())
+                                else final, result)
 
 
 def describe_result(record: GameRecord) -> str:

@@ -220,8 +220,8 @@ class OptionSpec(msgspec.Struct, frozen=True):
 
 
 class Feature(msgspec.Struct, frozen=True):
-    """An opt-in the engine asks for (``legalmoves``), or ``games`` and the names of the
-    games it plays (without it: Sneferu only)."""
+    """An opt-in the engine asks for (``legalmoves``, ``currentposition``), or ``games``
+    and the names of the games it plays (without it: Sneferu only)."""
 
     name: str
     games: tuple[str, ...] = ()
@@ -433,6 +433,7 @@ _REST = r"([^ \t](?:.*[^ \t])?)"
 _WORD = r"[A-Za-z0-9][A-Za-z0-9_.+-]*"
 _ID_RE = re.compile(rf"id +(name|author) +{_REST}")
 _GAMES_RE = re.compile(r"feature +games((?: +[a-z][a-z0-9_-]*)+)")
+_FEATURE_RE = re.compile(r"feature +(legalmoves|currentposition)")
 _OPTION_RE = re.compile(
     r"option +name +([A-Za-z][A-Za-z0-9_]*) +type +(?:"
     r"(check) +default +(true|false)"
@@ -474,8 +475,9 @@ def _fast_engine_line(text: str) -> EngineMessage | None:
     if text.startswith("option"):
         return _fast_option(text)
     if text.startswith("feature"):
-        if re.fullmatch(r"feature +legalmoves", text):
-            return Feature("legalmoves")
+        m = _FEATURE_RE.fullmatch(text)
+        if m:
+            return Feature(m.group(1))
         m = _GAMES_RE.fullmatch(text)
         return Feature("games", tuple(m.group(1).split())) if m else None
     return None
