@@ -59,3 +59,24 @@ def test_headers_only_reads_the_tags_and_not_the_events(tmp_path: Path) -> None:
         assert "line" in str(e)
     else:
         raise AssertionError("the whole read accepted a broken turn line")
+
+
+def test_a_second_start_names_the_command_that_resumes(tmp_path: Path) -> None:
+    """The advice of a refused second start works as given; with the state file removed
+    the record file's refusal gives no advice to resume (issue 20)."""
+    write_config(tmp_path / "t.toml", {"a": "random", "b": "random"}, seats=2, deals=1,
+                 seed=2, movetime=500, records="t.rec")
+    assert run("t.toml", cwd=tmp_path).returncode == 0
+    again = run("t.toml", cwd=tmp_path)
+    assert again.returncode == 2
+    command = again.stderr.split("(resume it: ")[1].split(";")[0]
+    assert command == "sneferu tournament --resume --state t.rec.state"
+    resumed = run(*command.split()[2:], cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "(2 played, 0 to play)" in resumed.stdout
+    (tmp_path / "t.rec.state").unlink()
+    fresh = run("t.toml", cwd=tmp_path)
+    assert fresh.returncode == 2
+    assert fresh.stderr == ("sneferu: t.rec: the record file is not empty, and there is no "
+                            "tournament state (t.rec.state) to resume from: choose another "
+                            "record file, or move it away\n")

@@ -312,7 +312,7 @@ def test_a_second_start_is_refused_and_points_to_resume(tmp_path):
     write_config(tmp_path / "t.toml", {"a": "random", "b": "random"}, deals=1, movetime=500)
     assert run("t.toml", cwd=tmp_path).returncode == 0
     r = run("t.toml", cwd=tmp_path)
-    assert r.returncode == 2 and "a tournament state exists already (resume it" in r.stderr
+    assert r.returncode == 2 and "a tournament state exists already (resume it:" in r.stderr
     other = run("t.toml", "--resume", "--deals", "2", cwd=tmp_path)
     assert other.returncode == 2 and "differs in: deals" in other.stderr
 
