@@ -269,6 +269,10 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
                f"({run.finished} played, {len(run.todo)} to play); seed {cfg.seed}; "
                f"{cfg.timing()}; {_at_once(run)}.")
     click.echo(f"records: {run.journal.records_path}  (state: {run.journal.state_path})")
+    if cfg.positions is not None and (count := len(cfg.start_positions())) < cfg.deals:
+        click.echo(f"positions: {plural(count, 'position')} in {cfg.positions} for "
+                   f"{plural(cfg.deals, 'deal')}: deal d starts from position "
+                   f"((d - 1) mod {count}) + 1, from the first again after the last")
     if run.journal.recovered:
         click.echo(f"({plural(run.journal.recovered, 'byte')} of a game cut off by the stop "
                    "removed; it is played again)")

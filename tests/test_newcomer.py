@@ -1,0 +1,43 @@
+"""What stood in a newcomer's way (issue 20): each papercut, tested as a user meets it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support import run_cli
+from test_tournament_run import run, write_config
+
+
+def test_position_new_count_writes_a_book_of_positions(tmp_path: Path) -> None:
+    books = {}
+    for game in ("imhotep", "sneferu"):
+        one = run_cli("position", "new", "--game", game, "-p", "2", "--seed", "3")
+        book = run_cli("position", "new", "--game", game, "-p", "2", "--seed", "3",
+                       "--count", "3")
+        assert book.returncode == 0, book.stderr
+        lines = book.stdout.splitlines()
+        assert len(lines) == 3 and lines[0] == one.stdout.strip()
+        assert len(set(lines)) == 3
+        books[game] = lines
+    (tmp_path / "book.txt").write_text("\n".join(books["sneferu"][:2]) + "\n")
+    write_config(tmp_path / "t.toml", {"a": "random", "b": "random"}, seats=2, deals=3,
+                 seed=1, movetime=1000, records="t.rec", positions="book.txt")
+    out = run("t.toml", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert ("positions: 2 positions in book.txt for 3 deals: deal d starts from position "
+            "((d - 1) mod 2) + 1, from the first again after the last\n") in out.stdout
+
+
+def test_a_command_seat_is_named_after_its_script_until_it_says_its_name(tmp_path: Path
+                                                                         ) -> None:
+    """README: a command's seat is named after its script, until the engine sends its
+    own ``id name`` (as a bot copied from engines/random_player.py does)."""
+    engine = Path(__file__).parent / "engines" / "current.py"
+    quiet = tmp_path / "my_bot.py"
+    quiet.write_text(engine.read_text().replace('print("id name current")', 'pass'))
+    copied = tmp_path / "copied_bot.py"
+    copied.write_text(engine.read_text().replace('"id name current"', '"id name random"'))
+    out = run_cli("play", f"python3 {quiet} {tmp_path / 'a.log'} sneferu",
+                  f"python3 {copied} {tmp_path / 'b.log'} sneferu", "--seed", "2")
+    assert out.returncode == 0, out.stderr
+    assert "Game: seat 1 my_bot.py, seat 2 random; seed 2" in out.stdout
