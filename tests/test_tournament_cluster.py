@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -220,6 +221,9 @@ def test_a_local_cluster(tmp_path, local):
         r = run("t.toml", "--cluster", "local:2", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stderr == ""
+    # at most a game a worker is played at once; the rest of the deals handed out wait
+    running = re.findall(r"\] (\d+) running,", r.stdout)
+    assert running and all(int(n) <= 2 for n in running), r.stdout
     assert "2 at once on 2 workers of local:2." in r.stdout
     assert {g.header.round: essence(g) for g in games_of(tmp_path / "t.rec")} == local[0]
 
