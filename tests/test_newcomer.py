@@ -41,3 +41,13 @@ def test_a_command_seat_is_named_after_its_script_until_it_says_its_name(tmp_pat
                   f"python3 {copied} {tmp_path / 'b.log'} sneferu", "--seed", "2")
     assert out.returncode == 0, out.stderr
     assert "Game: seat 1 my_bot.py, seat 2 random; seed 2" in out.stdout
+
+
+def test_engine_flags_replace_the_files_engines_and_are_named_for_it(tmp_path: Path
+                                                                      ) -> None:
+    write_config(tmp_path / "t.toml", {"a": "random", "b": "random"}, seats=2, deals=1)
+    out = run("t.toml", "--engine", "name=c command=random", cwd=tmp_path)
+    assert (out.returncode, out.stderr) == (2, (
+        "sneferu: --engine (they replace the engines of t.toml): engine: 1 engine cannot "
+        "fill a table of 2 seats\n"))
+    assert "replaces the file's engines" in " ".join(run("--help", cwd=tmp_path).stdout.split())

@@ -393,6 +393,10 @@ def load_config(path: str | Path | None, flags: Mapping[str, Any] | None = None
     try:
         check(cfg)
     except ConfigError as e:
+        if (flags or {}).get("engine") and str(e).startswith("engine"):
+            # the flags' engines, not the file's: name them as the source
+            replaced = f" (they replace the engines of {path})" if path is not None else ""
+            raise ConfigError(f"--engine{replaced}: {e}") from None
         raise ConfigError(f"{source}: {e}") from None
     return cfg
 
