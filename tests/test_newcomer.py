@@ -26,6 +26,9 @@ def test_position_new_count_writes_a_book_of_positions(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert ("positions: 2 positions in book.txt for 3 deals: deal d starts from position "
             "((d - 1) mod 2) + 1, from the first again after the last\n") in out.stdout
+    # the standings say what their ± are
+    assert ("(rank ±95%: the mean rank's 95% interval; rating: openskill Plackett-Luce mu ± "
+            "2 sigma, from 25 ± 16.7 before any game)\n") in out.stdout
 
 
 def test_a_command_seat_is_named_after_its_script_until_it_says_its_name(tmp_path: Path
