@@ -54,3 +54,20 @@ def test_engine_flags_replace_the_files_engines_and_are_named_for_it(tmp_path: P
         "sneferu: --engine (they replace the engines of t.toml): engine: 1 engine cannot "
         "fill a table of 2 seats\n"))
     assert "replaces the file's engines" in " ".join(run("--help", cwd=tmp_path).stdout.split())
+
+
+def test_play_on_a_terminal_shows_who_is_thinking(tmp_path: Path) -> None:
+    """Without -v, a game on a terminal says who is thinking (a search takes seconds a
+    move), then clears that line for the result."""
+    import sys
+
+    import pexpect
+    child = pexpect.spawn(sys.executable, ["-m", "sneferu_cli", "play", "mcts", "random",
+                                           "--movetime", "300", "--seed", "4"],
+                          encoding="utf-8", timeout=120, dimensions=(24, 200))
+    child.expect(r"turn 1: seat \d (mcts|random) is thinking\.\.\.")
+    child.expect(r"seat \d mcts is thinking")
+    child.expect(r"\r\x1b\[KGame over after \d+ turns")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
