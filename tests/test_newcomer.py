@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+import pexpect
 from support import run_cli
 from test_tournament_run import run, write_config
 
@@ -59,9 +61,6 @@ def test_engine_flags_replace_the_files_engines_and_are_named_for_it(tmp_path: P
 def test_play_on_a_terminal_shows_who_is_thinking(tmp_path: Path) -> None:
     """Without -v, a game on a terminal says who is thinking (a search takes seconds a
     move), then clears that line for the result."""
-    import sys
-
-    import pexpect
     child = pexpect.spawn(sys.executable, ["-m", "sneferu_cli", "play", "mcts", "random",
                                            "--movetime", "300", "--seed", "4"],
                           encoding="utf-8", timeout=120, dimensions=(24, 200))
