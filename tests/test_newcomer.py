@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -70,3 +71,17 @@ def test_play_on_a_terminal_shows_who_is_thinking(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_imhotep_results_give_ranks_and_points_as_sneferus_do(tmp_path: Path) -> None:
+    out = run_cli("play", "random", "random", "--game", "imhotep", "--seed", "3",
+                  "--record", str(tmp_path / "g.rec"))
+    assert out.returncode == 0, out.stderr
+    ranking = re.findall(r"^  (\d)\. seat (\d)  random  +(\d+) points +(\d+) sled$",
+                         out.stdout, re.M)
+    assert [r[0] for r in ranking] == ["1", "2"] and int(ranking[0][2]) >= int(ranking[1][2])
+    replay = run_cli("replay", str(tmp_path / "g.rec"))
+    assert replay.returncode == 0, replay.stderr
+    assert replay.stdout.endswith(
+        f"Game over: 1. seat {ranking[0][1]} ({ranking[0][2]} points, {ranking[0][3]} sled), "
+        f"2. seat {ranking[1][1]} ({ranking[1][2]} points, {ranking[1][3]} sled).\n")

@@ -330,7 +330,7 @@ def describe_result(record: GameRecord) -> str:
     for r in sorted(h.result, key=lambda r: (r.rank, r.seat)):
         name = names.get(r.seat, "?")
         if r.stones is None or r.food is None:  # another game: its own scores
-            scores = "  ".join(f"{k}={v}" for k, v in r.score_items())
+            scores = "  ".join(f"{v:3} {k}" for k, v in r.score_items())
             line = f"  {r.rank}. seat {r.seat}  {name:<{width}}  {scores}"
         elif h.solo is not None:  # one seat, against Ptah: a win or a loss, not a place
             line = (f"Solo: seat {r.seat} {name} "

@@ -175,8 +175,13 @@ def describe_due(game: Game, state: Any) -> str:
     """What the position waits for, in words for messages (Sneferu says it in its own)."""
     if game.name == DEFAULT_GAME:
         return sneferu_record.describe_turn(state)
-    if state.is_over():
-        return "the game is over"
+    if state.is_over():  # the ranking with the game's scores, as Sneferu's says it
+        ranked = sorted(game.standings(state), key=lambda s: (s.rank, s.seat))
+        return "Game over: " + ", ".join(
+            f"{s.rank}. seat {s.seat} ("
+            + ", ".join([*(f"{v} {k}" for k, v in s.scores.items()),
+                         *(["retired"] if s.retired else [])]) + ")"
+            for s in ranked) + "."
     if state.is_chance_node():
         return "a chance event is due"
     return f"seat {state.current_seat() + 1} is to move"
