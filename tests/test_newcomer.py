@@ -85,3 +85,24 @@ def test_imhotep_results_give_ranks_and_points_as_sneferus_do(tmp_path: Path) ->
     assert replay.stdout.endswith(
         f"Game over: 1. seat {ranking[0][1]} ({ranking[0][2]} points, {ranking[0][3]} sled), "
         f"2. seat {ranking[1][1]} ({ranking[1][2]} points, {ranking[1][3]} sled).\n")
+
+
+def test_the_imhotep_human_seat_is_told_why_a_move_is_illegal() -> None:
+    child = pexpect.spawn(sys.executable, ["-m", "sneferu_cli", "play", "random", "--human",
+                                           "1", "--game", "imhotep", "--seed", "1"],
+                          encoding="utf-8", timeout=60, dimensions=(50, 200))
+    try:
+        child.expect(r"seat 1> ")
+        for move, why in (("S 4A P", r"ship 4A carries 0 stones, it needs 3 to sail"),
+                          ("L 9Z.1", r"there is no ship 9Z this round \(ships: 4A 3A 3B 1A\)"),
+                          ("L 4A.9", r"ship 4A has 4 slots"),
+                          ("HAM 4A.1", r"you hold no HAM card"),
+                          ("PASS", r"you may pass only when no other move is legal \(I6\)"),
+                          ("take M1", r"seat 1 is to choose an action of the turn now")):
+            child.sendline(move)
+            child.expect(f"Illegal: illegal move {re.escape(move)}: {why}\r\n")
+            child.expect(r"seat 1> ")
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)

@@ -533,8 +533,64 @@ class ImhotepState:
     def apply(self, move: Move) -> None:
         """Check and apply the deciding seat's move; IllegalMove leaves the state as it was."""
         if not self.is_legal(move):
-            raise IllegalMove(f"illegal move {move}")
+            raise IllegalMove(f"illegal move {move}: {self.why_illegal(move)}")
         self.apply_unchecked(move)
+
+    def why_illegal(self, move: Move) -> str:
+        """Why ``move`` is not legal for the deciding seat, in a few words (for a human
+        seat and for error messages; the checks themselves are :meth:`is_legal`'s)."""
+        if self.finished or not self.todo or self.todo[-1][0] not in DECISIONS:
+            return "no seat decides now"
+        kind = self.todo[-1][0]
+        asked = {TURN: "an action of the turn", TAKE: "a market card (take)",
+                 KEEP: "a card of the pair (keep)", PYR: "a pyramid (pyr)",
+                 TEMPLE_PS: "the temple bonus (temple)"}
+        wanted = {TURN: (TakeStones, Load, Sail, Lever, Hammer, SailCard, Chisel, Pass),
+                  TAKE: (TakeCard,), KEEP: (Keep,), PYR: (ChoosePyramid,),
+                  TEMPLE_PS: (TempleChoice,)}[kind]
+        if not isinstance(move, wanted):
+            return f"seat {self.current_seat() + 1} is to choose {asked[kind]} now"
+        if kind != TURN:
+            return "not one of the choices (type ? for them)"
+        seat = self.active
+        names = [s.name for s in self.ships]
+        ship = getattr(move, "ship", "") or getattr(move, "ship1", "")
+        if ship and ship not in names:
+            return f"there is no ship {ship} this round (ships: {' '.join(names)})"
+        card = {Lever: "LEV", Hammer: "HAM", SailCard: "SAI", Chisel: "CHI"}.get(type(move))
+        if card is not None:
+            k = self.tables.card_index.get(card, -1)
+            if k < 0 or not self.hands[seat][k]:
+                return f"you hold no {card} card"
+        if isinstance(move, TakeStones) and not self._take_count(seat, 1):
+            return ("your sled is full" if self.sleds[seat] >= self.edition.sled_capacity
+                    else "you have no stones in the quarry")
+        if isinstance(move, Pass):
+            return "you may pass only when no other move is legal (I6)"
+        if isinstance(move, Load | SailCard | Chisel) and not self.sleds[seat]:
+            return "your sled is empty"
+        for name, slot in ((ship, getattr(move, "slot", 0) or getattr(move, "slot1", 0)),
+                           (getattr(move, "ship2", ""), getattr(move, "slot2", 0))):
+            if not name or not slot or name not in names:
+                continue
+            s = self.ships[names.index(name)]
+            if s.site >= 0:
+                return f"ship {name} has sailed"
+            if slot > s.capacity:
+                return f"ship {name} has {s.capacity} slots"
+            if s.slots[slot - 1] >= 0:
+                return f"slot {name}.{slot} is taken"
+        site = getattr(move, "site", "")
+        if site and ship in names:
+            s = self.ships[names.index(ship)]
+            if s.site >= 0:
+                return f"ship {ship} has sailed"
+            if SITES.index(site) not in self._free_sites():
+                return f"another ship is at site {site} already"
+            load = s.load() + isinstance(move, SailCard)
+            if load < s.minimum:
+                return f"ship {ship} carries {load} stones, it needs {s.minimum} to sail"
+        return "not a legal move here (type ? for the legal moves)"
 
     def apply_unchecked(self, move: Move) -> None:
         """Apply a move known to be legal (one of :meth:`legal_moves`)."""
