@@ -331,3 +331,15 @@ def test_an_imhotep_page_draws_every_ply_as_the_position_is(browser, tmp_path, p
     assert (tmp_path / "imhotep.png").stat().st_size > 20_000
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == []
+
+
+def test_a_tournament_games_title_does_not_call_its_number_a_round(browser, tmp_path):
+    """A tournament's record has [Round "N"] (its game number): the page's title says
+    'no. N of the event', not 'round N' beside the game's own 'Round 2 of 6'."""
+    rec = imhotep_record(2, "AAAAA", 64)
+    rec.header.event, rec.header.round = "club", "7"
+    page = write_page(tmp_path, rec, "tournament")
+    browser.get(page.as_uri())
+    title = browser.find_element(By.ID, "title").text
+    assert title.startswith("club · game 1 · no. 7 of the event"), title
+    assert "round" not in title.lower()
