@@ -106,3 +106,23 @@ def test_the_imhotep_human_seat_is_told_why_a_move_is_illegal() -> None:
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+def test_the_move_list_says_that_equivalent_moves_are_folded() -> None:
+    """Sneferu's ``?`` lists a stone bought from two rows at one price once (SPEC 2.7):
+    it says so, and the buy not listed is accepted when typed."""
+    child = pexpect.spawn(sys.executable, ["-m", "sneferu_cli", "play", "random", "--human",
+                                           "1", "--seed", "6"],
+                          encoding="utf-8", timeout=60, dimensions=(50, 200))
+    try:
+        child.expect(r"seat 1> ")
+        child.sendline("?")
+        child.expect(r"legal moves, by their first steps")
+        child.expect(r"\(Moves that end in the same position are listed once, by the first "
+                     r"found: a move not listed, such as a stone bought from another row at "
+                     r"the same price, may still be legal; type it\.\)")
+        child.expect(r"seat 1> ")
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
