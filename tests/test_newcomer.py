@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 from pathlib import Path
@@ -9,6 +10,8 @@ from pathlib import Path
 import pexpect
 from support import run_cli
 from test_tournament_run import run, write_config
+
+from sneferu_cli.game import get_game
 
 
 def test_position_new_count_writes_a_book_of_positions(tmp_path: Path) -> None:
@@ -126,3 +129,27 @@ def test_the_move_list_says_that_equivalent_moves_are_folded() -> None:
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
+
+
+def test_an_imhotep_take_decision_names_its_choices_cards() -> None:
+    """At a market decision the picture's last line (the human seat's and the page's)
+    lists every legal take with its card, side A and side B (the pair MX)."""
+    game = get_game("imhotep")
+    rng = random.Random(2)
+    seen = 0
+    for variant in ("AAAAA", "BBBBB"):
+        state = game.new_game(2, variant=variant)
+        while not state.is_over():
+            if state.is_chance_node():
+                game.apply_outcome(state, game.sample_outcome(state, rng))
+                continue
+            moves = game.legal_moves(state)
+            if moves[0].startswith("take "):
+                line = game.picture(state).splitlines()[-1]
+                listed = re.findall(r"(take M[0-9X]) \(([^)]+)\)", line)
+                assert [m for m, _ in listed] == moves, line
+                assert all(name.split()[0].isupper() or name == "the face-down pair"
+                           for _, name in listed), line
+                seen += 1
+            game.apply_move(state, rng.choice(moves))
+    assert seen >= 4

@@ -333,9 +333,14 @@ def describe_turn(state: ImhotepState) -> str:
     if kind == TURN:
         passes = f" ({state.passes} passed in a row)" if state.passes else ""
         return f"{who} to move{passes}."
-    if kind == TAKE:
+    if kind == TAKE:  # the choices with their cards: the market is not shown again
+        codes = state.tables.card_codes
+        choices = [f"take M{i + 1} ({_card(codes[k])})" for i, k in enumerate(state.display)
+                   if k >= 0]
+        if state.mx and (any(state.deck) or any(state.discard)):
+            choices.append("take MX (the face-down pair)")
         return (f"{who} takes a market card for its stone from ship "
-                f"{state.ships[task[2]].name} slot {task[3] + 1}.")
+                f"{state.ships[task[2]].name} slot {task[3] + 1}: {'; '.join(choices)}.")
     if kind == KEEP:
         codes = state.tables.card_codes
         return f"{who} keeps one card of the pair: {' or '.join(codes[k] for k in state.pair)}."
