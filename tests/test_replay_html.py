@@ -343,3 +343,24 @@ def test_a_tournament_games_title_does_not_call_its_number_a_round(browser, tmp_
     title = browser.find_element(By.ID, "title").text
     assert title.startswith("club · game 1 · no. 7 of the event"), title
     assert "round" not in title.lower()
+
+
+def test_an_imhotep_page_shows_the_final_scoring(browser, tmp_path):
+    """At the end of an Imhotep game the page shows each seat's final scoring by source
+    (before + parts = total, the seat's score); before the end it shows none."""
+    rec = imhotep_record(3, "AAAAA", 65)
+    page = write_page(tmp_path, rec, "final")
+    browser.get(page.as_uri())
+    body = browser.find_element(By.TAG_NAME, "body")
+    assert not browser.find_element(By.ID, "final-box").is_displayed()
+    body.send_keys(Keys.END)
+    assert browser.find_element(By.ID, "final-box").is_displayed()
+    rows = browser.find_elements(By.CSS_SELECTOR, "#final tr[data-seat]")
+    assert len(rows) == 3
+    scores = {r.seat: r.scores["points"] for r in rec.header.result}
+    for row in rows:
+        cells = [int(td.text.split()[-1]) for td in row.find_elements(By.TAG_NAME, "td")]
+        assert cells[0] == int(row.get_attribute("data-seat"))
+        assert sum(cells[1:-1]) == cells[-1] == scores[cells[0]]
+    body.send_keys(Keys.HOME)
+    assert not browser.find_element(By.ID, "final-box").is_displayed()

@@ -84,6 +84,9 @@ TASKS: Final = ("round-start", "round-card", "draw", "turn", "stone", "take", "k
 
 DECISIONS: Final = frozenset((TURN, TAKE, KEEP, PYR, TEMPLE_PS))
 
+FINAL_PARTS: Final = ("chamber", "obelisks", "decorations", "statues", "blue cards", "wrath")
+"""The sources of the final scoring (:meth:`ImhotepState.final_parts`), in its order."""
+
 # Draw purposes (the third element of a DRAW task).
 TO_DISPLAY: Final = 0    # arg: display slot (I38)
 TO_PAIR: Final = 1       # the side-B pair being taken (I32)
@@ -949,13 +952,19 @@ class ImhotepState:
 
     def final_points(self) -> list[int]:
         """What the final scoring (section 11) adds to each seat's score now."""
+        return [sum(parts) for parts in self.final_parts()]
+
+    def final_parts(self) -> list[list[int]]:
+        """Each seat's final scoring (section 11) by source, in the order of
+        :data:`FINAL_PARTS`: burial chamber, obelisks, green decoration cards, purple
+        statues, unused blue cards, the Wrath of the Pharaoh (a penalty, negative)."""
         ed = self.edition
         n = self.players
-        add = [0] * n
+        add = [[0] * len(FINAL_PARTS) for _ in range(n)]
         if self.sides[CHAMBER] == "A":
             for seat, size in chamber_groups(self.chamber, ed.chamber.rows):
-                add[seat] += size_points(size, ed.chamber.group_points,
-                                         ed.chamber.group_points_beyond)
+                add[seat][0] += size_points(size, ed.chamber.group_points,
+                                            ed.chamber.group_points_beyond)
         else:
             rows = ed.chamber.rows
             for r in range(rows):
@@ -963,13 +972,13 @@ class ImhotepState:
                 for k in range(r, len(self.chamber), rows):
                     counts[self.chamber[k]] += 1
                 for seat, pts in enumerate(place_points(counts, ed.chamber.row_points_b)):
-                    add[seat] += pts
+                    add[seat][0] += pts
         if self.sides[OBELISKS] == "A":
             for seat, pts in enumerate(place_points(self.obelisks, ed.obelisks.points[n - 2])):
-                add[seat] += pts
+                add[seat][1] += pts
         else:
             for seat in range(n):
-                add[seat] += self.waiting[seat] * ed.obelisks.waiting_points_b
+                add[seat][1] += self.waiting[seat] * ed.obelisks.waiting_points_b
         t = self.tables
         on_site = [self.stones_on(site) for site in range(5)]
         for seat in range(n):
@@ -979,19 +988,19 @@ class ImhotepState:
                 if not copies:
                     continue
                 if t.green_site[k] >= 0:
-                    add[seat] += copies * (on_site[t.green_site[k]]
-                                           // ed.market.decoration_divisor)
+                    add[seat][2] += copies * (on_site[t.green_site[k]]
+                                              // ed.market.decoration_divisor)
                 elif t.purple[k]:
                     statues += copies
                 elif t.blue[k]:
-                    add[seat] += copies * ed.market.unused_blue_points
+                    add[seat][4] += copies * ed.market.unused_blue_points
             if statues:
-                add[seat] += size_points(statues, ed.market.statue_points,
-                                         ed.market.statue_points_beyond)
+                add[seat][3] += size_points(statues, ed.market.statue_points,
+                                            ed.market.statue_points_beyond)
         if self.wrath:
             for seat in range(n):
                 if not all(self.delivered(seat, site) for site in range(1, 5)):
-                    add[seat] -= ed.wrath.penalty
+                    add[seat][5] -= ed.wrath.penalty
         return add
 
     def stones_on(self, site: int) -> int:
