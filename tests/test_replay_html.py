@@ -364,3 +364,51 @@ def test_an_imhotep_page_shows_the_final_scoring(browser, tmp_path):
         assert sum(cells[1:-1]) == cells[-1] == scores[cells[0]]
     body.send_keys(Keys.HOME)
     assert not browser.find_element(By.ID, "final-box").is_displayed()
+
+
+_BOTTOM = ("return [window.innerHeight, "
+           "document.getElementById('key-box').getBoundingClientRect().bottom]")
+
+
+def test_the_sneferu_key_is_in_view_without_scrolling(browser, tmp_path):
+    """At 1400 x 1000 (the fixture's window) the key of a 2-seat Sneferu game is in view
+    from the first ply to the last: it sits under the seats, beside the offer."""
+    page = write_page(tmp_path, random_game(2, 54), "key")
+    browser.get(page.as_uri())
+    body = browser.find_element(By.TAG_NAME, "body")
+    for key in (Keys.HOME, Keys.END):
+        body.send_keys(key)
+        height, bottom = browser.execute_script(_BOTTOM)
+        assert 0 < bottom <= height, (key, bottom, height)
+
+
+_LAYOUT = """
+const holes = [...document.querySelectorAll('#sites .hole')];
+const cells = [...document.querySelectorAll('.chamber [data-row="1"]')];
+const gaps = cells.slice(1).map((c, i) =>
+  c.getBoundingClientRect().left - cells[i].getBoundingClientRect().right);
+return [holes.filter(h => h.scrollWidth > h.clientWidth).map(h => h.textContent),
+        holes.map(h => h.textContent), gaps];
+"""
+
+
+def test_imhotep_side_b_labels_fit_and_chamber_columns_touch(browser, tmp_path):
+    """Side B: the pyramid's bonus labels (CARD, STONES, LOAD) fit their places, and the
+    burial chamber's columns sit side by side (adjacent stones look adjacent), at every
+    ply of a game."""
+    rec = imhotep_record(3, "BBBBB", 66)
+    page = write_page(tmp_path, rec, "sideb")
+    browser.get(page.as_uri())
+    body = browser.find_element(By.TAG_NAME, "body")
+    labels: set[str] = set()
+    widest = 0
+    last = len([e for e in rec.events if type(e).__name__ == "Turn"])
+    for _ in range(last + 1):
+        overflowing, texts, gaps = browser.execute_script(_LAYOUT)
+        assert overflowing == []
+        labels.update(texts)
+        assert all(g <= 4 for g in gaps), gaps
+        widest = max(widest, len(gaps) + 1)
+        body.send_keys(Keys.RIGHT)
+    assert {"CARD", "STONES", "LOAD"} <= labels
+    assert widest >= 3
