@@ -412,3 +412,20 @@ def test_imhotep_side_b_labels_fit_and_chamber_columns_touch(browser, tmp_path):
         body.send_keys(Keys.RIGHT)
     assert {"CARD", "STONES", "LOAD"} <= labels
     assert widest >= 3
+
+
+def test_the_page_says_the_last_move(browser, tmp_path):
+    """Under whose turn it is, the page says the move that led to the position shown (and
+    the draws after it), in every game; nothing at the start."""
+    for rec, name in ((random_game(2, 55), "sneferu"), (imhotep_record(2, "AAAAA", 67),
+                                                         "imhotep")):
+        page = write_page(tmp_path, rec, name)
+        browser.get(page.as_uri())
+        body = browser.find_element(By.TAG_NAME, "body")
+        assert browser.find_element(By.ID, "last-move").text == ""
+        turns = [e for e in rec.events if type(e).__name__ == "Turn"]
+        for k in (1, 2, len(turns)):
+            body.send_keys(Keys.HOME, *[Keys.RIGHT] * k)
+            text = browser.find_element(By.ID, "last-move").text
+            t = turns[k - 1]
+            assert text.startswith(f"Last move: seat {t.seat}: {t.move}"), (k, text)
