@@ -570,7 +570,7 @@ class ImhotepState:
                     else "you have no stones in the quarry")
         if isinstance(move, Pass):
             return "you may pass only when no other move is legal (I6)"
-        if isinstance(move, Load | SailCard | Chisel) and not self.sleds[seat]:
+        if isinstance(move, (Load, SailCard, Chisel)) and not self.sleds[seat]:
             return "your sled is empty"
         for name, slot in ((ship, getattr(move, "slot", 0) or getattr(move, "slot1", 0)),
                            (getattr(move, "ship2", ""), getattr(move, "slot2", 0))):
