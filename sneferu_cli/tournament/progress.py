@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 from ..record.model import GameRecord
 from ..words import plural
 from .sprt import SprtResult
-from .standings import compute_standings, format_standings
+from .standings import RATING_NOTE, compute_standings, format_standings
 
 if TYPE_CHECKING:
     from .runner import TournamentRun
@@ -128,7 +128,8 @@ class Progress:
             table = format_standings(compute_standings(run.results)).split("\n\n")[0]
             self._computed = time.monotonic()
             self._took = self._computed - now
-            self._standings = table.splitlines()[:TOP_ROWS + 1]
+            self._standings = [line for line in table.splitlines()
+                               if line != RATING_NOTE][:TOP_ROWS + 1]
             self._stale = False
         width = shutil.get_terminal_size().columns
         lines = [line[:width - 1] for line in (self.status(run), *self._standings)]
