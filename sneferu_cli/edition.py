@@ -14,6 +14,8 @@ from typing import Generic, TypeVar
 
 import msgspec
 
+from .game import MAX_DIGITS
+
 __all__ = ["EditionError", "EditionFormat", "load_edition_file", "parse_edition_text"]
 
 E = TypeVar("E")
@@ -33,6 +35,11 @@ def parse_edition_text(raw: bytes | str, source: str, kind: type[E],
         raise EditionError(f"{source}: {e}") from None
     except msgspec.DecodeError as e:
         raise EditionError(f"{source}: not valid TOML: {e}") from None
+    except UnicodeDecodeError as e:
+        raise EditionError(f"{source}: not UTF-8 text (byte {e.start})") from None
+    except ValueError:  # an integer of more digits than Python reads
+        raise EditionError(f"{source}: not valid TOML: a number of more than {MAX_DIGITS} "
+                           "digits") from None
     try:
         check(edition)
     except ValueError as e:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_GAME",
     "GAMES",
+    "MAX_DIGITS",
     "BrokenInvariant",
     "Game",
     "IllegalMove",
@@ -41,6 +42,7 @@ __all__ = [
     "State",
     "TurnSteps",
     "UnknownGame",
+    "bound_numbers",
     "game_names",
     "get_game",
 ]
@@ -48,6 +50,27 @@ __all__ = [
 
 class NotationError(ValueError):
     """Text that is not valid notation (a move, outcome, position, record or protocol line)."""
+
+
+MAX_DIGITS = 4300
+"""The most digits a number in any notation may have: Python's own limit for reading one
+(``int`` of a longer text raises a ValueError of its own wording)."""
+
+_LONG_NUMBER = re.compile(f"[0-9]{{{MAX_DIGITS + 1}}}")
+
+
+def bound_numbers(text: str, what: str) -> None:
+    """NotationError naming ``what`` when ``text`` holds a number of more than MAX_DIGITS
+    digits; every reader of a notation line calls it before reading a number of it.
+
+    >>> bound_numbers("round 7", "position")
+    >>> bound_numbers("round " + "1" * 4301, "position")
+    Traceback (most recent call last):
+    ...
+    sneferu_cli.game.NotationError: position: a number of more than 4300 digits
+    """
+    if _LONG_NUMBER.search(text):
+        raise NotationError(f"{what}: a number of more than {MAX_DIGITS} digits")
 
 
 class IllegalMove(ValueError):
@@ -368,9 +391,15 @@ class Game(ABC):
         return None
 
     def describe_due(self, state: Any) -> str:
-        """What ``state`` waits for, in words for messages (a game may say it in its own)."""
+        """What ``state`` waits for, in words for messages (a game may say it in its own);
+        at the end, the ranking with the game's scores."""
         if state.is_over():
-            return "the game is over"
+            ranked = sorted(self.standings(state), key=lambda s: (s.rank, s.seat))
+            return "Game over: " + ", ".join(
+                f"{s.rank}. seat {s.seat} ("
+                + ", ".join([*(f"{v} {k}" for k, v in s.scores.items()),
+                             *(["retired"] if s.retired else [])]) + ")"
+                for s in ranked) + "."
         if state.is_chance_node():
             return "a chance event is due"
         return f"seat {state.current_seat() + 1} is to move"

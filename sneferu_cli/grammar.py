@@ -18,7 +18,7 @@ from lark import (
     UnexpectedInput,
 )
 
-from .game import NotationError
+from .game import NotationError, bound_numbers
 from .shipped import shipped_dir
 from .words import clip
 
@@ -39,7 +39,9 @@ def parser(grammar: str, start: str) -> Lark:
 
 
 def parse(grammar: str, start: str, text: str, what: str) -> Tree[Token]:
-    """Parse ``text``; any error becomes one NotationError naming ``what`` and the column."""
+    """Parse ``text``; any error becomes one NotationError naming ``what`` and the column
+    (or saying that a number is too long to read, :func:`~sneferu_cli.game.bound_numbers`)."""
+    bound_numbers(text, what)
     try:
         return parser(grammar, start).parse(text)
     except UnexpectedEOF:

@@ -331,3 +331,101 @@ def test_an_imhotep_page_draws_every_ply_as_the_position_is(browser, tmp_path, p
     assert (tmp_path / "imhotep.png").stat().st_size > 20_000
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == []
+
+
+def test_a_tournament_games_title_does_not_call_its_number_a_round(browser, tmp_path):
+    """A tournament's record has [Round "N"] (its game number): the page's title says
+    'no. N of the event', not 'round N' beside the game's own 'Round 2 of 6'."""
+    rec = imhotep_record(2, "AAAAA", 64)
+    rec.header.event, rec.header.round = "club", "7"
+    page = write_page(tmp_path, rec, "tournament")
+    browser.get(page.as_uri())
+    title = browser.find_element(By.ID, "title").text
+    assert title.startswith("club · game 1 · no. 7 of the event"), title
+    assert "round" not in title.lower()
+
+
+def test_an_imhotep_page_shows_the_final_scoring(browser, tmp_path):
+    """At the end of an Imhotep game the page shows each seat's final scoring by source
+    (before + parts = total, the seat's score); before the end it shows none."""
+    rec = imhotep_record(3, "AAAAA", 65)
+    page = write_page(tmp_path, rec, "final")
+    browser.get(page.as_uri())
+    body = browser.find_element(By.TAG_NAME, "body")
+    assert not browser.find_element(By.ID, "final-box").is_displayed()
+    body.send_keys(Keys.END)
+    assert browser.find_element(By.ID, "final-box").is_displayed()
+    rows = browser.find_elements(By.CSS_SELECTOR, "#final tr[data-seat]")
+    assert len(rows) == 3
+    scores = {r.seat: r.scores["points"] for r in rec.header.result}
+    for row in rows:
+        cells = [int(td.text.split()[-1]) for td in row.find_elements(By.TAG_NAME, "td")]
+        assert cells[0] == int(row.get_attribute("data-seat"))
+        assert sum(cells[1:-1]) == cells[-1] == scores[cells[0]]
+    body.send_keys(Keys.HOME)
+    assert not browser.find_element(By.ID, "final-box").is_displayed()
+
+
+_BOTTOM = ("return [window.innerHeight, "
+           "document.getElementById('key-box').getBoundingClientRect().bottom]")
+
+
+def test_the_sneferu_key_is_in_view_without_scrolling(browser, tmp_path):
+    """At 1400 x 1000 (the fixture's window) the key of a 2-seat Sneferu game is in view
+    from the first ply to the last: it sits under the seats, beside the offer."""
+    page = write_page(tmp_path, random_game(2, 54), "key")
+    browser.get(page.as_uri())
+    body = browser.find_element(By.TAG_NAME, "body")
+    for key in (Keys.HOME, Keys.END):
+        body.send_keys(key)
+        height, bottom = browser.execute_script(_BOTTOM)
+        assert 0 < bottom <= height, (key, bottom, height)
+
+
+_LAYOUT = """
+const holes = [...document.querySelectorAll('#sites .hole')];
+const cells = [...document.querySelectorAll('.chamber [data-row="1"]')];
+const gaps = cells.slice(1).map((c, i) =>
+  c.getBoundingClientRect().left - cells[i].getBoundingClientRect().right);
+return [holes.filter(h => h.scrollWidth > h.clientWidth).map(h => h.textContent),
+        holes.map(h => h.textContent), gaps];
+"""
+
+
+def test_imhotep_side_b_labels_fit_and_chamber_columns_touch(browser, tmp_path):
+    """Side B: the pyramid's bonus labels (CARD, STONES, LOAD) fit their places, and the
+    burial chamber's columns sit side by side (adjacent stones look adjacent), at every
+    ply of a game."""
+    rec = imhotep_record(3, "BBBBB", 66)
+    page = write_page(tmp_path, rec, "sideb")
+    browser.get(page.as_uri())
+    body = browser.find_element(By.TAG_NAME, "body")
+    labels: set[str] = set()
+    widest = 0
+    last = len([e for e in rec.events if type(e).__name__ == "Turn"])
+    for _ in range(last + 1):
+        overflowing, texts, gaps = browser.execute_script(_LAYOUT)
+        assert overflowing == []
+        labels.update(texts)
+        assert all(g <= 4 for g in gaps), gaps
+        widest = max(widest, len(gaps) + 1)
+        body.send_keys(Keys.RIGHT)
+    assert {"CARD", "STONES", "LOAD"} <= labels
+    assert widest >= 3
+
+
+def test_the_page_says_the_last_move(browser, tmp_path):
+    """Under whose turn it is, the page says the move that led to the position shown (and
+    the draws after it), in every game; nothing at the start."""
+    for rec, name in ((random_game(2, 55), "sneferu"), (imhotep_record(2, "AAAAA", 67),
+                                                         "imhotep")):
+        page = write_page(tmp_path, rec, name)
+        browser.get(page.as_uri())
+        body = browser.find_element(By.TAG_NAME, "body")
+        assert browser.find_element(By.ID, "last-move").text == ""
+        turns = [e for e in rec.events if type(e).__name__ == "Turn"]
+        for k in (1, 2, len(turns)):
+            body.send_keys(Keys.HOME, *[Keys.RIGHT] * k)
+            text = browser.find_element(By.ID, "last-move").text
+            t = turns[k - 1]
+            assert text.startswith(f"Last move: seat {t.seat}: {t.move}"), (k, text)

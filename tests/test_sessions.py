@@ -263,7 +263,8 @@ def test_a_human_plays_a_whole_imhotep_game_against_random(tmp_path):
         child.expect(r"Not a move: bad move 'load it'\r\nType \? for the legal moves")
         child.expect(PROMPT)
         child.sendline("L 9Z.1")
-        child.expect(r"Illegal: .*L 9Z\.1\r\nLegal moves beginning with 'L': L \d[A-Z]\.1, ")
+        child.expect(r"Illegal: illegal move L 9Z\.1: there is no ship 9Z this round "
+                     r"\(ships: [0-9A-Z ]+\)\r\nLegal moves beginning with 'L': L \d[A-Z]\.1, ")
         child.expect(PROMPT)
         child.sendline("PASS")
         child.expect(r"Illegal: .*\r\nNo legal move begins with 'PASS'; type \? for the "

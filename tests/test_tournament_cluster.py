@@ -5,7 +5,9 @@ a stop (SIGINT) and a SIGKILL of the coordinator lose or double no game."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -29,6 +31,10 @@ from test_tournament_run import (
 )
 
 from sneferu_cli.record import decode_records, read_records
+from sneferu_cli.tournament.cluster import Cluster as DaskCluster
+from sneferu_cli.tournament.config import load_config
+from sneferu_cli.tournament.journal import Journal
+from sneferu_cli.tournament.runner import TournamentRun
 
 INSTANT = [sys.executable, str(ROOT / "tests" / "engines" / "instant.py")]
 ENGINES = {"a": INSTANT, "b": INSTANT, "c": INSTANT}
@@ -206,9 +212,18 @@ def test_an_engine_missing_on_a_worker_stops_the_run_before_it_starts(tmp_path, 
 
 
 def test_a_local_cluster(tmp_path, local):
+    """Also when Dask's dashboard port 8787 is busy: nothing is said about it."""
     write_config(tmp_path / "t.toml", ENGINES, **KEYS)
-    r = run("t.toml", "--cluster", "local:2", cwd=tmp_path)
+    with socket.socket() as busy:
+        with contextlib.suppress(OSError):  # (busy already)
+            busy.bind(("127.0.0.1", 8787))
+            busy.listen()
+        r = run("t.toml", "--cluster", "local:2", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
+    assert r.stderr == ""
+    # at most a game a worker is played at once; the rest of the deals handed out wait
+    running = re.findall(r"\] (\d+) running,", r.stdout)
+    assert running and all(int(n) <= 2 for n in running), r.stdout
     assert "2 at once on 2 workers of local:2." in r.stdout
     assert {g.header.round: essence(g) for g in games_of(tmp_path / "t.rec")} == local[0]
 
@@ -277,3 +292,47 @@ def test_the_logs_are_not_for_a_cluster(tmp_path, cluster):
     r = run("t.toml", "--cluster", cluster.address, "--log", "x.log", cwd=tmp_path)
     assert r.returncode == 2 and "--log and --engine-stderr are not for a cluster" in r.stderr
     assert not (tmp_path / "t.rec.state").exists()
+
+
+def test_a_deal_whose_worker_dies_after_it_ended_is_played_again(tmp_path, local,
+                                                                monkeypatch):
+    """A worker killed after its deal ended and before the coordinator followed the task:
+    the task's result is lost with it and Dask plays the deal again elsewhere (SPEC 9.10);
+    the run goes on (it used to end: ``deal N: NoneType: None``). The coordinator is this
+    process, on a real local cluster; the kill is made while it commits a game."""
+    write_config(tmp_path / "t.toml", PACED, **KEYS, cluster="local:3")
+    cfg = load_config(tmp_path / "t.toml").resolved()
+    monkeypatch.chdir(tmp_path)
+    killed: list[str] = []
+    with DaskCluster(cfg.cluster) as cluster, Journal.start(cfg) as journal:
+        cluster.check(cfg)
+        client = cluster.client
+        pids = client.run(os.getpid)
+
+        def ended_deal() -> tuple[str, str] | None:
+            """A deal task that ended, not yet followed: its key and its worker."""
+            for key, state in list(client.futures.items()):
+                if str(key).startswith("sneferu-deal-") and state.status == "finished":
+                    holders = client.who_has().get(key)
+                    if holders:
+                        return key, holders[0]
+            return None
+
+        def update(run: TournamentRun, record: object) -> None:
+            if record is None or killed:
+                return
+            end = time.monotonic() + LIMIT
+            while (found := ended_deal()) is None and time.monotonic() < end:
+                time.sleep(0.01)
+            assert found, "no deal ended"
+            key, worker = found
+            os.kill(pids[worker], signal.SIGKILL)
+            while client.futures[key].status != "lost" and time.monotonic() < end:
+                time.sleep(0.01)
+            assert client.futures[key].status == "lost"
+            killed.append(key)
+
+        run = TournamentRun(journal, 1, cluster)
+        assert run.run(update) == "complete"
+    assert killed
+    assert {g.header.round: essence(g) for g in games_of(tmp_path / "t.rec")} == local[0]

@@ -52,7 +52,8 @@ def three_games() -> list[GameRecord]:
 
 def test_sneferus_report_is_byte_for_byte_as_before():
     """A record file of a 3-seat tournament and a solo one, reported before the standings
-    learned other games' scores: the table, JSON and CSV are unchanged."""
+    learned other games' scores: the table, JSON and CSV are unchanged (but for the line
+    under the table saying what its ± are, added since)."""
     records = str(GOLDEN / "sneferu.rec")
     for flags, golden in (((), "sneferu.txt"), (("--json",), "sneferu.json"),
                           (("--csv",), "sneferu.csv")):

@@ -79,6 +79,12 @@ class TurnRequest:
         once :meth:`legal` was called): it is legal by construction."""
         return self._legal is not None and move in self._legal
 
+    def current_position(self) -> str:
+        """The ``position`` line of the state as it stands, with no events (for an engine
+        that declared ``feature currentposition``): the seat's view, which is the whole
+        position in a game without hidden information."""
+        return str(Position(self.game.view(self.state, self.seat)))
+
     def legal_line(self) -> str:
         """The legal moves as the ``go`` line lists them, separated by ``SEP`` (joined once)."""
         if self._line is None:

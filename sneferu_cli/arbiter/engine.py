@@ -238,13 +238,16 @@ class Engine:
         self._turn = _PendingTurn(request, start, deadline, {})
 
     def _send_turn(self, request: TurnRequest) -> tuple[float, float]:
-        """Send the request's lines; when its time starts and when the answer is due."""
+        """Send the request's lines (``position`` as it stands for ``feature currentposition``);
+        when its time starts and when the answer is due."""
         go = str(Go(request.movetime, request.clock, request.inc))
         if "legalmoves" in self.features:
             go = with_legal(go, request.legal_line())
+        position = (request.current_position() if "currentposition" in self.features
+                    else request.position)
         allowed = (request.limit() + request.margin) / 1000
         self._check_silence()
-        self._send(time.monotonic() + allowed, request.position, go)
+        self._send(time.monotonic() + allowed, position, go)
         start = time.monotonic()
         return start, start + allowed
 

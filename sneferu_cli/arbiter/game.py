@@ -379,11 +379,13 @@ class _Match:
         header = self.record.header
         header.result, header.solo, header.termination = final_result(state, self.game)
         final = Position(self.base or self.game.to_position(state), tuple(self.events))
+        current = Position(self.game.to_position(state))  # for feature currentposition
         result = GameOver(tuple(r.rank for r in header.result))
         for i, agent in enumerate(self.agents):
             if not header.result[i].retired:
-                agent.game_over(Position(self.game.view(state, i)) if self.views else final,
-                                result)
+                wants_current = "currentposition" in getattr(agent, "features", ())
+                agent.game_over(Position(self.game.view(state, i)) if self.views
+                                else current if wants_current else final, result)
 
 
 def describe_result(record: GameRecord) -> str:
@@ -402,7 +404,7 @@ def describe_result(record: GameRecord) -> str:
     for r in sorted(h.result, key=lambda r: (r.rank, r.seat)):
         name = names.get(r.seat, "?")
         if r.stones is None or r.food is None:  # another game: its own scores
-            scores = "  ".join(f"{k}={v}" for k, v in r.score_items())
+            scores = "  ".join(f"{v:3} {k}" for k, v in r.score_items())
             line = f"  {r.rank}. seat {r.seat}  {name:<{width}}  {scores}"
         elif h.solo is not None:  # one seat, against Ptah: a win or a loss, not a place
             line = (f"Solo: seat {r.seat} {name} "

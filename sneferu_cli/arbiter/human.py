@@ -29,6 +29,11 @@ Commands: ? or moves (the legal moves; grouped by their first step when there ar
 position again), help."""
 """The commands of a human seat, after the game's :attr:`~sneferu_cli.game.Game.move_help`."""
 
+FOLDED = ("(Moves that end in the same position are listed once, by the first found: a "
+          "move not listed, such as a stone bought from another row at the same price, "
+          "may still be legal; type it.)")
+"""Said under every list of legal moves: the list folds equivalent moves (SPEC 2.7)."""
+
 LIST_LIMIT = 40
 """More legal moves than this are listed grouped by their first step."""
 
@@ -126,7 +131,7 @@ class Human:
         what = plural(len(moves), "legal move") + (f" starting with {prefix!r}" if prefix
                                                    else "")
         if len(moves) <= LIST_LIMIT:
-            self._say(what + ":", *_columns(moves))
+            self._say(what + ":", *_columns(moves), FOLDED)
             return
         # Group by the first steps, as few as split the moves into more than one group.
         depth, counts = 0, dict[str, int]()
@@ -137,7 +142,7 @@ class Human:
                 key = " ".join(m.split(" ")[:depth])
                 counts[key] = counts.get(key, 0) + 1
         self._say(f"{what}, by their first steps (type ? STEPS for the moves of one):",
-                  *_columns([f"{g} ({n})" for g, n in counts.items()]))
+                  *_columns([f"{g} ({n})" for g, n in counts.items()]), FOLDED)
 
     def _say(self, *lines: str) -> None:
         self.out.write("".join(f"{x}\n" for x in lines))

@@ -6,9 +6,11 @@ import contextlib
 import os
 import random
 import signal
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import click
 
@@ -140,6 +142,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
                             traffic=traffic, stderr=sink, handshake_timeout=handshake_timeout)
             handles.append(engine)
             agents.append(engine)
+        live = False  # the "is thinking" line is on the terminal
         try:
             Engine.start_all(handles)
             try:
@@ -152,9 +155,13 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
             names = ", ".join(f"seat {i} {a.name}" for i, a in enumerate(agents, start=1))
             click.echo(f"Game: {names}; seed {seed}; {control}.")
             show = verbose or bool(humans)
+            live = not show and sys.stdout.isatty()
             record = play_game(agents, seed=seed, time_control=control, builders=builders,
                                edition=edition, game=game, variant=variant,
-                               on_event=_printer(agents) if show else None)
+                               on_event=_printer(agents) if show else
+                               _thinking(agents) if live else None)
+            if live:
+                click.echo("\r\x1b[K", nl=False)
             with _signals_held():
                 _save(record_path, record)
         except KeyboardInterrupt as stop:
@@ -164,7 +171,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
                 if isinstance(stop, GameInterrupted):
                     _save(record_path, stop.record)
                     # A human's prompt may be waiting at the end of the line.
-                    click.echo(("\n" if humans else "") + describe_result(stop.record)
+                    click.echo(("\n" if humans or live else "") + describe_result(stop.record)
                                + (f" The game so far is in {record_path}." if record_path
                                   else ""))
             raise
@@ -258,6 +265,22 @@ def _printer(agents: list[Agent]) -> OnEvent:
         elif isinstance(event, Retire):
             click.echo(f"seat {event.seat} {agents[event.seat - 1].name} is retired: "
                        f"{event.kind}")
+    return show
+
+
+def _thinking(agents: list[Agent]) -> OnEvent:
+    """On a terminal, without ``-v``: one line, rewritten in place, saying who is thinking
+    (a searching engine may take seconds a move; the game is not stuck)."""
+    turns = 0
+
+    def show(event: Event, state: Any) -> None:
+        nonlocal turns
+        turns += isinstance(event, Turn)
+        if state.is_over() or state.is_chance_node():
+            return
+        seat = state.current_seat()
+        click.echo(f"\r\x1b[Kturn {turns + 1}: seat {seat + 1} {agents[seat].name} is "
+                   "thinking...", nl=False)
     return show
 
 

@@ -39,15 +39,20 @@ def position() -> None:
               help="Seed for the set-up draws (default: a random seed).")
 @click.option("--no-setup", is_flag=True,
               help="Stop before the set-up draws (at the first chance node).")
+@click.option("--count", "-n", type=click.IntRange(1), default=1, show_default=True,
+              metavar="N", help="Print N positions, one a line, each with its own draws "
+                                "(a file of start positions for a tournament's --positions).")
 @edition_option
 def new(game: Game, players: int, builders: str | None, variant: str | None,
-        seed: int | None, no_setup: bool, edition_path: str | None) -> None:
+        seed: int | None, no_setup: bool, count: int, edition_path: str | None) -> None:
     """Print the position of a new game, after its set-up draws."""
     edition = load_for(game, edition_path)  # an EditionError is reported as it is
-    state = start_game(game, players, builders, variant, edition)
-    if not no_setup:
-        _draw(game, state, random.Random(seed))
-    click.echo(game.to_position(state))
+    rng = random.Random(seed)
+    for _ in range(count):
+        state = start_game(game, players, builders, variant, edition)
+        if not no_setup:
+            _draw(game, state, rng)
+        click.echo(game.to_position(state))
 
 
 @position.command("show")

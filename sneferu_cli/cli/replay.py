@@ -67,6 +67,8 @@ def replay(ctx: click.Context, file: str, number: int | None, ply: int | None, s
             click.echo(records_to_json(records) if as_json else format_records(records),
                        nl=False)
         elif modes:
+            if cut and not entries:
+                ctx.exit(1)  # the only game there is was cut off: said above
             entry = _one(rf, entries, number)
             edition = _edition(entry, editions, rf.source)
             if html_path is not None:

@@ -25,6 +25,7 @@ from ..tournament.config import ConfigError, TournamentConfig, load_config
 from ..tournament.journal import Journal, StateError
 from ..tournament.progress import Progress, describe_sprt
 from ..tournament.runner import Logs, RunError, TournamentRun, probe_engines
+from ..tournament.schedule import Schedule
 from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
 from ..words import plural
 from .options import builders_option, edition_option, variant_option
@@ -50,7 +51,7 @@ def report(file: str, as_json: bool, as_csv: bool) -> None:
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
     try:
-        rf = read_any(decode_records(Path(file).read_bytes(), file), file)
+        rf = read_any(decode_records(Path(file).read_bytes(), file), file, headers_only=True)
     except OSError as e:
         raise TournamentError(f"{file}: cannot read: {e.strerror}") from None
     except RecordError as e:
@@ -178,7 +179,9 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
                 stack.enter_context(journal)
                 cfg = journal.config
                 where = flags["cluster"] or cfg.cluster
-                cluster = _probe(cfg, where, stack, logs)
+                # a finished tournament's resume starts no engine and no cluster
+                done = journal.state.games >= len(Schedule.of(cfg).games)
+                cluster = None if done else _probe(cfg, where, stack, logs)
             else:
                 cfg = _demo_config(flags) if demo else load_config(config, flags)
                 where = cfg.cluster
@@ -266,6 +269,10 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
                f"({run.finished} played, {len(run.todo)} to play); seed {cfg.seed}; "
                f"{cfg.timing()}; {_at_once(run)}.")
     click.echo(f"records: {run.journal.records_path}  (state: {run.journal.state_path})")
+    if cfg.positions is not None and (count := len(cfg.start_positions())) < cfg.deals:
+        click.echo(f"positions: {plural(count, 'position')} in {cfg.positions} for "
+                   f"{plural(cfg.deals, 'deal')}: deal d starts from position "
+                   f"((d - 1) mod {count}) + 1, from the first again after the last")
     if run.journal.recovered:
         click.echo(f"({plural(run.journal.recovered, 'byte')} of a game cut off by the stop "
                    "removed; it is played again)")

@@ -31,7 +31,7 @@ import re
 
 import msgspec
 
-from ..game import DEFAULT_GAME, NotationError, get_game
+from ..game import DEFAULT_GAME, MAX_DIGITS, NotationError, get_game
 from ..grammar import Token, Tree, parse
 
 __all__ = [  # noqa: RUF022 (constants first, then the messages in protocol order)
@@ -220,8 +220,8 @@ class OptionSpec(msgspec.Struct, frozen=True):
 
 
 class Feature(msgspec.Struct, frozen=True):
-    """An opt-in the engine asks for (``legalmoves``), or ``games`` and the names of the
-    games it plays (without it: Sneferu only)."""
+    """An opt-in the engine asks for (``legalmoves``, ``currentposition``), or ``games``
+    and the names of the games it plays (without it: Sneferu only)."""
 
     name: str
     games: tuple[str, ...] = ()
@@ -419,18 +419,21 @@ _INFO_RE = re.compile(rf"info((?: +{_FIELD})*)(?: +pv +({_MOVE}(?: *; *{_MOVE})*
                       r"| +string +([^ \t](?:.*[^ \t])?))?")
 _FIELD_RE = re.compile(r" +([a-z][a-z0-9_]*) +([^ \t]+)")
 _PV_SEP_RE = re.compile(r" *; *")
-_INT = r"(-?[0-9]+)"
+_NUMBER = f"-?[0-9]{{1,{MAX_DIGITS}}}"
+"""A number the grammar's reader accepts (:func:`~sneferu_cli.game.bound_numbers`)."""
+_INT = f"({_NUMBER})"
 _SNEFERU_RE = re.compile(rf"sneferu +{_INT}")
 _NEWGAME_RE = re.compile(rf"newgame +players +{_INT} +seat +{_INT} +variant +"
                          r"([A-Za-z0-9][A-Za-z0-9_.+-]*) +edition +([A-Za-z0-9][A-Za-z0-9_.+-]*)"
                          r"(?: +game +([a-z][a-z0-9_-]*))?")
 _SETOPTION_RE = re.compile(r"setoption +name +([A-Za-z][A-Za-z0-9_]*)"
                            r"(?: +value +([^ \t](?:.*[^ \t])?))?")
-_GAMEOVER_RE = re.compile(r"gameover +ranks((?: +-?[0-9]+)+)")
+_GAMEOVER_RE = re.compile(rf"gameover +ranks((?: +{_NUMBER})+)")
 _REST = r"([^ \t](?:.*[^ \t])?)"
 _WORD = r"[A-Za-z0-9][A-Za-z0-9_.+-]*"
 _ID_RE = re.compile(rf"id +(name|author) +{_REST}")
 _GAMES_RE = re.compile(r"feature +games((?: +[a-z][a-z0-9_-]*)+)")
+_FEATURE_RE = re.compile(r"feature +(legalmoves|currentposition)")
 _OPTION_RE = re.compile(
     r"option +name +([A-Za-z][A-Za-z0-9_]*) +type +(?:"
     r"(check) +default +(true|false)"
@@ -472,8 +475,9 @@ def _fast_engine_line(text: str) -> EngineMessage | None:
     if text.startswith("option"):
         return _fast_option(text)
     if text.startswith("feature"):
-        if re.fullmatch(r"feature +legalmoves", text):
-            return Feature("legalmoves")
+        m = _FEATURE_RE.fullmatch(text)
+        if m:
+            return Feature(m.group(1))
         m = _GAMES_RE.fullmatch(text)
         return Feature("games", tuple(m.group(1).split())) if m else None
     return None

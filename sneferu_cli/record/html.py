@@ -60,8 +60,8 @@ def _template(name: str, title: str) -> str:
 def _title(entry: GameEntry, source: str) -> str:
     h = entry.record.header
     parts = [h.event if h.event != "?" else source, f"game {entry.number}"]
-    if h.round:
-        parts.append(f"round {h.round}")
+    if h.round:  # the [Round] tag: a tournament's game number, not a round of the game
+        parts.append(f"no. {h.round} of the event")
     if h.date != "?":
         parts.append(h.date)
     return " · ".join(parts)

@@ -69,6 +69,10 @@ def is_json(text: str) -> bool:
     return text.lstrip().startswith("{")
 
 
-def read_any(text: str, source: str = "<records>") -> RecordFile:
-    """Read records in either format, told apart by :func:`is_json`."""
-    return read_json_records(text, source) if is_json(text) else read_records(text, source)
+def read_any(text: str, source: str = "<records>", *, headers_only: bool = False
+             ) -> RecordFile:
+    """Read records in either format, told apart by :func:`is_json` (``headers_only``: a
+    text record's events are not read, :func:`.text.read_records`)."""
+    if is_json(text):
+        return read_json_records(text, source)
+    return read_records(text, source, headers_only=headers_only)

@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from lark import UnexpectedInput
 
-from ..game import DEFAULT_GAME, Game, NotationError, get_game
+from ..game import DEFAULT_GAME, MAX_DIGITS, Game, NotationError, get_game
 from ..grammar import Token, Tree, parser
 from ..words import clip
 from .model import (
@@ -374,12 +374,15 @@ def decode_records(data: bytes, source: str = "<records>") -> str:
         raise RecordError(f"not UTF-8 text (byte {e.start})", source, None, line) from None
 
 
-def read_records(text: str, source: str = "<records>") -> RecordFile:
+def read_records(text: str, source: str = "<records>", *,
+                 headers_only: bool = False) -> RecordFile:
     """Read every game of a record text; games cut off mid-write are listed, not raised.
 
     A game begins at a line starting with ``[Event`` and ends with its ``end of game``
     line. One without that line (the end of the file, or the next game, comes first) was
     cut off while being written: it is reported in ``cut_off``, every other game is read.
+    ``headers_only``: each game's tags are read, its events are not (nor checked); its
+    record has no events (a tournament's standings and resume need no more).
     """
     lines = text.split("\n")
     if lines and lines[-1] == "":
@@ -388,7 +391,7 @@ def read_records(text: str, source: str = "<records>") -> RecordFile:
     cut_off: list[RecordError] = []
     for number, (kind, start, chunk) in enumerate(_chunks(lines), start=1):
         if kind == "game":
-            games.append(_read_game(chunk, start, number, source))
+            games.append(_read_game(chunk, start, number, source, headers_only))
         elif kind == "cut":
             cut_off.append(RecordError(
                 f"cut off: the game has no '{END_OF_GAME}' line (it was being written when "
@@ -446,8 +449,10 @@ def _tag_name(tag: str) -> str:
     return "[" + _TAG_NAME.get(tag, tag.capitalize()) + "]"
 
 
-def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEntry:
-    """Parse one game's lines (the first is its [Event line, the last its end line)."""
+def _read_game(chunk: list[str], first: int, number: int, source: str,
+               headers_only: bool = False) -> GameEntry:
+    """Parse one game's lines (the first is its [Event line, the last its end line); only
+    its tags when ``headers_only``."""
     fields: dict[str, object] = {}
     seats: list[Seat] = []
     result: list[SeatResult] = []
@@ -465,11 +470,22 @@ def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEn
     def fail(reason: str, at: int) -> RecordError:
         return RecordError(reason, source, number, at)
 
+    def complete(at: int) -> Header:
+        """The header, at the game's first line that is not a tag."""
+        missing = [_tag_name(t) for t in _REQUIRED if t not in fields]
+        if missing:
+            raise fail(f"the header lacks the tag(s) {' '.join(missing)}", at)
+        return Header(seats=seats, result=result, faults=faults, extra=extra,
+                      **fields)  # type: ignore[arg-type]
+
     for offset, raw in enumerate(chunk):
         at = first + offset
         text = raw.rstrip()
         if not text:
             continue
+        if headers_only and not text.startswith("["):  # the tags are over
+            return GameEntry(GameRecord(complete(at), []), number, first, (), tag_lines,
+                             first + len(chunk) - 1)
         try:
             tree = line_parser.parse(text)
         except UnexpectedInput as e:
@@ -477,11 +493,7 @@ def _read_game(chunk: list[str], first: int, number: int, source: str) -> GameEn
         node = tree.children[0]
         kind = "end" if isinstance(node, Token) else _KIND.get(node.data, str(node.data))
         if header is None and kind != "tag":
-            missing = [_tag_name(t) for t in _REQUIRED if t not in fields]
-            if missing:
-                raise fail(f"the header lacks the tag(s) {' '.join(missing)}", at)
-            header = Header(seats=seats, result=result, faults=faults, extra=extra,
-                            **fields)  # type: ignore[arg-type]
+            header = complete(at)
         if isinstance(node, Token):  # end of game
             assert header is not None
             return GameEntry(GameRecord(header, events), number, first, tuple(event_lines),
@@ -585,10 +597,6 @@ def _tag_value(name: str, tag: Tree[Token]) -> object:
         return Fault(_int(str(c[0])), str(c[1]), _unquote(c[3]), _int(str(c[2])))
     # extra
     return _unquote(c[0]), _unquote(c[1])
-
-
-MAX_DIGITS = 4300
-"""The most digits a number in a record may have (Python's own limit for reading one)."""
 
 
 def _int(text: str) -> int:

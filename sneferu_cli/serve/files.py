@@ -4,7 +4,9 @@
 was started with ``--files DIR`` (SPEC.md, section 10.7). A path is taken relative to that
 folder (an absolute one as it is) and resolved, symbolic links and ``..`` included; what
 it names must lie inside the folder, be a regular file (no FIFO, device or folder) and
-hold at most ``max_bytes`` bytes. Errors name the path as the client gave it and never
+hold at most ``max_bytes`` bytes. The file is then opened one folder at a time from the
+folder's descriptor without following links, so that a folder swapped for a link between
+the check and the open is refused. Errors name the path as the client gave it and never
 quote what a file holds.
 
 >>> try:
@@ -40,14 +42,15 @@ class FileAccess:
             raise RequestError(f"{name}: the server reads no files (start it with --files DIR)")
         try:  # not strict: whether a file outside exists is none of the client's business
             path = (self.folder / name).resolve()
-        except (OSError, RuntimeError):  # RuntimeError: a loop of symbolic links
+        except RuntimeError:  # a loop of symbolic links
             raise RequestError(f"{name}: cannot read the {what}: a loop of symbolic links"
                                ) from None
+        except OSError as e:  # a folder changed while the path was resolved
+            raise RequestError(f"{name}: cannot read the {what}: {e.strerror}") from None
         if not path.is_relative_to(self.folder):
             raise RequestError(f"{name}: outside the folder the server reads (--files)")
-        flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_NOFOLLOW", 0)
         try:
-            fd = os.open(path, flags)  # O_NONBLOCK: a FIFO opens at once (and is refused)
+            fd = self._open(path.relative_to(self.folder).parts)
         except OSError as e:
             raise RequestError(f"{name}: cannot read the {what}: {e.strerror}") from None
         try:
@@ -73,3 +76,22 @@ class FileAccess:
             raise RequestError(f"{name}: cannot read the {what}: {e.strerror}") from None
         finally:
             os.close(fd)
+
+    def _open(self, parts: tuple[str, ...]) -> int:
+        """Open the file at ``parts`` (a resolved path inside the folder: no link, no
+        ``..``) one component at a time, each relative to its folder's descriptor and
+        following no symbolic link: a folder swapped for a link after :meth:`read` resolved
+        the path is refused (ELOOP, ENOTDIR), not followed outside the folder."""
+        assert self.folder is not None
+        nofollow = getattr(os, "O_NOFOLLOW", 0)
+        at = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | nofollow)
+        try:
+            for part in parts[:-1]:
+                inner = os.open(part, os.O_RDONLY | os.O_DIRECTORY | nofollow, dir_fd=at)
+                os.close(at)
+                at = inner
+            # O_NONBLOCK: a FIFO opens at once (and is refused)
+            return os.open(parts[-1] if parts else ".",
+                           os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | nofollow, dir_fd=at)
+        finally:
+            os.close(at)

@@ -24,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from ..game import DEFAULT_GAME, NotationError, get_game
+from ..game import DEFAULT_GAME, NotationError, bound_numbers, get_game
 from ..grammar import Token, Tree, parse
 from ..record.model import GameRecord
 
@@ -214,6 +214,7 @@ def parse_request(line: str, game_of: Callable[[str], str] | None = None
     m = _ID.match(text)
     rid = m.group() if m else None
     try:
+        bound_numbers(text, "request")
         return rid, _parse(text, rid, game_of)
     except (NotationError, msgspec.ValidationError, RequestError) as e:
         raise RequestError(str(e), rid) from None

@@ -201,7 +201,10 @@ class Cluster:
                 self._local = distributed.LocalCluster(
                     n_workers=int(where.removeprefix("local:")), threads_per_worker=1,
                     processes=True, dashboard_address=None, host="127.0.0.1",
-                    silence_logs=logging.ERROR)
+                    silence_logs=logging.ERROR,
+                    # the scheduler's HTTP routes (no dashboard) on a free port: on 8787,
+                    # Dask warns in four lines when another program holds it
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
                 self.client = distributed.Client(self._local, timeout=CONNECT_TIMEOUT)
             else:
                 self.client = distributed.Client(where, timeout=CONNECT_TIMEOUT)
@@ -334,10 +337,11 @@ class _Coordinator:
 
     def _follow(self) -> None:
         """Deals whose task ended: done once all its games came back; a task that failed
-        stops the run."""
+        stops the run. A task whose result was lost with its worker (killed after the
+        deal ended, before it was followed here) is played again by the scheduler."""
         for future, games in list(self.flight.items()):
-            if future.status == "pending":
-                continue
+            if future.status in ("pending", "lost"):
+                continue  # lost: its worker died after it ended; the scheduler plays it again
             if future.status != "finished":
                 self._failed(future, games)
             sent = future.result()

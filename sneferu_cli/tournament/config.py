@@ -25,7 +25,7 @@ import msgspec
 from ..arbiter.bundled import split_command
 from ..arbiter.game import TimeControl
 from ..edition import EditionError
-from ..game import DEFAULT_GAME, Game, get_game
+from ..game import DEFAULT_GAME, MAX_DIGITS, Game, get_game
 from ..words import plural
 from .errors import ConfigError as ConfigError  # where it was, for its callers
 from .positions import load_positions
@@ -357,8 +357,8 @@ def load_config(path: str | Path | None, flags: Mapping[str, Any] | None = None
         except msgspec.DecodeError as e:
             raise ConfigError(f"{path}: not valid TOML: {e}") from None
         except ValueError:  # an integer of more digits than Python reads (4300)
-            raise ConfigError(f"{path}: not valid TOML: a number of more than 4300 digits"
-                              ) from None
+            raise ConfigError(f"{path}: not valid TOML: a number of more than {MAX_DIGITS} "
+                              "digits") from None
         if not isinstance(raw, dict):  # pragma: no cover - TOML documents are tables
             raise ConfigError(f"{path}: not a table")
     for name, value in (flags or {}).items():
@@ -390,6 +390,10 @@ def load_config(path: str | Path | None, flags: Mapping[str, Any] | None = None
     try:
         check(cfg)
     except ConfigError as e:
+        if (flags or {}).get("engine") and str(e).startswith("engine"):
+            # the flags' engines, not the file's: name them as the source
+            replaced = f" (they replace the engines of {path})" if path is not None else ""
+            raise ConfigError(f"--engine{replaced}: {e}") from None
         raise ConfigError(f"{source}: {e}") from None
     return cfg
 

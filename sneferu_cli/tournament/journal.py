@@ -21,6 +21,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import shlex
 from pathlib import Path
 
 import msgspec
@@ -138,11 +139,13 @@ class Journal:
         state_path = Path(cfg.state_path)
         records = Path(cfg.records)
         if state_path.exists():
-            raise StateError(f"{state_path}: a tournament state exists already (resume it, "
-                             "or remove it to start again)")
+            raise StateError(f"{state_path}: a tournament state exists already (resume it: "
+                             f"sneferu tournament --resume --state {shlex.quote(str(state_path))}"
+                             f"; or remove it and {records} to start again)")
         if records.exists() and records.stat().st_size:
-            raise StateError(f"{records}: the record file is not empty (resume its "
-                             "tournament, or choose another file)")
+            raise StateError(f"{records}: the record file is not empty, and there is no "
+                             f"tournament state ({state_path}) to resume from: choose another "
+                             "record file, or move it away")
         fd = _open_records(records)
         try:
             os.ftruncate(fd, 0)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 from ..record.model import GameRecord
 from ..words import plural
 from .sprt import SprtResult
-from .standings import compute_standings, format_standings
+from .standings import RATING_NOTE, compute_standings, format_standings
 
 if TYPE_CHECKING:
     from .runner import TournamentRun
@@ -69,7 +69,7 @@ class Progress:
             self._stale = True
         if run.finish.is_set() and not run.stop.is_set() and not self._finishing:
             self._finishing = True
-            n = len(run.running)
+            n = _playing(run)[0]
             games = "the game being played is" if n == 1 else f"the {n} games being played are"
             self._clear()
             self.out.write(f"Stopping: no new game starts; {games} finished and recorded "
@@ -96,8 +96,11 @@ class Progress:
         played = done - run.resumed
         elapsed = time.monotonic() - run.started
         line = f"[{done:{len(str(total))}}/{total} {100 * done // max(1, total):3}%]"
-        if run.running:
-            line += f" {len(run.running)} running,"
+        playing, queued = _playing(run)
+        if playing:
+            line += f" {playing} running,"
+        if queued:
+            line += f" {queued} queued,"
         if run.cluster is not None:
             n = len(run.cluster.workers)
             line += f" {n} worker{'s' if n != 1 else ''},"
@@ -125,7 +128,8 @@ class Progress:
             table = format_standings(compute_standings(run.results)).split("\n\n")[0]
             self._computed = time.monotonic()
             self._took = self._computed - now
-            self._standings = table.splitlines()[:TOP_ROWS + 1]
+            self._standings = [line for line in table.splitlines()
+                               if line != RATING_NOTE][:TOP_ROWS + 1]
             self._stale = False
         width = shutil.get_terminal_size().columns
         lines = [line[:width - 1] for line in (self.status(run), *self._standings)]
@@ -144,3 +148,12 @@ class Progress:
         if self.live:
             self._clear()
             self.out.flush()
+
+
+def _playing(run: TournamentRun) -> tuple[int, int]:
+    """The games being played and those handed out but waiting their turn: on a cluster
+    a whole deal is handed to a worker thread, which plays its games one at a time, so at
+    most one game a thread is being played (the run's concurrency)."""
+    n = len(run.running)
+    playing = min(n, run.concurrency) if run.cluster is not None else n
+    return playing, n - playing

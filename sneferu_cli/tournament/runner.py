@@ -140,8 +140,10 @@ def header_only(record: GameRecord) -> GameRecord:
 
 def read_games(path: str | os.PathLike[str], batch: int = 1 << 20) -> Iterator[GameRecord]:
     """The whole games of a record file (text or JSON Lines) one after another, read about
-    ``batch`` bytes at a time so that a long tournament's file is never all in memory.
-    RecordError for a malformed game (naming the file, the game and the line)."""
+    ``batch`` bytes at a time so that a long tournament's file is never all in memory;
+    only their headers (a text record's events are not read: what a run needs of the
+    games played is in their headers). RecordError for a malformed game (naming the file,
+    the game and the line)."""
     source = str(path)
     lines = games = 0
     chunk: list[bytes] = []
@@ -166,7 +168,7 @@ def _batch(chunk: list[bytes], source: str, lines: int, games: int) -> Iterator[
     """The games of whole games' lines that come after ``lines`` lines and ``games``
     games of the file (so that an error names the file's game and line)."""
     try:
-        rf = read_any(decode_records(b"".join(chunk), source), source)
+        rf = read_any(decode_records(b"".join(chunk), source), source, headers_only=True)
     except RecordError as e:
         raise RecordError(e.reason, source, e.game and e.game + games,
                           e.line and e.line + lines) from None

@@ -519,6 +519,11 @@ def _faults_text(faults: dict[str, int]) -> str:
     return ";".join(f"{k}:{n}" for k, n in faults.items())
 
 
+RATING_NOTE = ("(rank ±95%: the mean rank's 95% interval; rating: openskill Plackett-Luce "
+               "mu ± 2 sigma, from 25 ± 16.7 before any game)")
+"""The line under the table that says what its ± are."""
+
+
 def format_standings(st: Standings) -> str:
     """The standings as a text table (and the head-to-head matrix) for a terminal."""
     lines: list[str] = []
@@ -532,6 +537,7 @@ def format_standings(st: Standings) -> str:
                          f"{e.rating:.1f} ± {2 * e.rating_sigma:.1f}",
                          " ".join(f"{k}:{n}" for k, n in e.faults.items()) or "-"])
         lines += _table(rows, left={1, len(rows[0]) - 1})
+        lines += [RATING_NOTE]
         lines += ["", "head to head (row's score against column, % of games at one table):"]
         names = [e.name for e in st.engines]
         cell = {(h.engine, h.opponent): h for h in st.head_to_head}

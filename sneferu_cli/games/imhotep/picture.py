@@ -18,6 +18,7 @@ from .position import to_position
 from .state import (
     COLOURS,
     DRAW,
+    FINAL_PARTS,
     KEEP,
     MARKET,
     OBELISKS,
@@ -121,10 +122,32 @@ def page_data(state: ImhotepState) -> dict[str, Any]:
                    "start": state.start_player == i, "retired": state.retired[i]}
                   for i in range(state.players)],
         "turn": _turn(state),
+        "final": _final(state),
         "board": {"name": ed.name, "site_names": SITE_NAMES,
                   "card_names": {c.code: CARD_NAMES.get(c.code, c.code)
                                  for c in ed.market.cards}},
     }
+
+
+def _final(state: ImhotepState) -> list[dict[str, Any]] | None:
+    """Once the game is over (and scored): each seat's final scoring by source, its score
+    before it and its total; else None."""
+    if not state.finished or state.all_retired():
+        return None
+    return [{"seat": i + 1, "before": state.scores[i] - sum(parts),
+             "parts": dict(zip(FINAL_PARTS, parts, strict=True)), "total": state.scores[i]}
+            for i, parts in enumerate(state.final_parts())]
+
+
+def _final_lines(d: dict[str, Any]) -> list[str]:
+    """The final scoring, a line a seat: ``Seat 1 (K): 31 + chamber 5 + ... = 55``."""
+    out = ["Final scoring (rules, section 11):"]
+    for f in d["final"]:
+        parts = " ".join(f"{'-' if v < 0 else '+'} {k} {abs(v)}" for k, v in f["parts"].items()
+                         if v)
+        out.append(f"  Seat {f['seat']} ({COLOURS[f['seat'] - 1]}): {f['before']} "
+                   f"{parts or '+ 0'} = {f['total']}")
+    return out
 
 
 def _turn(state: ImhotepState) -> dict[str, Any]:
@@ -152,10 +175,12 @@ def picture(state: ImhotepState) -> str:
 
 def sections(state: ImhotepState) -> list[tuple[str, str]]:
     """The picture in parts, in order, each ``(name, text)``: ``round`` (the game and the
-    round), ``ships``, ``sites``, ``seats`` and ``turn``."""
+    round), ``ships``, ``sites``, ``seats``, ``final`` (the final scoring, once the game
+    is over) and ``turn``."""
     d = page_data(state)
+    final = [("final", "\n".join(_final_lines(d)))] if d["final"] else []
     return [("round", _title(d)), ("ships", "\n".join(_ships(d))),
-            ("sites", "\n".join(_sites(d))), ("seats", "\n".join(_seats(d))),
+            ("sites", "\n".join(_sites(d))), ("seats", "\n".join(_seats(d))), *final,
             ("turn", d["turn"]["text"])]
 
 
@@ -333,9 +358,14 @@ def describe_turn(state: ImhotepState) -> str:
     if kind == TURN:
         passes = f" ({state.passes} passed in a row)" if state.passes else ""
         return f"{who} to move{passes}."
-    if kind == TAKE:
+    if kind == TAKE:  # the choices with their cards: the market is not shown again
+        codes = state.tables.card_codes
+        choices = [f"take M{i + 1} ({_card(codes[k])})" for i, k in enumerate(state.display)
+                   if k >= 0]
+        if state.mx and (any(state.deck) or any(state.discard)):
+            choices.append("take MX (the face-down pair)")
         return (f"{who} takes a market card for its stone from ship "
-                f"{state.ships[task[2]].name} slot {task[3] + 1}.")
+                f"{state.ships[task[2]].name} slot {task[3] + 1}: {'; '.join(choices)}.")
     if kind == KEEP:
         codes = state.tables.card_codes
         return f"{who} keeps one card of the pair: {' or '.join(codes[k] for k in state.pair)}."

@@ -85,6 +85,9 @@ TASKS: Final = ("round-start", "round-card", "draw", "turn", "stone", "take", "k
 
 DECISIONS: Final = frozenset((TURN, TAKE, KEEP, PYR, TEMPLE_PS))
 
+FINAL_PARTS: Final = ("chamber", "obelisks", "decorations", "statues", "blue cards", "wrath")
+"""The sources of the final scoring (:meth:`ImhotepState.final_parts`), in its order."""
+
 # Draw purposes (the third element of a DRAW task).
 TO_DISPLAY: Final = 0    # arg: display slot (I38)
 TO_PAIR: Final = 1       # the side-B pair being taken (I32)
@@ -644,7 +647,7 @@ class ImhotepState:
     def apply(self, move: Move) -> None:
         """Check and apply the deciding seat's move; IllegalMove leaves the state as it was."""
         if not self.is_legal(move):
-            raise IllegalMove(f"illegal move {move}")
+            raise IllegalMove(f"illegal move {move}: {self.why_illegal(move)}")
         self.apply_unchecked(move)
 
     def apply_listed_text(self, text: str) -> None:
@@ -652,6 +655,62 @@ class ImhotepState:
         (found among the texts written, else read)."""
         move = self.tables.listed.get(text)
         self.apply_unchecked(move if move is not None else parse_move(text))
+
+    def why_illegal(self, move: Move) -> str:
+        """Why ``move`` is not legal for the deciding seat, in a few words (for a human
+        seat and for error messages; the checks themselves are :meth:`is_legal`'s)."""
+        if self.finished or not self.todo or self.todo[-1][0] not in DECISIONS:
+            return "no seat decides now"
+        kind = self.todo[-1][0]
+        asked = {TURN: "an action of the turn", TAKE: "a market card (take)",
+                 KEEP: "a card of the pair (keep)", PYR: "a pyramid (pyr)",
+                 TEMPLE_PS: "the temple bonus (temple)"}
+        wanted = {TURN: (TakeStones, Load, Sail, Lever, Hammer, SailCard, Chisel, Pass),
+                  TAKE: (TakeCard,), KEEP: (Keep,), PYR: (ChoosePyramid,),
+                  TEMPLE_PS: (TempleChoice,)}[kind]
+        if not isinstance(move, wanted):
+            return f"seat {self.current_seat() + 1} is to choose {asked[kind]} now"
+        if kind != TURN:
+            return "not one of the choices (type ? for them)"
+        seat = self.active
+        names = [s.name for s in self.ships]
+        ship = getattr(move, "ship", "") or getattr(move, "ship1", "")
+        if ship and ship not in names:
+            return f"there is no ship {ship} this round (ships: {' '.join(names)})"
+        card = {Lever: "LEV", Hammer: "HAM", SailCard: "SAI", Chisel: "CHI"}.get(type(move))
+        if card is not None:
+            k = self.tables.card_index.get(card, -1)
+            if k < 0 or not self.hands[seat][k]:
+                return f"you hold no {card} card"
+        if isinstance(move, TakeStones) and not self._take_count(seat, 1):
+            return ("your sled is full" if self.sleds[seat] >= self.edition.sled_capacity
+                    else "you have no stones in the quarry")
+        if isinstance(move, Pass):
+            return "you may pass only when no other move is legal (I6)"
+        if isinstance(move, (Load, SailCard, Chisel)) and not self.sleds[seat]:
+            return "your sled is empty"
+        for name, slot in ((ship, getattr(move, "slot", 0) or getattr(move, "slot1", 0)),
+                           (getattr(move, "ship2", ""), getattr(move, "slot2", 0))):
+            if not name or not slot or name not in names:
+                continue
+            s = self.ships[names.index(name)]
+            if s.site >= 0:
+                return f"ship {name} has sailed"
+            if slot > s.capacity:
+                return f"ship {name} has {s.capacity} slots"
+            if s.slots[slot - 1] >= 0:
+                return f"slot {name}.{slot} is taken"
+        site = getattr(move, "site", "")
+        if site and ship in names:
+            s = self.ships[names.index(ship)]
+            if s.site >= 0:
+                return f"ship {ship} has sailed"
+            if SITES.index(site) not in self._free_sites():
+                return f"another ship is at site {site} already"
+            load = s.load() + isinstance(move, SailCard)
+            if load < s.minimum:
+                return f"ship {ship} carries {load} stones, it needs {s.minimum} to sail"
+        return "not a legal move here (type ? for the legal moves)"
 
     def apply_unchecked(self, move: Move) -> None:
         """Apply a move known to be legal (one of :meth:`legal_moves`)."""
@@ -1010,13 +1069,19 @@ class ImhotepState:
 
     def final_points(self) -> list[int]:
         """What the final scoring (section 11) adds to each seat's score now."""
+        return [sum(parts) for parts in self.final_parts()]
+
+    def final_parts(self) -> list[list[int]]:
+        """Each seat's final scoring (section 11) by source, in the order of
+        :data:`FINAL_PARTS`: burial chamber, obelisks, green decoration cards, purple
+        statues, unused blue cards, the Wrath of the Pharaoh (a penalty, negative)."""
         ed = self.edition
         n = self.players
-        add = [0] * n
+        add = [[0] * len(FINAL_PARTS) for _ in range(n)]
         if self.sides[CHAMBER] == "A":
             for seat, size in chamber_groups(self.chamber, ed.chamber.rows):
-                add[seat] += size_points(size, ed.chamber.group_points,
-                                         ed.chamber.group_points_beyond)
+                add[seat][0] += size_points(size, ed.chamber.group_points,
+                                            ed.chamber.group_points_beyond)
         else:
             rows = ed.chamber.rows
             for r in range(rows):
@@ -1024,13 +1089,13 @@ class ImhotepState:
                 for k in range(r, len(self.chamber), rows):
                     counts[self.chamber[k]] += 1
                 for seat, pts in enumerate(place_points(counts, ed.chamber.row_points_b)):
-                    add[seat] += pts
+                    add[seat][0] += pts
         if self.sides[OBELISKS] == "A":
             for seat, pts in enumerate(place_points(self.obelisks, ed.obelisks.points[n - 2])):
-                add[seat] += pts
+                add[seat][1] += pts
         else:
             for seat in range(n):
-                add[seat] += self.waiting[seat] * ed.obelisks.waiting_points_b
+                add[seat][1] += self.waiting[seat] * ed.obelisks.waiting_points_b
         t = self.tables
         on_site = [self.stones_on(site) for site in range(5)]
         for seat in range(n):
@@ -1040,19 +1105,19 @@ class ImhotepState:
                 if not copies:
                     continue
                 if t.green_site[k] >= 0:
-                    add[seat] += copies * (on_site[t.green_site[k]]
-                                           // ed.market.decoration_divisor)
+                    add[seat][2] += copies * (on_site[t.green_site[k]]
+                                              // ed.market.decoration_divisor)
                 elif t.purple[k]:
                     statues += copies
                 elif t.blue[k]:
-                    add[seat] += copies * ed.market.unused_blue_points
+                    add[seat][4] += copies * ed.market.unused_blue_points
             if statues:
-                add[seat] += size_points(statues, ed.market.statue_points,
-                                         ed.market.statue_points_beyond)
+                add[seat][3] += size_points(statues, ed.market.statue_points,
+                                            ed.market.statue_points_beyond)
         if self.wrath:
             for seat in range(n):
                 if not all(self.delivered(seat, site) for site in range(1, 5)):
-                    add[seat] -= ed.wrath.penalty
+                    add[seat][5] -= ed.wrath.penalty
         return add
 
     def stones_on(self, site: int) -> int:

@@ -125,7 +125,7 @@ def _step(tok: Token) -> Step:
 def _outcome(text: str) -> Outcome:
     body = text[1:]
     if body.isdigit():
-        if not 1 <= int(body) <= 4:
+        if body not in ("1", "2", "3", "4"):
             raise NotationError(f"bad seat in {text!r} (seats are 1 to 4)")
         return Arrive(int(body) - 1)
     if len(body) == 2 and all(c in "BTMGA" for c in body):

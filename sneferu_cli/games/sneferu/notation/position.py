@@ -19,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from ....game import NotationError
+from ....game import NotationError, bound_numbers
 from ....grammar import Token, Tree, parse
 from ....words import plural
 from ..rules.components import Material, Power, Stone, Tile
@@ -50,6 +50,7 @@ def to_position(state: GameState) -> str:
 def from_position(text: str, edition: Edition | None = None) -> GameState:
     """Read a position. ``edition`` must be given unless the position names "standard"."""
     text = text.strip()
+    bound_numbers(text, "position")
     tree = fast_position_tree(text) or parse("position", "position", text, "position")
     f = tree.children
     name = str(f[0])
