@@ -1,6 +1,7 @@
 """``feature currentposition`` (SPEC 6.4): an engine that knows no rules gets, before
 every ``go`` and before ``gameover``, the position as it stands in the game's position
-notation, with no events; in every registered game, with a real subprocess engine."""
+notation, with no events (its seat's view where the game hides things); in every registered
+game, with a real subprocess engine."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from support import ROOT, run_cli
 
 from sneferu_cli.game import GAMES, game_names, get_game
 from sneferu_cli.record import parse_records
-from sneferu_cli.record.model import Turn
+from sneferu_cli.record.model import TurnEvent, seat_turns
 from sneferu_cli.record.replay import position_at
 from sneferu_cli.record.text import GameEntry
 
@@ -34,11 +35,12 @@ def test_every_go_is_preceded_by_the_position_as_it_stands(tmp_path: Path, name:
     assert not record.header.faults
     game = get_game(name)
     edition = game.standard_edition()
-    turns = [e for e in record.events if isinstance(e, Turn)]
-    # the position before each turn of seat 1: after the turns before it and their draws
-    expected = [f"position {game.to_position(position_at(GameEntry(record), k, edition))}"
-                for k, t in enumerate(turns) if t.seat == 1]
-    final = game.to_position(position_at(GameEntry(record), -1, edition))
+    turns = [e for e in record.events if isinstance(e, TurnEvent)]
+    # the position before each turn of seat 1 (alone, or in a simultaneous step): after
+    # the turns before it and their draws, as seat 1 may see it (Game.view)
+    expected = [f"position {game.view(position_at(GameEntry(record), k, edition), 0)}"
+                for k, t in enumerate(turns) if any(m.seat == 1 for m in seat_turns(t))]
+    final = game.view(position_at(GameEntry(record), -1, edition), 0)
     lines = log.read_text().splitlines()
     assert lines[:-2] == expected
     assert lines[-2:] == [f"position {final}", "gameover ranks " + " ".join(

@@ -47,7 +47,9 @@ def test_the_default_words_for_what_a_position_waits_for():
     assert NIM.describe_due(state) == "seat 1 is to move"
     while not state.is_over():
         NIM.apply_move(state, NIM.legal_moves(state)[-1])
-    assert NIM.describe_due(state) == "the game is over"
+    # take 3 then take 2: seat 2 took the last stone (the ranking with the game's scores)
+    assert NIM.describe_due(state) == ("Game over: 1. seat 2 (2 taken, 1 last), "
+                                       "2. seat 1 (3 taken, 0 last).")
 
 
 def test_the_default_game_from_header_tags_checks_builders_and_variant():
