@@ -28,7 +28,7 @@ import pyspiel  # noqa: E402
 
 from ..game import Encoding, Game  # noqa: E402
 
-__all__ = ["SHORT_NAMES", "short_name"]
+__all__ = ["SHORT_NAMES", "register", "short_name"]
 
 
 def short_name(game: Game) -> str:
@@ -174,12 +174,21 @@ class SneferuObserver:
         return self.encoding.game.view(state.state, player)
 
 
-def _register(game: Game) -> str:
-    cls = type(f"Spiel_{game.name.replace('-', '_')}", (SneferuSpielGame,), {"rules": game})
-    pyspiel.register_game(_game_type(game), cls)
-    return short_name(game)
+SHORT_NAMES: list[str] = []
+"""The OpenSpiel names registered so far, registry order (games without an action encoding
+are skipped: :func:`sneferu_cli.rl.unencoded_games` says which)."""
 
 
-SHORT_NAMES: tuple[str, ...] = tuple(_register(g) for g in encoded_games())
-"""The OpenSpiel names registered, registry order (games without an action encoding are
-skipped: :func:`sneferu_cli.rl.unencoded_games` says which)."""
+def register() -> list[str]:
+    """Register every game with an action encoding not registered yet (importing this
+    module does it for the games registered then); the OpenSpiel names registered."""
+    for game in encoded_games():
+        name = short_name(game)
+        if name not in SHORT_NAMES:
+            cls = type(f"Spiel_{name}", (SneferuSpielGame,), {"rules": game})
+            pyspiel.register_game(_game_type(game), cls)
+            SHORT_NAMES.append(name)
+    return list(SHORT_NAMES)
+
+
+register()

@@ -44,9 +44,6 @@ def env(game: str = "sneferu", players: int | None = None, variant: str | None =
 class SneferuEnv(AECEnv):  # type: ignore[misc]
     """A registered game as a PettingZoo AEC environment (see the module)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "sneferu",
-                                "is_parallelizable": False}
-
     def __init__(self, game: str, players: int | None, variant: str | None,
                  render_mode: str | None = None) -> None:
         super().__init__()
@@ -64,7 +61,8 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{rules.title} has no action encoding yet (Game.action_names)")
         self.encoding: Encoding = encoding
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"sneferu_{rules.name}"}
+        self.metadata = {"render_modes": ["ansi"], "name": f"sneferu_{rules.name}",
+                         "is_parallelizable": False}
         self.possible_agents = [f"seat_{s + 1}" for s in range(players)]
         shape = rules.observation_shape(players, encoding.variant)
         self._observation_spaces = {a: spaces.Dict({

@@ -54,7 +54,7 @@ def action_names(edition: Edition) -> list[str]:
         code = pyramid.code
         names += [f"pyr {code}", f"pyr {code} bonus"]
         names += [f"pyr {code} bonus {s}" for s in slots]
-    return names + ["temple pts", "temple stones"]
+    return [*names, "temple pts", "temple stones"]
 
 
 def outcome_names(edition: Edition, players: int) -> list[str]:

@@ -1,0 +1,204 @@
+"""The action encodings and the learning-library bindings (issue 18, SPEC 16), for every
+registered game with an action encoding and the test-only ``sealed-rl`` (Sealed Goofspiel
+with an encoding: simultaneous nodes, a private deal, views):
+
+- the encoding: over random games, every legal move of every deciding seat has a distinct
+  id in range that maps back to it, every chance outcome has an id, the observation has the
+  declared shape and depends only on the seat's view;
+- OpenSpiel: ``pyspiel.random_sim_test`` (with serialization), OpenSpiel's ``MCTSBot``
+  playing a game, observation strings that are the seat's view;
+- PettingZoo: ``api_test`` and ``seed_test``, rewards from the ranking;
+- a game without an encoding is skipped with a message; without the ``rl`` extra the import
+  says which extra to install.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import sealed_rl_game
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sealed_rl_game.register()
+
+import pyspiel  # noqa: E402
+from open_spiel.python.algorithms import mcts  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import sneferu_cli.rl.openspiel as spiel  # noqa: E402
+from sneferu_cli.game import get_game  # noqa: E402
+from sneferu_cli.rl import encoded_games, returns, unencoded_games  # noqa: E402
+from sneferu_cli.rl.pettingzoo import env  # noqa: E402
+
+spiel.register()
+ENCODED = [g.name for g in encoded_games()]
+SET_UPS = [(name, n) for name in ENCODED for n in get_game(name).players]
+RANDOM = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def test_encoded_games() -> None:
+    assert ENCODED == ["imhotep", "sealed-rl"]
+    assert spiel.SHORT_NAMES == ["sneferu_imhotep", "sneferu_sealed_rl"]
+    assert spiel.register() == spiel.SHORT_NAMES  # once each
+    skipped = unencoded_games()
+    assert "sneferu: no action encoding (Game.action_names), not bound" in skipped
+    assert "silver-gold: no action encoding (Game.action_names), not bound" in skipped
+    with pytest.raises(ValueError, match=r"^Sneferu has no action encoding yet "
+                                         r"\(Game.action_names\)$"):
+        env(game="sneferu", players=2)
+
+
+@pytest.mark.parametrize(("name", "players"), SET_UPS)
+@RANDOM
+@given(seed=st.integers(0, 2**32))
+def test_round_trip(name: str, players: int, seed: int) -> None:
+    game = get_game(name)
+    rng = random.Random(seed)
+    variant = rng.choice(game.variants)
+    encoding = game.encoding(players, variant)
+    assert encoding is not None
+    shape = game.observation_shape(players, variant)
+    state = game.new_game(players, variant=variant)
+    while not state.is_over():
+        if state.is_chance_node():
+            for outcome, _ in game.chance_outcomes(state):
+                assert encoding.outcomes[encoding.outcome_id(outcome)] == outcome
+            game.apply_outcome(state, game.sample_outcome(state, rng))
+            continue
+        for seat in range(players):
+            observation = game.observation(state, seat)
+            assert len(observation) == shape[0]
+            seen = game.from_position(game.view(state, seat))
+            assert game.observation(seen, seat) == observation
+        seat = rng.choice(game.deciding_seats(state))
+        moves = game.legal_moves_of(state, seat)
+        ids = [encoding.action_id(m) for m in moves]
+        assert len(set(ids)) == len(ids)
+        assert all(0 <= i < encoding.actions for i in ids)
+        assert [encoding.moves[i] for i in ids] == moves
+        game.apply_move_of(state, seat, rng.choice(moves))
+    assert encoding.actions == len(set(encoding.moves))
+
+
+def test_action_ids_unknown() -> None:
+    encoding = get_game("imhotep").encoding(2)
+    assert encoding is not None
+    assert encoding.actions == 1429
+    assert encoding.moves[:3] == ("Q", "PASS", "L 4A.1")
+    assert encoding.action_id("CHI 3A.1 2B.2") == encoding.moves.index("CHI 3A.1 2B.2")
+    with pytest.raises(ValueError, match=r"^Imhotep: move 'CHI 2B.2 3A.1' has no action id$"):
+        encoding.action_id("CHI 2B.2 3A.1")  # not canonical (I37)
+
+
+@pytest.mark.parametrize(("name", "players"), SET_UPS)
+def test_openspiel_random_sim(name: str, players: int) -> None:
+    game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": players})
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_openspiel_load_errors() -> None:
+    with pytest.raises(ValueError, match=r"^Imhotep is for 2 to 4 players, not 5$"):
+        pyspiel.load_game("sneferu_imhotep", {"players": 5})
+
+
+def test_openspiel_views() -> None:
+    """A seat's observation string is its view: the other hands and bids hidden."""
+    game = pyspiel.load_game("sneferu_sealed_rl", {"players": 2})
+    state = game.new_initial_state()
+    deals = game.get_type()  # the deal ids are the 3-card sets in lexicographic order
+    assert deals.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    state.apply_action(0)  # ~D1.2.3
+    state.apply_action(285)  # ~D11.12.13
+    assert state.chance_outcomes()[:1] == [(286, pytest.approx(1 / 3))]
+    state.apply_action(287)  # ~P2
+    assert state.current_player() == 0
+    state.apply_action(0)  # bid 1, sealed
+    assert state.observation_string(1) == ("sealed prizes=1.3 prize=2 scores=0,0 "
+                                           "hands=?.?/11.12.13 bids=?,- played=- "
+                                           "retired=0,0")
+    assert state.information_state_string(1) == "\n".join([
+        "seat 2",
+        "sealed prizes=1.2.3 prize=- scores=0,0 hands=?.?.?/* bids=-,- played=- "
+        "retired=0,0",
+        "sealed prizes=1.2.3 prize=- scores=0,0 hands=?.?.?/11.12.13 bids=-,- played=- "
+        "retired=0,0",
+        "sealed prizes=1.3 prize=2 scores=0,0 hands=?.?.?/11.12.13 bids=-,- played=- "
+        "retired=0,0",
+        "sealed prizes=1.3 prize=2 scores=0,0 hands=?.?/11.12.13 bids=?,- played=- "
+        "retired=0,0"])
+    assert np.asarray(state.observation_tensor(1)).shape == (3 * 13 + 6 + 4,)
+
+
+def test_openspiel_mcts_plays() -> None:
+    """OpenSpiel's MCTSBot plays a whole game of Imhotep through the binding."""
+    game = pyspiel.load_game("sneferu_imhotep", {"players": 2})
+    rng = np.random.RandomState(7)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=4, evaluator=evaluator,
+                       random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+# The observation is a dict with the action mask, as PettingZoo's classic games give it,
+# which api_test warns about.
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize(("name", "players"), SET_UPS)
+def test_pettingzoo_api(name: str, players: int) -> None:
+    api_test(env(game=name, players=players), num_cycles=60)
+    seed_test(lambda: env(game=name, players=players), num_cycles=30)
+
+
+def test_pettingzoo_rewards_and_render() -> None:
+    """Bidding highest each round wins: seat 1 holds 11 12 13 against 1 2 3."""
+    e = env(game="sealed-rl", players=2, render_mode="ansi")
+    e.reset(seed=5)
+    e.state = get_game("sealed-rl").from_position(
+        "sealed prizes=1.3 prize=2 scores=0,0 hands=11.12.13/1.2.3 bids=-,- played=- "
+        "retired=0,0")
+    e.agent_selection = "seat_1"
+    assert "11.12.13" in str(e.render())
+    for _ in range(3):
+        assert list(np.flatnonzero(e.observe("seat_1")["action_mask"])) \
+            == [c - 1 for c in e.state.hands[0]]
+        e.step(int(np.flatnonzero(e.observe("seat_1")["action_mask"])[0]))
+        assert e.agent_selection == "seat_2"
+        e.step(int(np.flatnonzero(e.observe("seat_2")["action_mask"])[0]))
+    assert e.terminations == {"seat_1": True, "seat_2": True}
+    assert e.rewards == {"seat_1": 1.0, "seat_2": -1.0}
+    assert e.state.scores == [6, 0]
+
+
+def test_returns_from_ranking() -> None:
+    """Ranked below minus ranked above, over players - 1: ranks 1, 2, 2 (a shared rank)."""
+    game = get_game("sealed-rl")
+    state = game.from_position("sealed prizes=- prize=- scores=4,1,1 hands=-/-/- bids=-,-,- "
+                               "played=1.2.3.4.5.6.7.8.9 retired=0,0,0")
+    encoding = game.encoding(3)
+    assert encoding is not None
+    assert returns(encoding, state) == [1.0, -0.5, -0.5]
+
+
+def test_missing_extra() -> None:
+    """Without the rl extra the import says, in one line, which extra to install."""
+    code = ("import sys; sys.modules['pyspiel'] = None\n"
+            "try:\n    import sneferu_cli.rl.openspiel\n"
+            "except ImportError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out == ("the learning-library bindings need the rl extra: pip install "
+                   "'sneferu[rl]' (no module 'pyspiel')\n")
