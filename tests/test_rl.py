@@ -15,6 +15,7 @@ with an encoding: simultaneous nodes, a private deal, views):
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 
@@ -23,6 +24,7 @@ import pytest
 import sealed_rl_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import ROOT
 
 sealed_rl_game.register()
 
@@ -202,3 +204,15 @@ def test_missing_extra() -> None:
                          check=True).stdout
     assert out == ("the learning-library bindings need the rl extra: pip install "
                    "'sneferu[rl]' (no module 'pyspiel')\n")
+
+
+def test_readme_example() -> None:
+    """The README's Learning libraries example runs as written (a real subprocess)."""
+    readme = (ROOT / "README.md").read_text()
+    part = readme.split("## Learning libraries", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", part, re.S)
+    assert code is not None
+    out = subprocess.run([sys.executable, "-c", code.group(1)], capture_output=True,
+                         text=True, check=True).stdout
+    assert out in ("{'seat_1': 1.0, 'seat_2': -1.0}\n", "{'seat_1': -1.0, 'seat_2': 1.0}\n",
+                   "{'seat_1': 0.0, 'seat_2': 0.0}\n")
