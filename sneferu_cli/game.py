@@ -389,6 +389,9 @@ class Encoding:
         if len(self._move_ids) != len(moves) or len(self._outcome_ids) != len(outcomes):
             raise BrokenInvariant(f"{game.title}: an action or outcome is listed twice")
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
+        return self  # never changed: a copied OpenSpiel state shares it
+
     @property
     def actions(self) -> int:
         """The number of distinct actions."""

@@ -104,6 +104,25 @@ def test_openspiel_random_sim(name: str, players: int) -> None:
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
+def test_openspiel_clone() -> None:
+    """A clone (the game's own ``clone`` inside) is independent, with the same history."""
+    game = pyspiel.load_game("sneferu_imhotep", {"players": 3})
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(30):
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    clone = state.clone()
+    assert (str(clone), clone.history()) == (str(state), state.history())
+    before = str(state)
+    clone.apply_action(clone.legal_actions()[0])
+    assert str(state) == before
+    assert len(clone.history()) == len(state.history()) + 1
+    assert clone.information_state_string(0) != state.information_state_string(0)
+
+
 def test_openspiel_load_errors() -> None:
     with pytest.raises(ValueError, match=r"^Imhotep is for 2 to 4 players, not 5$"):
         pyspiel.load_game("sneferu_imhotep", {"players": 5})

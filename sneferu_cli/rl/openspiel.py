@@ -100,10 +100,16 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.encoding = game.encoding
         rules = self.encoding.game
-        self.state = rules.new_game(self.encoding.players, variant=self.encoding.variant)
+        self.position = _Position(rules.new_game(self.encoding.players,
+                                                 variant=self.encoding.variant))
         self.seen: list[list[str]] = [[] for _ in range(self.encoding.players)]
         """What each seat saw, one entry per event: the event's text without hidden
         information, else its view after the event."""
+
+    @property
+    def state(self) -> Any:
+        """The game's own state."""
+        return self.position.state
 
     def current_player(self) -> int:
         """The deciding seat, CHANCE or TERMINAL."""
@@ -150,6 +156,19 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         return self.encoding.game.to_position(self.state)
+
+
+class _Position:
+    """The game's state inside an OpenSpiel state, which OpenSpiel clones with
+    ``copy.deepcopy``: copied by the game's own ``clone``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
+        return _Position(self.state.clone())
 
 
 class SneferuObserver:
