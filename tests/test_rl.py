@@ -14,6 +14,7 @@ with an encoding: simultaneous nodes, a private deal, views):
 
 from __future__ import annotations
 
+import collections
 import random
 import re
 import subprocess
@@ -85,6 +86,42 @@ def test_round_trip(name: str, players: int, seed: int) -> None:
         assert [encoding.moves[i] for i in ids] == moves
         game.apply_move_of(state, seat, rng.choice(moves))
     assert encoding.actions == len(set(encoding.moves))
+
+
+def test_imhotep_encoding_numbers() -> None:
+    """SPEC 16.1: the standard edition's ship tiles 4 4 3 3 3 2 2 1 have 22 slots."""
+    encoding = get_game("imhotep").encoding(3, "BBBBB+wrath")
+    assert encoding is not None
+    kinds = collections.Counter(m.split()[0] for m in encoding.moves)
+    assert kinds == {
+        "Q": 1, "PASS": 1, "L": 22, "S": 8 * 5,
+        # orders of distinct slots: 64 on a 4-ship, 15 on a 3-ship, 4 on a 2-ship, 1
+        "LEV": 5 * (2 * 64 + 3 * 15 + 2 * 4 + 1),
+        "HAM": 1 + 22, "SAI": 22 * 5, "CHI": 22 * 21 // 2,
+        "take": 4 + 1, "keep": 12, "pyr": 3 * (2 + 22), "temple": 2}
+    assert encoding.actions == 1429
+    assert encoding.outcomes == ("~R3-1", "~R3-2", "~R3-3", "~R3-4", "~R3-5", "~R3-6",
+                                 "~R3-7", "~ENT", "~SAR", "~PAV", "~DEP", "~DET", "~DEC",
+                                 "~DEO", "~STA", "~LEV", "~HAM", "~SAI", "~CHI")
+
+
+def test_imhotep_observation() -> None:
+    """Round 1 of 6 with card R2-2 (ships 4A 3A 3B 1A), seat 1 to play, seen by seat 2."""
+    game = get_game("imhotep")
+    state = game.from_position(
+        "standard AAAAA 1:R2-2:0 R2-1,R2-3,R2-4,R2-5,R2-6,R2-7 4A:..../3A:.../3B:.../1A:. "
+        "ENT,ENT,SAR,SAR - - - 0,0 0,0,2,2,2,2,2,10,2,2,3,3/0,0,0,0,0,0,0,0,0,0,0,0 "
+        "2,27,0,-,as;3,26,0,-,- turn")
+    observation = game.observation(state, 1)
+    assert len(observation) == 1 + 2 * 2 + 2 * (4 + 12 + 6) + 22 * 3 + 8 * 6 + 4 * 13 + 1
+    assert observation[:5] == [1 / 6, 0.0, 1.0, 1.0, 0.0]  # round; seat 2 sees; seat 1 plays
+    assert observation[5:9] == [2 / 5, 27 / 30, 0.0, 0.0]  # seat 1: sled, quarry, score
+    ship_4a = observation[49:49 + 4 * 3 + 6]  # each slot: empty, seat 1, seat 2; then site
+    assert ship_4a == [1.0, 0.0, 0.0] * 4 + [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    ship_4b = observation[67:67 + 4 * 3 + 6]  # not in this round
+    assert ship_4b == [0.0] * 18
+    display = observation[-53:-1]  # M1..M4: empty, then the 12 kinds
+    assert [display[k * 13:(k + 1) * 13].index(1.0) - 1 for k in range(4)] == [0, 0, 1, 1]
 
 
 def test_action_ids_unknown() -> None:
