@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 """greedy: an engine that looks one move ahead and plays the best-valued result, in
-Sneferu and Imhotep (it declares both with ``feature games``).
+every registered game (it declares them all with ``feature games``).
 
 Each legal move is applied to a copy of the position and the deciding seat's result is
 valued. Sneferu: stones in the pyramid (and stored), food, and the time left on the river
 (spaces before the last one, each a chance to buy later). Another game: the game's own
-estimate (``Game.evaluate``: Imhotep's is games/imhotep/heuristic.py), the seat's value
-less the mean of the others'. Ties are broken at random (option Seed).
+estimate (``Game.evaluate``: games/imhotep/heuristic.py, games/akropolis/heuristic.py,
+...), the seat's value less the mean of the others'. Ties are broken at random (option Seed).
+
+With hidden information it values moves in one full state drawn from its seat's view
+(``Game.determinize``); at a simultaneous node the other seats' sealed moves are drawn at
+random, once, and applied with each of its own before the result is valued.
 """
 
 from typing import Any
 
+from sneferu_cli.game import game_names
 from sneferu_cli.games.sneferu.notation.move import Move
 from sneferu_cli.games.sneferu.rules.state import GameState
 from sneferu_cli.protocol.bot import Bot, run
@@ -24,28 +29,47 @@ SPACE = 1.2  # a space left to sail: time to buy more stones
 
 class GreedyPlayer(Bot):
     name = "greedy"
-    games = ("sneferu", "imhotep")
+    games = tuple(game_names())
 
     def choose(self, state: Any, go: Go) -> str:
         if self.game.name == "sneferu":
             return self.choose_sneferu(state)
         game = self.game
-        seat = state.current_seat()
+        seat = self.seat
+        world, others = self.sealed_world(state)
         best: list[str] = []
         best_value = float("-inf")
-        for move in game.legal_moves(state):
-            after = state.clone()
-            game.apply_listed_move(after, move)
+        for move in self.legal_moves(state):
+            after = world.clone()
+            if world is state and not others:
+                game.apply_listed_move(after, move)
+            else:
+                game.apply_move_of(after, seat, move)
+                for other, reply in others:
+                    game.apply_move_of(after, other, reply)
             values = game.evaluate(after)
             if values is None:  # no estimate: every move alike
-                return self.rng.choice(game.legal_moves(state))
-            others = [v for i, v in enumerate(values) if i != seat]
-            value = values[seat] - sum(others) / max(1, len(others))
+                return self.rng.choice(self.legal_moves(state))
+            rest = [v for i, v in enumerate(values) if i != seat]
+            value = values[seat] - sum(rest) / max(1, len(rest))
             if value > best_value + 1e-9:
                 best, best_value = [move], value
             elif value > best_value - 1e-9:
                 best.append(move)
         return self.rng.choice(best)
+
+    def sealed_world(self, state: Any) -> tuple[Any, list[tuple[int, str]]]:
+        """Where each move is valued: with hidden information, one full state drawn from
+        what this seat knows (``Game.determinize``); and at a simultaneous node the other
+        deciding seats' sealed moves, drawn at random once for every move valued (they
+        cannot depend on this seat's, and they come in before the position is valued)."""
+        game = self.game
+        world = (game.determinize(state, self.seat, self.rng) if game.hidden_information
+                 else state)
+        if not game.is_simultaneous(world):
+            return world, []
+        return world, [(other, self.rng.choice(game.legal_moves_of(world, other)))
+                       for other in game.deciding_seats(world) if other != self.seat]
 
     def choose_sneferu(self, state: GameState) -> str:
         seat = state.current_seat()

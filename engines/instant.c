@@ -2,7 +2,7 @@
  *
  * It declares `feature legalmoves` and answers every `go` at once with one of the listed
  * moves, chosen at random (option Seed makes it repeatable). It needs no rules of its own,
- * so it plays every game whose moves the arbiter lists: `feature games sneferu imhotep`.
+ * so it plays every game whose moves the arbiter lists: `feature games sneferu imhotep silver-gold akropolis`.
  * Build: cc -O2 -o instant instant.c (`sneferu bench` builds and runs it). engines/instant.py
  * does the same in Python, for a machine without a C compiler.
  */
@@ -46,7 +46,7 @@ int main(void) {
         } else if (strncmp(line, "sneferu ", 8) == 0) {
             puts("id name instant\nid author the sneferu tests\n"
                  "option name Seed type spin default 0 min 0 max 2147483647\n"
-                 "feature legalmoves\nfeature games sneferu imhotep\nsneferuok");
+                 "feature legalmoves\nfeature games sneferu imhotep silver-gold akropolis\nsneferuok");
         } else if (strncmp(line, "setoption name Seed value ", 26) == 0) {
             seed = atoll(line + 26);
             continue;

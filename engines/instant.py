@@ -2,7 +2,7 @@
 """instant: engines/instant.c in Python, for a machine without a C compiler.
 
 Declares ``feature legalmoves`` (and plays every game that lists its moves: ``feature
-games sneferu imhotep``) and answers every ``go`` at once with one of the listed
+games sneferu imhotep akropolis``) and answers every ``go`` at once with one of the listed
 moves, chosen at random (option Seed makes it repeatable). It imports nothing of sneferu:
 SPEC.md section 6 is all it needs.
 """
@@ -27,7 +27,8 @@ def main() -> None:
         elif line.startswith("sneferu "):
             out.write("id name instant\nid author the sneferu tests\n"
                       "option name Seed type spin default 0 min 0 max 2147483647\n"
-                      "feature legalmoves\nfeature games sneferu imhotep\nsneferuok\n")
+                      "feature legalmoves\nfeature games sneferu imhotep silver-gold akropolis\n"
+                      "sneferuok\n")
         elif line.startswith("setoption name Seed value "):
             seed = int(line.split()[-1])
             continue

@@ -2,12 +2,15 @@
 """mcts: an engine that searches with Monte Carlo tree search (sneferu_cli.search), in
 every registered game (it declares them all with ``feature games``).
 
-Sneferu is searched by its own search (``search``); any other game by the generic one
-(``search_game``: UCT through the game interface, playouts cut short by the game's
-estimate). Chance is sampled by its weights, every seat plays for its own final place, and
-the search stops in time for every ``go``: 80% of a ``movetime`` less ``Overhead``, or a
-share of the clock (Sneferu: what is left over the turns the boat may still take; another
-game: a twentieth; plus most of the increment) less ``Overhead``.
+Sneferu is searched by its own search (``search``, games/sneferu/search.py); any other
+game by the generic one (``search_game``: UCT through the game interface, playouts cut
+short by the game's estimate). Chance is sampled by its weights, every seat plays for its
+own final place, and the search stops in time for every ``go``: 80% of a ``movetime``
+less ``Overhead``, or a share of the clock (Sneferu: what is left over the turns the boat
+may still take; another game: a twentieth; plus most of the increment) less
+``Overhead``. In a game with hidden
+information it knows only its seat's view and searches it by determinization; at a
+simultaneous node it searches its own seat's sealed move (SPEC 11.4).
 Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the time limit
 still obeyed, makes it deterministic); ``Exploration`` (UCT constant in hundredths),
 ``Horizon`` (playout turns, in another game moves a seat, before the position is
@@ -26,9 +29,10 @@ from sneferu_cli.game import game_names, get_game
 from sneferu_cli.games.sneferu.notation.move import legal_moves
 from sneferu_cli.games.sneferu.notation.position import to_position
 from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
+from sneferu_cli.games.sneferu.search import SearchOptions, search
 from sneferu_cli.protocol.bot import Bot, Follower, run
 from sneferu_cli.protocol.messages import Go, OptionSpec, Position
-from sneferu_cli.search import Analysis, GenericOptions, SearchOptions, search, search_game
+from sneferu_cli.search import Analysis, GenericOptions, search_game
 
 DEFAULTS = SearchOptions()
 AVERAGE_TIME = 2.5  # spaces a turn moves the boat, on average: for sharing out a clock
@@ -70,7 +74,7 @@ class MctsPlayer(Bot):
             budget = go.movetime / 1000
             return max(budget * 0.25, budget * 0.8 - overhead)
         assert go.clock is not None
-        seat = state.current_seat()
+        seat = self.seat
         clock = go.clock[seat] / 1000
         if self.game.name == "sneferu":
             p = state.players[seat]
@@ -85,7 +89,7 @@ class MctsPlayer(Bot):
         deadline = began + self.think_time(state, go)
         if self.game.name != "sneferu":
             generic = GenericOptions(exploration=self.exploration / 100, horizon=self.horizon)
-            analysis = search_game(self.game, state, iterations=self.iterations,
+            analysis = search_game(self.game, state, seat=self.seat, iterations=self.iterations,
                                    deadline=deadline, seed=self.rng.randrange(2**31),
                                    options=generic, progress=self.report)
             self.report(analysis)

@@ -2,7 +2,8 @@
 // js-random: an engine in JavaScript (Node, no packages) that plays a legal move chosen
 // uniformly at random. It knows no rules: it declares "feature legalmoves", so the arbiter
 // lists the legal moves in every "go" line (SPEC.md section 6), and so it plays every game
-// it declares with "feature games".
+// it declares with "feature games". At a simultaneous node (Silver & Gold Pyramids) the
+// listed moves are its own seat's, so it needs nothing of the position at all.
 // Option Seed (spin) makes its games repeatable: the generator is reseeded at every newgame.
 "use strict";
 
@@ -35,7 +36,7 @@ rl.on("line", (raw) => {
       send("id author the sneferu authors");
       send("option name Seed type spin default 0 min 0 max 2147483647");
       send("feature legalmoves");
-      send("feature games sneferu imhotep");
+      send("feature games sneferu imhotep silver-gold akropolis");
       send("sneferuok");
       break;
     case "setoption":

@@ -2,7 +2,9 @@
 """random: an engine that plays a legal move chosen uniformly at random, in every
 registered game (it declares them all with ``feature games``).
 
-Speaks the engine protocol on stdin/stdout (SPEC.md section 6). Option Seed (spin) makes
+Speaks the engine protocol on stdin/stdout (SPEC.md section 6). In a game with hidden
+information it knows only its seat's view, and at a simultaneous node it chooses among its
+own seat's moves. Option Seed (spin) makes
 its games repeatable: the generator is reseeded with it at every new game.
 """
 
@@ -18,7 +20,7 @@ class RandomPlayer(Bot):
     games = tuple(game_names())
 
     def choose(self, state: Any, go: Go) -> str:
-        return self.rng.choice(self.game.legal_moves(state))
+        return self.rng.choice(self.legal_moves(state))
 
 
 if __name__ == "__main__":

@@ -20,10 +20,13 @@ import importlib
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+if TYPE_CHECKING:
+    from .search.analysis import Analysis
 
 __all__ = [
     "DEFAULT_GAME",
@@ -33,8 +36,11 @@ __all__ = [
     "Game",
     "IllegalMove",
     "NotationError",
+    "Perft",
+    "RulesBench",
     "Standing",
     "State",
+    "TurnSteps",
     "UnknownGame",
     "game_names",
     "get_game",
@@ -348,11 +354,11 @@ class Game(ABC):
     ``builders``, ``random`` or one builder per seat); None (the default) when it has none.
     :meth:`new_game_set_up` takes its value."""
 
-    def new_game_set_up(self, players: int, setup: str, *,
+    def new_game_set_up(self, players: int, setup: str | Sequence[str], *,
                         edition: Any | None = None) -> Any:
         """:meth:`new_game` with the seats set up by ``setup``, the value of the option
-        :attr:`seat_setup` names; ValueError naming what is wrong (by default: the game has
-        no such option)."""
+        :attr:`seat_setup` names (or its values one a seat, as a list); ValueError naming
+        what is wrong (by default: the game has no such option)."""
         raise ValueError(f"{self.title} has no seat set-up option")
 
     move_pattern: ClassVar[str | None] = None
@@ -371,6 +377,147 @@ class Game(ABC):
         better; what it has plus what it may still score), for greedy engines and for
         cutting searches short; None (the default) when the game offers no estimate."""
         return None
+
+
+    # ---------------------------------------------------------------- records
+
+    def new_game_from_tags(self, players: int, variant: str, setup: str | None,
+                           seat_setups: Sequence[str | None], edition: Any) -> Any:
+        """The game a record's header starts when it has no [Position]: [Players],
+        [Variant], the seat set-up kind of [Builders] (``setup``) and each [Seat]'s
+        ``builder=`` (``seat_setups``, by seat). ValueError when they do not fit together.
+        By default the game has no seat set-up: the variant's new game."""
+        if setup is not None:
+            raise ValueError(f"[Builders {setup}] in a game of {self.title}")
+        if variant not in self.variants:
+            raise ValueError(f"[Variant {variant}]: {self.title} has "
+                             f"{', '.join(self.variants)}")
+        return self.new_game(players, variant=variant, edition=edition)
+
+    def setup_tags(self, state: Any, drawn: bool) -> tuple[str | None, list[str | None]]:
+        """What a record's header says of the seat set-up of a game starting at ``state``
+        (``drawn``: set up at random by the arbiter): its [Builders] kind and each seat's
+        ``builder=`` for its [Seat] tag. By default nothing: (None, a None a seat)."""
+        return None, [None] * self.players_of(state)
+
+    def seat_setup_of(self, state: Any, seat: int) -> str | None:
+        """What seat ``seat`` (0-based) was set up with, as its [Seat] tag's ``builder=``
+        says it; None (the default) for nothing."""
+        return None
+
+    def solo_result(self, state: Any) -> tuple[bool, int, int | None, str | None] | None:
+        """A solo game's result against the game's automaton, for the record's [Solo] tag:
+        won, the automaton's count, the score and the title (when won); None (the default)
+        when the game has no such result or ``state`` is not a solo game."""
+        return None
+
+    def describe_due(self, state: Any) -> str:
+        """What ``state`` waits for, in words for messages (a game may say it in its own)."""
+        if state.is_over():
+            return "the game is over"
+        if state.is_chance_node():
+            return "a chance event is due"
+        return f"seat {state.current_seat() + 1} is to move"
+
+    # ---------------------------------------------------------------- a game's own tools
+
+    def search(self, state: Any, *, seat: int | None = None, iterations: int = 0,
+               deadline: float | None = None, seed: int = 0,
+               progress: Callable[[Analysis], None] | None = None) -> Analysis | None:
+        """The game's own search of ``state`` for ``seat`` (by default the current seat),
+        as :func:`sneferu_cli.search.search_game` takes and answers it (SPEC 11.1), when
+        the game has one; None (the default): the generic search is used (11.4)."""
+        return None
+
+    def turn_steps(self) -> TurnSteps | None:
+        """The single steps a turn of the game is made of, when its turns are several
+        steps (Sneferu: ``sneferu serve``'s ``steps`` and ``step`` requests, 10.10); None
+        (the default): a move is one decision."""
+        return None
+
+    def rules_bench(self, players: int, setup: str | None, games: int, seed: int,
+                    edition: Any) -> RulesBench | None:
+        """The game's own measure of its rules for ``sneferu bench`` (Sneferu: step by
+        step), with ``setup`` the value of :attr:`seat_setup` (checked by the caller);
+        None (the default): the rules are measured through this interface
+        (:func:`sneferu_cli.bench.run_game_bench`)."""
+        return None
+
+    def perft(self, state: Any, depth: int) -> Perft | None:
+        """Perft counts of ``state`` at depths 1 to ``depth`` (``sneferu bench --perft``),
+        when the game offers them; None (the default) when it does not."""
+        return None
+
+
+class TurnSteps(Protocol):
+    """A game whose turn is several single steps (:meth:`Game.turn_steps`): what ``sneferu
+    serve`` needs of them, and of the game's own turn field, chance weights and state
+    document (SPEC 10.10). Steps are the game's own objects; ``str`` gives their notation."""
+
+    def read_step(self, text: str) -> object:
+        """The step ``text`` names; NotationError, or a ValueError naming a chance outcome."""
+        ...
+
+    def apply_step(self, state: Any, step: object) -> None:
+        """Apply one step of the seat to decide; the rules' ValueError leaves ``state``."""
+        ...
+
+    def legal_steps(self, state: Any) -> list[str]:
+        """The legal single steps as notation; none at a chance node or at the end."""
+        ...
+
+    def turn_number(self, state: Any) -> int:
+        """How many turns have begun: a new turn begins when this grows."""
+        ...
+
+    def turn_field(self, state: Any) -> str:
+        """The turn field of the game's position notation."""
+        ...
+
+    def chance_weights(self, state: Any) -> list[tuple[str, int]]:
+        """The outcomes of the chance node with their whole-number weights (the counts of
+        the components drawn); empty when not a chance node."""
+        ...
+
+    def state_doc(self, state: Any, legal: bool) -> Any:
+        """The game's state document (a msgspec struct; ``legal`` adds the legal moves,
+        steps and outcomes)."""
+        ...
+
+
+class RulesBench(Protocol):
+    """What a game's own rules bench gives ``sneferu bench`` (a
+    :class:`sneferu_cli.bench.BenchReport`): its figures and its table."""
+
+    @property
+    def figures(self) -> Sequence[Any]:
+        """The figures measured (:class:`sneferu_cli.bench.Figure`)."""
+        ...
+
+    def table(self) -> str:
+        """The printed table."""
+        ...
+
+
+class Perft(Protocol):
+    """Perft counts of one position (:meth:`Game.perft`): ``counts[d - 1]`` at depth d,
+    the time each took, the legal moves of the position and the Python that ran them."""
+
+    @property
+    def counts(self) -> Sequence[int]: ...
+
+    @property
+    def seconds(self) -> Sequence[float]: ...
+
+    @property
+    def moves(self) -> int: ...
+
+    @property
+    def python(self) -> str: ...
+
+    def record(self) -> dict[str, object]:
+        """The counts as ``tests/data/perft`` stores them."""
+        ...
 
 
 class Encoding:
@@ -422,6 +569,7 @@ GAMES: dict[str, str] = {
     "sneferu": "sneferu_cli.games.sneferu",
     "imhotep": "sneferu_cli.games.imhotep",
     "silver-gold": "sneferu_cli.games.silver_gold",
+    "akropolis": "sneferu_cli.games.akropolis",
 }
 """Registered games: name -> the module whose ``GAME`` attribute is its :class:`Game`."""
 

@@ -34,11 +34,13 @@ class Reply:
 
 
 class Server:
-    """``python -m sneferu_cli serve ARGS`` as a pexpect child on pipes."""
+    """``python -m sneferu_cli serve ARGS`` as a pexpect child on pipes (``sneferu``: the
+    command that runs ``sneferu``, to run it with test-only games registered)."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str,
+                 sneferu: tuple[str, ...] = (sys.executable, "-m", "sneferu_cli")) -> None:
         self.json = "--json" in args
-        self.child = PopenSpawn([sys.executable, "-m", "sneferu_cli", "serve", *args],
+        self.child = PopenSpawn([*sneferu, "serve", *args],
                                 timeout=TIMEOUT, encoding="utf-8", maxread=1 << 16)
 
     def send(self, line: str) -> None:

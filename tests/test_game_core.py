@@ -61,10 +61,11 @@ def engines():
 def test_engines_declare_their_games_and_one_that_does_not_play_nim_is_refused(engines):
     anyone, _, greedy = engines
     assert set(anyone.games) >= {"sneferu", "nim"}
-    assert greedy.games == ("sneferu", "imhotep")  # it plays only the games it declares
+    # the package's games only
+    assert greedy.games == ("sneferu", "imhotep", "silver-gold", "akropolis")
     refuse_other_games([anyone, greedy], "sneferu")
     with pytest.raises(ValueError, match=r"engine 'greedy' does not play nim \(it plays: "
-                                         r"sneferu, imhotep;"):
+                                         r"sneferu, imhotep, silver-gold, akropolis;"):
         refuse_other_games([anyone, greedy], "nim")
 
 
@@ -144,7 +145,7 @@ def test_a_record_of_an_unknown_game_is_read_but_does_not_replay(tmp_path):
         done = run_cli("replay", *mode, str(path))
         assert done.returncode == 1 and done.stdout == ""
         assert done.stderr == (f"sneferu: {path}, game 1, line 3: unknown game 'chess' "
-                               "(known: sneferu, imhotep, silver-gold)\n")
+                               "(known: sneferu, imhotep, silver-gold, akropolis)\n")
 
 
 def test_another_games_record_lines_keep_to_the_word_rules():

@@ -1,10 +1,12 @@
-"""The layers above the games import only the game interface (issue 11, SPEC.md section 12).
+"""The layers above the games import only the game interface (issue 11 and issue 17,
+SPEC.md section 12), and no module of sneferu_cli imports itself round a circle.
 
 Every module of ``sneferu_cli`` outside ``sneferu_cli/games/`` is read with ``ast``: its
-imports (and the imports in its docstring examples) may name a game's folder
-(``sneferu_cli.games.sneferu``, ``sneferu_cli.games.imhotep``) only where SPEC 12 lists a
-Sneferu-only path. ``SNEFERU_ONLY`` mirrors that list: a module that starts importing a
-game's folder, or a listed one that stops, fails the test until both are updated.
+imports (and the imports in its docstring examples) may not name a game's folder
+(``sneferu_cli.games.sneferu``, ``sneferu_cli.games.imhotep`` ...): what a layer needs of
+one game comes through an optional member of ``Game``. The imports in code (at the top,
+in functions and under ``TYPE_CHECKING`` alike) make a graph of the package's modules,
+which must have no cycle.
 """
 
 from __future__ import annotations
@@ -15,33 +17,10 @@ import re
 from pathlib import Path
 
 import sneferu_cli
+from sneferu_cli.game import GAMES
 
 PACKAGE = Path(sneferu_cli.__file__).parent
-GAME_FOLDERS = ("sneferu_cli.games.sneferu", "sneferu_cli.games.imhotep")
-
-SNEFERU_ONLY: dict[str, set[str]] = {
-    # builders and the solo score in records, the arbiter and tournament headers
-    "arbiter/game.py": {"sneferu_cli.games.sneferu.record"},
-    "record/replay.py": {"sneferu_cli.games.sneferu.record"},
-    "tournament/schedule.py": {"sneferu_cli.games.sneferu.record"},
-    # sneferu bench (single steps) and sneferu bench --perft
-    "cli/bench.py": {"sneferu_cli.games.sneferu.bench"},
-    # the Sneferu search (section 11.1)
-    "search/mcts.py": {"sneferu_cli.games.sneferu.notation.move",
-                       "sneferu_cli.games.sneferu.rules",
-                       "sneferu_cli.games.sneferu.rules.chance",
-                       "sneferu_cli.games.sneferu.rules.components",
-                       "sneferu_cli.games.sneferu.rules.state",
-                       "sneferu_cli.games.sneferu.rules.steps"},
-    # sneferu serve's steps and Sneferu state document (section 10.10)
-    "serve/sneferu_steps.py": {"sneferu_cli.games.sneferu.rules",
-                               "sneferu_cli.games.sneferu.notation.move",
-                               "sneferu_cli.games.sneferu.notation.position",
-                               "sneferu_cli.games.sneferu.rules.components",
-                               "sneferu_cli.games.sneferu.rules.state",
-                               "sneferu_cli.games.sneferu.rules.steps"},
-}
-"""Module (path under ``sneferu_cli/``) -> the game-folder modules it may import."""
+GAME_FOLDERS = tuple(GAMES.values())
 
 _EXAMPLE = re.compile(r"^\s*>>> ((?:from|import) .*)$", re.MULTILINE)
 
@@ -55,16 +34,17 @@ def _absolute(module: str | None, level: int, package: str) -> str:
     return ".".join([*base, module] if module else base)
 
 
-def imported(path: Path) -> set[str]:
-    """Every module ``path`` imports, in its code and in its docstring examples (absolute
-    names; ``from X import name`` counts ``X.name`` when that is a module, else ``X``)."""
+def imported(path: Path, examples: bool = True) -> set[str]:
+    """Every module ``path`` imports, in its code and (``examples``) in its docstring
+    examples (absolute names; ``from X import name`` counts ``X.name`` when that is a
+    module, else ``X``)."""
     package = ".".join(path.relative_to(PACKAGE.parent).parts[:-1])
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    examples = [ast.parse(line) for s in ast.walk(tree)
-                if isinstance(s, ast.Constant) and isinstance(s.value, str)
-                for line in _EXAMPLE.findall(s.value)]
+    shown = [ast.parse(line) for s in ast.walk(tree)
+             if examples and isinstance(s, ast.Constant) and isinstance(s.value, str)
+             for line in _EXAMPLE.findall(s.value)]
     names: set[str] = set()
-    for t in (tree, *examples):
+    for t in (tree, *shown):
         for node in ast.walk(t):
             if isinstance(node, ast.Import):
                 names |= {a.name for a in node.names}
@@ -90,7 +70,7 @@ def _is_module(name: str) -> bool:
         return False
 
 
-def test_only_the_listed_sneferu_only_paths_import_a_games_folder():
+def test_nothing_outside_games_imports_a_games_folder():
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         rel = path.relative_to(PACKAGE).as_posix()
@@ -99,11 +79,84 @@ def test_only_the_listed_sneferu_only_paths_import_a_games_folder():
         names = game_imports(path)
         if names:
             found[rel] = names
-    assert found == SNEFERU_ONLY
+    assert found == {}
+
+
+def module_name(path: Path) -> str:
+    """The module a source file is (a package by its ``__init__.py``)."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the modules of the package its code imports (not its examples)."""
+    paths = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+    return {m: {n for n in imported(p, examples=False) if n in paths and n != m}
+            for m, p in paths.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm,
+    iterative), each sorted: every module of one imports every other, round a circle."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        while work:
+            v, edges = work[-1]
+            w = next(edges, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                component = []
+                while True:
+                    w = stack.pop()
+                    component.append(w)
+                    if w == v:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_no_module_imports_itself_round_a_circle():
+    assert cycles(import_graph()) == []
+
+
+def test_the_cycle_finder_finds_circles_and_only_them():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"d", "f"},
+             "f": {"e"}}
+    assert sorted(cycles(graph)) == [["a", "b", "c"], ["e", "f"]]
+    assert cycles({"x": {"y"}, "y": set()}) == []
+
+
+def test_the_graph_sees_imports_in_functions_and_under_type_checking():
+    graph = import_graph()
+    # a function-level import (the game's own search) and a TYPE_CHECKING one
+    assert "sneferu_cli.games.sneferu.search" in graph["sneferu_cli.games.sneferu"]
+    assert "sneferu_cli.search.analysis" in graph["sneferu_cli.game"]
+    assert "sneferu_cli.tournament.runner" in graph["sneferu_cli.tournament.cluster"]
 
 
 def test_the_reader_sees_relative_absolute_and_example_imports():
-    path = PACKAGE / "cli" / "bench.py"
-    assert "sneferu_cli.games.sneferu.bench" in imported(path)
+    path = PACKAGE / "games" / "sneferu" / "__init__.py"
+    assert "sneferu_cli.games.sneferu.record" in imported(path)
     assert "sneferu_cli.game" in imported(PACKAGE / "cli" / "options.py")
-    assert "sneferu_cli.games.sneferu.rules" in imported(PACKAGE / "search" / "mcts.py")
+    search = PACKAGE / "games" / "sneferu" / "search.py"  # the package in an example only
+    assert "sneferu_cli.games.sneferu.rules" in imported(search)
+    assert "sneferu_cli.games.sneferu.rules" not in imported(search, examples=False)

@@ -10,7 +10,8 @@ import pytest
 from positions import Seat, build, filler_colour, legal, levels_below, moves, placements, play
 
 from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
-from sneferu_cli.search import analysis_doc, analysis_lines, search
+from sneferu_cli.games.sneferu.search import search
+from sneferu_cli.search import analysis_doc, analysis_lines
 
 # Basalt cells (level, x) of levels 1-4 whose only empty neighbours, once levels 1-4 are
 # full, are the cells of slot 5.1: the largest such area (8 cells; a basalt half on the

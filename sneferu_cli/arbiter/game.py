@@ -6,7 +6,7 @@ can be reused for many games: ``newgame`` resets them), draws every chance event
 ``game.sample_outcome(state, random.Random(seed))``, asks the active seat for a whole turn
 and applies it atomically with ``game.apply_move`` (``apply_listed_move`` for a move
 written as listed). Sneferu's builders are set up through ``game.new_game_set_up``; their
-record tags come from the Sneferu-only :mod:`sneferu_cli.games.sneferu.record`. An agent
+record tags come from ``game.setup_tags``. An agent
 that fails (SPEC.md section 7) is retired: it takes no more turns, ranks below every seat
 not retired, and the game goes on for the others. At a simultaneous node every deciding
 seat is asked: the engines at once, each on its own clock (their answers read as they
@@ -28,7 +28,6 @@ from typing import Any
 import msgspec
 
 from ..game import DEFAULT_GAME, Game, get_game
-from ..games.sneferu import record as sneferu_record
 from ..protocol.messages import SEP, GameOver, NewGame, Position
 from ..record.model import (
     Chance,
@@ -49,7 +48,7 @@ from .agent import Agent, TurnAnswer, TurnRequest
 from .engine import Engine, answers_as_they_come
 from .process import EngineFault
 
-__all__ = ["DEFAULT_CLOCK", "GameInterrupted", "OnEvent", "TimeControl", "builders_tags",
+__all__ = ["DEFAULT_CLOCK", "GameInterrupted", "OnEvent", "TimeControl",
            "describe_result", "play_game"]
 
 DEFAULT_CLOCK = "60+1"
@@ -116,9 +115,6 @@ def _seconds(ms: int) -> str:
     return f"{whole}.{frac:03}".rstrip("0") if frac else str(whole)
 
 
-builders_tags = sneferu_record.builders_tags
-
-
 class GameInterrupted(KeyboardInterrupt):
     """The game was stopped (Ctrl-C, or SIGTERM turned into KeyboardInterrupt) before its end.
 
@@ -171,10 +167,9 @@ class _Match:
         self.game = game
         self.at_once = at_once
         self.views = game.hidden_information
-        sneferu = game.name == DEFAULT_GAME
         if len(own) > n:
             raise ValueError(f"{len(own)} seat time controls for {n} agents")
-        if builders is not None and not sneferu:
+        if builders is not None and game.seat_setup is None:
             raise ValueError(f"builders are Sneferu's; {game.title} has none")
         if start is not None:
             if game.players_of(start) != n:
@@ -191,8 +186,7 @@ class _Match:
         self.tcs = [o or tc for o in own] + [tc] * (n - len(own))
         self.rng = random.Random(seed)
         self.on_event = on_event
-        kind, builder_names = (builders_tags(state, builders == "random" and start is None)
-                               if sneferu else (None, [None] * n))
+        kind, builder_names = game.setup_tags(state, builders == "random" and start is None)
         seats = [Seat(i + 1, a.name, builder_names[i], a.author,
                       str(self.tcs[i]) if str(self.tcs[i]) != str(tc) else None)
                  for i, a in enumerate(agents)]

@@ -10,15 +10,14 @@ from typing import Any
 import click
 
 from ..arbiter.bench import has_simultaneous_nodes, simultaneous_report, speed_report
-from ..bench import Figure, python_version, run_game_bench
-from ..game import DEFAULT_GAME, Game
-from ..games.sneferu.bench import core_build, perft_counts, run_bench
+from ..bench import Figure, run_game_bench
+from ..game import Game, RulesBench
 from .options import (
     builders_option,
     edition_option,
     game_option,
     load_for,
-    read_position,
+    read_game_position,
     start_game,
 )
 
@@ -68,7 +67,7 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
     given = _given(click.get_current_context())
     if "engine_games" in given and rules_only:
         raise click.UsageError("--engine-games measures engines; --rules leaves them out")
-    if game.name != DEFAULT_GAME:
+    if game.turn_steps() is None:  # whole moves: measured through the interface alone
         extra = given & {"builders", "perft_position", "depth", "as_json"}
         if extra:
             raise click.UsageError(f"--{sorted(extra)[0].split('_')[0]} is for Sneferu, not "
@@ -88,14 +87,16 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
         if extra:
             raise click.UsageError(f"--perft counts one position; --{sorted(extra)[0]} does "
                                    "not apply")
-        _perft(perft_position, depth, as_json, edition_path)
+        _perft(game, perft_position, depth, as_json, edition_path)
         return
     if given & {"depth", "as_json"}:
         raise click.UsageError("--depth and --json go with --perft")
     edition = load_for(game, edition_path)
     start_game(game, players, builders, None, edition)  # the rules' checks of the builders
-    report = run_bench(players, builders, games, seed, edition)
-    _engines_part(report.table(), rules_only, report.figures, players, builders, engine_games,
+    rules: RulesBench | None = game.rules_bench(players, builders, games, seed, edition)
+    if rules is None:
+        rules = run_game_bench(game, players, games, seed, edition)
+    _engines_part(rules.table(), rules_only, rules.figures, players, builders, engine_games,
                   seed, edition, game)
 
 
@@ -109,7 +110,7 @@ def _engines_part(table: str, rules_only: bool, rules: Sequence[Figure], players
         try:
             click.echo(speed_report(rules, players, builders, engine_games, seed, edition,
                                     game))
-            if game.name != DEFAULT_GAME and has_simultaneous_nodes(game, players, seed,
+            if game.turn_steps() is None and has_simultaneous_nodes(game, players, seed,
                                                                     edition):
                 click.echo()
                 click.echo(simultaneous_report(game, players, engine_games, seed, edition))
@@ -123,12 +124,15 @@ def _given(ctx: click.Context) -> set[str]:
             if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE}
 
 
-def _perft(text: str, depth: int, as_json: bool, edition_path: str | None) -> None:
-    result = perft_counts(read_position(text, edition_path), depth)
+def _perft(game: Game, text: str, depth: int, as_json: bool, edition_path: str | None
+           ) -> None:
+    result = game.perft(read_game_position(game, text, edition_path), depth)
+    if result is None:
+        raise click.UsageError(f"--perft: {game.title} offers no perft counts")
     if as_json:
         click.echo(json.dumps(result.record()))
         return
-    click.echo(f"python {python_version(core_build())}")
+    click.echo(f"python {result.python}")
     click.echo(f"{'depth':<8}{'count':>14}{'seconds':>10}")
     for d, (count, seconds) in enumerate(zip(result.counts, result.seconds, strict=True), 1):
         click.echo(f"{d:<8}{count:>14,}{seconds:>10.3f}")

@@ -52,11 +52,6 @@ def load(edition_path: str | None) -> Any:
     return load_for(get_game(DEFAULT_GAME), edition_path)
 
 
-def read_position(text: str, edition_path: str | None) -> Any:
-    """A Sneferu position from an argument; ``-`` reads one line from standard input."""
-    return read_game_position(get_game(DEFAULT_GAME), text, edition_path)
-
-
 def read_game_position(game: Game, text: str, edition_path: str | None) -> Any:
     """A position of ``game`` from an argument; ``-`` reads one line from standard input."""
     if text == "-":

@@ -10,8 +10,9 @@ from typing import Any
 import click
 import msgspec
 
-from ..game import DEFAULT_GAME, Game, NotationError
-from ..search import Analysis, analysis_doc, analysis_lines, search, search_game
+from .. import search
+from ..game import Game, NotationError
+from ..search import Analysis, analysis_doc, analysis_lines
 from .options import (
     builders_option,
     edition_option,
@@ -58,24 +59,35 @@ def show(pos: str, game: Game, edition_path: str | None) -> None:
     click.echo(game.picture(read_game_position(game, pos, edition_path)))
 
 
+SEAT_HELP = ("The seat (1-based) whose moves to take, one of those deciding at a "
+             "simultaneous node (default: the current seat, the lowest deciding).")
+seat_option = click.option("--seat", type=click.IntRange(1), default=None, metavar="N",
+                           help=SEAT_HELP)
+
+
 @position.command("moves")
 @click.argument("pos", metavar="POSITION")
 @click.option("--count", is_flag=True, help="Print only how many there are.")
 @click.option("--steps", is_flag=True, help="List single steps instead of whole moves.")
+@seat_option
 @game_option
 @edition_option
-def moves(pos: str, count: bool, steps: bool, game: Game, edition_path: str | None) -> None:
-    """List the legal moves of POSITION, one a line.
+def moves(pos: str, count: bool, steps: bool, seat: int | None, game: Game,
+          edition_path: str | None) -> None:
+    """List the legal moves of POSITION (or of a seat's view), one a line.
 
     At a chance node, list the chance outcomes with their probabilities instead.
     """
-    if steps and game.name != DEFAULT_GAME:
+    turn_steps = game.turn_steps() if steps else None
+    if steps and turn_steps is None:
         raise click.UsageError(f"--steps lists Sneferu's single steps; not for {game.title}")
     state = read_game_position(game, pos, edition_path)
     if state.is_chance_node():
         rows = [f"{o} {p:.6f}" for o, p in game.chance_outcomes(state)]
-    elif steps:
-        rows = [str(s) for s in state.legal_steps()]
+    elif turn_steps is not None:
+        rows = turn_steps.legal_steps(state)
+    elif seat is not None:
+        rows = game.legal_moves_of(state, _deciding(game, state, seat))
     else:
         rows = game.legal_moves(state)
     if count:
@@ -138,6 +150,19 @@ class _Refused(click.ClickException):
     exit_code = 2
 
 
+def _deciding(game: Game, state: Any, seat: int) -> int:
+    """``--seat N`` as a 0-based seat, which must be one deciding in ``state``."""
+    seats = game.deciding_seats(state)
+    if seat - 1 not in seats:
+        players = game.players_of(state)
+        why = (f"the game has {players} seats" if seat > players
+               else "the game is over" if state.is_over()
+               else "seats deciding: " + ", ".join(str(s + 1) for s in seats) if seats
+               else "a chance node")
+        raise _Refused(f"--seat {seat}: seat {seat} has no decision to take now ({why})")
+    return seat - 1
+
+
 DEFAULT_ANALYSE_MS = 1000
 
 
@@ -152,30 +177,30 @@ DEFAULT_ANALYSE_MS = 1000
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the search's own random choices.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as one JSON object.")
+@seat_option
 @game_option
 @edition_option
 def analyse(pos: str, movetime: int | None, iterations: int | None, top: int, seed: int,
-            as_json: bool, game: Game, edition_path: str | None) -> None:
-    """Search POSITION and list the best moves of the seat to move.
+            as_json: bool, seat: int | None, game: Game, edition_path: str | None) -> None:
+    """Search POSITION (or a seat's view) and list the best moves of the seat to move.
 
     Each move with its visits and its estimated place (expected rank; in a solo game the
     chance to beat Ptah). On a terminal, the search shows its progress on stderr. Sneferu
-    has its own search; another game is searched through the game interface.
+    has its own search; another game is searched through the game interface, and with
+    hidden information from the seat's view alone (what it hides is drawn anew at every
+    playout).
     """
     if movetime is not None and iterations is not None:
         raise click.UsageError("give --movetime or --iterations, not both")
     state = read_game_position(game, pos, edition_path)
+    deciding = None if seat is None else _deciding(game, state, seat)
     if iterations is None and movetime is None:
         movetime = DEFAULT_ANALYSE_MS
     deadline = time.perf_counter() + movetime / 1000 if movetime is not None else None
     show = _progress if sys.stderr.isatty() else None
     try:
-        if game.name == DEFAULT_GAME:
-            result = search(state, iterations=iterations or 0, deadline=deadline, seed=seed,
-                            progress=show)
-        else:
-            result = search_game(game, state, iterations=iterations or 0, deadline=deadline,
-                                 seed=seed, progress=show)
+        result = search.analyse(game, state, seat=deciding, iterations=iterations or 0,
+                         deadline=deadline, seed=seed, progress=show)
     except ValueError as e:  # no seat to decide: not allowed in this state (exit 2)
         raise _Refused(str(e)) from None
     if show is not None:

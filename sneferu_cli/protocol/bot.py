@@ -6,7 +6,7 @@ Subclass :class:`Bot`, override :meth:`Bot.choose`, and call :func:`run`::
         name = "first"
 
         def choose(self, state, go):
-            return str(legal_moves(state)[0])
+            return self.legal_moves(state)[0]
 
     run(First())
 
@@ -16,6 +16,12 @@ the previous one costs only its new events, read by
 :meth:`sneferu_cli.game.Game.apply_move`; the position itself is read once a game)
 and ignores lines it does not know, as the protocol asks (SPEC.md section 6). Starting
 needs no grammar: the short arbiter lines have fast paths too (:mod:`.messages`).
+
+In a game with hidden information every ``position`` line is the bot's seat's view and
+holds no events (SPEC 6.3): each one is read anew, so ``choose`` gets the state the view
+describes and nothing the seat may not know. The bot's seat (:attr:`Bot.seat`, from
+``newgame``) need not be the current seat at a simultaneous node: :meth:`Bot.legal_moves`
+gives that seat's moves.
 """
 
 from __future__ import annotations
@@ -67,6 +73,8 @@ class Bot:
         """The option ``EditionFile``: read, at each ``newgame``, as the named game's edition."""
         self.game: Game = get_game()
         """The game named by the last ``newgame``."""
+        self.seat = 0
+        """This bot's seat in the game being played (0-based; ``newgame`` gives it)."""
         self.output: TextIO | None = None  # where run() speaks, for info()
 
     def info(self, fields: dict[str, str]) -> None:
@@ -87,9 +95,19 @@ class Bot:
             self.edition_file = Path(value) if value else None
 
     def new_game(self, game: NewGame) -> None:
-        """A new game starts: ``rng`` is reseeded with ``Seed``, ``game`` is the game named."""
+        """A new game starts: ``rng`` is reseeded with ``Seed``, ``game`` is the game named,
+        ``seat`` the bot's seat."""
         self.rng = random.Random(self.seed)
         self.game = get_game(game.game)
+        self.seat = game.seat - 1
+
+    def legal_moves(self, state: Any) -> list[str]:
+        """The legal moves of this bot's seat in ``state`` (at a simultaneous node, its own
+        sealed choices; elsewhere those of the current seat, which is this bot's)."""
+        game = self.game
+        if game.is_simultaneous(state):
+            return game.legal_moves_of(state, self.seat)
+        return game.legal_moves(state)
 
     def game_edition(self) -> Any:
         """The edition of the game being played: ``EditionFile`` read as that game's
@@ -99,7 +117,8 @@ class Bot:
         return self.game.load_edition(self.edition_file)
 
     def choose(self, state: Any, go: Go) -> str:
-        """The move to play (move notation) in ``state``, where this bot's seat is to move."""
+        """The move to play (move notation) in ``state``, where this bot's seat decides
+        (alone, or at a simultaneous node with others)."""
         raise NotImplementedError
 
     def game_over(self, result: GameOver) -> None:
@@ -107,7 +126,10 @@ class Bot:
 
 
 class Follower:
-    """Keeps a game's state in step with ``position`` messages, applying only new events."""
+    """Keeps a game's state in step with ``position`` messages, applying only new events.
+
+    A line whose position differs from the last one's is read anew: so each view of a
+    game with hidden information (a position with no events) is read as it is."""
 
     def __init__(self, edition: Any, game: Game | None = None) -> None:
         self.edition = edition

@@ -5,8 +5,9 @@ it starts from a new game (or the header's starting position) and applies each e
 order: a chance outcome with ``apply_outcome``, a turn with ``apply_move`` (after checking
 that its seat is the one to move), a simultaneous turn with ``apply_move_of`` for each
 seat's move (after checking that its seats are those that decide there), a retire with
-``state.retire``. Sneferu's builders and
-solo score are checked through the Sneferu-only :mod:`sneferu_cli.games.sneferu.record`.
+``state.retire``. A game's seat set-up
+(Sneferu's builders) and solo score are checked through its optional members
+(``Game.new_game_from_tags``, ``seat_setup_of``, ``solo_result``).
 Verification then checks the header's result, solo score, termination and faults against
 the final position. The first thing that does not hold is raised as a :class:`ReplayError`
 naming the game and the line (or, for JSON input, the event).
@@ -22,8 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
-from ..game import DEFAULT_GAME, Game, NotationError, get_game
-from ..games.sneferu import record as sneferu_record
+from ..game import Game, NotationError, get_game
 from ..words import plural
 from .model import (
     Chance,
@@ -65,10 +65,8 @@ def final_result(state: Any, game: Game | None = None
     """
     game = game or get_game()
     result = [SeatResult.of(s) for s in game.standings(state)]
-    solo = None
-    if game.name == DEFAULT_GAME:
-        found = sneferu_record.solo_score(state)
-        solo = SoloScore(*found) if found is not None else None
+    found = game.solo_result(state)
+    solo = SoloScore(*found) if found is not None else None
     return result, solo, game.termination(state)
 
 
@@ -104,15 +102,8 @@ def start_state(header: Header, edition: Any) -> Any:
             raise ValueError(f"[Variant {header.variant}] but the [Position] is of the "
                              f"{game.variant_of(state)} variant")
         return state
-    if game.name == DEFAULT_GAME:
-        return sneferu_record.new_game_of(header.players, header.variant, header.builders,
-                                          [s.builder for s in header.seats], edition)
-    if header.builders is not None:
-        raise ValueError(f"[Builders {header.builders}] in a game of {game.title}")
-    if header.variant not in game.variants:
-        raise ValueError(f"[Variant {header.variant}]: {game.title} has "
-                         f"{', '.join(game.variants)}")
-    return game.new_game(header.players, variant=header.variant, edition=edition)
+    return game.new_game_from_tags(header.players, header.variant, header.builders,
+                                   [s.builder for s in header.seats], edition)
 
 
 def plies(entry: GameEntry, edition: Any, source: str = "<records>") -> Iterator[Any]:
@@ -202,14 +193,8 @@ def plies(entry: GameEntry, edition: Any, source: str = "<records>") -> Iterator
 
 
 def describe_due(game: Game, state: Any) -> str:
-    """What the position waits for, in words for messages (Sneferu says it in its own)."""
-    if game.name == DEFAULT_GAME:
-        return sneferu_record.describe_turn(state)
-    if state.is_over():
-        return "the game is over"
-    if state.is_chance_node():
-        return "a chance event is due"
-    return f"seat {state.current_seat() + 1} is to move"
+    """What the position waits for, in words for messages (``Game.describe_due``)."""
+    return game.describe_due(state)
 
 
 def position_at(entry: GameEntry, ply: int, edition: Any,
@@ -268,8 +253,7 @@ def _check_header(entry: GameEntry, state: Any, turns: int, source: str) -> None
                            f"{' '.join(map(str, numbers))} for {plural(n, 'seat')} (one per "
                            "seat in seat order, or none)", f"{what} {k}")
     for s in h.seats:
-        name = (sneferu_record.builder_of(state, s.seat - 1) if game.name == DEFAULT_GAME
-                else None)
+        name = game.seat_setup_of(state, s.seat - 1)
         if s.builder is not None and s.builder != name:
             raise fail(f"[Seat {s.seat}] says builder={s.builder}, but the replay gives "
                        f"{name or 'no builder'}", f"seat {s.seat}")

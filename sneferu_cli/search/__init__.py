@@ -1,14 +1,15 @@
 """Searching positions for the best move: Monte Carlo tree search (no I/O).
 
 Between the rules and notation below and the protocol above: the bundled engine ``mcts``,
-``sneferu position analyse`` and the server's ``analyse`` request all call :func:`search`
-for Sneferu; the engine and ``position analyse`` search every other game with
-:func:`search_game` (:mod:`.generic`, through the game interface only).
+``sneferu position analyse`` and the server's ``analyse`` request call :func:`analyse`,
+which searches with a game's own search when it has one (``Game.search``: Sneferu's, in
+its folder) and every other game with :func:`search_game` (:mod:`.generic`, through the
+game interface only). Both answer an :class:`Analysis`.
 """
 
-from .generic import GenericOptions, search_game
-from .mcts import Analysis, MoveStat, SearchOptions, estimate, playout_step, search
+from .analysis import Analysis, MoveStat
+from .generic import GenericOptions, analyse, search_game
 from .report import AnalysisDoc, MoveDoc, analysis_doc, analysis_lines
 
-__all__ = ["Analysis", "AnalysisDoc", "GenericOptions", "MoveDoc", "MoveStat", "SearchOptions",
-           "analysis_doc", "analysis_lines", "estimate", "playout_step", "search", "search_game"]
+__all__ = ["Analysis", "AnalysisDoc", "GenericOptions", "MoveDoc", "MoveStat", "analyse",
+           "analysis_doc", "analysis_lines", "search_game"]

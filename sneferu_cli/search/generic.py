@@ -1,11 +1,18 @@
 """Monte Carlo tree search over any game of :mod:`sneferu_cli.game` (no I/O).
 
-Sneferu keeps its own search (:mod:`.mcts`); every other game is searched here, through
-the game interface only, so a new game is searched with no code of its own:
+A game may keep its own search (``Game.search``: Sneferu's); every other game is searched
+here, through the game interface only, so a new game is searched with no code of its own:
 
 - a **decision** node holds the legal moves of the seat to decide (``legal_moves``), all
   tried once, then chosen by UCT for that seat (max^n: a node keeps a mean reward for every
   seat, each seat maximises its own);
+- a **simultaneous** node (decoupled UCT) keeps each deciding seat's own statistics of
+  its own moves: each seat chooses by UCT on them alone, without the others' choices, and
+  the joint move leads to a child per joint move met;
+- with **hidden information** the search starts from the searching seat's view and each
+  iteration draws a full state consistent with it (``Game.determinize``, as
+  information-set MCTS does): the tree is keyed by moves, and at a node only the moves
+  legal in the iteration's state are chosen;
 - a **chance** node samples an outcome by its weights (``sample_outcome``) and keeps a
   child per outcome met;
 - after the tree a playout plays uniformly random legal moves, to the end or, when the
@@ -14,7 +21,7 @@ the game interface only, so a new game is searched with no code of its own:
   (one seat: 1 for first), an unfinished one by comparing the estimates (a logistic of
   each difference, ``spread`` points making a clear lead).
 
-The answer is an :class:`~.mcts.Analysis` whose moves are notation text.
+The answer is an :class:`~.analysis.Analysis` whose moves are notation text.
 
 >>> import random
 >>> from sneferu_cli.game import get_game
@@ -37,10 +44,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..game import Game
-from .mcts import Analysis, MoveStat
+from .analysis import Analysis, MoveStat
 from .uct import Node, check_budget, compare, select
 
-__all__ = ["GenericOptions", "rewards", "search_game"]
+__all__ = ["GenericOptions", "analyse", "rewards", "search_game"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,30 @@ def rewards(game: Game, state: Any, spread: float = GenericOptions.spread) -> li
     return compare(values, spread)
 
 
+class _Sealed(Node):
+    """A simultaneous node (decoupled UCT): besides its children by joint move, each
+    deciding seat's own statistics, a :class:`Node` per seat whose children are that
+    seat's moves, so that each seat chooses by UCT on its own reward, never seeing what
+    the others choose."""
+
+    __slots__ = ("seats",)
+
+    def __init__(self, players: int) -> None:
+        super().__init__(-1, players)
+        self.seats: dict[int, Node] = {}
+
+    def of(self, seat: int) -> Node:
+        """The statistics of ``seat``'s own moves here."""
+        stats = self.seats.get(seat)
+        if stats is None:
+            stats = self.seats[seat] = Node(seat, len(self.value))
+        return stats
+
+
+JOINT = " | "
+"""Joins the seats' moves of a simultaneous node into its child's key."""
+
+
 @dataclass
 class _Search:
     game: Game
@@ -85,16 +116,20 @@ class _Search:
     nodes: int = 0
 
     def __post_init__(self) -> None:
+        self.hidden = self.game.hidden_information
         self.tree = self._new(self.root)
 
     def _new(self, state: Any) -> Node:
         self.nodes += 1
-        over = state.is_over() or state.is_chance_node()
-        return Node(-1 if over else state.current_seat(), self.players)
+        if state.is_over() or state.is_chance_node():
+            return Node(-1, self.players)
+        if self.game.is_simultaneous(state):
+            return _Sealed(self.players)
+        return Node(state.current_seat(), self.players)
 
     def iterate(self) -> None:
         game, rng = self.game, self.rng
-        state = self.root.clone()
+        state = game.determinize(self.root, self.seat, rng) if self.hidden else self.root.clone()
         node = self.tree
         path = [node]
         while not state.is_over():
@@ -106,6 +141,30 @@ class _Search:
                     child = node.children[outcome] = self._new(state)
                     path.append(child)
                     break
+            elif isinstance(node, _Sealed) != game.is_simultaneous(state):
+                break  # a determinization unlike the one that made the node: play out
+            elif isinstance(node, _Sealed):
+                joint = [(s, self._choose(node.of(s), game.legal_moves_of(state, s), path))
+                         for s in game.deciding_seats(state)]
+                for s, move in joint:
+                    game.apply_move_of(state, s, move)
+                key = JOINT.join(move for _, move in joint)
+                child = node.children.get(key)
+                if child is None:
+                    child = node.children[key] = self._new(state)
+                    path.append(child)
+                    break
+            elif self.hidden:
+                legal = game.legal_moves(state)
+                fresh = [m for m in legal if m not in node.children]
+                if fresh:
+                    move = rng.choice(fresh)
+                    game.apply_listed_move(state, move)
+                    child = node.children[move] = self._new(state)
+                    path.append(child)
+                    break
+                move, child = _select_among(node, legal, self.options.exploration)
+                game.apply_listed_move(state, move)
             else:
                 if node.untried is None:
                     node.untried = game.legal_moves(state)
@@ -127,6 +186,22 @@ class _Search:
                 n.value[i] += r
         self.visits += 1
 
+    def _choose(self, stats: Node, legal: list[str], path: list[Node]) -> str:
+        """One seat's move at a simultaneous node, by its own statistics ``stats``: a move
+        not tried yet (at random), else UCT among its legal ones (ties at random).
+        ``stats`` and the move's statistics join ``path``, to be updated with the
+        playout's result."""
+        fresh = [m for m in legal if m not in stats.children]
+        if fresh:
+            move = self.rng.choice(fresh)
+            chosen = stats.children[move] = Node(stats.seat, self.players)
+        else:
+            # Ties broken at random: seats that broke them alike would choose in lockstep
+            # (both first moves, then both second ones) and never meet the other pairs.
+            move, chosen = _select_among(stats, legal, self.options.exploration, self.rng)
+        path += (stats, chosen)
+        return move
+
     def _playout(self, state: Any) -> list[float]:
         game, rng = self.game, self.rng
         limit = self.options.horizon * self.players if self.estimates else 0
@@ -137,46 +212,82 @@ class _Search:
                 continue
             if limit and moves >= limit:
                 break
+            # At a simultaneous node the current seat is the lowest still to decide: the
+            # sealed moves are collected at random in seat order.
             game.apply_listed_move(state, rng.choice(game.legal_moves(state)))
             moves += 1
         return rewards(game, state, self.options.spread)
 
     def analysis(self, seconds: float) -> Analysis:
         n = self.players
+        root = self.tree
+        if isinstance(root, _Sealed):  # the searching seat's own statistics
+            root = root.of(self.seat)
         stats = []
-        for move, child in self.tree.children.items():
+        for move, child in root.children.items():
             reward = child.value[self.seat] / child.visits if child.visits else 0.0
             win = reward if n == 1 else None
             stats.append(MoveStat(move, child.visits, reward, 0.0,
                                   1.0 + (n - 1) * (1.0 - reward) if n > 1 else 2.0 - reward,
                                   win))
-        for move in self.tree.untried or ():
+        untried = (root.untried or () if root is self.tree and not self.hidden
+                   else [m for m in self.game.legal_moves_of(self.root, self.seat)
+                         if m not in root.children])
+        for move in untried:
             stats.append(MoveStat(move, 0, 0.0, 0.0, float(n) if n > 1 else 2.0,
                                   0.0 if n == 1 else None))
         stats.sort(key=lambda m: (-m.visits, -m.reward))
         return Analysis(stats, self.visits, self.nodes, seconds, self.seat, n)
 
 
-def search_game(game: Game, state: Any, *, iterations: int = 0, deadline: float | None = None,
-                seed: int = 0, options: GenericOptions | None = None,
+def _select_among(node: Node, legal: list[str], exploration: float,
+                  rng: random.Random | None = None) -> tuple[str, Node]:
+    """UCT's choice at ``node`` among the children whose move is in ``legal`` (with
+    hidden information the moves legal here depend on the determinization); ties broken
+    at random with ``rng`` when given, else by the children's order."""
+    allowed = set(legal)
+    if rng is None and node.children.keys() <= allowed:
+        return select(node, exploration)
+    children = [(m, c) for m, c in node.children.items() if m in allowed]
+    if rng is not None:
+        rng.shuffle(children)
+    some = Node(node.seat, 0)
+    some.visits = node.visits
+    some.children = dict(children)
+    return select(some, exploration)
+
+
+def search_game(game: Game, state: Any, *, seat: int | None = None, iterations: int = 0,
+                deadline: float | None = None, seed: int = 0,
+                options: GenericOptions | None = None,
                 progress: Callable[[Analysis], None] | None = None,
                 progress_every: float = 0.25) -> Analysis:
-    """Search ``state`` of ``game`` (a seat must be to decide) and return the analysis of
-    its moves, best first (most visits, then reward).
+    """Search ``state`` of ``game`` for ``seat`` (0-based; by default the current seat),
+    which must be one to decide, and return the analysis of its moves, best first (most
+    visits, then reward).
 
-    ``iterations``: how many (0: no limit); ``deadline``: a ``time.perf_counter()`` value
-    to stop at (None: no limit); at least one of them must be given. The same position,
-    ``iterations``, ``seed`` and options (and no deadline reached) give the same analysis.
-    ``progress`` is called with the analysis so far every ``progress_every`` seconds.
-    A ValueError when no seat is to decide.
+    With hidden information the search knows only ``seat``'s view of ``state``: it starts
+    from the state the view describes and draws what it hides anew at every iteration
+    (``Game.determinize``). ``iterations``: how many (0: no limit); ``deadline``: a
+    ``time.perf_counter()`` value to stop at (None: no limit); at least one of them must
+    be given. The same position (or view), seat, ``iterations``, ``seed`` and options (and
+    no deadline reached) give the same analysis. ``progress`` is called with the analysis
+    so far every ``progress_every`` seconds. A ValueError when ``seat`` has no decision.
     """
     check_budget(not (state.is_over() or state.is_chance_node()), state.is_over(), iterations,
                  deadline)
+    if seat is None:
+        seat = state.current_seat()
+    elif seat not in game.deciding_seats(state):
+        raise ValueError(f"analyse: seat {seat + 1} has no decision to take now (seats "
+                         f"deciding: {', '.join(str(s + 1) for s in game.deciding_seats(state))})")
     began = time.perf_counter()
     o = options or GenericOptions()
-    s = _Search(game, state.clone(), o, random.Random(seed), game.players_of(state),
-                state.current_seat(), game.evaluate(state) is not None)
-    if len(game.legal_moves(state)) == 1:
+    root = (game.from_position(game.view(state, seat), game.edition_of(state))
+            if game.hidden_information else state.clone())
+    s = _Search(game, root, o, random.Random(seed), game.players_of(state), seat,
+                game.evaluate(state) is not None)
+    if len(game.legal_moves_of(root, seat)) == 1:
         iterations = min(iterations, 1) if iterations else 1
     next_report = began + progress_every
     while not (iterations and s.visits >= iterations):
@@ -188,3 +299,18 @@ def search_game(game: Game, state: Any, *, iterations: int = 0, deadline: float 
             next_report = now + progress_every
         s.iterate()
     return s.analysis(time.perf_counter() - began)
+
+
+def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int = 0,
+            deadline: float | None = None, seed: int = 0,
+            progress: Callable[[Analysis], None] | None = None) -> Analysis:
+    """Search ``state`` of ``game`` for ``seat`` (by default the current seat) with the
+    game's own search when it has one (:meth:`Game.search`, SPEC 11.1), else with
+    :func:`search_game` (11.4), each with its default options; arguments and errors as
+    :func:`search_game`."""
+    own = game.search(state, seat=seat, iterations=iterations, deadline=deadline, seed=seed,
+                      progress=progress)
+    if own is not None:
+        return own
+    return search_game(game, state, seat=seat, iterations=iterations, deadline=deadline,
+                       seed=seed, progress=progress)

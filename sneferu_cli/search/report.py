@@ -1,6 +1,6 @@
 """An analysis as data and as text: what ``position analyse`` and ``serve``'s ``analyse`` give.
 
-:func:`analysis_doc` keeps the ``top`` best moves of an :class:`~.mcts.Analysis` as a
+:func:`analysis_doc` keeps the ``top`` best moves of an :class:`~.analysis.Analysis` as a
 msgspec struct (the JSON of both), :func:`analysis_lines` writes it as text lines. Times
 are left out of the text, so a search by iterations prints the same lines every time.
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import msgspec
 
-from .mcts import Analysis
+from .analysis import Analysis
 
 __all__ = ["AnalysisDoc", "MoveDoc", "analysis_doc", "analysis_lines"]
 

@@ -6,7 +6,11 @@ on stdin/stdout, in GTP-style text or JSON. The same pieces serve Python callers
 :class:`Game` (a state with its seed, history and undo), :class:`Session` (open games
 by id, one result per request), :func:`state_doc` (a state as JSON) and :func:`serve`
 (the loop itself, over any pair of byte streams). Every game is served through
-:mod:`sneferu_cli.game`; Sneferu's steps and state document are in :mod:`.sneferu_steps`.
+:mod:`sneferu_cli.game`; Sneferu's steps and state document come through its
+``Game.turn_steps`` (in its folder).
+In a game with hidden information or simultaneous sealed moves a request naming
+``seat=N`` is shown only seat N's view and speaks for seat N; one naming no seat is the
+host's, which sees the whole game (SPEC 10.11).
 
 >>> session = Session()
 >>> session.handle(New(players=3, seed=1))
@@ -50,12 +54,44 @@ from .requests import (
 )
 from .server import MAX_LINE, serve
 from .session import MAX_ANALYSE_MS, MAX_GAMES, Result, Session
-from .sneferu_steps import StateDoc, state_doc
+from .state_json import GameDoc, state_doc
 
 __all__ = [
-    "COMMANDS", "MAX_ANALYSE_MS", "MAX_FILE", "MAX_GAMES", "MAX_LINE", "Analyse", "Chance",
-    "Close", "Commands", "Entry", "FileAccess", "Game",
-    "Games", "Load", "LoadRecord", "Moves", "New", "Outcomes", "Play", "Position", "Quit",
-    "Ranking", "Request", "RequestError", "Result", "Session", "Show", "State", "StateDoc",
-    "Step", "Steps", "Turn", "Undo", "Verify", "parse_request", "serve", "state_doc",
+    "COMMANDS",
+    "MAX_ANALYSE_MS",
+    "MAX_FILE",
+    "MAX_GAMES",
+    "MAX_LINE",
+    "Analyse",
+    "Chance",
+    "Close",
+    "Commands",
+    "Entry",
+    "FileAccess",
+    "Game",
+    "GameDoc",
+    "Games",
+    "Load",
+    "LoadRecord",
+    "Moves",
+    "New",
+    "Outcomes",
+    "Play",
+    "Position",
+    "Quit",
+    "Ranking",
+    "Request",
+    "RequestError",
+    "Result",
+    "Session",
+    "Show",
+    "State",
+    "Step",
+    "Steps",
+    "Turn",
+    "Undo",
+    "Verify",
+    "parse_request",
+    "serve",
+    "state_doc",
 ]

@@ -4,8 +4,8 @@ A :class:`Game` wraps a state of one registered game (:mod:`sneferu_cli.game`; S
 unless told otherwise) with the history the server needs: every applied *entry* (a whole
 move, a single step or a chance outcome, as the client gave it) and a snapshot of the
 state at each turn's start, so that undoing replays at most one turn. Moves and outcomes
-go through the game interface as notation text; only Sneferu's single steps (a Sneferu
-turn is several steps) go through :mod:`.sneferu_steps`. The history is bounded by the
+go through the game interface as notation text, and the single steps of a game whose turn
+is several (Sneferu's) through its ``Game.turn_steps``. The history is bounded by the
 game's length (a game has at most a few hundred entries and one snapshot per turn);
 closing the game frees it.
 
@@ -26,17 +26,31 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ..game import DEFAULT_GAME, get_game
 from ..game import Game as Rules
-from . import sneferu_steps
+from ..game import get_game
 from .requests import RequestError
-from .sneferu_steps import StepEntry
 
-Entry = str | StepEntry
+
+@dataclass(frozen=True)
+class SealedMove:
+    """One seat's move at a simultaneous node (0-based ``seat``): kept with its seat, which
+    a replay needs (the moves of such a node may come in any order); ``str`` gives
+    ``seat=N MOVE``, as a ``play`` request names it."""
+
+    seat: int
+    move: str
+
+    def __str__(self) -> str:
+        return f"seat={self.seat + 1} {self.move}"
+
+
+Entry = str | SealedMove | object
 """What one request applied: a whole move or a chance outcome (``~``...), as canonical
-notation text, or one step of a Sneferu turn."""
+notation text, a seat's move at a simultaneous node, or one step of a turn of several
+(the game's own object, ``str`` gives its notation: ``Game.turn_steps``)."""
 
 
 class Game:
@@ -52,7 +66,8 @@ class Game:
         self.state = state
         self.rules = rules or get_game()
         """The game played (its :class:`sneferu_cli.game.Game`)."""
-        self.sneferu = self.rules.name == DEFAULT_GAME
+        self.steps = self.rules.turn_steps()
+        """The game's single steps when a turn is several (Sneferu's), else None."""
         self._moves = 0  # another game's turn count: its moves applied
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         self.rng = random.Random(self.seed)
@@ -65,26 +80,39 @@ class Game:
         """The entries applied since the game was opened, oldest first (a copy)."""
         return self._entries[:]
 
-    def play(self, move: str | Sequence[object] | object) -> None:
+    def play(self, move: str | Sequence[object] | object, seat: int | None = None) -> None:
         """Apply a whole move (Sneferu: the rest of the current turn) atomically, given as
         notation text (or, from Python, a Sneferu ``Move`` or its steps); it is recorded
-        in its canonical form."""
+        in its canonical form. ``seat`` (0-based): the seat whose move it is, one of those
+        deciding (by default the current seat); at a simultaneous node the move stays
+        sealed until the last deciding seat's is in."""
         if not isinstance(move, str):
             move = (" ".join(str(s) for s in move) if isinstance(move, Sequence)
                     else str(move))
         turn = self._turn()
-        text = self.rules.apply_move(self.state, move)
-        if not self.sneferu:
+        rules, state = self.rules, self.state
+        entry: Entry
+        if rules.is_simultaneous(state):
+            seat = state.current_seat() if seat is None else seat
+            entry = SealedMove(seat, rules.apply_move_of(state, seat, move))
+        elif seat is None:
+            entry = rules.apply_move(state, move)
+        else:
+            entry = rules.apply_move_of(state, seat, move)
+        if self.steps is None:
             self._moves += 1
-        self._record(text, turn)
+        self._record(entry, turn)
 
-    def step(self, step: StepEntry | str) -> None:
+    def step(self, step: object) -> None:
         """Apply one step of the seat to decide (``done`` included), or its notation text:
-        Sneferu's only."""
+        only in a game whose turns are several steps (Sneferu's)."""
+        steps = self.steps
+        if steps is None:
+            raise RequestError(f"step: {self.rules.title} has no single steps")
         if isinstance(step, str):
-            step = sneferu_steps.read_step(step)
+            step = steps.read_step(step)
         turn = self._turn()
-        sneferu_steps.apply_step(self.state, step)
+        steps.apply_step(self.state, step)
         self._record(step, turn)
 
     def chance(self, outcome: str | object | None = None) -> list[str]:
@@ -131,8 +159,9 @@ class Game:
             self._apply(state, entry)
         undone = self._entries[target:]
         del self._entries[target:]
-        if not self.sneferu:
-            self._moves -= sum(1 for e in undone if isinstance(e, str) and e[:1] != "~")
+        if self.steps is None:
+            self._moves -= sum(1 for e in undone if isinstance(e, SealedMove)
+                               or (isinstance(e, str) and e[:1] != "~"))
         self.state = state
         return undone
 
@@ -142,7 +171,7 @@ class Game:
         self._record(outcome, turn)
 
     def _turn(self) -> int:
-        return sneferu_steps.turn_number(self.state) if self.sneferu else self._moves
+        return self.steps.turn_number(self.state) if self.steps is not None else self._moves
 
     def _record(self, entry: Entry, turn: int) -> None:
         self._entries.append(entry)
@@ -150,8 +179,11 @@ class Game:
             self._marks.append((len(self._entries), self.state.clone()))
 
     def _apply(self, state: Any, entry: Entry) -> None:
-        if not isinstance(entry, str):
-            sneferu_steps.apply_step(state, entry)
+        if isinstance(entry, SealedMove):
+            self.rules.apply_move_of(state, entry.seat, entry.move)
+        elif not isinstance(entry, str):
+            assert self.steps is not None  # only such a game has steps in its history
+            self.steps.apply_step(state, entry)
         elif entry[:1] == "~":
             self.rules.apply_outcome(state, entry)
         else:

@@ -6,11 +6,13 @@ shapes directly, and :func:`parse_request` turns a text line (grammar
 requests and one set of checks.
 
 >>> parse_request("7 play g1 1.1 TG@1.1")
-('7', Play(game='g1', move='1.1 TG@1.1'))
+('7', Play(game='g1', move='1.1 TG@1.1', seat=None))
 >>> parse_request("new players=2 seed=5")
 (None, New(players=2, builders=None, seed=5, edition='standard', game='sneferu', variant=None))
 >>> parse_request("undo g3 turn")[1]
 Undo(game='g3', turn=True)
+>>> parse_request("state g2 seat=3 legal")[1]
+State(game='g2', legal=True, seat=3)
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ class Close(_OnGame, frozen=True, tag="close"):
 
 
 class Moves(_OnGame, frozen=True, tag="moves"):
-    """The legal whole moves of the seat to decide."""
+    """The legal whole moves of the seat to decide, or of ``seat`` (1-based)."""
+    seat: int | None = None
 
 
 class Steps(_OnGame, frozen=True, tag="steps"):
@@ -96,8 +99,9 @@ class Outcomes(_OnGame, frozen=True, tag="outcomes"):
 
 
 class Play(_OnGame, frozen=True, tag="play"):
-    """Apply a whole move (move notation)."""
+    """Apply a whole move (move notation), of ``seat`` (1-based) when given."""
     move: str
+    seat: int | None = None
 
 
 class Step(_OnGame, frozen=True, tag="step"):
@@ -116,16 +120,19 @@ class Undo(_OnGame, frozen=True, tag="undo"):
 
 
 class Position(_OnGame, frozen=True, tag="position"):
-    """The position notation of the game."""
+    """The position notation of the game, or ``seat``'s view (1-based)."""
+    seat: int | None = None
 
 
 class State(_OnGame, frozen=True, tag="state"):
-    """The state as JSON, optionally with what is legal."""
+    """The state as JSON, optionally with what is legal; or ``seat``'s view of it."""
     legal: bool = False
+    seat: int | None = None
 
 
 class Show(_OnGame, frozen=True, tag="show"):
-    """The readable text picture."""
+    """The readable text picture, or that of ``seat``'s view."""
+    seat: int | None = None
 
 
 class Turn(_OnGame, frozen=True, tag="turn"):
@@ -144,6 +151,7 @@ class Analyse(_OnGame, frozen=True, tag="analyse"):
     movetime: int | None = None
     top: int = 5
     seed: int = 0
+    seat: int | None = None
 
 
 class Verify(_Request, frozen=True, tag="verify"):
@@ -185,7 +193,7 @@ _FIELDS = {"position": "position", "move": "move", "step": "step", "done": "step
            "outcome": "outcome"}
 _OPTIONS = {"players": int, "seed": int, "builders": str, "edition": str, "number": int,
             "ply": int, "iterations": int, "movetime": int, "top": int, "game_name": str,
-            "variant": str}
+            "variant": str, "seat": int}
 _NAMES = {"game_name": "game"}  # grammar rules named otherwise than their field
 _ID = re.compile(r"[0-9]+(?= |$)")
 _GAME_OPTION = re.compile(r"game=(\S*)")
@@ -286,6 +294,11 @@ def _other_game(command: str, args: list[str], game_of: Callable[[str], str] | N
             return None
         fields["game"] = args[0]
         field = _NOTATION_FIELD[command]
+        if command == "play" and args[1:] and args[1].startswith("seat="):
+            seat = args.pop(1).removeprefix("seat=")
+            if not seat.isdigit():
+                raise RequestError(f"play: seat={seat}: not a seat number")
+            fields["seat"] = int(seat)
         if args[1:]:
             fields[field] = " ".join(args[1:])
         elif command != "chance":

@@ -8,9 +8,11 @@ EditionError) whose message is the error reply; the session is unchanged by it.
 
 Every game is opened, played, drawn for, ranked, analysed and given edition files through
 :mod:`sneferu_cli.game`; what is Sneferu's alone (its steps, ``builders=``, its turn field,
-chance weights and state document, its own search) is in :mod:`.sneferu_steps` and
-:mod:`sneferu_cli.search`. Another game's moves are single decisions (no ``steps``), its
-state JSON is a :class:`GameDoc`, its ``analyse`` the generic search.
+chance weights and state document, its own search) comes through the game's optional
+members (``Game.turn_steps``, ``Game.search``). Another game's moves are single decisions
+(no ``steps``), its state JSON is a :class:`GameDoc`, its ``analyse`` the generic search.
+A request's ``seat=N`` (SPEC 10.11) shows that seat's view (``position``, ``state``, ``show``) and
+speaks for that seat (``moves``, ``play``, ``analyse``).
 
 >>> session = Session()
 >>> session.handle(New(players=2, seed=3))
@@ -39,8 +41,7 @@ from ..record.jsonl import read_any
 from ..record.model import SeatResult, SoloScore
 from ..record.replay import edition_for, final_result, position_at, verify
 from ..record.text import GameEntry, RecordError, RecordFile, decode_records
-from ..search import AnalysisDoc, analysis_doc, analysis_lines, search, search_game
-from . import sneferu_steps
+from ..search import AnalysisDoc, analyse, analysis_doc, analysis_lines
 from .files import FileAccess
 from .game import Game
 from .requests import (
@@ -69,8 +70,7 @@ from .requests import (
     Undo,
     Verify,
 )
-from .sneferu_steps import StateDoc, outcome_odds, state_doc
-from .state_json import GameDoc, OutcomeOdds, game_doc, game_odds
+from .state_json import OutcomeOdds, game_odds, state_doc, weighted_odds
 
 MAX_GAMES = 100
 """How many games may be open at once unless the server is told otherwise."""
@@ -156,7 +156,8 @@ class PositionText(Result, frozen=True):
 
 
 class StateResult(Result, frozen=True):
-    state: StateDoc | GameDoc
+    state: Any
+    """A :class:`~.state_json.GameDoc`, or the game's own document (Sneferu's)."""
 
     def lines(self) -> list[str]:
         return [msgspec.json.encode(self.state).decode()]
@@ -244,9 +245,9 @@ class Session:
                 if request.builders is None:
                     state = rules.new_game(request.players, variant=request.variant,
                                            edition=edition)
-                elif rules.name == DEFAULT_GAME and request.variant is None:
-                    state = sneferu_steps.new_with_builders(request.players, request.builders,
-                                                            edition)
+                elif rules.seat_setup == "builders" and request.variant is None:
+                    state = rules.new_game_set_up(request.players, request.builders,
+                                                  edition=edition)
                 else:
                     raise RequestError("new: builders= is Sneferu's standard variant's "
                                        "(not with variant= or another game)")
@@ -270,21 +271,26 @@ class Session:
             case Moves():
                 game = self._game(request.game)
                 state = game.state
+                seat = _seat(game, request.seat)
                 return MoveList([] if state.is_over() or state.is_chance_node()
-                                else game.rules.legal_moves(state))
+                                else game.rules.legal_moves(state) if seat is None
+                                else game.rules.legal_moves_of(state, seat))
             case Steps():
                 game = self._sneferu(request.game, "steps")
-                return StepList(sneferu_steps.legal_steps(game.state))
+                assert game.steps is not None
+                return StepList(game.steps.legal_steps(game.state))
             case Outcomes():
                 game = self._game(request.game)
-                return OutcomeList(outcome_odds(game.state) if game.sneferu
+                return OutcomeList(weighted_odds(game.steps.chance_weights(game.state))
+                                   if game.steps is not None
                                    else game_odds(game.rules, game.state))
             case Play():
-                self._game(request.game).play(request.move)
+                game = self._game(request.game)
+                game.play(request.move, _seat(game, request.seat))
                 return Result()
             case Step():
                 game = self._sneferu(request.game, "step")
-                game.step(sneferu_steps.read_step(request.step))
+                game.step(request.step)
                 return Result()
             case Chance():
                 game = self._game(request.game)
@@ -296,14 +302,17 @@ class Session:
                 return Undone([str(e) for e in game.undo(request.turn)])
             case Position():
                 game = self._game(request.game)
-                return PositionText(game.rules.to_position(game.state))
+                seat = _seat(game, request.seat)
+                return PositionText(game.rules.to_position(game.state) if seat is None
+                                    else game.rules.view(game.state, seat))
             case State():
                 game = self._game(request.game)
-                return StateResult(state_doc(game.state, request.legal) if game.sneferu
-                                   else game_doc(game.rules, game.state, request.legal))
+                seat = _seat(game, request.seat)
+                return StateResult(state_doc(_known(game, seat), request.legal, game.rules,
+                                             seat))
             case Show():
                 game = self._game(request.game)
-                return Picture(game.rules.picture(game.state))
+                return Picture(game.rules.picture(_known(game, _seat(game, request.seat))))
             case Turn():
                 return TurnField(_turn_field(self._game(request.game)))
             case Ranking():
@@ -325,9 +334,10 @@ class Session:
         return game.rules.name if game is not None else DEFAULT_GAME
 
     def _sneferu(self, gid: str, what: str) -> Game:
-        """The open game ``gid``, which must be a Sneferu game (for ``what``)."""
+        """The open game ``gid``, which must be one whose turns are several steps (Sneferu,
+        ``Game.turn_steps``; for ``what``)."""
         game = self._game(gid)
-        if not game.sneferu:
+        if game.steps is None:
             raise RequestError(f"{what}: Sneferu's only; {gid} plays {game.rules.name}, "
                                "whose moves are single decisions (moves, play)")
         return game
@@ -350,12 +360,11 @@ class Session:
                                f"bound of {limit} ms (--max-analyse-ms)")
         ms = request.movetime or (min(ANALYSE_MS, limit) if request.iterations is None
                                   else limit)
+        seat = _seat(game, request.seat)
         deadline = time.perf_counter() + ms / 1000
         iterations = request.iterations or 0
-        result = (search(game.state, iterations=iterations, deadline=deadline,
-                         seed=request.seed) if game.sneferu
-                  else search_game(game.rules, game.state, iterations=iterations,
-                                   deadline=deadline, seed=request.seed))
+        result = analyse(game.rules, game.state, seat=seat, iterations=iterations,
+                         deadline=deadline, seed=request.seed)
         return Analysed(analysis_doc(result, request.top))
 
     def _check_room(self) -> None:
@@ -454,14 +463,38 @@ class Session:
 
 
 def _turn_field(game: Game) -> str:
-    """Sneferu's turn field of its position notation; another game's ``over``, ``chance``
-    or ``seat:N``, the seat (1-based) to decide."""
+    """Sneferu's turn field of its position notation; another game's ``over``, ``chance``,
+    ``seat:N``, the seat (1-based) to decide, or at a simultaneous node ``seats:N,M``, the
+    seats whose sealed moves are still to come."""
     state = game.state
-    if game.sneferu:
-        return sneferu_steps.turn_field(state)
+    if game.steps is not None:
+        return game.steps.turn_field(state)
     if state.is_over():
         return "over"
-    return "chance" if state.is_chance_node() else f"seat:{state.current_seat() + 1}"
+    if state.is_chance_node():
+        return "chance"
+    if game.rules.is_simultaneous(state):
+        return "seats:" + ",".join(str(s + 1) for s in game.rules.deciding_seats(state))
+    return f"seat:{state.current_seat() + 1}"
+
+
+def _seat(game: Game, seat: int | None) -> int | None:
+    """A request's ``seat=`` (1-based) as a 0-based seat of the game, or None."""
+    if seat is None:
+        return None
+    players = game.rules.players_of(game.state)
+    if not 1 <= seat <= players:
+        raise RequestError(f"seat={seat}: the game has {players} seats")
+    return seat - 1
+
+
+def _known(game: Game, seat: int | None) -> Any:
+    """What ``seat`` may know of the game: the state its view describes (the whole state
+    when no seat is named, or nothing is hidden)."""
+    rules, state = game.rules, game.state
+    if seat is None or not rules.hidden_information:
+        return state
+    return rules.from_position(rules.view(state, seat), rules.edition_of(state))
 
 
 def _standings(game: Game) -> Standings:

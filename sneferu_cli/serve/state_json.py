@@ -4,14 +4,14 @@ rather not read the position notation.
 A game's state is a :class:`GameDoc`: its position, whose decision or which chance event,
 and the game's ``page_data`` (what the web viewer draws, SPEC 13.5 for Imhotep), built
 through the game interface only. Sneferu's own document, spelled out field by field, is
-:class:`~.sneferu_steps.StateDoc`. Both hold the position notation, which is what to
+``Game.turn_steps().state_doc`` (SPEC 10.10). Both hold the position notation, which is what to
 store: the JSON is not read back.
 
 >>> from sneferu_cli.game import get_game
 >>> game = get_game("imhotep")
 >>> doc = game_doc(game, game.new_game(2), legal=True)
 >>> doc.turn, doc.legal.moves, doc.legal.outcomes[0].weight
-(DecisionDoc(over=False, chance=True, seat=None), [], 1)
+(DecisionDoc(over=False, chance=True, seat=None, seats=None), [], 1)
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from ..game import Game
+from ..game import Game, get_game
 
 
 class OutcomeOdds(msgspec.Struct, frozen=True):
@@ -42,12 +42,15 @@ class LegalDoc(msgspec.Struct, frozen=True):
     outcomes: list[OutcomeOdds]
 
 
-class DecisionDoc(msgspec.Struct, frozen=True):
-    """Where another game stands: over, a chance node, or the seat to decide (1-based)."""
+class DecisionDoc(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Where another game stands: over, a chance node, or the seat to decide (1-based);
+    at a simultaneous node also ``seats``, every seat whose sealed move is still to come
+    (``seat`` is then the lowest)."""
 
     over: bool
     chance: bool
     seat: int | None
+    seats: list[int] | None = None
 
 
 class GameDoc(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -63,17 +66,23 @@ class GameDoc(msgspec.Struct, frozen=True, omit_defaults=True):
     legal: LegalDoc | None = None
 
 
-def game_doc(game: Game, state: Any, legal: bool = False) -> GameDoc:
-    """The JSON document of ``state`` of ``game``; ``legal`` adds its legal moves or the
-    chance node's outcomes."""
+def game_doc(game: Game, state: Any, legal: bool = False, seat: int | None = None
+             ) -> GameDoc:
+    """The JSON document of ``state`` of ``game``; ``legal`` adds its legal moves (of
+    ``seat``, 0-based, when given: the document of a seat's view) or the chance node's
+    outcomes."""
     over, chance = state.is_over(), state.is_chance_node()
+    sealed = game.is_simultaneous(state)
     doc = GameDoc(
         game=game.name, edition=game.edition_of(state).name, variant=game.variant_of(state),
-        players=game.players_of(state), position=game.to_position(state),
-        turn=DecisionDoc(over, chance, None if over or chance else state.current_seat() + 1),
+        players=game.players_of(state),
+        position=game.to_position(state) if seat is None else game.view(state, seat),
+        turn=DecisionDoc(over, chance, None if over or chance else state.current_seat() + 1,
+                         [s + 1 for s in game.deciding_seats(state)] if sealed else None),
         data=game.page_data(state))
     if legal:
-        moves = [] if over or chance else game.legal_moves(state)
+        moves = ([] if over or chance else game.legal_moves(state) if seat is None
+                 else game.legal_moves_of(state, seat))
         doc = msgspec.structs.replace(doc, legal=LegalDoc(
             moves=moves, steps=[], outcomes=game_odds(game, state)))
     return doc
@@ -92,3 +101,21 @@ def game_odds(game: Game, state: Any) -> list[OutcomeOdds]:
     return [OutcomeOdds(o, w // unit, p) for (o, p), w in zip(odds, weights, strict=True)]
 
 
+def weighted_odds(weighted: list[tuple[str, int]]) -> list[OutcomeOdds]:
+    """Outcomes with whole-number weights (a game's own, ``TurnSteps.chance_weights``)
+    and the probabilities they give."""
+    total = sum(w for _, w in weighted)
+    return [OutcomeOdds(o, w, w / total) for o, w in weighted]
+
+
+def state_doc(state: Any, legal: bool = False, game: Game | None = None,
+              seat: int | None = None) -> Any:
+    """The JSON document of ``state`` of ``game`` (Sneferu when not given): the game's own
+    when its turns are several steps (``Game.turn_steps``: Sneferu's, SPEC 10.10), else a
+    :class:`GameDoc` (``seat`` as :func:`game_doc`). ``legal`` adds the legal moves (and
+    steps) and the outcomes."""
+    game = game or get_game()
+    steps = game.turn_steps()
+    if steps is not None:
+        return steps.state_doc(state, legal)
+    return game_doc(game, state, legal, seat)

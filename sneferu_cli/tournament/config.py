@@ -27,13 +27,11 @@ from ..arbiter.game import TimeControl
 from ..edition import EditionError
 from ..game import DEFAULT_GAME, Game, get_game
 from ..words import plural
+from .errors import ConfigError as ConfigError  # where it was, for its callers
+from .positions import load_positions
 
 CLUSTER = re.compile(r"local:[1-9][0-9]{0,3}|[a-z]+://\S+")
 """What ``cluster`` may be: ``local:N`` or a scheduler address with its scheme."""
-
-
-class ConfigError(ValueError):
-    """A tournament configuration that cannot be used; the message names the field."""
 
 
 class _Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="kebab"):
@@ -153,7 +151,6 @@ class TournamentConfig(_Config, frozen=True):
     def start_positions(self) -> list[str]:
         """The positions of the ``positions`` file (none without one), each game of deal
         *d* starting from the *d*-th in turn; ConfigError naming the file and line."""
-        from .positions import load_positions  # it raises this module's ConfigError
         if self.positions is None:
             return []
         return load_positions(self.positions, self.seats, self.load_edition(), self.the_game())

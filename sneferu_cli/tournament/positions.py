@@ -15,7 +15,7 @@ the *P* in the file, in every seating of every table, as cutechess-cli and fastc
 >>> load_positions(f.name, 3, sneferu.standard_edition())  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-sneferu_cli.tournament.config.ConfigError: ...:3: the position has 2 seats, the tables 3
+sneferu_cli.tournament.errors.ConfigError: ...:3: the position has 2 seats, the tables 3
 >>> os.unlink(f.name)
 """
 
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import Game, get_game
-from .config import ConfigError
+from .errors import ConfigError
 
 __all__ = ["load_positions", "position_for_deal"]
 

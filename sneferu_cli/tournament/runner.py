@@ -38,7 +38,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
 from types import FrameType
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 import msgspec
 
@@ -52,14 +52,11 @@ from ..record.text import GAME_START, RecordError, decode_records, format_record
 from .config import ConfigError, EngineConfig, TournamentConfig
 from .journal import Journal
 from .schedule import Game, Schedule, done_games, game_header, pending_games
-
-if TYPE_CHECKING:
-    from .cluster import Cluster
 from .sprt import SprtResult, SprtTally
 from .standings import Results
 
-__all__ = ["EnginePool", "Logs", "RunError", "TournamentRun", "engine_argv", "header_only",
-           "probe_engines", "read_games", "tournament_record"]
+__all__ = ["Dispatcher", "EnginePool", "Logs", "RunError", "TournamentRun", "engine_argv",
+           "header_only", "probe_engines", "read_games", "tournament_record"]
 
 WORKER_DEATHS = 3
 """How often a worker may die while playing the same game before the run gives up."""
@@ -367,6 +364,27 @@ class _Worker:
 Reason = Literal["complete", "sprt", "interrupted"]
 
 
+class Dispatcher(Protocol):
+    """Where a run's games are played when not on this machine: a Dask
+    :class:`~.cluster.Cluster` (named by this protocol, not imported: the cluster module
+    imports this one)."""
+
+    where: str
+    """The scheduler's address, or ``local:N``."""
+    workers: dict[str, int]
+    """The workers' threads, by address."""
+
+    @property
+    def threads(self) -> int:
+        """How many games it plays at once."""
+        ...
+
+    def play(self, run: TournamentRun,
+             update: Callable[[TournamentRun, GameRecord | None], None]) -> None:
+        """Play ``run``'s games, calling ``update`` as :meth:`TournamentRun.run` does."""
+        ...
+
+
 class TournamentRun:
     """One run of a tournament (started or resumed) on its journal.
 
@@ -381,7 +399,7 @@ class TournamentRun:
     only) says where the workers log. ``reason`` says why it ended.
     """
 
-    def __init__(self, journal: Journal, concurrency: int, cluster: Cluster | None = None,
+    def __init__(self, journal: Journal, concurrency: int, cluster: Dispatcher | None = None,
                  logs: Logs | None = None) -> None:
         self.journal = journal
         self.logs = logs or Logs()

@@ -25,8 +25,6 @@ from collections.abc import Iterable
 
 import msgspec
 
-from ..game import DEFAULT_GAME
-from ..games.sneferu.record import builders_tags
 from ..record.model import GameRecord, Header, Seat
 from .config import TournamentConfig
 from .positions import position_for_deal
@@ -132,8 +130,7 @@ def game_header(cfg: TournamentConfig, game: Game) -> Header:
     if game.position is not None:
         state = rules.from_position(game.position, edition)
         variant = rules.variant_of(state)
-        if rules.name == DEFAULT_GAME:
-            kind, chosen = builders_tags(state, drawn=False)
+        kind, chosen = rules.setup_tags(state, drawn=False)
     elif cfg.builders == "random":
         kind, variant = "random", "builders"
     elif cfg.builders is not None:

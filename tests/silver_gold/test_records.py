@@ -25,10 +25,12 @@ def test_a_played_game_lists_its_chance_events_and_replays(tmp_path):
     # G23: the three deals, one kind, one line; each seat's keep, seat order (G1).
     assert re.fullmatch(r"chance( ~deal:\d+,\d+,\d+,\d+){3}", chance[0])
     turns = [line for line in lines if re.match(r"\d+\. ", line)]
-    assert [t.split(":")[0] for t in turns[:3]] == ["1. 1", "2. 2", "3. 3"]
-    assert all(" keep " in t for t in turns[:3])
-    # The keep is revealed with the last one in: the offer follows the third keep.
-    assert re.search(r"( ~offer:\d+){4} ~exp:\w+", turns[2])
+    # G22: the sealed keeps are one simultaneous step, every seat's move on one line (SPEC
+    # 8.3), revealed together: the offer and the first expedition card follow the last keep.
+    keeps = turns[0].split(" ; ")
+    assert [k.split(":")[0] for k in keeps] == ["1. 1", "2", "3"]
+    assert all(" keep " in k for k in keeps)
+    assert re.search(r"( ~offer:\d+){4} ~exp:\w+$", turns[0])
     assert sum(t.count("~exp:") for t in turns) == 28
     entry = read_records(text).games[0]
     final = verify(entry, GAME.standard_edition()).state

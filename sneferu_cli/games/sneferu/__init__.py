@@ -2,10 +2,10 @@
 
 ``rules/`` holds the rules (no I/O) and the edition data, ``notation/`` the move and
 position notations and the terminal picture, ``page.py`` the web viewer's data. The layers
-above reach them through :data:`GAME` (``get_game("sneferu")``, the builders through
-``new_game_set_up``); only the Sneferu-only paths of SPEC.md section 12 import this folder
-directly, by ``record.py`` (builders and solo tags), ``bench.py`` (step bench and perft),
-the Sneferu search and ``sneferu serve``.
+above reach them only through :data:`GAME` (``get_game("sneferu")``, the builders through
+``new_game_set_up``), whose optional members of SPEC.md section 12 bring in the rest:
+``record.py`` (builders and solo tags), ``search.py`` (the Sneferu search), ``serve.py``
+(``sneferu serve``'s steps and state document) and ``bench.py`` (step bench and perft).
 
 >>> state = GAME.new_game(2)
 >>> GAME.apply_outcome(state, "~FOOD1")
@@ -16,10 +16,12 @@ the Sneferu search and ``sneferu serve``.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...game import Game, Standing
+from ...game import Game, Perft, RulesBench, Standing, TurnSteps
+from . import record
 from .notation.fast import MOVE, read_canonical_move, read_move, read_outcome
 from .notation.picture import picture, sections
 from .notation.position import from_position, to_position
@@ -27,6 +29,9 @@ from .page import page_data
 from .rules.chance import sample_outcome
 from .rules.edition import Edition, load_edition, parse_edition, standard_edition
 from .rules.state import GameState, new_game
+
+if TYPE_CHECKING:
+    from ...search.analysis import Analysis
 
 __all__ = ["GAME", "SneferuGame"]
 
@@ -62,10 +67,10 @@ class SneferuGame(Game):
 
     seat_setup: ClassVar[str | None] = "builders"
 
-    def new_game_set_up(self, players: int, setup: str, *,
+    def new_game_set_up(self, players: int, setup: str | Sequence[str], *,
                         edition: Any | None = None) -> GameState:
         """The builders variant: ``setup`` is ``random`` (drawn at set-up) or one builder
-        name per seat, comma-separated (SPEC 3)."""
+        name per seat, comma-separated or as a list (SPEC 3)."""
         return new_game(players, builders=setup, edition=edition)
 
     move_pattern: ClassVar[str | None] = MOVE
@@ -148,6 +153,52 @@ Type a whole turn in move notation, its steps separated by spaces:
         from .rules.check import check
 
         check(state)
+
+    def new_game_from_tags(self, players: int, variant: str, setup: str | None,
+                           seat_setups: Sequence[str | None], edition: Any) -> GameState:
+        return record.new_game_of(players, variant, setup, seat_setups, edition)
+
+    def setup_tags(self, state: GameState, drawn: bool
+                   ) -> tuple[str | None, list[str | None]]:
+        return record.builders_tags(state, drawn)
+
+    def seat_setup_of(self, state: GameState, seat: int) -> str | None:
+        return record.builder_of(state, seat)
+
+    def solo_result(self, state: GameState
+                    ) -> tuple[bool, int, int | None, str | None] | None:
+        return record.solo_score(state)
+
+    def describe_due(self, state: GameState) -> str:
+        return record.describe_turn(state)
+
+    def search(self, state: GameState, *, seat: int | None = None, iterations: int = 0,
+               deadline: float | None = None, seed: int = 0,
+               progress: Callable[[Analysis], None] | None = None) -> Analysis:
+        """The Sneferu search (``search.py``, SPEC 11.1); one seat decides at a time."""
+        from .search import search
+
+        if seat is not None and seat not in self.deciding_seats(state):
+            raise ValueError(f"analyse: seat {seat + 1} has no decision to take now")
+        return search(state, iterations=iterations, deadline=deadline, seed=seed,
+                      progress=progress)
+
+    def turn_steps(self) -> TurnSteps:
+        """A turn's single steps, for ``sneferu serve`` (``serve.py``, SPEC 10.10)."""
+        from .serve import STEPS  # serve's documents: loaded by the server alone
+
+        return STEPS
+
+    def rules_bench(self, players: int, setup: str | None, games: int, seed: int,
+                    edition: Any) -> RulesBench:
+        from .bench import run_bench
+
+        return run_bench(players, setup, games, seed, edition)
+
+    def perft(self, state: GameState, depth: int) -> Perft:
+        from .bench import perft_counts
+
+        return perft_counts(state, depth)
 
 
 GAME = SneferuGame()

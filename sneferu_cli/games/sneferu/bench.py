@@ -1,5 +1,6 @@
-"""Sneferu's own bench and perft (Sneferu-only: ``sneferu bench`` and ``sneferu bench
---perft``): how fast its rules run step by step, and counts that pin move generation down.
+"""Sneferu's own bench and perft (``Game.rules_bench`` and ``Game.perft``: ``sneferu
+bench`` and ``sneferu bench --perft``): how fast its rules run step by step, and counts
+that pin move generation down.
 
 :func:`run_bench` measures complete random games per second (every step drawn uniformly
 from :meth:`~GameState.legal_steps`, every chance event drawn with
@@ -95,6 +96,7 @@ class PerftResult(NamedTuple):
     counts: tuple[int, ...]
     moves: int  # the legal whole turns (legal_turns), 0 at a chance node or the end
     seconds: tuple[float, ...]  # the time each depth took
+    python: str = ""  # the Python and the rules' build that counted them
 
     def record(self) -> dict[str, object]:
         """The counts as stored in ``tests/data/perft``: position, perft, moves."""
@@ -110,7 +112,7 @@ def perft_counts(state: GameState, depth: int) -> PerftResult:
         counts.append(perft(state, d))
         seconds.append(time.perf_counter() - t0)
     return PerftResult(to_position(state), tuple(counts), len(legal_moves(state)),
-                       tuple(seconds))
+                       tuple(seconds), python_version(core_build()))
 
 
 def run_bench(players: int = 4, builders: str | None = None, games: int = 1000,

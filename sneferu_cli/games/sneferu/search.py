@@ -42,14 +42,15 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..games.sneferu.notation.move import Move
-from ..games.sneferu.rules.chance import sample_outcome
-from ..games.sneferu.rules.components import Tile
-from ..games.sneferu.rules.state import GameState, Phase
-from ..games.sneferu.rules.steps import DONE, Action, Buy, Done, Feast, Place, Shift, Step, Store
-from .uct import Node, check_budget, compare, select
+from ...search.analysis import Analysis, MoveStat
+from ...search.uct import Node, check_budget, compare, select
+from .notation.move import Move
+from .rules.chance import sample_outcome
+from .rules.components import Tile
+from .rules.state import GameState, Phase
+from .rules.steps import DONE, Action, Buy, Done, Feast, Place, Shift, Step, Store
 
-__all__ = ["Analysis", "MoveStat", "SearchOptions", "estimate", "playout_step", "search"]
+__all__ = ["SearchOptions", "estimate", "playout_step", "search"]
 
 
 @dataclass(frozen=True)
@@ -67,44 +68,6 @@ class SearchOptions:
     """Root moves searched from the start (the best-valued ones)."""
     noise: float = 1.0
     """Randomness of the playout policy (0: always its first choice)."""
-
-
-@dataclass(frozen=True)
-class MoveStat:
-    """One whole move at the root: visits, mean reward of the seat to move, its prior.
-
-    ``rank`` is the expected place (1 = first) for two or more seats; ``win`` the
-    estimated chance to beat Ptah in a solo game (None otherwise). ``move`` is a Sneferu
-    :class:`Move`, or another game's move text (:mod:`.generic`).
-    """
-
-    move: Move | str
-    visits: int
-    reward: float
-    prior: float
-    rank: float
-    win: float | None
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """The result of a search: the moves best first (most visits, then reward, then prior)."""
-
-    moves: list[MoveStat]
-    iterations: int
-    nodes: int
-    seconds: float
-    seat: int
-    players: int
-
-    @property
-    def best(self) -> MoveStat:
-        return self.moves[0]
-
-    @property
-    def playouts_per_second(self) -> int:
-        """Iterations (playouts) per second."""
-        return int(self.iterations / self.seconds) if self.seconds > 0 else 0
 
 
 # ------------------------------------------------------------------ evaluation

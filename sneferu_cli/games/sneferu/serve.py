@@ -1,13 +1,13 @@
-"""What ``sneferu serve`` does for Sneferu alone (SPEC.md 10.10): the one serve module that
-imports Sneferu's rules; the rest of serve speaks to every game through
+"""What ``sneferu serve`` does for Sneferu alone (SPEC.md 10.10), reached through
+``Game.turn_steps`` (:data:`STEPS`); serve itself speaks to every game through
 :mod:`sneferu_cli.game`.
 
-Sneferu-only are: its turns of several steps (the ``steps`` and ``step`` requests, and the
-turn number that tells where a turn begins), ``builders=`` at ``new``, the turn field of
-its position notation (``turn``), its chance weights as the counts of the components
-drawn (``outcomes``), and its state document (:class:`StateDoc`, SPEC 10.5) built from
-the state field by field. Seats, offer columns, levels and slots are 1-based as in every
-notation; stones and materials use their codes.
+Sneferu's own are: its turns of several steps (the ``steps`` and ``step`` requests, and the
+turn number that tells where a turn begins), the turn field of its position notation
+(``turn``), its chance weights as the counts of the components drawn (``outcomes``), and
+its state document (:class:`StateDoc`, SPEC 10.5) built from the state field by field.
+Seats, offer columns, levels and slots are 1-based as in every notation; stones and
+materials use their codes.
 
 >>> import msgspec
 >>> from sneferu_cli.games.sneferu.rules import new_game
@@ -22,37 +22,32 @@ b'{"BT":10,"BM":10,"BG":10'
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
-from ..games.sneferu.notation.move import legal_moves, parse_action
-from ..games.sneferu.notation.position import to_position
-from ..games.sneferu.rules.components import Material, Stone, Tile
-from ..games.sneferu.rules.state import GameState, Phase, new_game
-from ..games.sneferu.rules.steps import Action, Outcome
-from .requests import RequestError
-from .state_json import LegalDoc, OutcomeOdds
+from ...serve.state_json import LegalDoc, OutcomeOdds, weighted_odds
+from .notation.move import legal_moves, parse_action
+from .notation.position import to_position
+from .rules.components import Material, Stone, Tile
+from .rules.state import GameState, Phase
+from .rules.steps import Action, Outcome
 
-__all__ = ["Boat", "QuarryDoc", "SeatDoc", "StateDoc", "StepEntry", "TurnDoc", "apply_step",
-           "legal_steps", "new_with_builders", "outcome_odds", "read_step", "state_doc",
+__all__ = ["STEPS", "Boat", "QuarryDoc", "SeatDoc", "SneferuSteps", "StateDoc", "TurnDoc",
+           "apply_step", "chance_weights", "legal_steps", "outcome_odds", "read_step", "state_doc",
            "turn_field", "turn_number"]
 
-StepEntry = Action
-"""One step of a Sneferu turn, as a game's history keeps it (``str`` gives its notation)."""
 
-
-def read_step(text: str) -> StepEntry:
+def read_step(text: str) -> Action:
     """The step a ``step`` request names (NotationError when it is not one; a chance
-    outcome is a RequestError: those are applied with ``chance``)."""
+    outcome is a ValueError: those are applied with ``chance``)."""
     step = parse_action(text)
     if isinstance(step, Outcome):
-        raise RequestError(f"{text}: a chance outcome (use chance)")
+        raise ValueError(f"{text}: a chance outcome (use chance)")
     return step
 
 
-def apply_step(state: Any, step: StepEntry) -> None:
+def apply_step(state: Any, step: object) -> None:
     """Apply one step of the seat to decide (``done`` included); the rules' ValueError
     leaves ``state`` unchanged."""
     state.apply(step)
@@ -71,12 +66,6 @@ def turn_number(state: Any) -> int:
 def turn_field(state: Any) -> str:
     """The turn field of the position notation (SPEC 4): ``start:1:0``, ``draw:1`` ..."""
     return to_position(state).rsplit(" ", 1)[1]
-
-
-def new_with_builders(players: int, builders: str | Sequence[str], edition: Any) -> GameState:
-    """A new game of the builders variant: ``random`` draws them at set-up, names choose
-    one builder a seat in seat order."""
-    return new_game(players, builders=builders, edition=edition)
 
 
 class Boat(msgspec.Struct, frozen=True):
@@ -149,9 +138,12 @@ _PHASES = {Phase.SETUP: "setup", Phase.START: "start", Phase.PLACE: "place",
 
 def outcome_odds(state: GameState) -> list[OutcomeOdds]:
     """The outcomes of the chance node with weights and probabilities (empty if none)."""
-    weighted = state.chance_weights()
-    total = sum(w for _, w in weighted)
-    return [OutcomeOdds(str(o), w, w / total) for o, w in weighted]
+    return weighted_odds(chance_weights(state))
+
+
+def chance_weights(state: GameState) -> list[tuple[str, int]]:
+    """The outcomes of the chance node with the counts of the components drawn."""
+    return [(str(o), w) for o, w in state.chance_weights()]
 
 
 def state_doc(state: GameState, legal: bool = False) -> StateDoc:
@@ -223,3 +215,32 @@ def _seat(state: GameState, i: int) -> SeatDoc:
         sailed=p.sailed,
         retired=p.retired,
     )
+
+
+class SneferuSteps:
+    """Sneferu's :class:`~sneferu_cli.game.TurnSteps`: this module's functions."""
+
+    def read_step(self, text: str) -> Action:
+        return read_step(text)
+
+    def apply_step(self, state: Any, step: object) -> None:
+        apply_step(state, step)
+
+    def legal_steps(self, state: Any) -> list[str]:
+        return legal_steps(state)
+
+    def turn_number(self, state: Any) -> int:
+        return turn_number(state)
+
+    def turn_field(self, state: Any) -> str:
+        return turn_field(state)
+
+    def chance_weights(self, state: Any) -> list[tuple[str, int]]:
+        return chance_weights(state)
+
+    def state_doc(self, state: Any, legal: bool) -> StateDoc:
+        return state_doc(state, legal)
+
+
+STEPS = SneferuSteps()
+"""What ``Game.turn_steps`` gives for Sneferu."""

@@ -1,0 +1,202 @@
+"""Akropolis (2-4 players): the game behind :mod:`sneferu_cli.game`'s interface.
+
+Rules in :mod:`.state` (AKROPOLIS-RULES.md, rulings A1..A23), hex geometry in
+:mod:`.geometry`, the final scoring in :mod:`.scoring` (these three are the rules core:
+no lark, no click, compiled with mypyc), moves in :mod:`.move`, the printed numbers in
+:mod:`.edition` (``editions/standard.toml``).
+
+Variants are the option word of section 9: six letters ``hmbtga``, upper case when on: the
+houses, markets, barracks, temples and gardens bonus variants and the all-tiles option
+(``hmbtga``, the default; ``HMBTGa``; ``hmbtgA``). The all-tiles option changes nothing
+with 4 players, who play every tile anyway.
+
+The position notation and the pictures live in ``position.py`` and ``picture.py``; the
+invariants the tests check in ``check.py`` (``GAME.check``) and the estimate the greedy
+and mcts engines play by in ``heuristic.py`` (``GAME.evaluate``).
+
+>>> from sneferu_cli.game import get_game
+>>> game = get_game("akropolis")
+>>> state = game.new_game(2, variant="HmbtgA")
+>>> game.chance_outcomes(state)[0]
+('~T01', 0.01639344262295082)
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+from typing import Any, ClassVar
+
+from sneferu_cli.game import Game, Standing
+
+from .edition import Edition, load_edition, parse_edition, standard_edition
+from .geometry import REACH, cell, distance
+from .move import MOVE, parse_move, parse_outcome
+from .scoring import city_scores
+from .state import (
+    LISTED,
+    AkropolisIllegalMove,
+    AkropolisState,
+    new_game,
+    options_of,
+    sample_tile,
+)
+
+__all__ = ["GAME", "AkropolisGame", "AkropolisState"]
+
+VARIANTS: tuple[str, ...] = tuple(
+    "".join(c.upper() if on else c for c, on in zip("hmbtga", flags, strict=True))
+    for flags in itertools.product((False, True), repeat=6))
+"""Every option word (section 9): 64, ``hmbtga`` first."""
+
+class AkropolisGame(Game):
+    """Akropolis: cities of hexagonal tiles taken from a shared construction site."""
+
+    name: ClassVar[str] = "akropolis"
+    title: ClassVar[str] = "Akropolis"
+    players: ClassVar[range] = range(2, 5)
+    variants: ClassVar[tuple[str, ...]] = VARIANTS
+    score_keys: ClassVar[tuple[str, ...]] = ("points", "stones")
+    move_pattern: ClassVar[str | None] = MOVE
+
+    def standard_edition(self) -> Edition:
+        return standard_edition()
+
+    def load_edition(self, path: Path) -> Edition:
+        return load_edition(path)
+
+    def parse_edition(self, raw: bytes, source: str) -> Edition:
+        return parse_edition(raw, source)
+
+    def new_game(self, players: int, *, variant: str | None = None,
+                 edition: Any | None = None) -> AkropolisState:
+        options_of(variant or VARIANTS[0])
+        return new_game(players, variant or VARIANTS[0], edition)
+
+    def from_position(self, text: str, edition: Any | None = None) -> AkropolisState:
+        from .position import from_position
+
+        return from_position(text, edition)
+
+    def to_position(self, state: Any) -> str:
+        from .position import to_position
+
+        return to_position(state)
+
+    def players_of(self, state: Any) -> int:
+        return int(state.players)
+
+    def variant_of(self, state: Any) -> str:
+        return str(state.variant)
+
+    def edition_of(self, state: Any) -> Edition:
+        result: Edition = state.edition
+        return result
+
+    def chance_outcomes(self, state: Any) -> list[tuple[str, float]]:
+        if not state.is_chance_node():
+            return []
+        codes = state.tables.codes
+        p = 1.0 / len(state.undrawn)
+        return [("~" + codes[t], p) for t in state.undrawn]
+
+    def sample_outcome(self, state: Any, rng: random.Random) -> str:
+        return "~" + str(state.tables.codes[sample_tile(state, rng)])
+
+    def apply_outcome(self, state: Any, text: str) -> None:
+        code = parse_outcome(text)
+        tile = state.tables.index.get(code)
+        if tile is None:
+            raise AkropolisIllegalMove(f"unknown tile {code}")
+        state.draw(tile)
+
+    def canonical_outcome(self, text: str) -> str:
+        parse_outcome(text)
+        return text
+
+    def outcome_kind(self, text: str) -> str:
+        return "draw"
+
+    def legal_moves(self, state: Any) -> list[str]:
+        result: list[str] = state.legal_move_texts()
+        return result
+
+    def apply_move(self, state: Any, text: str) -> str:
+        place, q, r, rot = parse_move(text)
+        if distance(q, r) > REACH:
+            raise AkropolisIllegalMove("illegal move: too far from the city")
+        state.move(place, cell(q, r), rot)
+        return text
+
+    def apply_listed_move(self, state: Any, text: str) -> None:
+        listed = LISTED.get(text)
+        if listed is None:
+            place, q, r, rot = parse_move(text)
+            listed = (place, cell(q, r) * 6 + rot)
+        place, spot = listed
+        state.move_unchecked(place, spot // 6, spot % 6)
+
+    def canonical_move(self, text: str) -> str:
+        parse_move(text)
+        return text
+
+    def standings(self, state: Any) -> list[Standing]:
+        return [Standing(seat + 1, rank, {"points": total, "stones": stones}, retired)
+                for seat, rank, total, stones, retired in ranking(state)]
+
+    def termination(self, state: Any) -> str:
+        if not state.is_over():
+            return "aborted"
+        return "all-retired" if state.all_retired() else "normal"
+
+    def picture(self, state: Any) -> str:
+        from .picture import picture
+
+        return picture(state)
+
+    def picture_parts(self, state: Any) -> list[tuple[str, str]]:
+        from .picture import sections
+
+        return sections(state)
+
+    move_help: ClassVar[str] = """\
+Type one move: PLACE @Q,R rK
+  1 @1,-1 r0   take the tile in site place 1 (free) and lay its first hex at (1,-1),
+               rotation 0: its second hex goes north of it, its third north-east
+  3 @0,0 r5    take site place 3 (costs 2 stones), first hex at (0,0), rotation 5
+Rotations turn the tile clockwise about its first hex, 60 degrees a step (r0..r5);
+positions are axial (q to the south-east, r to the south), as the picture labels them."""
+
+    def page_data(self, state: Any) -> dict[str, Any]:
+        from .picture import page_data
+
+        return page_data(state)
+
+    def check(self, state: Any) -> None:
+        from .check import check
+
+        check(state)
+
+    def evaluate(self, state: Any) -> list[float]:
+        from .heuristic import values
+
+        return values(state)
+
+
+def points(state: AkropolisState, seat: int) -> int:
+    """The seat's total if the game ended now: its five district scores and its stones (8.4)."""
+    return sum(city_scores(state.cities[seat], state.tables.stars, state.bonus)) \
+        + state.stones[seat]
+
+
+def ranking(state: AkropolisState) -> list[tuple[int, int, int, int, bool]]:
+    """``(seat, rank, points, stones, retired)`` by seat: points, then stones, then a shared
+    place (A20); retired seats below the others."""
+    keys = [(not state.retired[s], points(state, s), state.stones[s])
+            for s in range(state.players)]
+    return [(s, 1 + sum(1 for k in keys if k > keys[s]), keys[s][1], keys[s][2],
+             state.retired[s]) for s in range(state.players)]
+
+
+GAME = AkropolisGame()

@@ -1,0 +1,476 @@
+"""The Akropolis game state: set-up, the construction site, placement and every rule of
+AKROPOLIS-RULES.md (rulings A1..A23) but the final scoring (:mod:`.scoring`).
+
+An :class:`AkropolisState` is OpenSpiel-style: a chance node (a site place to fill, one
+tile drawn uniformly from the undrawn ones, A4) or a decision of the seat to move (take a
+site tile and place it in its city). The state does no I/O and imports neither lark nor
+click: it is the rules core, with :mod:`.geometry` and :mod:`.scoring`, compiled with mypyc.
+
+Positions are integer cell indices (:mod:`.geometry`); a placement ("spot") is
+``cell * 6 + rotation``; tiles are indices into the edition's ``tiles``.
+
+>>> import random
+>>> state = new_game(2, "hmbtga")
+>>> rng = random.Random(1)
+>>> while state.is_chance_node():
+...     state.draw(sample_tile(state, rng))
+>>> len(state.site), state.stones, state.current_seat()
+(4, [1, 2], 0)
+>>> len(state.legal_spots())  # ground placements around the starting tile
+90
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from ...game import IllegalMove
+from .edition import HEXES, PLAZAS, Edition, standard_edition
+from .geometry import CELLS, OFF, QUARRY, cell, in_reach, inner, q_of, r_of
+
+__all__ = ["LISTED", "NO_HEX", "START_TILE", "AkropolisIllegalMove", "AkropolisState", "City",
+           "Tables", "new_game", "options_of", "sample_tile", "spot_cells", "spot_text",
+           "tables_of"]
+
+START_TILE: Final = 1
+"""The tile number of the starting tile in a city's ``tile`` grid (city tile *i* is
+``i + 2``; 0: no tile)."""
+NO_HEX: Final = 255
+"""The ``top`` of an empty position."""
+_EMPTY_TOPS: Final = bytes([NO_HEX]) * CELLS
+_NO_CELLS: Final = bytes(CELLS)
+
+
+class AkropolisIllegalMove(IllegalMove):
+    """A move or chance outcome the rules do not allow here."""
+
+
+class Tables:
+    """What the rules read of an edition, as integers: each tile's three hex codes, the
+    starting tile, the stars per plaza kind (district order ``hmbtg``)."""
+
+    def __init__(self, edition: Edition) -> None:
+        self.edition = edition
+        self.codes: list[str] = [t.code for t in edition.tiles]
+        self.index: dict[str, int] = {c: i for i, c in enumerate(self.codes)}
+        self.hexes: list[list[int]] = [[HEXES.index(c) for c in t.hexes] for t in edition.tiles]
+        self.markings: list[str] = [t.marking for t in edition.tiles]
+        self.start: list[tuple[int, int]] = [(cell(h.q, h.r), HEXES.index(h.hex))
+                                             for h in edition.start]
+        self.stars: list[int] = [edition.stars.of(p) for p in PLAZAS]
+        self.starting_stones: list[int] = list(edition.starting_stones)
+
+    def tile_set(self, players: int, all_tiles: bool) -> list[int]:
+        """The tiles in play (section 4.2), in edition order."""
+        allowed = {2: ("2+",), 3: ("2+", "3+")}.get(players, ("2+", "3+", "4"))
+        return [i for i, m in enumerate(self.markings) if all_tiles or m in allowed]
+
+
+_TABLES: dict[int, Tables] = {}
+
+
+def tables_of(edition: Edition) -> Tables:
+    """The :class:`Tables` of ``edition`` (made once per edition object)."""
+    t = _TABLES.get(id(edition))
+    if t is None or t.edition is not edition:
+        t = Tables(edition)
+        _TABLES[id(edition)] = t
+    return t
+
+
+def options_of(variant: str) -> tuple[list[bool], bool]:
+    """The five bonus variants (``hmbtg`` order) and the all-tiles option of an option
+    word such as ``HmbtgA`` (section 9); ValueError when it is not one. The list is
+    shared: never change it."""
+    known = _OPTIONS.get(variant)
+    if known is not None:
+        return known
+    if len(variant) != 6 or any(c.lower() != w for c, w in zip(variant, "hmbtga", strict=True)):
+        raise ValueError(f"unknown Akropolis variant {variant!r} (expected six letters "
+                         "hmbtga, upper case when on: e.g. hmbtga, HMBTGa, hmbtgA)")
+    known = ([c.isupper() for c in variant[:5]], variant[5] == "A")
+    _OPTIONS[variant] = known
+    return known
+
+
+_OPTIONS: Final[dict[str, tuple[list[bool], bool]]] = {}
+
+
+class City:
+    """One player's city: per position its height, top hex and top tile (immutable bytes,
+    replaced when a tile is placed, so that a copy shares them); the occupied positions
+    (``cells``, in order of first occupation); the placements made, in order (``tiles``
+    and ``spots``)."""
+
+    def __init__(self, height: bytes = b"", top: bytes = b"", tile: bytes = b"") -> None:
+        self.height: bytes = height or _NO_CELLS
+        self.top: bytes = top or _EMPTY_TOPS
+        self.tile: bytes = tile or _NO_CELLS
+        self.cells: list[int] = []
+        self.tiles: list[int] = []
+        self.spots: list[int] = []
+        self.scores: list[int] | None = None
+        """The scoring's values and stars (:func:`.scoring.breakdown`), kept until the city
+        changes."""
+
+    def copy(self) -> City:
+        c = City(self.height, self.top, self.tile)
+        c.cells = list(self.cells)
+        c.tiles = list(self.tiles)
+        c.spots = list(self.spots)
+        c.scores = self.scores
+        return c
+
+    def lay_start(self, tables: Tables) -> None:
+        """Put the starting tile at the origin (A3)."""
+        height = bytearray(self.height)
+        top = bytearray(self.top)
+        tile = bytearray(self.tile)
+        for at, hex_ in tables.start:
+            height[at] = 1
+            top[at] = hex_
+            tile[at] = START_TILE
+            self.cells.append(at)
+        self.height = bytes(height)
+        self.top = bytes(top)
+        self.tile = bytes(tile)
+
+    def spot_problem(self, at: int, rot: int) -> str:
+        """Why tile placement (anchor cell ``at``, rotation ``rot``) is illegal (5.2), or
+        ``""`` when it is legal."""
+        c1 = at + OFF[rot]
+        c2 = at + OFF[(rot + 1) % 6]
+        if not (in_reach(at) and in_reach(c1) and in_reach(c2)):
+            return "too far from the city"
+        height = self.height
+        h = height[at]
+        if h != height[c1] or h != height[c2]:
+            return "the three positions under it are not of one height (A8)"
+        if h == 0:
+            for c in (at, c1, c2):
+                for off in OFF:
+                    if height[c + off]:
+                        return ""
+            return "it touches no tile of the city (5.2)"
+        tile = self.tile
+        if tile[at] == tile[c1] == tile[c2]:
+            return "it would lie on a single tile (A9)"
+        return ""
+
+    def place(self, tile: int, hexes: list[int], at: int, rot: int) -> int:
+        """Put ``tile`` (its hexes ``hexes``) at the spot; the stones its covered quarries
+        give (A11). The spot must be legal."""
+        gained = 0
+        height = bytearray(self.height)
+        top = bytearray(self.top)
+        tiles = bytearray(self.tile)
+        cells = (at, at + OFF[rot], at + OFF[(rot + 1) % 6])
+        for j in range(3):
+            c = cells[j]
+            h = height[c]
+            if h == 0:
+                self.cells.append(c)
+            elif top[c] == QUARRY:
+                gained += 1
+            height[c] = h + 1
+            top[c] = hexes[j]
+            tiles[c] = tile + 2
+        self.height = bytes(height)
+        self.top = bytes(top)
+        self.tile = bytes(tiles)
+        self.tiles.append(tile)
+        self.spots.append(at * 6 + rot)
+        self.scores = None
+        return gained
+
+    def spots_into(self, out: list[int], seen: list[int], stamp: int) -> None:
+        """Append every legal spot (5.2) to ``out``, unsorted, each once; ``seen`` is
+        scratch, marked with ``stamp`` (a number not yet in it).
+
+        Spots are found as *triangles* of three mutually adjacent positions, each once:
+        triangle ``2x`` is {x, x + d0, x + d1}, ``2x + 1`` is {x, x + d1, x + d2}; each legal
+        triangle gives its three spots (``h0`` on each of its positions, with the rotation
+        that keeps the clockwise order). Upper level: the two triangles of each occupied
+        position. Ground level: the six triangles around each empty neighbour of the city
+        (:data:`AROUND_OFF`), once each; every position of a spot must be in reach."""
+        height = self.height
+        tile = self.tile
+        d0 = OFF[0]
+        d1 = OFF[1]
+        d2 = OFF[2]
+        for c in self.cells:
+            h = height[c]
+            t = tile[c]
+            a = c + d0
+            b = c + d1
+            e = c + d2
+            if height[b] == h:
+                tb = tile[b]
+                if height[a] == h and not (tile[a] == t and tb == t):
+                    out.append(c * 6)
+                    out.append(a * 6 + 2)
+                    out.append(b * 6 + 4)
+                if height[e] == h and not (tb == t and tile[e] == t):
+                    out.append(c * 6 + 1)
+                    out.append(b * 6 + 3)
+                    out.append(e * 6 + 5)
+        for c in self.cells:
+            for off in OFF:
+                e = c + off
+                if height[e] or seen[e] == stamp:
+                    continue
+                seen[e] = stamp
+                near = inner(e)  # every position of its triangles is in reach
+                for k in range(6):
+                    x = e + AROUND_OFF[k]
+                    triangle = 2 * x + AROUND_KIND[k]
+                    if seen[CELLS + triangle] == stamp:
+                        continue
+                    seen[CELLS + triangle] = stamp
+                    if AROUND_KIND[k]:
+                        y = x + d1
+                        z = x + d2
+                        if height[x] or height[y] or height[z] or not (
+                                near or (in_reach(x) and in_reach(y) and in_reach(z))):
+                            continue
+                        out.append(x * 6 + 1)
+                        out.append(y * 6 + 3)
+                        out.append(z * 6 + 5)
+                    else:
+                        y = x + d0
+                        z = x + d1
+                        if height[x] or height[y] or height[z] or not (
+                                near or (in_reach(x) and in_reach(y) and in_reach(z))):
+                            continue
+                        out.append(x * 6)
+                        out.append(y * 6 + 2)
+                        out.append(z * 6 + 4)
+
+
+def _around() -> tuple[list[int], list[int]]:
+    """The six triangles holding a position p: (x - p as a cell offset, kind)."""
+    offs: list[int] = []
+    kinds: list[int] = []
+    for k in range(6):  # the triangle {p, p + d_k, p + d_(k+1)}
+        cells = {0, OFF[k], OFF[(k + 1) % 6]}
+        for x in cells:
+            for kind, (u, v) in enumerate(((OFF[0], OFF[1]), (OFF[1], OFF[2]))):
+                if {x, x + u, x + v} == cells:
+                    offs.append(x)
+                    kinds.append(kind)
+    return offs, kinds
+
+
+AROUND_OFF: Final = tuple(_around()[0])
+"""The six triangles around a position: their ``x`` as an offset from it ..."""
+AROUND_KIND: Final = tuple(_around()[1])
+"""... and their kind (0: {x, x + d0, x + d1}, 1: {x, x + d1, x + d2})."""
+
+
+_TEXTS: Final[list[dict[int, str]]] = [{} for _ in range(10)]
+"""The text of each move met, by site place and spot."""
+LISTED: Final[dict[str, tuple[int, int]]] = {}
+"""The site place and spot of each move text :meth:`AkropolisState.legal_move_texts` made:
+the fast path of listed moves."""
+
+
+class _Scratch:
+    """Marks for :meth:`City.spots_into`: one per cell, then one per triangle."""
+
+    def __init__(self) -> None:
+        self.seen: list[int] = [0] * (CELLS * 3)
+        self.stamp = 0
+
+
+_SCRATCH: Final = _Scratch()
+
+
+class AkropolisState:
+    """A game of Akropolis between ``players`` seats (0-based here)."""
+
+    def __init__(self, players: int, variant: str, edition: Edition) -> None:
+        if not 2 <= players <= 4:
+            raise ValueError(f"Akropolis is for 2 to 4 players, not {players}")
+        self.players = players
+        self.variant = variant
+        self.bonus, self.all_tiles = options_of(variant)
+        self.edition = edition
+        self.tables = tables_of(edition)
+        self.site: list[int] = []
+        """The construction site, place 1 first (A5)."""
+        self.to_draw = 0
+        """Site places still to be filled by chance (set-up, refill)."""
+        self.undrawn: list[int] = []
+        """The tiles not yet drawn, in edition order (A4)."""
+        self.cities: list[City] = []
+        self.stones: list[int] = []
+        self.seat = 0
+        """The seat to move (at a chance node: the seat that moves after it)."""
+        self.chief = 0
+        """The chief architect (A1, A12): who began this round."""
+        self.retired: list[bool] = [False] * players
+        self.over = False
+
+    def clone(self) -> AkropolisState:
+        s = AkropolisState(self.players, self.variant, self.edition)
+        s.site = list(self.site)
+        s.to_draw = self.to_draw
+        s.undrawn = list(self.undrawn)
+        s.cities = [c.copy() for c in self.cities]
+        s.stones = list(self.stones)
+        s.seat = self.seat
+        s.chief = self.chief
+        s.retired = list(self.retired)
+        s.over = self.over
+        return s
+
+    # ------------------------------------------------------------------ where play is
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def is_chance_node(self) -> bool:
+        return not self.over and self.to_draw > 0
+
+    def current_seat(self) -> int:
+        return self.seat
+
+    def all_retired(self) -> bool:
+        return all(self.retired)
+
+    def stacks_left(self) -> int:
+        """Stacks still face down: the undrawn tiles not meant for the site now."""
+        return (len(self.undrawn) - self.to_draw) // (self.players + 1)
+
+    # ------------------------------------------------------------------ chance
+
+    def draw(self, tile: int) -> None:
+        """Chance: ``tile`` is drawn into the next site place (4.3, 6, A4)."""
+        if not self.is_chance_node():
+            raise AkropolisIllegalMove("no site place is waiting for a tile now")
+        if tile not in self.undrawn:
+            raise AkropolisIllegalMove(f"tile {self.tables.codes[tile]} is not among the "
+                                       "undrawn tiles")
+        self.undrawn.remove(tile)
+        self.site.append(tile)
+        self.to_draw -= 1
+
+    # ------------------------------------------------------------------ decisions
+
+    def legal_spots(self) -> list[int]:
+        """The legal spots of the seat to move's city, sorted: by q, then r, then the
+        rotation (A23, the cell numbering follows q then r)."""
+        out: list[int] = []
+        if self.over or self.to_draw:
+            return out
+        scratch = _SCRATCH
+        scratch.stamp += 1
+        self.cities[self.seat].spots_into(out, scratch.seen, scratch.stamp)
+        out.sort()
+        return out
+
+    def legal_move_texts(self) -> list[str]:
+        """The legal moves as text (``p @q,r rk``), in the order of A23: by site place, then
+        as :meth:`legal_spots`. Each text is made once per process (:data:`LISTED`)."""
+        spots = self.legal_spots()
+        out: list[str] = []
+        for place in range(1, self.affordable() + 1):
+            texts = _TEXTS[place]
+            for spot in spots:
+                text = texts.get(spot)
+                if text is None:
+                    text = f"{place} {spot_text(spot)}"
+                    texts[spot] = text
+                    LISTED[text] = (place, spot)
+                out.append(text)
+        return out
+
+    def affordable(self) -> int:
+        """How many site places the seat to move may take (place *p* costs *p* − 1, A6)."""
+        return min(len(self.site), self.stones[self.seat] + 1)
+
+    def move_problem(self, place: int, at: int, rot: int) -> str:
+        """Why taking site place ``place`` (1-based) and laying it at (``at``, ``rot``) is
+        illegal now, or ``""``."""
+        if self.over:
+            return "the game is over"
+        if self.to_draw:
+            return "the site is being filled (a chance event comes first)"
+        if place > len(self.site):
+            return f"the site has {len(self.site)} tiles, no place {place}"
+        if place - 1 > self.stones[self.seat]:
+            return (f"place {place} costs {place - 1} stones, seat {self.seat + 1} has "
+                    f"{self.stones[self.seat]} (A6)")
+        return self.cities[self.seat].spot_problem(at, rot)
+
+    def move(self, place: int, at: int, rot: int) -> None:
+        """Check and make the move (5.1–5.3); AkropolisIllegalMove leaves the state as it
+        was."""
+        problem = self.move_problem(place, at, rot)
+        if problem:
+            raise AkropolisIllegalMove(f"illegal move: {problem}")
+        self.move_unchecked(place, at, rot)
+
+    def move_unchecked(self, place: int, at: int, rot: int) -> None:
+        """Make a legal move: pay, take the tile, place it, gain stones, then refill or end
+        (section 6, A12)."""
+        seat = self.seat
+        self.stones[seat] -= place - 1
+        tile = self.site.pop(place - 1)
+        self.stones[seat] += self.cities[seat].place(tile, self.tables.hexes[tile], at, rot)
+        if len(self.site) == 1:
+            if not self.undrawn:
+                self.over = True  # 7: the last tile is never taken
+                return
+            self.to_draw = self.players + 1
+            self.chief = (self.chief + 1) % self.players
+        self._next_seat(seat)
+
+    def _next_seat(self, seat: int) -> None:
+        """The next seat clockwise after ``seat`` that is not retired takes the turn."""
+        for k in range(1, self.players + 1):
+            s = (seat + k) % self.players
+            if not self.retired[s]:
+                self.seat = s
+                return
+        self.over = True
+
+    def retire(self, seat: int) -> None:
+        """``seat`` takes no more turns (they are skipped) and ranks last; the game ends
+        when every seat is retired."""
+        self.retired[seat] = True
+        if seat == self.seat:
+            self._next_seat(seat)
+
+
+def new_game(players: int, variant: str = "hmbtga", edition: Edition | None = None
+             ) -> AkropolisState:
+    """A new game before the site's first draws (section 4)."""
+    ed = edition or standard_edition()
+    state = AkropolisState(players, variant, ed)
+    t = state.tables
+    state.undrawn = t.tile_set(players, state.all_tiles)
+    state.stones = t.starting_stones[:players]
+    for _ in range(players):
+        city = City()
+        city.lay_start(t)
+        state.cities.append(city)
+    state.to_draw = players + 2
+    return state
+
+
+def sample_tile(state: AkropolisState, rng: random.Random) -> int:
+    """One undrawn tile, uniformly (A4)."""
+    return state.undrawn[rng.randrange(len(state.undrawn))]
+
+
+def spot_cells(at: int, rot: int) -> tuple[int, int, int]:
+    """The cells of ``h0``, ``h1``, ``h2`` at anchor ``at`` and rotation ``rot`` (3)."""
+    return at, at + OFF[rot], at + OFF[(rot + 1) % 6]
+
+
+def spot_text(spot: int) -> str:
+    """``@q,r rk``: a spot as the move notation writes it (A23)."""
+    at = spot // 6
+    return f"@{q_of(at)},{r_of(at)} r{spot % 6}"

@@ -1,0 +1,50 @@
+"""What a search answers: the moves it looked at, best first (no I/O).
+
+Shared by the generic search (:mod:`.generic`) and a game's own search (Sneferu's,
+``Game.search``), and read by :mod:`.report`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Analysis", "MoveStat"]
+
+
+@dataclass(frozen=True)
+class MoveStat:
+    """One whole move at the root: visits, mean reward of the seat to move, its prior.
+
+    ``rank`` is the expected place (1 = first) for two or more seats; ``win`` the
+    estimated chance to beat Ptah in a solo game (None otherwise). ``move`` is a Sneferu
+    :class:`~sneferu_cli.games.sneferu.notation.move.Move` (its own search), or
+    another game's move text (:mod:`.generic`); ``str`` gives its notation.
+    """
+
+    move: object
+    visits: int
+    reward: float
+    prior: float
+    rank: float
+    win: float | None
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The result of a search: the moves best first (most visits, then reward, then prior)."""
+
+    moves: list[MoveStat]
+    iterations: int
+    nodes: int
+    seconds: float
+    seat: int
+    players: int
+
+    @property
+    def best(self) -> MoveStat:
+        return self.moves[0]
+
+    @property
+    def playouts_per_second(self) -> int:
+        """Iterations (playouts) per second."""
+        return int(self.iterations / self.seconds) if self.seconds > 0 else 0

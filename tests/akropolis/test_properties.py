@@ -1,0 +1,46 @@
+"""Property tests over random Akropolis games: the invariants (``GAME.check``: tiles
+conserved, heights and top hexes what the placements build, stones never negative) at
+every step, the stones of every turn (5.1, A11), the levels (5.2) and the standings (8.4)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sneferu_cli.games.akropolis import GAME, VARIANTS
+from sneferu_cli.games.akropolis.geometry import QUARRY, cell
+from sneferu_cli.games.akropolis.move import parse_move
+from sneferu_cli.games.akropolis.scoring import city_scores
+from sneferu_cli.games.akropolis.state import spot_cells
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from([2, 3, 4]), st.sampled_from(VARIANTS), st.integers(0, 2**32 - 1))
+def test_random_games_keep_the_rules(players, variant, seed):
+    rng = random.Random(seed)
+    state = GAME.new_game(players, variant=variant)
+    while not state.is_over():
+        GAME.check(state)
+        if state.is_chance_node():
+            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+            continue
+        text = rng.choice(GAME.legal_moves(state))
+        place, q, r, rot = parse_move(text)
+        seat = state.current_seat()
+        city = state.cities[seat]
+        cells = spot_cells(cell(q, r), rot)
+        below = [city.height[c] for c in cells]
+        quarries = sum(1 for c in cells if city.height[c] and city.top[c] == QUARRY)
+        before = state.stones[seat]
+        GAME.apply_move(state, text)
+        assert state.stones[seat] == before - (place - 1) + quarries  # 5.1, A11
+        assert len(set(below)) == 1  # A8: one height under the tile
+        assert [city.height[c] for c in cells] == [below[0] + 1] * 3
+    GAME.check(state)
+    for s in GAME.standings(state):
+        city = state.cities[s.seat - 1]
+        total = sum(city_scores(city, state.tables.stars, state.bonus)) + state.stones[s.seat - 1]
+        assert s.scores == {"points": total, "stones": state.stones[s.seat - 1]}
+    assert GAME.evaluate(state) == [float(s.scores["points"]) for s in GAME.standings(state)]

@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""A test engine: ``with_test_games.py NAME`` runs the bundled engine NAME (``random``,
+``greedy`` or ``mcts``: ``engines/NAME_player.py``, as its own main) with the test-only
+games registered too (tests/nim_game.py, tests/sealed_game.py), so that it declares and
+plays them (``feature games sneferu imhotep ... nim sealed``). ``with_test_games.py
+sneferu ARGS`` runs the command line ``sneferu ARGS`` with them registered."""
+
+import runpy
+import sys
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(TESTS))
+
+import nim_game  # noqa: E402
+import sealed_game  # noqa: E402
+
+nim_game.register()
+sealed_game.register()
+
+if __name__ == "__main__":
+    name = sys.argv.pop(1)
+    if name == "sneferu":
+        runpy.run_module("sneferu_cli", run_name="__main__", alter_sys=True)
+    else:
+        del sys.argv[1:]
+        runpy.run_path(str(TESTS.parent / "engines" / f"{name}_player.py"), run_name="__main__")

@@ -1,0 +1,180 @@
+"""``sneferu serve`` for a game with simultaneous sealed moves and hidden information (the
+test-only Sealed Goofspiel, tests/sealed_game.py, and Silver & Gold Pyramids; SPEC 10.11),
+over the real server: a
+request naming ``seat=N`` shows only what seat N may know (its view), never another seat's
+hidden card or pending move; the host (no seat named) sees the whole game."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import pytest
+from sealed_game import UNKNOWN, register
+from serve_client import Server, untimed
+from support import ROOT
+
+from sneferu_cli.game import Game, get_game
+
+register()
+SEALED = get_game("sealed")
+WITH_TEST_GAMES = (sys.executable, str(ROOT / "tests" / "engines" / "with_test_games.py"),
+                   "sneferu")
+
+
+@pytest.fixture
+def server():
+    s = Server(sneferu=WITH_TEST_GAMES)
+    yield s
+    s.kill()
+
+
+def play_through(server: Server, game: Game, players: int, seed: int,
+                 check: Callable[[Any, int], None] | None = None) -> int:
+    """Play a whole game of ``game`` on the server, every seat's move with ``play G seat=N``
+    in a random order at each simultaneous node; before each move check every seat's
+    ``position``, ``state``, ``show`` and ``moves`` against its view (and ``check`` the
+    view's state for each seat). The number of moves played."""
+    assert server.ok(f"new game={game.name} players={players} seed={seed}") == ["g1"]
+    rng = random.Random(seed)
+    moves_played = 0
+    while (turn := server.ok("turn g1")[0]) != "over":
+        if turn == "chance":
+            server.ok("chance g1")
+            continue
+        truth = game.from_position(server.ok("position g1")[0])
+        deciding = game.deciding_seats(truth)
+        assert turn == ("seats:" + ",".join(str(s + 1) for s in deciding)
+                        if game.is_simultaneous(truth) else f"seat:{deciding[0] + 1}")
+        for seat in range(players):
+            (view,) = server.ok(f"position g1 seat={seat + 1}")
+            assert view == game.view(truth, seat)
+            seen = game.from_position(view)
+            state = msgspec.json.decode(server.ok(f"state g1 seat={seat + 1} legal")[0])
+            assert state["position"] == view
+            assert state["data"] == msgspec.json.decode(msgspec.json.encode(
+                game.page_data(seen)))
+            assert state["turn"].get("seats") == ([s + 1 for s in game.deciding_seats(seen)]
+                                                  if game.is_simultaneous(seen) else None)
+            picture = [line for line in game.picture(seen).splitlines() if line.strip()]
+            assert server.ok(f"show g1 seat={seat + 1}") == picture
+            moves = server.ok(f"moves g1 seat={seat + 1}")
+            assert moves == game.legal_moves_of(truth, seat) == state["legal"]["moves"]
+            if check is not None:
+                check(seen, seat)
+        seat = rng.choice(deciding)
+        move = rng.choice(game.legal_moves_of(truth, seat))
+        server.ok(f"play g1 seat={seat + 1} {move}")
+        moves_played += 1
+    ranking = server.ok("ranking g1")
+    assert [r.split()[0] for r in ranking] == [f"seat={i + 1}" for i in range(players)]
+    return moves_played
+
+
+def test_a_whole_game_each_seat_shown_only_its_view(server: Server) -> None:
+    """Sealed Goofspiel, three seats: each seat's requests show its view, in which the
+    other seats' cards and sealed bids are ``?``, and its own bids."""
+
+    def hidden(seen: Any, seat: int) -> None:
+        for s in range(3):
+            if s != seat:
+                assert set(seen.hands[s] or ()) <= {UNKNOWN}
+                assert seen.bids[s] in (None, UNKNOWN)
+
+    assert play_through(server, SEALED, 3, 2, hidden) == 9  # 3 rounds, 3 bids each
+    server.send("quit")
+    assert server.close() == 0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_whole_silver_gold_game_each_seat_shown_only_its_view(server: Server, players):
+    """Silver & Gold Pyramids (SPEC 14): the set-up keep and every marking are sealed moves
+    of all seats; each seat is shown its view (the others' dealt cards and pending marks
+    hidden: ``dealt:?``), and its own moves."""
+    game = get_game("silver-gold")
+
+    def hidden(seen: Any, seat: int) -> None:
+        text = game.to_position(seen)
+        for s in range(players):
+            part = text.split(" | ")[s + 1]
+            assert s == seat or "dealt:" not in part or part.endswith("dealt:?")
+
+    assert play_through(server, game, players, 6, hidden) > 20 * players
+
+
+POSITION = ("sealed prizes=1.3 prize=2 scores=0,0,0 hands=4.12/1.5.7/2.6.8 bids=9,-,- "
+            "played=- retired=0,0,0")
+
+
+def test_sealed_moves_undo_and_errors(server: Server) -> None:
+    assert server.ok(f"load game=sealed {POSITION}") == ["g1"]
+    assert server.ok("turn g1") == ["seats:2,3"]
+    assert server.ask("play g1 seat=1 bid 4").error == "bid 4: not a legal move of seat 1"
+    assert server.ask("play g1 seat=4 bid 4").error == "seat=4: the game has 3 seats"
+    assert server.ask("play g1 seat=x bid 4").error == "play: seat=x: not a seat number"
+    assert server.ask("position g1 seat=0").error == "seat=0: the game has 3 seats"
+    assert server.ask("analyse g1 seat=1 iterations=10").error == \
+        "analyse: seat 1 has no decision to take now (seats deciding: 2, 3)"
+    assert server.ok("moves g1 seat=1") == []  # its bid is sealed already
+    server.ok("play g1 seat=3 bid 8")
+    assert server.ok("position g1 seat=2")[0].endswith("bids=?,-,? played=- retired=0,0,0")
+    assert server.ok("turn g1") == ["seats:2"]
+    server.ok("play g1 bid 5")  # the current seat: the last one to decide
+    assert server.ok("turn g1") == ["chance"]
+    assert server.ok("position g1")[0].endswith("bids=-,-,- played=5.8.9 retired=0,0,0")
+    assert server.ok("undo g1") == ["seat=2 bid 5"]
+    assert server.ok("undo g1") == ["seat=3 bid 8"]
+    assert server.ok("position g1") == [POSITION]
+
+
+def test_analyse_for_a_seat_knows_only_its_view(server: Server) -> None:
+    """Two games whose truths differ but whose views for seat 2 are the same: the same
+    analysis, and the same as the view's own."""
+    other = POSITION.replace("4.12/", "3.10/").replace("2.6.8", "4.11.13") \
+        .replace("bids=9", "bids=2")
+    for text in (POSITION, other):
+        server.ok(f"load game=sealed {text}")
+    server.ok(f"load game=sealed {server.ok('position g1 seat=2')[0]}")
+    found = [server.ok(f"analyse g{n} seat=2 iterations=200 top=0") for n in (1, 2, 3)]
+    assert found[0] == found[1] == found[2]
+    assert found[0][0] == "seat 2 to move: 200 playouts, 201 nodes"
+
+
+def test_json_mode_names_the_seat() -> None:
+    server = Server("--json", sneferu=WITH_TEST_GAMES)
+    try:
+        ask = server.ask_json
+        assert ask({"command": "load", "game": "sealed", "position": POSITION})["ok"]
+        assert ask({"command": "play", "game": "g1", "seat": 3, "move": "bid 6"}) == {
+            "ok": True, "result": {}}
+        state = ask({"command": "state", "game": "g1", "seat": 2, "legal": True})["result"]
+        assert state["state"]["position"].endswith("hands=?.?/1.5.7/?.? bids=?,-,? played=- "
+                                                   "retired=0,0,0")
+        assert state["state"]["turn"] == {"over": False, "chance": False, "seat": 2,
+                                          "seats": [2]}
+        assert state["state"]["legal"]["moves"] == ["bid 1", "bid 5", "bid 7"]
+        assert ask({"command": "moves", "game": "g1", "seat": 2})["result"] == {
+            "moves": ["bid 1", "bid 5", "bid 7"]}
+        a = ask({"command": "analyse", "game": "g1", "seat": 2, "iterations": 30})
+        assert untimed(a["result"]["analysis"])["seat"] == 2
+        assert ask({"command": "position", "game": "g1", "seat": "2"})["error"] == \
+            "position: Expected `int | null`, got `str` - at `$.seat`"
+    finally:
+        server.kill()
+
+
+def test_the_grammar_reads_seat_options_of_sneferu_requests(server: Server) -> None:
+    """seat= is read in Sneferu's requests too (nothing is hidden there): the seat to move's
+    moves, and a move of another seat is refused."""
+    server.ok("new players=2 seed=3")
+    server.ok("chance g1")
+    assert server.ok("moves g1 seat=2") == []
+    assert server.ok("moves g1 seat=1") == server.ok("moves g1")
+    assert server.ask("play g1 seat=2 1.1 TG@1.1").error == \
+        "seat 2 has no decision to take now"
+    server.ok("play g1 seat=1 1.1 TG@1.1")
+    assert server.ok("position g1 seat=2") == server.ok("position g1")
+
