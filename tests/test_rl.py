@@ -241,6 +241,21 @@ def test_pettingzoo_rewards_and_render() -> None:
     assert e.state.scores == [6, 0]
 
 
+def test_pettingzoo_errors() -> None:
+    with pytest.raises(ValueError, match=r"^Imhotep is for 2 to 4 players, not 1$"):
+        env(game="imhotep", players=1)
+    with pytest.raises(ValueError, match=r"^Imhotep has no variant 'CCCCC'$"):
+        env(game="imhotep", players=2, variant="CCCCC")
+    e = env(game="imhotep", players=2)
+    e.reset(seed=2)
+    pass_id = e.encoding.action_id("PASS")  # only when no other move is legal (I6)
+    with pytest.raises(ValueError, match=rf"^seat_1: action {pass_id} \(PASS\) is not legal "
+                                         "now$"):
+        e.step(pass_id)
+    with pytest.raises(ValueError, match=r"^seat_1: action 1429 is not an action id$"):
+        e.step(1429)
+
+
 def test_returns_from_ranking() -> None:
     """Ranked below minus ranked above, over players - 1: ranks 1, 2, 2 (a shared rank)."""
     game = get_game("sealed-rl")
