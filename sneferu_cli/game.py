@@ -33,6 +33,7 @@ __all__ = [
     "GAMES",
     "MAX_DIGITS",
     "BrokenInvariant",
+    "Encoding",
     "Game",
     "IllegalMove",
     "NotationError",
@@ -326,6 +327,49 @@ class Game(ABC):
         hidden information) a clone."""
         return state.clone()
 
+    # ---------------------------------------------------------------- learning libraries
+
+    def action_names(self, players: int, variant: str) -> Sequence[str] | None:
+        """Every canonical move that is legal in some state of a game of ``players`` seats
+        in ``variant``, each once, in a fixed order: a move's *action id* is its index
+        (OpenSpiel's distinct actions, PettingZoo's ``Discrete`` space; SPEC 16). A name
+        that no state allows is harmless. None (the default): the game has no action
+        encoding, and the learning-library bindings skip it."""
+        return None
+
+    def outcome_names(self, players: int, variant: str) -> Sequence[str]:
+        """Every canonical chance outcome of such a game, each once (chance action ids, as
+        :meth:`action_names`); needed by a game with an action encoding and chance nodes.
+        By default none."""
+        return ()
+
+    def max_game_length(self, players: int, variant: str) -> int:
+        """An upper bound on the decisions and chance events of one game (OpenSpiel's
+        ``max_game_length``); a game with an action encoding overrides the default."""
+        return 100_000
+
+    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
+        """The shape of :meth:`observation` for such a game (needed with an action
+        encoding; by default none)."""
+        raise NotImplementedError(f"{self.title} has no observation tensor")
+
+    def observation(self, state: Any, seat: int) -> list[float]:
+        """What ``seat`` (0-based) may know of ``state`` (its :meth:`view`) as numbers,
+        flattened, of the size :meth:`observation_shape` gives: the same for two states
+        with the same view. Needed with an action encoding."""
+        raise NotImplementedError(f"{self.title} has no observation tensor")
+
+    def encoding(self, players: int, variant: str | None = None) -> Encoding | None:
+        """The action and chance-outcome ids of a set-up (:class:`Encoding`), made once;
+        None when the game has no action encoding (:meth:`action_names`)."""
+        key = (self.name, players, variant or self.variants[0])
+        if key not in _encodings:
+            names = self.action_names(players, key[2])
+            _encodings[key] = None if names is None else Encoding(
+                self, players, key[2], tuple(names),
+                tuple(self.outcome_names(players, key[2])))
+        return _encodings[key]
+
     # ---------------------------------------------------------------- optional
 
     seat_setup: ClassVar[str | None] = None
@@ -504,6 +548,47 @@ class Perft(Protocol):
         """The counts as ``tests/data/perft`` stores them."""
         ...
 
+
+class Encoding:
+    """A set-up's bijection between canonical moves and action ids ``0 .. actions - 1``,
+    and between chance outcomes and chance ids (:meth:`Game.encoding`, SPEC 16)."""
+
+    def __init__(self, game: Game, players: int, variant: str, moves: tuple[str, ...],
+                 outcomes: tuple[str, ...]) -> None:
+        self.game = game
+        self.players = players
+        self.variant = variant
+        self.moves = moves
+        self.outcomes = outcomes
+        self._move_ids = {m: i for i, m in enumerate(moves)}
+        self._outcome_ids = {o: i for i, o in enumerate(outcomes)}
+        if len(self._move_ids) != len(moves) or len(self._outcome_ids) != len(outcomes):
+            raise BrokenInvariant(f"{game.title}: an action or outcome is listed twice")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
+        return self  # never changed: a copied OpenSpiel state shares it
+
+    @property
+    def actions(self) -> int:
+        """The number of distinct actions."""
+        return len(self.moves)
+
+    def action_id(self, move: str) -> int:
+        """The id of a canonical move; ValueError when the encoding has none."""
+        i = self._move_ids.get(move)
+        if i is None:
+            raise ValueError(f"{self.game.title}: move {move!r} has no action id")
+        return i
+
+    def outcome_id(self, outcome: str) -> int:
+        """The id of a canonical chance outcome; ValueError when the encoding has none."""
+        i = self._outcome_ids.get(outcome)
+        if i is None:
+            raise ValueError(f"{self.game.title}: outcome {outcome!r} has no chance id")
+        return i
+
+
+_encodings: dict[tuple[str, int, str], Encoding | None] = {}
 
 _OUTCOME = re.compile(r"~[^\s~{};]+")
 

@@ -109,6 +109,29 @@ class ImhotepGame(Game):
     def canonical_move(self, text: str) -> str:
         return str(parse_move(text))
 
+    def action_names(self, players: int, variant: str) -> list[str]:
+        from .actions import action_names
+
+        return action_names(standard_edition())
+
+    def outcome_names(self, players: int, variant: str) -> list[str]:
+        from .actions import outcome_names
+
+        return outcome_names(standard_edition(), players)
+
+    def max_game_length(self, players: int, variant: str) -> int:
+        return 2000
+
+    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
+        from .actions import observation_size
+
+        return (observation_size(standard_edition(), players),)
+
+    def observation(self, state: Any, seat: int) -> list[float]:
+        from .actions import observation
+
+        return observation(state, seat)
+
     def standings(self, state: Any) -> list[Standing]:
         return [Standing(s.seat + 1, s.rank, {"points": s.points, "sled": s.sled}, s.retired)
                 for s in state.ranking()]

@@ -1,0 +1,110 @@
+"""Imhotep's action encoding and observation tensor for the learning libraries (SPEC 16).
+
+The actions of a set-up are every move text of SPEC 13.2 that the standard edition's ship
+tiles, market cards and side-B pyramids can make, in the order of that table; a game of any
+variant uses the same list (a name no state allows is harmless). Chance ids: the round
+cards of the player count, then the market card kinds.
+
+The observation is a flat vector of numbers (Imhotep has no hidden information: every seat
+sees the whole position, SPEC 13), each in [0, 1]: the round, the seat observing and the
+seat to decide (one-hot), each seat's sled, quarry, score and cards, every ship tile slot's
+owner and site, the market display, and each seat's stones on every site.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from .edition import Edition
+from .move import SITE_CODES, parse_move
+from .state import ImhotepState, tables_of
+
+__all__ = ["action_names", "observation", "observation_size", "outcome_names"]
+
+def _slots(edition: Edition) -> list[str]:
+    """Every slot name of every ship tile (``4A.1`` ..), tile order."""
+    return [f"{tile.capacity}{chr(65 + n)}.{j + 1}" for tile in edition.ships
+            for n in range(tile.count) for j in range(tile.capacity)]
+
+
+def _ships(edition: Edition) -> list[tuple[str, int]]:
+    return [(f"{tile.capacity}{chr(65 + n)}", tile.capacity) for tile in edition.ships
+            for n in range(tile.count)]
+
+
+def action_names(edition: Edition) -> list[str]:
+    """Every canonical move an Imhotep game with ``edition`` can make, each once."""
+    slots = _slots(edition)
+    ships = _ships(edition)
+    names = ["Q", "PASS"]
+    names += [f"L {s}" for s in slots]
+    names += [f"S {ship} {site}" for ship, _ in ships for site in SITE_CODES]
+    for ship, capacity in ships:
+        orders = [o for k in range(1, capacity + 1)
+                  for o in itertools.permutations(range(1, capacity + 1), k)]
+        names += [f"LEV {ship} {site} {','.join(map(str, o))}" for site in SITE_CODES
+                  for o in orders]
+    names += ["HAM -"] + [f"HAM {s}" for s in slots]
+    names += [f"SAI {s} {site}" for s in slots for site in SITE_CODES]
+    names += [str(parse_move(f"CHI {a} {b}")) for a, b in itertools.combinations(slots, 2)]
+    market = max(edition.market.face_up, edition.market.face_up_b)
+    names += [f"take M{k + 1}" for k in range(market)] + ["take MX"]
+    names += [f"keep {card.code}" for card in edition.market.cards]
+    for pyramid in edition.pyramids_b.pyramids:
+        code = pyramid.code
+        names += [f"pyr {code}", f"pyr {code} bonus"]
+        names += [f"pyr {code} bonus {s}" for s in slots]
+    return [*names, "temple pts", "temple stones"]
+
+
+def outcome_names(edition: Edition, players: int) -> list[str]:
+    """Every chance outcome of a game of ``players`` seats: round cards, then card kinds."""
+    return ([f"~{c.code}" for c in edition.round_cards if c.players == players]
+            + [f"~{c.code}" for c in edition.market.cards])
+
+
+def observation_size(edition: Edition, players: int) -> int:
+    """The length of :func:`observation` for a game of ``players`` seats."""
+    kinds = len(edition.market.cards)
+    market = max(edition.market.face_up, edition.market.face_up_b)
+    per_seat = 4 + kinds + 6
+    ship_slots = len(_slots(edition)) * (players + 1) + len(_ships(edition)) * 6
+    return 1 + 2 * players + players * per_seat + ship_slots + market * (kinds + 1) + 1
+
+
+def observation(state: ImhotepState, seat: int) -> list[float]:
+    """What ``seat`` sees of ``state`` (everything), as :func:`observation_size` numbers."""
+    ed = state.edition
+    tables = tables_of(ed)
+    n = state.players
+    stones = ed.stones_per_colour
+    out: list[float] = [state.round / ed.rounds]
+    out += [1.0 if s == seat else 0.0 for s in range(n)]
+    deciding = -1 if state.is_over() or state.is_chance_node() else state.current_seat()
+    out += [1.0 if s == deciding else 0.0 for s in range(n)]
+    b_pyramids = [x for p in state.pyramids for x in p]
+    sites = (state.pyramid + b_pyramids + state.pyramid_edge, state.temple, state.chamber,
+             state.towers)
+    for s in range(n):
+        out += [state.sleds[s] / ed.sled_capacity, state.quarries[s] / stones,
+                min(state.scores[s], 100) / 100, 1.0 if state.retired[s] else 0.0]
+        out += [min(c, 4) / 4 for c in state.hands[s]]
+        out += [site.count(s) / stones for site in sites]
+        out += [state.obelisks[s] / stones, state.waiting[s] / stones]
+    ships = {ship.name: ship for ship in state.ships}
+    for name, capacity in _ships(ed):
+        ship = ships.get(name)
+        for j in range(capacity):
+            owner = -2 if ship is None else ship.slots[j]
+            out += [1.0 if owner == s else 0.0 for s in range(-1, n)]
+        site = -2 if ship is None else ship.site
+        out += [1.0 if ship is not None else 0.0] + [1.0 if site == x else 0.0
+                                                     for x in range(5)]
+    kinds = len(tables.card_codes)
+    market = max(ed.market.face_up, ed.market.face_up_b)
+    for k in range(market):
+        card = state.display[k] if k < len(state.display) else -2
+        out += [1.0 if card == c else 0.0 for c in range(-1, kinds)]
+    out.append(1.0 if state.mx else 0.0)
+    return out
+

@@ -1,0 +1,213 @@
+"""OpenSpiel binding (SPEC 16.2): importing this module registers every game with an action
+encoding as a Python ``pyspiel`` game named ``sneferu_NAME`` (``-`` becomes ``_``).
+
+>>> import pyspiel
+>>> import sneferu_cli.rl.openspiel
+>>> game = pyspiel.load_game("sneferu_imhotep", {"players": 3})
+>>> game.num_players()
+3
+
+Parameters: ``players`` (the game's smallest count by default) and ``variant`` (its first
+variant by default). Chance nodes list the game's outcomes with their probabilities as
+chance ids (:meth:`Encoding.outcome_id`). A simultaneous node is played sequentially, seat
+by seat in ascending order, as the game interface collects it: the pending moves are hidden
+from the other seats' views, so the game is declared imperfect-information and each seat's
+information state is what it saw. Returns come from the final ranking (:func:`returns`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import encoded_games, need, returns
+
+need("pyspiel", "numpy")
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
+
+from ..game import Encoding, Game  # noqa: E402
+
+__all__ = ["SHORT_NAMES", "register", "short_name"]
+
+
+def short_name(game: Game) -> str:
+    """The OpenSpiel name of ``game``: ``sneferu_`` and its name, ``-`` as ``_``."""
+    return "sneferu_" + game.name.replace("-", "_")
+
+
+def _game_type(game: Game) -> Any:
+    hidden = game.hidden_information
+    info = pyspiel.GameType.Information
+    return pyspiel.GameType(
+        short_name=short_name(game),
+        long_name=f"{game.title} (sneferu)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=info.IMPERFECT_INFORMATION if hidden else info.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=game.players[-1],
+        min_num_players=game.players[0],
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": game.players[0], "variant": game.variants[0]})
+
+
+class SneferuSpielGame(pyspiel.Game):  # type: ignore[misc]
+    """One set-up of a registered game as an OpenSpiel game."""
+
+    rules: Game
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        players = int(params.get("players", self.rules.players[0]))
+        variant = str(params.get("variant", self.rules.variants[0]))
+        if players not in self.rules.players:
+            raise ValueError(f"{self.rules.title} is for {self.rules.players[0]} to "
+                             f"{self.rules.players[-1]} players, not {players}")
+        if variant not in self.rules.variants:
+            raise ValueError(f"{self.rules.title} has no variant {variant!r}")
+        encoding = self.rules.encoding(players, variant)
+        assert encoding is not None
+        self.encoding: Encoding = encoding
+        info = pyspiel.GameInfo(
+            num_distinct_actions=encoding.actions,
+            max_chance_outcomes=len(encoding.outcomes),
+            num_players=players, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
+            max_game_length=self.rules.max_game_length(players, variant))
+        super().__init__(_game_type(self.rules), info,
+                         {"players": players, "variant": variant})
+
+    def new_initial_state(self) -> SneferuSpielState:
+        """The state before set-up."""
+        return SneferuSpielState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: Any = None) -> SneferuObserver:
+        """The observer of observations (a seat's view) and information states (what the
+        seat saw, event by event)."""
+        recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return SneferuObserver(self.encoding, recall)
+
+
+class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
+    """A state of a registered game behind OpenSpiel's API."""
+
+    def __init__(self, game: SneferuSpielGame) -> None:
+        super().__init__(game)
+        self.encoding = game.encoding
+        rules = self.encoding.game
+        self.position = _Position(rules.new_game(self.encoding.players,
+                                                 variant=self.encoding.variant))
+        self.seen: list[list[str]] = [[] for _ in range(self.encoding.players)]
+        """What each seat saw, one entry per event: the event's text without hidden
+        information, else its view after the event."""
+
+    @property
+    def state(self) -> Any:
+        """The game's own state."""
+        return self.position.state
+
+    def current_player(self) -> int:
+        """The deciding seat, CHANCE or TERMINAL."""
+        if self.state.is_over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self.state.is_chance_node():
+            return int(pyspiel.PlayerId.CHANCE)
+        return int(self.state.current_seat())
+
+    def _legal_actions(self, player: int) -> list[int]:
+        rules = self.encoding.game
+        return sorted(self.encoding.action_id(m) for m in rules.legal_moves(self.state))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The chance ids of the node's outcomes with their probabilities."""
+        outcomes = self.encoding.game.chance_outcomes(self.state)
+        return sorted((self.encoding.outcome_id(o), p) for o, p in outcomes)
+
+    def _apply_action(self, action: int) -> None:
+        rules = self.encoding.game
+        if self.state.is_chance_node():
+            text = self.encoding.outcomes[action]
+            rules.apply_outcome(self.state, text)
+        else:
+            text = self.encoding.moves[action]
+            rules.apply_listed_move(self.state, text)
+        for seat, seen in enumerate(self.seen):
+            seen.append(rules.view(self.state, seat) if rules.hidden_information else text)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return self.encoding.outcomes[action]
+        return self.encoding.moves[action]
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return bool(self.state.is_over())
+
+    def returns(self) -> list[float]:
+        """Each seat's return from the final ranking (0 while not over)."""
+        if not self.state.is_over():
+            return [0.0] * self.encoding.players
+        return returns(self.encoding, self.state)
+
+    def __str__(self) -> str:
+        return self.encoding.game.to_position(self.state)
+
+
+class _Position:
+    """The game's state inside an OpenSpiel state, which OpenSpiel clones with
+    ``copy.deepcopy``: copied by the game's own ``clone``."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
+        return _Position(self.state.clone())
+
+
+class SneferuObserver:
+    """OpenSpiel's PyObserver: the seat's observation tensor; its view (observation
+    string) or the events it saw (information-state string)."""
+
+    def __init__(self, encoding: Encoding, recall: bool) -> None:
+        self.encoding = encoding
+        self.recall = recall
+        shape = encoding.game.observation_shape(encoding.players, encoding.variant)
+        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def set_from(self, state: SneferuSpielState, player: int) -> None:
+        """Fill :attr:`tensor` with ``player``'s observation of ``state``."""
+        self.tensor[:] = self.encoding.game.observation(state.state, player)
+
+    def string_from(self, state: SneferuSpielState, player: int) -> str:
+        """``player``'s view, or with recall the seat and the events it saw."""
+        if self.recall:
+            return "\n".join([f"seat {player + 1}", *state.seen[player]])
+        return self.encoding.game.view(state.state, player)
+
+
+SHORT_NAMES: list[str] = []
+"""The OpenSpiel names registered so far, registry order (games without an action encoding
+are skipped: :func:`sneferu_cli.rl.unencoded_games` says which)."""
+
+
+def register() -> list[str]:
+    """Register every game with an action encoding not registered yet (importing this
+    module does it for the games registered then); the OpenSpiel names registered."""
+    for game in encoded_games():
+        name = short_name(game)
+        if name not in SHORT_NAMES:
+            cls = type(f"Spiel_{name}", (SneferuSpielGame,), {"rules": game})
+            pyspiel.register_game(_game_type(game), cls)
+            SHORT_NAMES.append(name)
+    return list(SHORT_NAMES)
+
+
+register()

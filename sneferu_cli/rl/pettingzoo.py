@@ -1,0 +1,150 @@
+"""PettingZoo binding (SPEC 16.3): :func:`env` makes an AEC environment of any registered
+game with an action encoding.
+
+>>> from sneferu_cli.rl.pettingzoo import env
+>>> e = env(game="imhotep", players=2)
+>>> e.reset(seed=1)
+>>> e.agent_selection
+'seat_1'
+
+Agents are ``seat_1`` .. ``seat_N``. An observation is a dict: ``observation`` (the game's
+observation tensor of the seat, float32) and ``action_mask`` (int8, 1 for each legal action
+id). Chance is resolved inside with the game's probabilities, drawn from the generator
+``reset(seed=...)`` seeds. A simultaneous node is stepped seat by seat in ascending order,
+each seat seeing only its view. When the game ends every agent is terminated with its
+reward from the final ranking (:func:`sneferu_cli.rl.returns`), and steps ``None`` to leave.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from . import need, returns
+
+need("pettingzoo", "gymnasium", "numpy")
+
+import numpy as np  # noqa: E402
+from gymnasium import spaces  # noqa: E402
+from pettingzoo import AECEnv  # noqa: E402
+
+from ..game import Encoding, get_game  # noqa: E402
+
+__all__ = ["SneferuEnv", "env"]
+
+
+def env(game: str = "sneferu", players: int | None = None, variant: str | None = None,
+        render_mode: str | None = None) -> SneferuEnv:
+    """The AEC environment of ``game`` for ``players`` seats (the game's smallest count by
+    default) in ``variant`` (its first by default); ValueError naming what is wrong, also
+    when the game has no action encoding."""
+    return SneferuEnv(game, players, variant, render_mode)
+
+
+class SneferuEnv(AECEnv):  # type: ignore[misc]
+    """A registered game as a PettingZoo AEC environment (see the module)."""
+
+    def __init__(self, game: str, players: int | None, variant: str | None,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        rules = get_game(game)
+        players = rules.players[0] if players is None else players
+        if players not in rules.players:
+            raise ValueError(f"{rules.title} is for {rules.players[0]} to "
+                             f"{rules.players[-1]} players, not {players}")
+        if variant is not None and variant not in rules.variants:
+            raise ValueError(f"{rules.title} has no variant {variant!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode {render_mode!r}: only 'ansi' is offered")
+        encoding = rules.encoding(players, variant)
+        if encoding is None:
+            raise ValueError(f"{rules.title} has no action encoding yet (Game.action_names)")
+        self.encoding: Encoding = encoding
+        self.render_mode = render_mode
+        self.metadata = {"render_modes": ["ansi"], "name": f"sneferu_{rules.name}",
+                         "is_parallelizable": False}
+        self.possible_agents = [f"seat_{s + 1}" for s in range(players)]
+        shape = rules.observation_shape(players, encoding.variant)
+        self._observation_spaces = {a: spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, shape, np.float32),
+            "action_mask": spaces.Box(0, 1, (encoding.actions,), np.int8)})
+            for a in self.possible_agents}
+        self._action_spaces = {a: spaces.Discrete(encoding.actions)
+                               for a in self.possible_agents}
+        self._rng = random.Random()
+        self.state: Any = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent`` (the same object every call)."""
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent``: every action id of the set-up."""
+        return self._action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; ``seed`` seeds the chance draws (None: unpredictable)."""
+        self._rng = random.Random(seed)
+        rules = self.encoding.game
+        self.state = rules.new_game(self.encoding.players, variant=self.encoding.variant)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._advance()
+
+    def _advance(self) -> None:
+        """Resolve chance, then select the deciding seat or end the game."""
+        rules = self.encoding.game
+        while self.state.is_chance_node():
+            rules.apply_outcome(self.state, rules.sample_outcome(self.state, self._rng))
+        if self.state.is_over():
+            for agent, value in zip(self.agents, returns(self.encoding, self.state),
+                                    strict=True):
+                self.rewards[agent] = value
+                self.terminations[agent] = True
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[self.state.current_seat()]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """``agent``'s observation tensor and action mask."""
+        seat = self.possible_agents.index(agent)
+        rules = self.encoding.game
+        mask = np.zeros(self.encoding.actions, np.int8)
+        if not self.state.is_over():
+            for move in rules.legal_moves_of(self.state, seat):
+                mask[self.encoding.action_id(move)] = 1
+        return {"observation": np.asarray(rules.observation(self.state, seat), np.float32),
+                "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Apply the selected agent's action id (``None`` for a terminated agent)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        rules = self.encoding.game
+        seat = self.possible_agents.index(agent)
+        if action is None or not 0 <= int(action) < self.encoding.actions:
+            raise ValueError(f"{agent}: action {action!r} is not an action id")
+        move = self.encoding.moves[int(action)]
+        if move not in rules.legal_moves_of(self.state, seat):
+            raise ValueError(f"{agent}: action {action} ({move}) is not legal now")
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        rules.apply_move_of(self.state, seat, move)
+        self._advance()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The terminal picture of the position (``ansi``); None without a render mode."""
+        if self.render_mode is None:
+            return None
+        return self.encoding.game.picture(self.state)
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,289 @@
+"""The action encodings and the learning-library bindings (issue 18, SPEC 16), for every
+registered game with an action encoding and the test-only ``sealed-rl`` (Sealed Goofspiel
+with an encoding: simultaneous nodes, a private deal, views):
+
+- the encoding: over random games, every legal move of every deciding seat has a distinct
+  id in range that maps back to it, every chance outcome has an id, the observation has the
+  declared shape and depends only on the seat's view;
+- OpenSpiel: ``pyspiel.random_sim_test`` (with serialization), OpenSpiel's ``MCTSBot``
+  playing a game, observation strings that are the seat's view;
+- PettingZoo: ``api_test`` and ``seed_test``, rewards from the ranking;
+- a game without an encoding is skipped with a message; without the ``rl`` extra the import
+  says which extra to install.
+"""
+
+from __future__ import annotations
+
+import collections
+import random
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import sealed_rl_game
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support import ROOT
+
+sealed_rl_game.register()
+
+import pyspiel  # noqa: E402
+from open_spiel.python.algorithms import mcts  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import sneferu_cli.rl.openspiel as spiel  # noqa: E402
+from sneferu_cli.game import get_game  # noqa: E402
+from sneferu_cli.rl import encoded_games, returns, unencoded_games  # noqa: E402
+from sneferu_cli.rl.pettingzoo import env  # noqa: E402
+
+spiel.register()
+ENCODED = [g.name for g in encoded_games()]
+SET_UPS = [(name, n) for name in ENCODED for n in get_game(name).players]
+RANDOM = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def test_encoded_games() -> None:
+    assert ENCODED == ["imhotep", "sealed-rl"]
+    assert spiel.SHORT_NAMES == ["sneferu_imhotep", "sneferu_sealed_rl"]
+    assert spiel.register() == spiel.SHORT_NAMES  # once each
+    skipped = unencoded_games()
+    assert "sneferu: no action encoding (Game.action_names), not bound" in skipped
+    assert "silver-gold: no action encoding (Game.action_names), not bound" in skipped
+    with pytest.raises(ValueError, match=r"^Sneferu has no action encoding yet "
+                                         r"\(Game.action_names\)$"):
+        env(game="sneferu", players=2)
+
+
+@pytest.mark.parametrize(("name", "players"), SET_UPS)
+@RANDOM
+@given(seed=st.integers(0, 2**32))
+def test_round_trip(name: str, players: int, seed: int) -> None:
+    game = get_game(name)
+    rng = random.Random(seed)
+    variant = rng.choice(game.variants)
+    encoding = game.encoding(players, variant)
+    assert encoding is not None
+    shape = game.observation_shape(players, variant)
+    state = game.new_game(players, variant=variant)
+    while not state.is_over():
+        if state.is_chance_node():
+            for outcome, _ in game.chance_outcomes(state):
+                assert encoding.outcomes[encoding.outcome_id(outcome)] == outcome
+            game.apply_outcome(state, game.sample_outcome(state, rng))
+            continue
+        for seat in range(players):
+            observation = game.observation(state, seat)
+            assert len(observation) == shape[0]
+            seen = game.from_position(game.view(state, seat))
+            assert game.observation(seen, seat) == observation
+        seat = rng.choice(game.deciding_seats(state))
+        moves = game.legal_moves_of(state, seat)
+        ids = [encoding.action_id(m) for m in moves]
+        assert len(set(ids)) == len(ids)
+        assert all(0 <= i < encoding.actions for i in ids)
+        assert [encoding.moves[i] for i in ids] == moves
+        game.apply_move_of(state, seat, rng.choice(moves))
+    assert encoding.actions == len(set(encoding.moves))
+
+
+def test_imhotep_encoding_numbers() -> None:
+    """SPEC 16.1: the standard edition's ship tiles 4 4 3 3 3 2 2 1 have 22 slots."""
+    encoding = get_game("imhotep").encoding(3, "BBBBB+wrath")
+    assert encoding is not None
+    kinds = collections.Counter(m.split()[0] for m in encoding.moves)
+    assert kinds == {
+        "Q": 1, "PASS": 1, "L": 22, "S": 8 * 5,
+        # orders of distinct slots: 64 on a 4-ship, 15 on a 3-ship, 4 on a 2-ship, 1
+        "LEV": 5 * (2 * 64 + 3 * 15 + 2 * 4 + 1),
+        "HAM": 1 + 22, "SAI": 22 * 5, "CHI": 22 * 21 // 2,
+        "take": 4 + 1, "keep": 12, "pyr": 3 * (2 + 22), "temple": 2}
+    assert encoding.actions == 1429
+    assert encoding.outcomes == ("~R3-1", "~R3-2", "~R3-3", "~R3-4", "~R3-5", "~R3-6",
+                                 "~R3-7", "~ENT", "~SAR", "~PAV", "~DEP", "~DET", "~DEC",
+                                 "~DEO", "~STA", "~LEV", "~HAM", "~SAI", "~CHI")
+
+
+def test_imhotep_observation() -> None:
+    """Round 1 of 6 with card R2-2 (ships 4A 3A 3B 1A), seat 1 to play, seen by seat 2."""
+    game = get_game("imhotep")
+    state = game.from_position(
+        "standard AAAAA 1:R2-2:0 R2-1,R2-3,R2-4,R2-5,R2-6,R2-7 4A:..../3A:.../3B:.../1A:. "
+        "ENT,ENT,SAR,SAR - - - 0,0 0,0,2,2,2,2,2,10,2,2,3,3/0,0,0,0,0,0,0,0,0,0,0,0 "
+        "2,27,0,-,as;3,26,0,-,- turn")
+    observation = game.observation(state, 1)
+    assert len(observation) == 1 + 2 * 2 + 2 * (4 + 12 + 6) + 22 * 3 + 8 * 6 + 4 * 13 + 1
+    assert observation[:5] == [1 / 6, 0.0, 1.0, 1.0, 0.0]  # round; seat 2 sees; seat 1 plays
+    assert observation[5:9] == [2 / 5, 27 / 30, 0.0, 0.0]  # seat 1: sled, quarry, score
+    ship_4a = observation[49:49 + 4 * 3 + 6]  # each slot: empty, seat 1, seat 2; then site
+    assert ship_4a == [1.0, 0.0, 0.0] * 4 + [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    ship_4b = observation[67:67 + 4 * 3 + 6]  # not in this round
+    assert ship_4b == [0.0] * 18
+    display = observation[-53:-1]  # M1..M4: empty, then the 12 kinds
+    assert [display[k * 13:(k + 1) * 13].index(1.0) - 1 for k in range(4)] == [0, 0, 1, 1]
+
+
+def test_action_ids_unknown() -> None:
+    encoding = get_game("imhotep").encoding(2)
+    assert encoding is not None
+    assert encoding.actions == 1429
+    assert encoding.moves[:3] == ("Q", "PASS", "L 4A.1")
+    assert encoding.action_id("CHI 3A.1 2B.2") == encoding.moves.index("CHI 3A.1 2B.2")
+    with pytest.raises(ValueError, match=r"^Imhotep: move 'CHI 2B.2 3A.1' has no action id$"):
+        encoding.action_id("CHI 2B.2 3A.1")  # not canonical (I37)
+
+
+@pytest.mark.parametrize(("name", "players"), SET_UPS)
+def test_openspiel_random_sim(name: str, players: int) -> None:
+    game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": players})
+    assert game.num_players() == players
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_openspiel_clone() -> None:
+    """A clone (the game's own ``clone`` inside) is independent, with the same history."""
+    game = pyspiel.load_game("sneferu_imhotep", {"players": 3})
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(30):
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    clone = state.clone()
+    assert (str(clone), clone.history()) == (str(state), state.history())
+    before = str(state)
+    clone.apply_action(clone.legal_actions()[0])
+    assert str(state) == before
+    assert len(clone.history()) == len(state.history()) + 1
+    assert clone.information_state_string(0) != state.information_state_string(0)
+
+
+def test_openspiel_load_errors() -> None:
+    with pytest.raises(ValueError, match=r"^Imhotep is for 2 to 4 players, not 5$"):
+        pyspiel.load_game("sneferu_imhotep", {"players": 5})
+
+
+def test_openspiel_views() -> None:
+    """A seat's observation string is its view: the other hands and bids hidden."""
+    game = pyspiel.load_game("sneferu_sealed_rl", {"players": 2})
+    state = game.new_initial_state()
+    deals = game.get_type()  # the deal ids are the 3-card sets in lexicographic order
+    assert deals.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    state.apply_action(0)  # ~D1.2.3
+    state.apply_action(285)  # ~D11.12.13
+    assert state.chance_outcomes()[:1] == [(286, pytest.approx(1 / 3))]
+    state.apply_action(287)  # ~P2
+    assert state.current_player() == 0
+    state.apply_action(0)  # bid 1, sealed
+    assert state.observation_string(1) == ("sealed prizes=1.3 prize=2 scores=0,0 "
+                                           "hands=?.?/11.12.13 bids=?,- played=- "
+                                           "retired=0,0")
+    assert state.information_state_string(1) == "\n".join([
+        "seat 2",
+        "sealed prizes=1.2.3 prize=- scores=0,0 hands=?.?.?/* bids=-,- played=- "
+        "retired=0,0",
+        "sealed prizes=1.2.3 prize=- scores=0,0 hands=?.?.?/11.12.13 bids=-,- played=- "
+        "retired=0,0",
+        "sealed prizes=1.3 prize=2 scores=0,0 hands=?.?.?/11.12.13 bids=-,- played=- "
+        "retired=0,0",
+        "sealed prizes=1.3 prize=2 scores=0,0 hands=?.?/11.12.13 bids=?,- played=- "
+        "retired=0,0"])
+    assert np.asarray(state.observation_tensor(1)).shape == (3 * 13 + 6 + 4,)
+
+
+def test_openspiel_mcts_plays() -> None:
+    """OpenSpiel's MCTSBot plays a whole game of Imhotep through the binding."""
+    game = pyspiel.load_game("sneferu_imhotep", {"players": 2})
+    rng = np.random.RandomState(7)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=4, evaluator=evaluator,
+                       random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+# The observation is a dict with the action mask, as PettingZoo's classic games give it,
+# which api_test warns about.
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize(("name", "players"), SET_UPS)
+def test_pettingzoo_api(name: str, players: int) -> None:
+    api_test(env(game=name, players=players), num_cycles=60)
+    seed_test(lambda: env(game=name, players=players), num_cycles=30)
+
+
+def test_pettingzoo_rewards_and_render() -> None:
+    """Bidding highest each round wins: seat 1 holds 11 12 13 against 1 2 3."""
+    e = env(game="sealed-rl", players=2, render_mode="ansi")
+    e.reset(seed=5)
+    e.state = get_game("sealed-rl").from_position(
+        "sealed prizes=1.3 prize=2 scores=0,0 hands=11.12.13/1.2.3 bids=-,- played=- "
+        "retired=0,0")
+    e.agent_selection = "seat_1"
+    assert "11.12.13" in str(e.render())
+    for _ in range(3):
+        assert list(np.flatnonzero(e.observe("seat_1")["action_mask"])) \
+            == [c - 1 for c in e.state.hands[0]]
+        e.step(int(np.flatnonzero(e.observe("seat_1")["action_mask"])[0]))
+        assert e.agent_selection == "seat_2"
+        e.step(int(np.flatnonzero(e.observe("seat_2")["action_mask"])[0]))
+    assert e.terminations == {"seat_1": True, "seat_2": True}
+    assert e.rewards == {"seat_1": 1.0, "seat_2": -1.0}
+    assert e.state.scores == [6, 0]
+
+
+def test_pettingzoo_errors() -> None:
+    with pytest.raises(ValueError, match=r"^Imhotep is for 2 to 4 players, not 1$"):
+        env(game="imhotep", players=1)
+    with pytest.raises(ValueError, match=r"^Imhotep has no variant 'CCCCC'$"):
+        env(game="imhotep", players=2, variant="CCCCC")
+    e = env(game="imhotep", players=2)
+    e.reset(seed=2)
+    pass_id = e.encoding.action_id("PASS")  # only when no other move is legal (I6)
+    with pytest.raises(ValueError, match=rf"^seat_1: action {pass_id} \(PASS\) is not legal "
+                                         "now$"):
+        e.step(pass_id)
+    with pytest.raises(ValueError, match=r"^seat_1: action 1429 is not an action id$"):
+        e.step(1429)
+
+
+def test_returns_from_ranking() -> None:
+    """Ranked below minus ranked above, over players - 1: ranks 1, 2, 2 (a shared rank)."""
+    game = get_game("sealed-rl")
+    state = game.from_position("sealed prizes=- prize=- scores=4,1,1 hands=-/-/- bids=-,-,- "
+                               "played=1.2.3.4.5.6.7.8.9 retired=0,0,0")
+    encoding = game.encoding(3)
+    assert encoding is not None
+    assert returns(encoding, state) == [1.0, -0.5, -0.5]
+
+
+def test_missing_extra() -> None:
+    """Without the rl extra the import says, in one line, which extra to install."""
+    code = ("import sys; sys.modules['pyspiel'] = None\n"
+            "try:\n    import sneferu_cli.rl.openspiel\n"
+            "except ImportError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out == ("the learning-library bindings need the rl extra: pip install "
+                   "'sneferu[rl]' (no module 'pyspiel')\n")
+
+
+def test_readme_example() -> None:
+    """The README's Learning libraries example runs as written (a real subprocess)."""
+    readme = (ROOT / "README.md").read_text()
+    part = readme.split("## Learning libraries", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", part, re.S)
+    assert code is not None
+    out = subprocess.run([sys.executable, "-c", code.group(1)], capture_output=True,
+                         text=True, check=True).stdout
+    assert out in ("{'seat_1': 1.0, 'seat_2': -1.0}\n", "{'seat_1': -1.0, 'seat_2': 1.0}\n",
+                   "{'seat_1': 0.0, 'seat_2': 0.0}\n")
