@@ -261,6 +261,12 @@ class Game(ABC):
         default one part, the whole picture."""
         return [("position", self.picture(state))]
 
+    def picture_focus(self, state: Any) -> tuple[str, ...]:
+        """The names of the picture parts a human seat is shown at ``state``'s decision even
+        when they have not changed since its last turn (Imhotep: the market when a card is
+        to be taken from it); none by default."""
+        return ()
+
     move_help: ClassVar[str] = "Type a move in the game's move notation."
     """What a human seat is told about typing a move (examples of each form)."""
 

@@ -153,3 +153,41 @@ def test_an_imhotep_take_decision_names_its_choices_cards() -> None:
                 seen += 1
             game.apply_move(state, rng.choice(moves))
     assert seen >= 4
+
+
+def test_the_imhotep_human_seat_sees_the_market_again_when_it_takes_a_card() -> None:
+    """The human seat loads ship 1A and sails it to the market: at the take decision that
+    follows, the market (unchanged since its turn) is shown again with its cards, above
+    the choices."""
+    child = pexpect.spawn(sys.executable, ["-m", "sneferu_cli", "play", "random", "--human",
+                                           "1", "--game", "imhotep", "--seed", "1"],
+                          encoding="utf-8", timeout=60, dimensions=(50, 200))
+    try:
+        child.expect(r"seat 1> ")
+        turns = 0
+        while True:
+            for move in ("S 1A M", "L 1A.1", "Q", "PASS"):  # to the market when it can
+                child.sendline(move)
+                child.expect(r"seat 1> ")
+                if "Illegal:" not in child.before:
+                    break
+            turns += 1
+            assert turns < 40
+            if "Seat 1 (K) takes a market card" in child.before:
+                break
+        picture = child.before
+        assert move == "S 1A M"
+        market = re.search(r"M market \(side A\): .*\n((?:  M\d .*\n)+)",
+                           picture.replace("\r\n", "\n"))
+        assert market, picture
+        shown = re.findall(r"  (M\d) ", market[1])
+        offered = re.findall(r"take (M\d) \(", picture)
+        assert shown == offered and shown, picture
+        unchanged = re.findall(r"\(Unchanged since your last turn: ([^;]*);", picture)
+        assert unchanged and "market" not in unchanged[0], picture
+        child.sendline("take " + offered[0])
+        child.expect(r"seat 1> ")
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)

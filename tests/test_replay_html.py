@@ -370,16 +370,19 @@ _BOTTOM = ("return [window.innerHeight, "
            "document.getElementById('key-box').getBoundingClientRect().bottom]")
 
 
-def test_the_sneferu_key_is_in_view_without_scrolling(browser, tmp_path):
-    """At 1400 x 1000 (the fixture's window) the key of a 2-seat Sneferu game is in view
-    from the first ply to the last: it sits under the seats, beside the offer."""
-    page = write_page(tmp_path, random_game(2, 54), "key")
+@pytest.mark.parametrize(("players", "seed"), [(2, 54), (3, 56), (4, 57)])
+def test_the_sneferu_key_is_in_view_without_scrolling(browser, tmp_path, players, seed):
+    """At 1400 x 1000 (the fixture's window) the key of a Sneferu game of 2, 3 and 4 seats
+    is in view at the first ply, the second and the last: it sits above the moves, beside
+    the seats (whose pyramids take two rows at 3 and 4 seats)."""
+    page = write_page(tmp_path, random_game(players, seed), f"key{players}")
     browser.get(page.as_uri())
     body = browser.find_element(By.TAG_NAME, "body")
-    for key in (Keys.HOME, Keys.END):
-        body.send_keys(key)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "section.seat")) == players
+    for keys in ((Keys.HOME,), (Keys.HOME, Keys.RIGHT), (Keys.END,)):
+        body.send_keys(*keys)
         height, bottom = browser.execute_script(_BOTTOM)
-        assert 0 < bottom <= height, (key, bottom, height)
+        assert 0 < bottom <= height, (keys, bottom, height)
 
 
 _LAYOUT = """
@@ -429,3 +432,100 @@ def test_the_page_says_the_last_move(browser, tmp_path):
             text = browser.find_element(By.ID, "last-move").text
             t = turns[k - 1]
             assert text.startswith(f"Last move: seat {t.seat}: {t.move}"), (k, text)
+
+
+# Every ply's marked elements (outside the key), each as a short description.
+_MARKED = """
+const out = [];
+for (let k = 0; k < GAME.steps.length; k++) {
+  show(k);
+  out.push([...document.querySelectorAll('main .last-move')].filter(e => !e.closest('#key-box'))
+    .map(e => e.matches('#offer td') ? 'offer ' + e.dataset.column + '.' + e.dataset.row
+      : e.matches('.pyramid .slot') ? 'slot ' + e.closest('.pyramid').dataset.seat + ' ' +
+          e.dataset.at + ' ' +
+          [...e.querySelectorAll('.cell')].map(c => c.dataset.material).join('')
+      : e.matches('.ship [data-slot]') ? 'slot ' + e.closest('.ship').dataset.ship + '.' +
+          e.dataset.slot + ' ' + (e.dataset.stone || '')
+      : e.matches('.ship') ? 'ship ' + e.dataset.ship
+      : e.matches('.site') ? 'site ' + e.dataset.site
+      : e.matches('.sled') ? 'sled ' + e.closest('.seat').dataset.seat
+      : e.matches('.card') ? 'card ' + e.dataset.slot
+      : e.matches('[data-pyramid]') ? 'pyramid ' + e.dataset.pyramid
+      : e.matches('.pair') ? 'pair' : e.matches('.temple') ? 'temple' : e.outerHTML).sort());
+}
+return out;
+"""
+
+
+def _sneferu_marks(seat: int, move: str) -> list[str]:
+    """What the page marks for a Sneferu move (SPEC 3): the offer place of each buy, and
+    each slot placed on, which then holds the placed stone's two materials."""
+    out = []
+    for step in move.split():
+        if step.rstrip("+").replace(".", "").isdigit():
+            out.append("offer " + step.rstrip("+"))
+        elif "@" in step:
+            stone, at = step.rstrip("h").split("@")
+            out.append(f"slot {seat} {at} {stone}")
+    return sorted(out)
+
+
+def _imhotep_marks(seat: int, move: str, colour: str, ships: set[str]) -> list[str]:
+    """What the page marks for an Imhotep move (SPEC 13.2): the slots a stone went to (of
+    the mover's colour after L, HAM, CHI and a LOAD bonus), the ship sailed and its site, the
+    sled that took stones, the market card taken, the pyramid or temple chosen. A ship
+    is marked while it is drawn (``ships``: not after the round's last ship docked)."""
+    words = move.split()
+    out = []
+    for w in words[1:]:
+        if w[:2] not in ships and w[:1].isdigit():
+            continue
+        if "." in w:
+            out.append(f"slot {w} {colour if words[0] in ('L', 'HAM', 'CHI', 'pyr') else ''}")
+        elif len(w) == 2 and w[0].isdigit():
+            out.append("ship " + w)
+        elif w in ("M", "P", "T", "C", "O"):
+            out.append("site " + w)
+    if words[0] in ("Q", "HAM"):
+        out.append(f"sled {seat}")
+    if words[0] == "take":
+        out.append("pair" if words[1] == "MX" else "card " + words[1])
+    if words[0] == "keep":
+        out.append("site M")
+    if words[0] == "pyr":
+        out.append("pyramid " + words[1])
+    if words[0] == "temple":
+        out.append("temple")
+    return sorted(out)
+
+
+def test_the_page_marks_the_last_move_on_the_board(browser, tmp_path):
+    """Sneferu: the offer place bought from and the pyramid slots built on are outlined;
+    Imhotep: the ship slots loaded (holding the mover's stone), the ship sailed and the
+    site it went to, the sled, the market card, the pyramid or temple chosen. At every
+    ply of a game; nothing at the start."""
+    colours = "KWBG"
+    for rec, name in ((random_game(3, 58, builders="random"), "sneferu"),
+                      (imhotep_record(3, "BBBBB", 68), "imhotep"),
+                      (imhotep_record(2, "AAAAA", 69), "imhotep")):
+        page = write_page(tmp_path, rec, name)
+        browser.get(page.as_uri())
+        marked = browser.execute_script(_MARKED)
+        turns = [e for e in rec.events if type(e).__name__ == "Turn"]
+        assert len(marked) == len(turns) + 1
+        assert marked[0] == []
+        if name == "imhotep":
+            game = get_game(name)
+            ships = [{x["name"] for x in game.page_data(state)["ships"]}
+                     for state in plies(GameEntry(rec), game.standard_edition())]
+        kinds = set()
+        for k, t in enumerate(turns, start=1):
+            want = (_sneferu_marks(t.seat, t.move) if name == "sneferu"
+                    else _imhotep_marks(t.seat, t.move, colours[t.seat - 1], ships[k]))
+            assert marked[k] == want, (k, t.seat, t.move)
+            kinds.add(t.move.split()[0] if name == "imhotep" else "buy")
+        if name == "imhotep":
+            assert {"Q", "L", "S", "take"} <= kinds, kinds
+        body = browser.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.HOME, Keys.RIGHT)
+        assert browser.find_elements(By.CSS_SELECTOR, "main .last-move:not(#key-box *)")

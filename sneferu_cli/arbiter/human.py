@@ -108,14 +108,17 @@ class Human:
         self.fault = fault
 
     def _changes(self, request: TurnRequest) -> str:
-        """The parts of the picture that changed since this seat last saw it, and a line
-        naming the parts that did not (the whole picture the first time)."""
-        parts = request.game.picture_parts(request.seen())
+        """The parts of the picture that changed since this seat last saw it and those the
+        decision needs (the game's ``picture_focus``), and a line naming the parts that did
+        not change (the whole picture the first time)."""
+        view = request.seen()
+        parts = request.game.picture_parts(view)
+        focus = request.game.picture_focus(view)
         seen, self._seen = self._seen, dict(parts)
         if not seen:
             return "\n\n".join(text for _, text in parts)
-        same = [name for name, text in parts
-                if seen.get(name) == text and name not in ("title", "legend")]
+        same = [name for name, text in parts if seen.get(name) == text
+                and name not in ("title", "legend") and name not in focus]
         shown = [text for name, text in parts
                  if name not in same and name not in ("title", "legend")]
         if same:

@@ -35,6 +35,7 @@ M market (side A): deck 17 cards; discard pile: ENTx2 SAR PAVx2 STA SAI
   M2 STA statue
   M3 DEC burial chamber decoration
   M4 SAI sail
+
 P pyramid (side A): 14 of 14 slots, edge 2 (1 point each); empty slots show their points
   level 1  [K] [K] [K]
            [W] [W] [W]
@@ -75,6 +76,7 @@ M market (side B): deck 31 cards; discard pile: empty
   M2 STA statue
   M3 HAM hammer
   MX the face-down pair
+
 P pyramids (side B): empty slots show their points or bonus
   PL:
     level 1  (CARD) (CARD)

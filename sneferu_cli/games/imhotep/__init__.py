@@ -151,6 +151,11 @@ class ImhotepGame(Game):
 
         return sections(state)
 
+    def picture_focus(self, state: Any) -> tuple[str, ...]:
+        from .picture import focus
+
+        return focus(state)
+
     move_help: ClassVar[str] = """\
 Type one move (ships as on the round card, e.g. 3A; slots from the bow; sites M P T C O):
   Q                 take stones from your quarry onto your sled

@@ -175,13 +175,19 @@ def picture(state: ImhotepState) -> str:
 
 def sections(state: ImhotepState) -> list[tuple[str, str]]:
     """The picture in parts, in order, each ``(name, text)``: ``round`` (the game and the
-    round), ``ships``, ``sites``, ``seats``, ``final`` (the final scoring, once the game
-    is over) and ``turn``."""
+    round), ``ships``, ``market``, ``sites`` (the other four), ``seats``, ``final`` (the
+    final scoring, once the game is over) and ``turn``."""
     d = page_data(state)
     final = [("final", "\n".join(_final_lines(d)))] if d["final"] else []
     return [("round", _title(d)), ("ships", "\n".join(_ships(d))),
-            ("sites", "\n".join(_sites(d))), ("seats", "\n".join(_seats(d))), *final,
-            ("turn", d["turn"]["text"])]
+            ("market", "\n".join(_market(d))), ("sites", "\n".join(_sites(d))),
+            ("seats", "\n".join(_seats(d))), *final, ("turn", d["turn"]["text"])]
+
+
+def focus(state: ImhotepState) -> tuple[str, ...]:
+    """The parts a seat sees at its decision even when unchanged: the market when it is to
+    take a card from it (6.1)."""
+    return ("market",) if state.todo and state.todo[-1][0] == TAKE else ()
 
 
 def _who(seat: int) -> str:
@@ -220,10 +226,9 @@ def _ships(d: dict[str, Any]) -> list[str]:
     return out
 
 
-def _sites(d: dict[str, Any]) -> list[str]:
-    sites = d["sites"]
+def _market(d: dict[str, Any]) -> list[str]:
     cards = d["cards"]
-    m = sites["M"]
+    m = d["sites"]["M"]
     deck = sum(cards["deck"].values())
     discard = _counted(cards["discard"]) or "empty"
     out = [f"M market (side {m['side']}): deck {plural(deck, 'card')}; discard pile: {discard}"]
@@ -234,7 +239,12 @@ def _sites(d: dict[str, Any]) -> list[str]:
         out.append(f"  being resolved: {' '.join(cards['resolving'])}")
     if cards["pair"]:
         out.append(f"  pair drawn, one to keep: {' '.join(cards['pair'])}")
-    out += _pyramid(sites["P"])
+    return out
+
+
+def _sites(d: dict[str, Any]) -> list[str]:
+    sites = d["sites"]
+    out = _pyramid(sites["P"])
     out += _temple(sites["T"])
     c = sites["C"]
     n = sum(map(len, c["rows"]))
@@ -358,7 +368,7 @@ def describe_turn(state: ImhotepState) -> str:
     if kind == TURN:
         passes = f" ({state.passes} passed in a row)" if state.passes else ""
         return f"{who} to move{passes}."
-    if kind == TAKE:  # the choices with their cards: the market is not shown again
+    if kind == TAKE:  # the choices with their cards (a human seat sees the market too)
         codes = state.tables.card_codes
         choices = [f"take M{i + 1} ({_card(codes[k])})" for i, k in enumerate(state.display)
                    if k >= 0]
