@@ -26,7 +26,7 @@ need("pyspiel", "numpy")
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 
-from ..game import Encoding, Game  # noqa: E402
+from ..game import Encoding, Game, get_game  # noqa: E402
 
 __all__ = ["SHORT_NAMES", "register", "short_name"]
 
@@ -101,7 +101,7 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
         self.encoding = game.encoding
         rules = self.encoding.game
         self.position = _Position(rules.new_game(self.encoding.players,
-                                                 variant=self.encoding.variant))
+                                                 variant=self.encoding.variant), rules)
         self.seen: list[list[str]] = [[] for _ in range(self.encoding.players)]
         """What each seat saw, one entry per event: the event's text without hidden
         information, else its view after the event."""
@@ -160,15 +160,26 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
 
 class _Position:
     """The game's state inside an OpenSpiel state, which OpenSpiel clones with
-    ``copy.deepcopy``: copied by the game's own ``clone``."""
+    ``copy.deepcopy`` (copied by the game's own ``clone``) and serializes with ``pickle``
+    (as its position text: a compiled state is no plain Python object to pickle)."""
 
-    __slots__ = ("state",)
+    __slots__ = ("game", "state")
 
-    def __init__(self, state: Any) -> None:
+    def __init__(self, state: Any, game: Game) -> None:
         self.state = state
+        self.game = game
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
-        return _Position(self.state.clone())
+        return _Position(self.state.clone(), self.game)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        return _read_position, (self.game.name, self.game.to_position(self.state))
+
+
+def _read_position(name: str, text: str) -> _Position:
+    """A pickled :class:`_Position` read back from its game's name and position text."""
+    game = get_game(name)
+    return _Position(game.from_position(text), game)
 
 
 class SneferuObserver:
