@@ -179,17 +179,18 @@ class Game(ABC):
     def to_position(self, state: Any) -> str:
         """The position line of ``state``: ``from_position(to_position(s))`` equals ``s``."""
 
-    @abstractmethod
     def players_of(self, state: Any) -> int:
-        """The number of seats of ``state``."""
+        """The number of seats of ``state`` (by default its ``players`` attribute)."""
+        return int(state.players)
 
-    @abstractmethod
     def variant_of(self, state: Any) -> str:
-        """The variant ``state`` is played in (one of :attr:`variants`)."""
+        """The variant ``state`` is played in, one of :attr:`variants` (by default its
+        ``variant`` attribute)."""
+        return str(state.variant)
 
-    @abstractmethod
     def edition_of(self, state: Any) -> Any:
-        """The edition ``state`` is played with."""
+        """The edition ``state`` is played with (by default its ``edition`` attribute)."""
+        return state.edition
 
     # ---------------------------------------------------------------- chance
 

@@ -84,16 +84,6 @@ class AkropolisGame(Game):
 
         return to_position(state)
 
-    def players_of(self, state: Any) -> int:
-        return int(state.players)
-
-    def variant_of(self, state: Any) -> str:
-        return str(state.variant)
-
-    def edition_of(self, state: Any) -> Edition:
-        result: Edition = state.edition
-        return result
-
     def chance_outcomes(self, state: Any) -> list[tuple[str, float]]:
         if not state.is_chance_node():
             return []

@@ -72,16 +72,6 @@ class ImhotepGame(Game):
 
         return to_position(state)
 
-    def players_of(self, state: Any) -> int:
-        return int(state.players)
-
-    def variant_of(self, state: Any) -> str:
-        return str(state.variant)
-
-    def edition_of(self, state: Any) -> Edition:
-        result: Edition = state.edition
-        return result
-
     def chance_outcomes(self, state: Any) -> list[tuple[str, float]]:
         result: list[tuple[str, float]] = state.chance_outcomes()
         return result

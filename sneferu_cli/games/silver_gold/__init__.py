@@ -75,15 +75,8 @@ class SilverGoldGame(Game):
 
         return to_position(state)
 
-    def players_of(self, state: Any) -> int:
-        return int(state.players)
-
     def variant_of(self, state: Any) -> str:
         return "standard"
-
-    def edition_of(self, state: Any) -> Edition:
-        result: Edition = state.edition
-        return result
 
     # ---------------------------------------------------------------- chance
 
