@@ -119,6 +119,44 @@ class SneferuGame(Game):
     def canonical_move(self, text: str) -> str:
         return read_canonical_move(text)[1]
 
+    # Learning libraries (SPEC 16.1): moves are played in parts, one step each
+    # (actions.py); encodings are of the standard edition.
+
+    def action_names(self, players: int, variant: str) -> list[str]:
+        from .actions import action_names
+
+        return action_names(standard_edition(), players, variant)
+
+    def action_parts(self, move: str) -> tuple[str, ...]:
+        from .actions import action_parts
+
+        return action_parts(move)
+
+    def max_action_parts(self, players: int, variant: str) -> int:
+        from .actions import max_action_parts
+
+        return max_action_parts(standard_edition(), players, variant)
+
+    def outcome_names(self, players: int, variant: str) -> list[str]:
+        from .actions import outcome_names
+
+        return outcome_names(standard_edition(), players, variant)
+
+    def max_game_length(self, players: int, variant: str) -> int:
+        from .actions import max_game_length
+
+        return max_game_length(standard_edition(), players, variant)
+
+    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
+        from .actions import observation_size
+
+        return (observation_size(standard_edition(), players, variant),)
+
+    def observation(self, state: GameState, seat: int) -> list[float]:
+        from .actions import observation
+
+        return observation(state, seat)
+
     def standings(self, state: GameState) -> list[Standing]:
         return [Standing(s.seat + 1, s.rank, {"stones": s.stones, "food": s.food}, s.retired)
                 for s in state.ranking()]

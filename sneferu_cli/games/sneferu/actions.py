@@ -1,0 +1,250 @@
+"""Sneferu's action encoding and observation tensor for the learning libraries (SPEC 16.1).
+
+A Sneferu move is a whole turn, a sequence of steps (SPEC 2.2, 2.7): a stored stone placed
+before the buy, the buy and the placement alone make 840 x 56 x 840 moves, so moves are not
+numbered one by one. They are played in *parts*, one step each (``Game.action_parts``): a
+move's parts are its steps, the last written with the closing ``done`` that the move
+notation leaves implied (``1.1 BT@1.1`` is ``1.1``, ``BT@1.1 done``); the move ``done``
+(the after-turn phase ended with no step) is the one part ``done``. A step that ends the
+move and one that does not are two parts, so no legal move's parts are a proper prefix of
+another's (the after-turn steps are optional: ``1.1 BT@1.1`` and ``1.1 BT@1.1 feast`` are
+both legal for Lateef).
+
+The parts of a set-up are the steps the rules can produce (the very step objects of
+:class:`~.rules.state.Tables`), each in the places a move can have it: every buy ``c.r`` and
+``c.r+`` (56); every placement ``LR@n.k`` of an oriented stone (20) in a slot (21), with
+Heba's ``h`` in the builders variant; ``store``; ``end``; ``feast`` (builders); the column
+shifts ``s>t`` (12, only where the bag can run empty: 4 seats). Each of them can end a move
+(``X done``) except a shift, and a buy only in a solo game (the bare buy that completes
+Ptah's pyramid, SPEC 2.5). Chance outcomes: the tile kinds, the stone types, the builders
+(builders variant), the seats arriving at the start.
+
+The observation is a flat vector of numbers in [0, 1] made from the position alone (Sneferu
+has no hidden information, so a seat's view is the position): see :func:`observation`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .rules.components import Power, Stone, Tile
+from .rules.edition import Edition
+from .rules.state import GameState, Tables
+from .rules.steps import DONE, END, FEAST, STORE
+
+__all__ = ["action_names", "action_parts", "max_action_parts", "max_game_length",
+           "observation", "observation_size", "outcome_names"]
+
+FOOD_SCALE: Final = 100
+"""Food is observed as ``min(food, FOOD_SCALE) / FOOD_SCALE``."""
+
+_ENDS: Final = " " + str(DONE)
+_PHASES: Final = 6  # setup, start, place, post, draw, over (rules.state.Phase)
+_TILES: Final = len(Tile)
+_STONES: Final = len(Stone)
+
+
+def action_parts(move: str) -> tuple[str, ...]:
+    """The parts of a canonical move: its steps, the last with `` done`` (``done`` alone
+    for the move ``done``)."""
+    if move == "done":
+        return (move,)
+    *steps, last = move.split(" ")
+    return (*steps, last + _ENDS)
+
+
+def _builds(edition: Edition, variant: str, power: Power) -> bool:
+    return variant == "builders" and edition.builder_with(power) is not None
+
+
+def _bag_can_empty(edition: Edition, players: int) -> bool:
+    """Whether the refills of a game can empty the bag (the column shift of R4 needs it):
+    each buy refills once and a seat buys at most one stone per slot (a buy needs placed +
+    stored < slots, 4.1); in a solo game Ptah's stones refill too, but not his last, which
+    ends the game (section 6)."""
+    t = Tables.of(edition)
+    in_bag = t.per_type * _STONES - t.columns * t.rows
+    draws = players * t.slots + (t.ptah_target - 1 if players == 1 else 0)
+    return draws >= in_bag
+
+
+def action_names(edition: Edition, players: int, variant: str) -> list[str]:
+    """Every part of a move of a game of ``players`` seats in ``variant``, each once: the
+    steps that can be followed by another, then the steps that can end a move (with
+    `` done``), then ``done``."""
+    t = Tables.of(edition)
+    buys = [str(b) for col in t.buy for row in col for b in row]
+    heba = _builds(edition, variant, Power.SAIL_BACK)
+    places = [str(p) for slot in t.place for row in slot for pair in row for p in pair
+              if p is not None and (heba or not p.heba)]
+    feast = [str(FEAST)] if _builds(edition, variant, Power.FEAST) else []
+    shifts = ([str(t.shift[s][d]) for s in range(t.columns) for d in range(t.columns) if s != d]
+              if _bag_can_empty(edition, players) else [])
+    steps = [*places, str(STORE), str(END), *feast]
+    ending = [*(buys if players == 1 else []), *steps]
+    return [*buys, *steps, *shifts, *(s + _ENDS for s in ending), str(DONE)]
+
+
+def _most_stored(edition: Edition, variant: str) -> int:
+    """A bound on the stones a seat stores in a game. A stone is stored only in a turn
+    that started on a quarry with the STOREHOUSE tile (2.3). A boat starts at most one
+    turn on a space: every buy moves it (a column's time is at least 1, and only a
+    SAVETIME quarry's bonus lowers it), the forced end ends its game; only Heba's
+    sail-back (once, 2 spaces) brings it back, to at most one quarry again (quarries are
+    2 spaces apart or more)."""
+    return (Tables.of(edition).tile_count[Tile.STOREHOUSE]
+            + _builds(edition, variant, Power.SAIL_BACK))
+
+
+def max_action_parts(edition: Edition, players: int, variant: str) -> int:
+    """The most parts of a move: at most ``columns - 1`` shifts (each fills an empty
+    column from one keeping a stone), the feast, the buy (or the forced end), its
+    placement or ``store``, and the placements of stored stones."""
+    t = Tables.of(edition)
+    shifts = t.columns - 1 if _bag_can_empty(edition, players) else 0
+    feast = _builds(edition, variant, Power.FEAST)
+    return shifts + feast + 2 + _most_stored(edition, variant)
+
+
+def max_game_length(edition: Edition, players: int, variant: str) -> int:
+    """A bound on the chance events and decisions (parts) of one game. Chance: the tiles,
+    the offer, the builders, the boats' order, and at most one refill per stone left in
+    the bag. Decisions of a seat: a buy per slot, a placement per slot, its stores, one
+    forced end, one feast, a ``done`` per turn (a turn has a buy or the forced end), and
+    in a game whose bag can empty, shifts (each fills a column emptied by a buy)."""
+    t = Tables.of(edition)
+    builders = variant == "builders"
+    chance = (len(t.quarry_spaces) + t.per_type * _STONES + players * (1 + builders))
+    turns = t.slots + 1
+    shifts = t.slots if _bag_can_empty(edition, players) else 0
+    seat = (t.slots + t.slots + _most_stored(edition, variant) + 1
+            + _builds(edition, variant, Power.FEAST) + turns + shifts)
+    return chance + players * seat
+
+
+def outcome_names(edition: Edition, players: int, variant: str) -> list[str]:
+    """Every chance outcome (SPEC 2.1): tile kinds, stone types, builders (builders
+    variant), then the seats arriving at the start."""
+    builders = [f"~{b.name}" for b in edition.builders] if variant == "builders" else []
+    return [*(f"~{k.name}" for k in Tile), *(f"~{s.name}" for s in Stone), *builders,
+            *(f"~{i + 1}" for i in range(players))]
+
+
+# ------------------------------------------------------------------------ observation
+
+def _seat_size(t: Tables, builders: int) -> int:
+    # builder, food, space, order, pyramid (left and right material of each slot),
+    # stones placed, storehouse by stone type, flags f h e r
+    return builders + 3 + t.slots * 10 + 1 + _STONES + 4
+
+
+def observation_size(edition: Edition, players: int, variant: str) -> int:
+    """The length of :func:`observation` for a game of ``players`` seats in ``variant``."""
+    t = Tables.of(edition)
+    builders = len(edition.builders) if variant == "builders" else 0
+    ptah = _STONES + 1 if players == 1 else 0
+    return (2 * players + _PHASES + 1 + _TILES + _STONES + 1 + t.columns
+            + len(t.quarry_spaces) * _TILES + t.columns * t.rows * _STONES + _STONES + ptah
+            + players * _seat_size(t, builders))
+
+
+def observation(state: GameState, seat: int) -> list[float]:
+    """What ``seat`` sees of ``state`` (the whole position) as :func:`observation_size`
+    numbers, in this order:
+
+    - the observing seat, then the deciding seat (none at a chance node or the end),
+      one-hot over the seats;
+    - the phase, one-hot: set-up, start of a turn, placing, after the turn, refills, over;
+    - at the start of a turn, the space its boat started on (/ last space) and that
+      quarry's tile (one-hot over the tile kinds; none off a quarry);
+    - the stone bought and not yet placed, one-hot over the stone types; whether it may
+      be stored;
+    - the refills due, per column (count / rows);
+    - each quarry's tile in track order, one-hot over the tile kinds (none before laid);
+    - the offer, column by column, row 1 up: each cell's stone type, one-hot;
+    - the bag: each stone type's count / stones per type;
+    - solo only: Ptah's stones, each type's count / stones per type, and their total /
+      Ptah's target;
+    - each seat: its builder, one-hot (builders variant only); food
+      (``min(food, FOOD_SCALE) / FOOD_SCALE``); space / last space; its order of arrival
+      on that space / seats (0 before it arrived); each slot of the pyramid (bottom-up,
+      left to right) as its left and then right half's material, one-hot over B T M G A;
+      stones placed / slots; stored stones of each type (count / 3, at most 1); the
+      flags feast used, sail-back used, forced end taken, retired.
+    """
+    t = state.tables
+    ed = t.edition
+    players = state.players
+    n = len(players)
+    builders = state.variant.value == "builders"
+    out = [0.0] * observation_size(ed, n, state.variant.value)
+    out[seat] = 1.0
+    deciding = state.current_seat()
+    if deciding >= 0:
+        out[n + deciding] = 1.0
+    i = 2 * n
+    out[i + int(state.phase)] = 1.0
+    i += _PHASES
+    if state.start_space >= 0:
+        out[i] = state.start_space / t.last
+        q = t.quarry_at[state.start_space]
+        if q >= 0 and state.tiles[q] >= 0:
+            out[i + 1 + state.tiles[q]] = 1.0
+    i += 1 + _TILES
+    if state.hand >= 0:
+        out[i + state.hand] = 1.0
+    i += _STONES
+    out[i] = 1.0 if state.can_store else 0.0
+    i += 1
+    pending = state.pending
+    for c in set(pending):
+        out[i + c] = min(1.0, pending.count(c) / t.rows)
+    i += t.columns
+    for tile in state.tiles:
+        if tile >= 0:
+            out[i + tile] = 1.0
+        i += _TILES
+    for col in state.offer:
+        for r, stone in enumerate(col):
+            out[i + r * _STONES + stone] = 1.0
+        i += t.rows * _STONES
+    per_type = t.per_type
+    for s, k in enumerate(state.bag):
+        out[i + s] = k / per_type
+    i += _STONES
+    if state.ptah is not None:
+        for s, k in enumerate(state.ptah):
+            out[i + s] = k / per_type
+        out[i + _STONES] = min(1.0, state.ptah_total / t.ptah_target)
+        i += _STONES + 1
+    names = [b.name for b in ed.builders] if builders else []
+    last = t.last
+    for p in players:
+        if builders:
+            if p.builder is not None:
+                out[i + names.index(p.builder.name)] = 1.0
+            i += len(names)
+        out[i] = min(p.food, FOOD_SCALE) / FOOD_SCALE
+        out[i + 1] = p.space / last
+        if p.arrival >= 0:
+            order = 1 + sum(1 for q in players
+                            if q.space == p.space and 0 <= q.arrival < p.arrival)
+            out[i + 2] = order / n
+        i += 3
+        for v in p.pyramid.stones:
+            if v >= 0:
+                out[i + v // 5] = 1.0
+                out[i + 5 + v % 5] = 1.0
+            i += 10
+        out[i] = p.pyramid.count / t.slots
+        i += 1
+        store = p.store
+        for s in set(store):
+            out[i + s] = min(store.count(s), 3) / 3
+        i += _STONES
+        out[i] = 1.0 if p.feasted else 0.0
+        out[i + 1] = 1.0 if p.sailed else 0.0
+        out[i + 2] = 1.0 if p.ended else 0.0
+        out[i + 3] = 1.0 if p.retired else 0.0
+        i += 4
+    return out
