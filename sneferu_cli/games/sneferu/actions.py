@@ -96,14 +96,24 @@ def _most_stored(edition: Edition, variant: str) -> int:
             + _builds(edition, variant, Power.SAIL_BACK))
 
 
-def max_action_parts(edition: Edition, players: int, variant: str) -> int:
-    """The most parts of a move: at most ``columns - 1`` shifts (each fills an empty
-    column from one keeping a stone), the feast, the buy (or the forced end), its
-    placement or ``store``, and the placements of stored stones."""
+def _most_shifts(edition: Edition, players: int) -> int:
+    """A bound on the column shifts of one move: each fills a column that was empty at the
+    start of the turn (its source keeps a stone). With the bag empty, every stone not in
+    the offer is in a seat's pyramid or storehouse (at most a slot's worth each), so the
+    offer holds the rest, which leaves at most this many columns empty (the standard
+    edition with 4 seats: 16 stones or more, at most 1 empty column)."""
+    if not _bag_can_empty(edition, players):
+        return 0
     t = Tables.of(edition)
-    shifts = t.columns - 1 if _bag_can_empty(edition, players) else 0
+    least = max(1, t.per_type * _STONES - players * t.slots)
+    return min(t.columns - 1, t.columns - -(-least // t.rows))
+
+
+def max_action_parts(edition: Edition, players: int, variant: str) -> int:
+    """The most parts of a move: its shifts, the feast, the buy (or the forced end), its
+    placement or ``store``, and the placements of stored stones."""
     feast = _builds(edition, variant, Power.FEAST)
-    return shifts + feast + 2 + _most_stored(edition, variant)
+    return _most_shifts(edition, players) + feast + 2 + _most_stored(edition, variant)
 
 
 def max_game_length(edition: Edition, players: int, variant: str) -> int:
