@@ -5,7 +5,8 @@ position notations and the terminal picture, ``page.py`` the web viewer's data. 
 above reach them only through :data:`GAME` (``get_game("sneferu")``, the builders through
 ``new_game_set_up``), whose optional members of SPEC.md section 12 bring in the rest:
 ``record.py`` (builders and solo tags), ``search.py`` (the Sneferu search), ``serve.py``
-(``sneferu serve``'s steps and state document) and ``bench.py`` (step bench and perft).
+(``sneferu serve``'s steps and state document), ``bench.py`` (step bench and perft) and
+``actions.py`` (the learning libraries' action encoding and observation, SPEC 16.1).
 
 >>> state = GAME.new_game(2)
 >>> GAME.apply_outcome(state, "~FOOD1")
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...game import Game, Perft, RulesBench, Standing, TurnSteps
-from . import record
+from . import actions, record
 from .notation.fast import MOVE, read_canonical_move, read_listed_steps, read_outcome
 from .notation.picture import picture, sections
 from .notation.position import from_position, to_position
@@ -123,39 +124,25 @@ class SneferuGame(Game):
     # (actions.py); encodings are of the standard edition.
 
     def action_names(self, players: int, variant: str) -> list[str]:
-        from .actions import action_names
-
-        return action_names(standard_edition(), players, variant)
+        return actions.action_names(standard_edition(), players, variant)
 
     def action_parts(self, move: str) -> tuple[str, ...]:
-        from .actions import action_parts
-
-        return action_parts(move)
+        return actions.action_parts(move)
 
     def max_action_parts(self, players: int, variant: str) -> int:
-        from .actions import max_action_parts
-
-        return max_action_parts(standard_edition(), players, variant)
+        return actions.max_action_parts(standard_edition(), players, variant)
 
     def outcome_names(self, players: int, variant: str) -> list[str]:
-        from .actions import outcome_names
-
-        return outcome_names(standard_edition(), players, variant)
+        return actions.outcome_names(standard_edition(), players, variant)
 
     def max_game_length(self, players: int, variant: str) -> int:
-        from .actions import max_game_length
-
-        return max_game_length(standard_edition(), players, variant)
+        return actions.max_game_length(standard_edition(), players, variant)
 
     def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
-        from .actions import observation_size
-
-        return (observation_size(standard_edition(), players, variant),)
+        return (actions.observation_size(standard_edition(), players, variant),)
 
     def observation(self, state: GameState, seat: int) -> list[float]:
-        from .actions import observation
-
-        return observation(state, seat)
+        return actions.observation(state, seat)
 
     def standings(self, state: GameState) -> list[Standing]:
         return [Standing(s.seat + 1, s.rank, {"stones": s.stones, "food": s.food}, s.retired)

@@ -47,10 +47,10 @@ _STONES: Final = len(Stone)
 def action_parts(move: str) -> tuple[str, ...]:
     """The parts of a canonical move: its steps, the last with `` done`` (``done`` alone
     for the move ``done``)."""
-    if move == "done":
-        return (move,)
-    *steps, last = move.split(" ")
-    return (*steps, last + _ENDS)
+    steps = move.split(" ")
+    if move != "done":
+        steps[-1] += _ENDS
+    return tuple(steps)
 
 
 def _builds(edition: Edition, variant: str, power: Power) -> bool:
