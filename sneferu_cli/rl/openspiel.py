@@ -7,12 +7,12 @@ encoding as a Python ``pyspiel`` game named ``sneferu_NAME`` (``-`` becomes ``_`
 >>> game.num_players()
 3
 
-Parameters: ``players`` (the game's smallest count by default, at least 2) and ``variant`` (its first
-variant by default). With a factored encoding (SPEC 16.1) one move is as many decisions of
-its seat as it has parts, and the observation tensor ends with the parts chosen so far.
-Chance nodes list the game's outcomes with their probabilities as
-chance ids (:meth:`Encoding.outcome_id`). A simultaneous node is played sequentially, seat
-by seat in ascending order, as the game interface collects it: the pending moves are hidden
+Parameters: ``players`` (the game's smallest count by default, at least 2) and ``variant``
+(its first variant by default). With a factored encoding (SPEC 16.1) one move is as many
+decisions of its seat as it has parts, and the observation tensor ends with the parts
+chosen so far. Chance nodes list the game's outcomes with their probabilities as chance
+ids (:meth:`Encoding.outcome_id`). A simultaneous node is played sequentially, seat by
+seat in ascending order, as the game interface collects it: the pending moves are hidden
 from the other seats' views, so the game is declared imperfect-information and each seat's
 information state is what it saw. Returns come from the final ranking (:func:`returns`).
 """
