@@ -48,15 +48,15 @@ RANDOM = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCh
 
 
 def test_encoded_games() -> None:
-    assert ENCODED == ["imhotep", "sealed-rl", "sealed-parts"]
-    assert spiel.SHORT_NAMES == ["sneferu_imhotep", "sneferu_sealed_rl", "sneferu_sealed_parts"]
+    assert ENCODED == ["sneferu", "imhotep", "sealed-rl", "sealed-parts"]
+    assert spiel.SHORT_NAMES == ["sneferu_sneferu", "sneferu_imhotep", "sneferu_sealed_rl",
+                                 "sneferu_sealed_parts"]
     assert spiel.register() == spiel.SHORT_NAMES  # once each
     skipped = unencoded_games()
-    assert "sneferu: no action encoding (Game.action_names), not bound" in skipped
     assert "silver-gold: no action encoding (Game.action_names), not bound" in skipped
-    with pytest.raises(ValueError, match=r"^Sneferu has no action encoding yet "
+    with pytest.raises(ValueError, match=r"^Akropolis has no action encoding yet "
                                          r"\(Game.action_names\)$"):
-        env(game="sneferu", players=2)
+        env(game="akropolis", players=2)
 
 
 @pytest.mark.parametrize(("name", "players"), SET_UPS)

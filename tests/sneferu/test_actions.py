@@ -100,8 +100,7 @@ def ids_of(state, players: int, variant: str) -> list[tuple[int, ...]]:
     move's parts begin another's."""
     encoding = GAME.encoding(players, variant)
     assert encoding is not None
-    parts = [tuple(encoding.action_id(p) for p in GAME.action_parts(m))
-             for m in GAME.legal_moves(state)]
+    parts = [encoding.action_ids(m) for m in GAME.legal_moves(state)]
     assert len(set(parts)) == len(parts)
     every = set(parts)
     assert not [p for p in parts for k in range(1, len(p)) if p[:k] in every]
@@ -155,7 +154,7 @@ def test_rare_parts() -> None:
 def test_every_legal_move_has_parts(players: int, variant: str, seed: int) -> None:
     """Completeness over random games: every legal move of every decision is parts with
     ids, none begins another, none is longer than ``max_action_parts``; a game has at
-    most ``max_game_length`` events (counted in parts); no seat stores more stones than
+    most ``max_game_length`` events (moves and chance); no seat stores more stones than
     the bound of ``max_action_parts`` allows (STOREHOUSE tiles, and Heba's sail-back);
     every chance outcome has an id."""
     encoding = GAME.encoding(players, variant)
@@ -171,22 +170,20 @@ def test_every_legal_move_has_parts(players: int, variant: str, seed: int) -> No
             GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
             events += 1
             continue
-        parts = ids_of(state, players, variant)
-        move = rng.randrange(len(parts))
-        events += len(parts[move])
-        GAME.apply_move(state, GAME.legal_moves(state)[move])
+        ids_of(state, players, variant)
+        GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
+        events += 1
         assert all(len(p.store) <= most_stored for p in state.players)
     assert events <= GAME.max_game_length(players, variant)
 
 
 def test_game_length_and_parts_bounds() -> None:
-    """max_game_length: 15 tiles, 100 stones drawn at most, the builders and the boats;
-    per seat 21 buys, 21 placements, its stores, an end, a feast, a done per turn (22),
-    and 21 shifts with 4 seats. max_action_parts: a buy and its placement, a stored
-    placement per STOREHOUSE tile (2) and Heba's sail-back, the feast, one shift."""
-    assert GAME.max_game_length(2, "standard") == 115 + 2 + 2 * (21 + 21 + 2 + 1 + 22)
-    assert GAME.max_game_length(4, "builders") == 115 + 8 + 4 * (21 + 21 + 3 + 1 + 1 + 22
-                                                                  + 21)
+    """max_game_length: 15 tiles, 100 stones drawn at most, the builders and the boats,
+    and per seat a move per buy (21 at most) and the forced end. max_action_parts: a buy
+    and its placement, a stored placement per STOREHOUSE tile (2) and Heba's sail-back,
+    the feast, one shift (4 seats: an empty bag leaves 16 stones or more in the offer)."""
+    assert GAME.max_game_length(2, "standard") == 115 + 2 + 2 * 22
+    assert GAME.max_game_length(4, "builders") == 115 + 8 + 4 * 22
     assert [GAME.max_action_parts(n, v) for n, v in SET_UPS] == [4, 6, 4, 6, 4, 6, 5, 7]
 
 
@@ -256,3 +253,53 @@ def test_observation_mid_turn() -> None:
             again = GAME.from_position(GAME.view(s, seat))
             assert GAME.observation(again, seat) == GAME.observation(s, seat)
 
+
+
+def test_openspiel_mcts_plays() -> None:
+    """OpenSpiel's MCTSBot plays a whole 2-seat game through the binding, a move a step
+    at a time; OpenSpiel's bound on its length is max_game_length x max_action_parts."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    import sneferu_cli.rl.openspiel  # noqa: F401  (registers sneferu_sneferu)
+
+    game = pyspiel.load_game("sneferu_sneferu", {"players": 2})
+    assert game.num_distinct_actions() == 901
+    assert game.max_game_length() == (115 + 2 + 2 * 22) * 4
+    rng = np.random.RandomState(7)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=4, evaluator=evaluator,
+                       random_state=rng)
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            decisions += 1
+    assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+    assert decisions >= 2 * 2 * 7  # a buy and a placement a turn, 7 turns a seat or more
+
+
+@pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.parametrize("players", GAME.players)
+def test_builders_variant_bound(players: int) -> None:
+    """The generic tests of tests/test_rl.py play the first variant; the builders variant
+    through both bindings (OpenSpiel from 2 seats, PettingZoo a solo game too)."""
+    import pyspiel
+    from pettingzoo.test import api_test
+
+    import sneferu_cli.rl.openspiel  # noqa: F401
+    from sneferu_cli.rl.pettingzoo import env
+
+    if players >= 2:
+        game = pyspiel.load_game("sneferu_sneferu", {"players": players,
+                                                     "variant": "builders"})
+        assert game.num_distinct_actions() == (1755 if players == 4 else 1743)
+        pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    api_test(env(game="sneferu", players=players, variant="builders"), num_cycles=200)

@@ -117,19 +117,15 @@ def max_action_parts(edition: Edition, players: int, variant: str) -> int:
 
 
 def max_game_length(edition: Edition, players: int, variant: str) -> int:
-    """A bound on the chance events and decisions (parts) of one game. Chance: the tiles,
-    the offer, the builders, the boats' order, and at most one refill per stone left in
-    the bag. Decisions of a seat: a buy per slot, a placement per slot, its stores, one
-    forced end, one feast, a ``done`` per turn (a turn has a buy or the forced end), and
-    in a game whose bag can empty, shifts (each fills a column emptied by a buy)."""
+    """A bound on the events of one game: chance events and moves (SPEC 16.1; the bindings
+    multiply it by :func:`max_action_parts` for the decisions). Chance: the tiles, the
+    builders, the boats' order, and at most one draw per stone (the offer, then the
+    refills). Moves: each is a turn with a buy or the forced end; a seat buys at most one
+    stone per slot (a buy needs placed + stored < slots, 4.1, and a stone bought stays
+    placed or stored) and takes the forced end once (it ends its game, R11)."""
     t = Tables.of(edition)
-    builders = variant == "builders"
-    chance = (len(t.quarry_spaces) + t.per_type * _STONES + players * (1 + builders))
-    turns = t.slots + 1
-    shifts = t.slots if _bag_can_empty(edition, players) else 0
-    seat = (t.slots + t.slots + _most_stored(edition, variant) + 1
-            + _builds(edition, variant, Power.FEAST) + turns + shifts)
-    return chance + players * seat
+    chance = len(t.quarry_spaces) + t.per_type * _STONES + players * (1 + (variant == "builders"))
+    return chance + players * (t.slots + 1)
 
 
 def outcome_names(edition: Edition, players: int, variant: str) -> list[str]:
