@@ -156,7 +156,8 @@ def test_every_legal_move_has_parts(players: int, variant: str, seed: int) -> No
     ids, none begins another, none is longer than ``max_action_parts``; a game has at
     most ``max_game_length`` events (moves and chance); no seat stores more stones than
     the bound of ``max_action_parts`` allows (STOREHOUSE tiles, and Heba's sail-back);
-    every chance outcome has an id."""
+    every chance outcome has an id. The observation, made from the state's attributes, is
+    that of the position read back, at chance nodes too (refills due)."""
     encoding = GAME.encoding(players, variant)
     assert encoding is not None
     rng = random.Random(seed)
@@ -164,6 +165,9 @@ def test_every_legal_move_has_parts(players: int, variant: str, seed: int) -> No
     most_stored = 2 + (variant == "builders")
     events = 0
     while not state.is_over():
+        seat = rng.randrange(players)
+        again = GAME.from_position(GAME.view(state, seat))
+        assert GAME.observation(again, seat) == GAME.observation(state, seat)
         if state.is_chance_node():
             for outcome, _ in GAME.chance_outcomes(state):
                 encoding.outcome_id(outcome)
