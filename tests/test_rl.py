@@ -235,9 +235,11 @@ def test_openspiel_parts() -> None:
         state.apply_action(0)  # no bid below 10 in seat 2's hand
 
 
-def test_openspiel_mcts_plays() -> None:
-    """OpenSpiel's MCTSBot plays a whole game of Imhotep through the binding."""
-    game = pyspiel.load_game("sneferu_imhotep", {"players": 2})
+@pytest.mark.parametrize("name", ["sneferu_imhotep", "sneferu_sneferu"])
+def test_openspiel_mcts_plays(name: str) -> None:
+    """OpenSpiel's MCTSBot plays a whole 2-player game through the binding (Sneferu's
+    moves a part at a time)."""
+    game = pyspiel.load_game(name, {"players": 2})
     rng = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=4, evaluator=evaluator,
