@@ -9,13 +9,17 @@ from __future__ import annotations
 import collections
 import random
 
+import pyspiel
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pettingzoo.test import api_test
 from positions import Seat, build, levels_below, placements, play
 
+import sneferu_cli.rl.openspiel  # noqa: F401  (registers sneferu_sneferu)
 from sneferu_cli.game import get_game
 from sneferu_cli.games.sneferu.actions import FOOD_SCALE, action_parts
+from sneferu_cli.rl.pettingzoo import env
 
 GAME = get_game("sneferu")
 SET_UPS = [(n, v) for n in GAME.players for v in GAME.variants]
@@ -263,10 +267,6 @@ def test_openspiel_game() -> None:
     """The OpenSpiel game of 2 seats (tests/test_rl.py has MCTSBot play it): 901 action
     ids; a move a step at a time, so OpenSpiel's bound on the length is max_game_length
     x max_action_parts."""
-    import pyspiel
-
-    import sneferu_cli.rl.openspiel  # noqa: F401  (registers sneferu_sneferu)
-
     game = pyspiel.load_game("sneferu_sneferu", {"players": 2})
     assert game.num_distinct_actions() == 901
     assert game.max_chance_outcomes() == 18
@@ -288,12 +288,6 @@ def test_openspiel_game() -> None:
 def test_builders_variant_bound(players: int) -> None:
     """The generic tests of tests/test_rl.py play the first variant; the builders variant
     through both bindings (OpenSpiel from 2 seats, PettingZoo a solo game too)."""
-    import pyspiel
-    from pettingzoo.test import api_test
-
-    import sneferu_cli.rl.openspiel  # noqa: F401
-    from sneferu_cli.rl.pettingzoo import env
-
     if players >= 2:
         game = pyspiel.load_game("sneferu_sneferu", {"players": players,
                                                      "variant": "builders"})
