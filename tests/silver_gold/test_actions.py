@@ -10,11 +10,14 @@ from __future__ import annotations
 import collections
 import random
 
+import numpy as np
+import pyspiel
 import pytest
-from silver_gold.helpers import Seat, build
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from silver_gold.helpers import Seat, build
 
+import sneferu_cli.rl.openspiel  # noqa: F401 (registers sneferu_silver_gold)
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.actions import (
     action_parts,
@@ -32,6 +35,7 @@ from sneferu_cli.games.silver_gold.state import (
     spread,
     tables_of,
 )
+from sneferu_cli.rl.pettingzoo import env
 
 TABLES = tables_of(standard_edition())
 RANDOM = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -59,7 +63,8 @@ def test_counts_per_set_up(players: int) -> None:
         "take": 48 + 1}
     assert encoding.actions == 8456
     assert GAME.max_action_parts(players, "standard") == 5  # a main marking, 2 + 2 crosses
-    assert GAME.max_game_length(players, "standard") == {2: 225, 3: 251, 4: 277}[players]
+    # 2 p deals and keeps, 4 offer cards, 28 turns of 1 + p events, 2 per card taken
+    assert GAME.max_game_length(players, "standard") == {2: 180, 3: 206, 4: 232}[players]
     assert GAME.observation_shape(players, "standard") == ({2: 1468, 3: 2137,
                                                             4: 2806}[players],)
     assert len(encoding.outcomes) == 194_580 + 48 + 48 + 6
@@ -143,8 +148,7 @@ def assert_prefix_free(parts: list[tuple[str, ...]]) -> None:
 def test_random_games_have_every_part(players: int, seed: int) -> None:
     """Completeness: every part of every legal move of every deciding seat has an id, no
     legal move's parts are a proper prefix of another's, no move has more parts than
-    max_action_parts, and a game's events (moves counted in parts) stay within
-    max_game_length."""
+    max_action_parts, and a game's moves and chance events stay within max_game_length."""
     encoding = GAME.encoding(players)
     assert encoding is not None
     names = set(encoding.moves)
@@ -164,7 +168,7 @@ def test_random_games_have_every_part(players: int, seed: int) -> None:
             assert_prefix_free(parts)
         seat = state.current_seat()
         move = rng.choice(GAME.legal_moves_of(state, seat))
-        events += len(GAME.action_parts(move))
+        events += 1
         GAME.apply_move_of(state, seat, move)
     assert events <= GAME.max_game_length(players, "standard")
 
@@ -239,7 +243,9 @@ def test_observation_of_a_hand_built_position() -> None:
     observation = GAME.observation(state, 1)
     assert len(observation) == 132 + 2 * 668
     head, seat_1 = observation[:132], observation[132:800]
-    assert head[:14] == [0, 1] + [0, 1, 0, 0] + [0, 0, 1, 0, 0, 0, 0, 0]  # seat 2; r2; turn 2
+    assert head[:2] == [0, 1]  # seen by seat 2
+    assert head[2:6] == [0, 1, 0, 0]  # round 2
+    assert head[6:14] == [0, 0, 1, 0, 0, 0, 0, 0]  # turn 2 (0-7)
     assert head[14:23].index(1.0) == 4  # mark
     assert head[23:29] == [0, 0, 1, 0, 0, 0]  # V3 (D2 I3 V3 T4 L4 O4)
     assert head[29:35] == [1, 1 / 2, 1 / 2, 1, 1, 1]  # copies still unrevealed this round
@@ -287,3 +293,43 @@ def test_observation_never_shows_another_seats_deal_or_sealed_move() -> None:
     GAME.apply_move_of(marked, 1, "40:b1,c1,d1")
     assert GAME.observation(marked, 0) == GAME.observation(mark, 0)
     assert GAME.observation(marked, 1) != GAME.observation(mark, 1)
+
+
+def test_pettingzoo_takes_a_marking_in_parts() -> None:
+    """The rules' example (5.7) through the PettingZoo binding: the straight three over
+    card 7's two crosses, then one bonus mark a step; the mask offers only the parts that
+    continue a listed move (G26: {a2, c2} is listed a2 first), the parts chosen show in the
+    seat's own observation only, and the whole move is sealed when its last part is in."""
+    e = env(game="silver-gold", players=2)
+    e.reset(seed=1)
+    e.state = build(Seat(play={7: "a1 b1", 23: ""}), Seat(play={40: ""}), exp=("I3",))
+    e._advance()
+    encoding = e.encoding
+    ids = {name: encoding.moves.index(name) for name in (
+        "7:c1,d1,e1", "+7:a2", "+7:c2", "+7:d2", "+7:c3", "+23:a1")}
+
+    def mask(agent: str) -> list[int]:
+        return list(np.flatnonzero(e.observe(agent)["action_mask"]))
+
+    assert e.agent_selection == "seat_1" and ids["7:c1,d1,e1"] in mask("seat_1")
+    e.step(ids["7:c1,d1,e1"])
+    assert e.agent_selection == "seat_1"
+    assert mask("seat_1") == sorted(ids[x] for x in ("+7:a2", "+7:c2", "+7:d2", "+23:a1"))
+    tail = e.observe("seat_1")["observation"][-encoding.actions:]
+    assert list(np.flatnonzero(tail)) == [ids["7:c1,d1,e1"]]
+    assert not e.observe("seat_2")["observation"][-encoding.actions:].any()
+    e.step(ids["+7:c2"])
+    assert mask("seat_1") == sorted(ids[x] for x in ("+7:d2", "+7:c3", "+23:a1"))
+    e.step(ids["+7:d2"])
+    assert e.agent_selection == "seat_2"
+    assert str(e.state.sealed[0]) == "7:c1,d1,e1 +7:c2 +7:d2"
+
+
+def test_openspiel_game() -> None:
+    """The OpenSpiel game (tests/test_rl.py has OpenSpiel's MCTSBot play it): its bound on
+    a game's actions is max_game_length times max_action_parts."""
+    game = pyspiel.load_game("sneferu_silver_gold", {"players": 3})
+    assert game.num_distinct_actions() == 8456
+    assert game.max_chance_outcomes() == 194_682
+    assert game.max_game_length() == 206 * 5
+    assert game.observation_tensor_shape() == [2137 + 8456]

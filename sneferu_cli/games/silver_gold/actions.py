@@ -56,6 +56,7 @@ from .state import (
     BOXES,
     DRAWING,
     FULL,
+    GEMS,
     KEEPING,
     KEPT,
     MARKING,
@@ -64,7 +65,6 @@ from .state import (
     ROUNDS,
     TAKING,
     TURNS,
-    GEMS,
     SilverGoldState,
     Tables,
     spread,
@@ -154,15 +154,13 @@ def outcome_names(edition: Edition) -> list[str]:
 
 
 def max_game_length(edition: Edition, players: int) -> int:
-    """A bound on the decisions (counted in parts) and chance events of one game: the deals
-    and keeps, the set-up offer, each turn's expedition card and one main marking per seat
-    (4), one bonus mark per red cross of the edition (each cell is marked at most once in a
-    game, 5.4), and for each card that can enter play after the set-up its take and the
-    refill or draw it causes (6, G15)."""
-    t = tables_of(edition)
-    crosses = sum(t.cross[k].bit_count() for k in range(1, t.cards + 1))
-    return (2 * players + OFFER_SIZE + ROUNDS * TURNS * (1 + players) + crosses
-            + 2 * (t.cards - KEPT * players))
+    """A bound on the moves and chance events of one game (SPEC 16.1: the bindings count
+    a move's parts by multiplying by :func:`max_action_parts`): the deals and keeps, the
+    set-up offer, each turn's expedition card and one marking per seat (4), and for each
+    card that can enter play after the set-up its take and the refill or draw it causes
+    (6, G15; a card taken never comes back)."""
+    return (2 * players + OFFER_SIZE + ROUNDS * TURNS * (1 + players)
+            + 2 * (len(edition.cards) - KEPT * players))
 
 
 # ---------------------------------------------------------------------- observation
