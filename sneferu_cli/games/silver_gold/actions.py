@@ -24,9 +24,12 @@ marking) or touches a cell that the non-wall cells outside ``P`` and outside the
 connect to the entrance. Necessary: the earlier marks of a card in play are one group with
 the entrance, never a wall nor its tomb (5.2, 5.6), and the marking must touch them (G4).
 Enough: a card kept at set-up can have any such group (at most 23 cells) marked one single
-cell a turn (5.3) in the 27 turns before the last, and any pattern can be the current one
-at any turn of a round (G24). A bonus mark on card ``C`` is owed by a red cross marked in
-the same move on the seat's other card, which can be any card with a cross.
+cell a turn (5.3) in the 27 turns before the last, the bonus marks its red crosses owe (at
+most 2) made on the seat's other card, and any pattern can be the current one at any turn
+of a round (G24). A bonus mark on card ``C`` is owed by a red cross marked in the same
+move on the seat's other card, which can be any card with a cross. Both directions are
+tested: every part of every legal move over random games has an id, and each id is a part
+of a listed legal move in a position built for it (``tests/silver_gold/test_actions.py``).
 
 Chance ids: every deal (the 4-card sets, lexicographic), ``~offer:N``, ``~draw:N``, then
 ``~exp:CODE`` per pattern.
