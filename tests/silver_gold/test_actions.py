@@ -97,6 +97,10 @@ def test_cells_no_state_allows() -> None:
                 if not TABLES.walls[card] >> k & 1
                 and (k,) not in main_markings(TABLES, card)]
     assert left_out == [(5, "e4"), (11, "d5"), (13, "d5"), (41, "c5"), (41, "d5")]
+    assert sum(25 - TABLES.walls[card].bit_count() for card in range(1, 49)) == 930 + 5
+    wall_free = sum(1 for card in range(1, 49) for placements in TABLES.placements
+                    for mask, _ in placements if not mask & TABLES.walls[card])
+    assert wall_free == 5419 + 1
     assert TABLES.grid[5][15:25] == ".###X..S.T"  # e4 a red cross between walls and tomb
     domino = 1 << 22 | 1 << 23
     assert not markable(TABLES, 41, domino)
@@ -148,7 +152,8 @@ def assert_prefix_free(parts: list[tuple[str, ...]]) -> None:
 def test_random_games_have_every_part(players: int, seed: int) -> None:
     """Completeness: every part of every legal move of every deciding seat has an id, no
     legal move's parts are a proper prefix of another's, no move has more parts than
-    max_action_parts, and a game's moves and chance events stay within max_game_length."""
+    max_action_parts, a game's moves and chance events stay within max_game_length, and
+    every observation is numbers in [0, 1]."""
     encoding = GAME.encoding(players)
     assert encoding is not None
     names = set(encoding.moves)
@@ -161,6 +166,9 @@ def test_random_games_have_every_part(players: int, seed: int) -> None:
             GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
             events += 1
             continue
+        for seat in range(players):
+            observation = GAME.observation(state, seat)
+            assert min(observation) >= 0.0 and max(observation) <= 1.0
         for seat in GAME.deciding_seats(state):
             parts = [GAME.action_parts(m) for m in GAME.legal_moves_of(state, seat)]
             assert all(x in names for p in parts for x in p)
@@ -333,3 +341,14 @@ def test_openspiel_game() -> None:
     assert game.max_chance_outcomes() == 194_682
     assert game.max_game_length() == 206 * 5
     assert game.observation_tensor_shape() == [2137 + 8456]
+
+
+def test_observation_of_a_retired_seat() -> None:
+    """A seat that retires at the sealed marking leaves it (SPEC 14.1): retired, no longer
+    to decide, in every seat's observation."""
+    state = build(Seat(play={7: "a1 b1"}), Seat(play={40: "a1"}), Seat(play={23: ""}),
+                  exp=("I3",))
+    state.retire(1)
+    for seat in range(3):
+        seats = GAME.observation(state, seat)[133:]  # after the head of 130 + 3 numbers
+        assert [seats[668 * s:668 * s + 2] for s in range(3)] == [[0, 1], [1, 0], [0, 1]]
