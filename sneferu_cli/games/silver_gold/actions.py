@@ -57,6 +57,7 @@ from .edition import COLOURS, PER_COLOUR, SIZE, Edition
 from .move import CELL_NAMES, mark_text
 from .state import (
     BOXES,
+    DEALT,
     DRAWING,
     FULL,
     GEMS,
@@ -151,7 +152,7 @@ def outcome_names(edition: Edition) -> list[str]:
     """Every chance outcome (14.3): the deals, the offer cards, the drawn cards, the
     expedition patterns."""
     numbers = range(1, len(edition.cards) + 1)
-    names = ["~deal:" + ",".join(map(str, deal)) for deal in itertools.combinations(numbers, 4)]
+    names = ["~deal:" + ",".join(map(str, deal)) for deal in itertools.combinations(numbers, DEALT)]
     names += [f"~offer:{k}" for k in numbers] + [f"~draw:{k}" for k in numbers]
     return names + [f"~exp:{e.code}" for e in edition.expeditions]
 
@@ -159,7 +160,7 @@ def outcome_names(edition: Edition) -> list[str]:
 def max_game_length(edition: Edition, players: int) -> int:
     """A bound on the moves and chance events of one game (SPEC 16.1: the bindings count
     a move's parts by multiplying by :func:`max_action_parts`): the deals and keeps, the
-    set-up offer, each turn's expedition card and one marking per seat (4), and for each
+    set-up offer, each of the 28 turns' expedition card and one marking per seat, and for each
     card that can enter play after the set-up its take and the refill or draw it causes
     (6, G15; a card taken never comes back)."""
     return (2 * players + OFFER_SIZE + ROUNDS * TURNS * (1 + players)
@@ -174,8 +175,12 @@ def _head_size(tables: Tables, players: int) -> int:
 
 
 def _seat_size(tables: Tables) -> int:
+    # retired, deciding, taking, owed; red, green, skulls; torches; points; boxes; completed
+    # cards, per card and per colour; a chamber for each card in play (never more than the
+    # two kept: one new card for each completed one, 6)
     chamber = tables.cards + (len(GRID_CODES) + 1) * CELLS
-    return 4 + 3 + ROUNDS + 1 + 3 * len(COLOURS) + tables.cards + len(COLOURS) + KEPT * chamber
+    return (4 + 3 + ROUNDS + 1 + len(BOXES) * len(COLOURS) + tables.cards + len(COLOURS)
+            + KEPT * chamber)
 
 
 def observation_size(edition: Edition, players: int) -> int:
@@ -217,7 +222,7 @@ def _cards(tables: Tables, cards: list[int]) -> list[float]:
     return out
 
 
-def seen_deciding(state: SilverGoldState, seat: int) -> list[bool]:
+def _seen_deciding(state: SilverGoldState, seat: int) -> list[bool]:
     """Which seats ``seat`` sees still to decide: its own answer is known to it, another
     seat's sealed move is not (G21), so at a sealed node every other seat asked looks still
     to decide."""
@@ -251,7 +256,7 @@ def observation(state: SilverGoldState, seat: int) -> list[float]:
     out += _cards(t, state.offer)
     out.append(state.deck_size() / t.cards)
     out += _cards(t, state.dealt[seat])
-    deciding = seen_deciding(state, seat)
+    deciding = _seen_deciding(state, seat)
     grids = _grids(t)
     worst = t.penalty(t.skull_cap)
     chamber = t.cards + (len(GRID_CODES) + 1) * CELLS
