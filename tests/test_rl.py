@@ -48,12 +48,12 @@ RANDOM = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCh
 
 
 def test_encoded_games() -> None:
-    assert ENCODED == ["sneferu", "imhotep", "sealed-rl", "sealed-parts"]
-    assert spiel.SHORT_NAMES == ["sneferu_sneferu", "sneferu_imhotep", "sneferu_sealed_rl",
-                                 "sneferu_sealed_parts"]
+    assert ENCODED == ["sneferu", "imhotep", "silver-gold", "sealed-rl", "sealed-parts"]
+    assert spiel.SHORT_NAMES == ["sneferu_sneferu", "sneferu_imhotep", "sneferu_silver_gold",
+                                 "sneferu_sealed_rl", "sneferu_sealed_parts"]
     assert spiel.register() == spiel.SHORT_NAMES  # once each
     skipped = unencoded_games()
-    assert "silver-gold: no action encoding (Game.action_names), not bound" in skipped
+    assert "akropolis: no action encoding (Game.action_names), not bound" in skipped
     with pytest.raises(ValueError, match=r"^Akropolis has no action encoding yet "
                                          r"\(Game.action_names\)$"):
         env(game="akropolis", players=2)
@@ -235,11 +235,11 @@ def test_openspiel_parts() -> None:
         state.apply_action(0)  # no bid below 10 in seat 2's hand
 
 
-@pytest.mark.parametrize("name", ["sneferu_imhotep", "sneferu_sneferu"])
+@pytest.mark.parametrize("name", ["sneferu", "imhotep", "silver-gold"])
 def test_openspiel_mcts_plays(name: str) -> None:
-    """OpenSpiel's MCTSBot plays a whole 2-player game through the binding (Sneferu's
-    moves a part at a time)."""
-    game = pyspiel.load_game(name, {"players": 2})
+    """OpenSpiel's MCTSBot plays a whole 2-player game through the binding: Imhotep, Sneferu
+    (a turn's steps in parts) and Silver & Gold (a marking with bonus marks in parts)."""
+    game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": 2})
     rng = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=4, evaluator=evaluator,
