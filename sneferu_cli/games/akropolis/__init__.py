@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 from sneferu_cli.game import Game, Standing
 
+from .actions import action_parts, layout, observation
 from .edition import Edition, load_edition, parse_edition, standard_edition
 from .geometry import REACH, cell, distance
 from .move import MOVE, parse_move, parse_outcome
@@ -130,6 +131,28 @@ class AkropolisGame(Game):
     def canonical_move(self, text: str) -> str:
         parse_move(text)
         return text
+
+    def action_names(self, players: int, variant: str) -> list[str]:
+        return layout(players, variant).action_names
+
+    def action_parts(self, move: str) -> tuple[str, ...]:
+        return action_parts(move)
+
+    def max_action_parts(self, players: int, variant: str) -> int:
+        return 3
+
+    def outcome_names(self, players: int, variant: str) -> list[str]:
+        return layout(players, variant).outcome_names
+
+    def max_game_length(self, players: int, variant: str) -> int:
+        tiles = len(layout(players, variant).tiles)
+        return 2 * tiles - 1  # every tile is drawn; every one but the last is taken (7)
+
+    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
+        return (layout(players, variant).size,)
+
+    def observation(self, state: Any, seat: int) -> list[float]:
+        return observation(state, seat)
 
     def standings(self, state: Any) -> list[Standing]:
         return [Standing(seat + 1, rank, {"points": total, "stones": stones}, retired)
