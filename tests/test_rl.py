@@ -43,6 +43,7 @@ from sneferu_cli.rl.pettingzoo import env  # noqa: E402
 spiel.register()
 ENCODED = [g.name for g in encoded_games()]
 SET_UPS = [(name, n) for name in ENCODED for n in get_game(name).players]
+SPIEL_SET_UPS = [(name, n) for name in ENCODED for n in spiel.spiel_players(get_game(name))]
 RANDOM = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -141,7 +142,7 @@ def test_action_ids_unknown() -> None:
         encoding.action_id("CHI 2B.2 3A.1")  # not canonical (I37)
 
 
-@pytest.mark.parametrize(("name", "players"), SET_UPS)
+@pytest.mark.parametrize(("name", "players"), SPIEL_SET_UPS)
 def test_openspiel_random_sim(name: str, players: int) -> None:
     game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": players})
     assert game.num_players() == players
@@ -168,7 +169,8 @@ def test_openspiel_clone() -> None:
 
 
 def test_openspiel_load_errors() -> None:
-    with pytest.raises(ValueError, match=r"^Imhotep is for 2 to 4 players, not 5$"):
+    with pytest.raises(ValueError, match=r"^Imhotep is for 2 to 4 players in OpenSpiel, "
+                                         r"not 5$"):
         pyspiel.load_game("sneferu_imhotep", {"players": 5})
 
 

@@ -7,12 +7,12 @@ encoding as a Python ``pyspiel`` game named ``sneferu_NAME`` (``-`` becomes ``_`
 >>> game.num_players()
 3
 
-Parameters: ``players`` (the game's smallest count by default) and ``variant`` (its first
-variant by default). With a factored encoding (SPEC 16.1) one move is as many decisions of
-its seat as it has parts, and the observation tensor ends with the parts chosen so far.
-Chance nodes list the game's outcomes with their probabilities as
-chance ids (:meth:`Encoding.outcome_id`). A simultaneous node is played sequentially, seat
-by seat in ascending order, as the game interface collects it: the pending moves are hidden
+Parameters: ``players`` (the game's smallest count by default, at least 2) and ``variant``
+(its first variant by default). With a factored encoding (SPEC 16.1) one move is as many
+decisions of its seat as it has parts, and the observation tensor ends with the parts
+chosen so far. Chance nodes list the game's outcomes with their probabilities as chance
+ids (:meth:`Encoding.outcome_id`). A simultaneous node is played sequentially, seat by
+seat in ascending order, as the game interface collects it: the pending moves are hidden
 from the other seats' views, so the game is declared imperfect-information and each seat's
 information state is what it saw. Returns come from the final ranking (:func:`returns`).
 """
@@ -30,7 +30,7 @@ import pyspiel  # noqa: E402
 
 from ..game import Encoding, Game, get_game  # noqa: E402
 
-__all__ = ["SHORT_NAMES", "register", "short_name"]
+__all__ = ["SHORT_NAMES", "register", "short_name", "spiel_players"]
 
 
 def short_name(game: Game) -> str:
@@ -38,8 +38,15 @@ def short_name(game: Game) -> str:
     return "sneferu_" + game.name.replace("-", "_")
 
 
+def spiel_players(game: Game) -> list[int]:
+    """The player counts the OpenSpiel game offers: the game's, but for one (a solo game
+    has no zero-sum returns; PettingZoo offers it, SPEC 16.2)."""
+    return [n for n in game.players if n >= 2]
+
+
 def _game_type(game: Game) -> Any:
     hidden = game.hidden_information
+    players = spiel_players(game)
     info = pyspiel.GameType.Information
     return pyspiel.GameType(
         short_name=short_name(game),
@@ -49,13 +56,13 @@ def _game_type(game: Game) -> Any:
         information=info.IMPERFECT_INFORMATION if hidden else info.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=game.players[-1],
-        min_num_players=game.players[0],
+        max_num_players=players[-1],
+        min_num_players=players[0],
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": game.players[0], "variant": game.variants[0]})
+        parameter_specification={"players": players[0], "variant": game.variants[0]})
 
 
 class SneferuSpielGame(pyspiel.Game):  # type: ignore[misc]
@@ -65,11 +72,12 @@ class SneferuSpielGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        players = int(params.get("players", self.rules.players[0]))
+        counts = spiel_players(self.rules)
+        players = int(params.get("players", counts[0]))
         variant = str(params.get("variant", self.rules.variants[0]))
-        if players not in self.rules.players:
-            raise ValueError(f"{self.rules.title} is for {self.rules.players[0]} to "
-                             f"{self.rules.players[-1]} players, not {players}")
+        if players not in counts:
+            raise ValueError(f"{self.rules.title} is for {counts[0]} to {counts[-1]} "
+                             f"players in OpenSpiel, not {players}")
         if variant not in self.rules.variants:
             raise ValueError(f"{self.rules.title} has no variant {variant!r}")
         encoding = self.rules.encoding(players, variant)
