@@ -211,8 +211,8 @@ def test_observation_of_a_position() -> None:
     state = GAME.from_position(
         "standard HMBTGa 2 2 T02,?,?,? 2:T05@1,-1r0/T22@0,0r0 1:T01@1,-1r0")
     lay = layout(2, "HMBTGa")
-    seen = GAME.observation(state, 0)
-    assert seen == GAME.observation(GAME.from_position(GAME.view(state, 0)), 0)
+    seen = list(GAME.observation(state, 0))
+    assert seen == list(GAME.observation(GAME.from_position(GAME.view(state, 0)), 0))
     assert seen[:6] == [1.0, 0.0, 0.0, 0.0, 0.0, 1.0]  # seat 1 sees; a chance node; chief 2
     stones = 2 + 3 * 18  # seat 2's start and 3 quarries a turn, 18 turns
     assert seen[6:14] == [2 / stones, 2 / 102, 2 / 18, 0.0,  # seat 1: 2 points (stones)
@@ -238,7 +238,7 @@ def test_observation_of_a_position() -> None:
     assert planes(1, 5, 5) == [0] * 8
     # 7 positions a city: a type or quarry and a level each, and one plaza
     assert sum(1 for x in seen[lay.cities_at:] if x) == 2 * (7 * 2 + 1)
-    seat2 = GAME.observation(state, 1)
+    seat2 = list(GAME.observation(state, 1))
     assert seat2[:2] == [0.0, 1.0] and seat2[2:] == seen[2:]
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from array import array
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -151,7 +152,7 @@ class AkropolisGame(Game):
     def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
         return (layout(players, variant).size,)
 
-    def observation(self, state: Any, seat: int) -> list[float]:
+    def observation(self, state: Any, seat: int) -> array[float]:
         return observation(state, seat)
 
     def standings(self, state: Any) -> list[Standing]:
