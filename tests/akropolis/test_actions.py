@@ -10,6 +10,7 @@ import random
 
 import numpy as np
 import pyspiel
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from open_spiel.python.algorithms import mcts
@@ -17,6 +18,7 @@ from open_spiel.python.algorithms import mcts
 import sneferu_cli.rl.openspiel  # noqa: F401  (registers sneferu_akropolis)
 from sneferu_cli.games.akropolis import GAME
 from sneferu_cli.games.akropolis.actions import layout, positions, turns_per_seat
+from sneferu_cli.games.akropolis.geometry import q_of, r_of
 from sneferu_cli.games.akropolis.move import parse_move
 
 SET_UPS = [(2, "hmbtga"), (3, "hmbtga"), (4, "hmbtga"), (2, "hmbtgA"), (3, "hmbtgA")]
@@ -55,8 +57,15 @@ def test_counts_per_set_up() -> None:
         assert size == 3 * players + 4 * players + 35 * (players + 2) + tiles \
             + 8 * players * places
     # the all-tiles option changes nothing with 4 players; the bonus variants nothing at all
-    assert GAME.encoding(4, "HMBTGA").moves == GAME.encoding(4, "hmbtga").moves  # type: ignore[union-attr]
-    assert GAME.encoding(2, "HMbtGa").moves == GAME.encoding(2, "hmbtga").moves  # type: ignore[union-attr]
+    assert names(4, "HMBTGA") == names(4, "hmbtga")
+    assert names(2, "HMbtGa") == names(2, "hmbtga")
+
+
+def names(players: int, variant: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The action and chance-outcome names of a set-up."""
+    encoding = GAME.encoding(players, variant)
+    assert encoding is not None
+    return encoding.moves, encoding.outcomes
 
 
 def test_named_ids() -> None:
@@ -69,8 +78,8 @@ def test_named_ids() -> None:
     assert encoding.action_ids("4 @-1,-1 r0") == (3, 2036, 4220)
     assert encoding.moves[2112] == "at 0,0" and encoding.moves[2036] == "at -1,-1"
     assert encoding.outcomes[:2] == ("~T01", "~T02") and encoding.outcomes[-1] == "~T37"
-    assert GAME.encoding(3, "hmbtga").outcomes[-1] == "~T49"  # type: ignore[union-attr]
-    assert GAME.encoding(2, "hmbtgA").outcomes[-1] == "~T61"  # type: ignore[union-attr]
+    assert names(3, "hmbtga")[1][-1] == "~T49"
+    assert names(2, "hmbtgA")[1][-1] == "~T61"
 
 
 def rule_bound(turns: int) -> set[tuple[int, int]]:
@@ -181,6 +190,37 @@ def test_bound_is_reached() -> None:
             missed = aimed_game(players, variant, target)
             # two steps nearer a tile (a straight line), reached on the last tile
             assert missed == [reach - 2 * t for t in range(1, reach // 2 + 1)]
+
+
+def test_a_retired_rival_lets_a_city_leave_the_bound() -> None:
+    """The one exception the module names: with seat 2 retired (the arbiter's doing, never
+    the bindings'), seat 1 plays every turn and lays its 19th tile 38 steps out, a move
+    with no id, and the observation leaves its hexes out."""
+    encoding = GAME.encoding(2, "hmbtga")
+    assert encoding is not None
+    rng = random.Random(0)
+    state = GAME.new_game(2)
+    state.retire(1)
+    target = (60, 0)
+    while len(state.cities[0].tiles) < 18 or state.is_chance_node():
+        if state.is_chance_node():
+            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+            continue
+        GAME.apply_move(state, min(GAME.legal_moves(state),
+                                   key=lambda m: steps(parse_move(m)[1:3], target)))
+    far = [m for m in GAME.legal_moves(state) if from_start(parse_move(m)[1:3]) > 36]
+    assert max(from_start(parse_move(m)[1:3]) for m in far) == 38
+    assert [m for m in far if m.startswith("1 @38,0 ")] == [f"1 @38,0 r{k}" for k in range(4)]
+    with pytest.raises(ValueError, match=r"^Akropolis: move '1 @38,0 r0' has a part "
+                                         r"'at 38,0' with no action id$"):
+        encoding.action_ids("1 @38,0 r0")
+    GAME.apply_move(state, "1 @38,0 r0")  # the observation leaves out what lies beyond
+    seen = GAME.observation(state, 0)
+    lay = layout(2, "hmbtga")
+    assert (len(seen),) == GAME.observation_shape(2, "hmbtga")
+    levels = seen[lay.cities_at + 7 * len(lay.positions):lay.cities_at + 8 * len(lay.positions)]
+    inside = [c for c in state.cities[0].cells if from_start((q_of(c), r_of(c))) <= 36]
+    assert sum(1 for x in levels if x) == len(inside) == len(state.cities[0].cells) - 3
 
 
 def test_every_place_and_rotation_is_taken() -> None:
