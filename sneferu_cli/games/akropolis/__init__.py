@@ -12,7 +12,8 @@ with 4 players, who play every tile anyway.
 
 The position notation and the pictures live in ``position.py`` and ``picture.py``; the
 invariants the tests check in ``check.py`` (``GAME.check``) and the estimate the greedy
-and mcts engines play by in ``heuristic.py`` (``GAME.evaluate``).
+and mcts engines play by in ``heuristic.py`` (``GAME.evaluate``); the learning libraries'
+action encoding (a move in three parts) and observation in ``actions.py`` (SPEC 16.1).
 
 >>> from sneferu_cli.game import get_game
 >>> game = get_game("akropolis")
