@@ -108,7 +108,10 @@ def observation(encoding: Encoding, state: Any, seat: int,
     out = encoding.game.observation(state, seat)
     if encoding.max_parts == 1:
         return out
-    parts = array("d", bytes(8 * encoding.actions))
+    parts = _ZERO * encoding.actions
     for action in chosen:
         parts[action] = 1.0
-    return array("d", out) + parts
+    return (out if isinstance(out, array) else array("d", out)) + parts
+
+
+_ZERO = array("d", [0.0])

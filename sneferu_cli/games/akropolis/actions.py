@@ -101,6 +101,7 @@ class Layout:
 
 
 _LAYOUTS: dict[tuple[int, bool], Layout] = {}
+_ZERO: Final = array("d", [0.0])
 
 
 def layout(players: int, variant: str) -> Layout:
@@ -130,7 +131,7 @@ def observation(state: AkropolisState, seat: int) -> array[float]:
     ``array('d')``, which the bindings read without a copy per number (it is large)."""
     lay = layout(state.players, state.variant)
     n = state.players
-    out = array("d", bytes(8 * lay.size))
+    out = _ZERO * lay.size
     out[seat] = 1.0
     if not state.over and not state.to_draw:
         out[n + state.seat] = 1.0
