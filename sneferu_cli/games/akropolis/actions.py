@@ -30,6 +30,12 @@ place (*n* + 2) whether it holds a tile, whether it waits for a draw, and its he
 then per seat eight planes over :func:`positions` (the ``at`` actions' positions, same
 order): the top hex's type (``h m b t g``, district or plaza: five planes), plaza, quarry,
 and its level over *T* + 1 (the highest a stack can be), 0 on an empty position.
+
+>>> action_parts("3 @0,-1 r5")
+('take 3', 'at 0,-1', 'r5')
+>>> lay = layout(2, "hmbtga")
+>>> lay.turns, len(lay.positions), len(lay.action_names), lay.action_names[:5]
+(18, 4216, 4226, ['take 1', 'take 2', 'take 3', 'take 4', 'at -37,1'])
 """
 
 from __future__ import annotations
