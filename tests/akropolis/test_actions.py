@@ -218,6 +218,7 @@ def test_a_retired_rival_lets_a_city_leave_the_bound() -> None:
     seen = GAME.observation(state, 0)
     lay = layout(2, "hmbtga")
     assert (len(seen),) == GAME.observation_shape(2, "hmbtga")
+    assert all(0.0 <= x <= 1.0 for x in seen)  # 19 tiles laid count as the bound's 18
     levels = seen[lay.cities_at + 7 * len(lay.positions):lay.cities_at + 8 * len(lay.positions)]
     inside = [c for c in state.cities[0].cells if from_start((q_of(c), r_of(c))) <= 36]
     assert sum(1 for x in levels if x) == len(inside) == len(state.cities[0].cells) - 3

@@ -29,7 +29,9 @@ place (*n* + 2) whether it holds a tile, whether it waits for a draw, and its he
 ``h0 h1 h2`` one-hot over ``hmbtgHMBTGq``; per tile of the tile set whether it is undrawn;
 then per seat eight planes over :func:`positions` (the ``at`` actions' positions, same
 order): the top hex's type (``h m b t g``, district or plaza: five planes), plaza, quarry,
-and its level over *T* + 1 (the highest a stack can be), 0 on an empty position.
+and its level over *T* + 1 (the highest a stack can be), 0 on an empty position. (In a
+game with a retired seat stones, tiles laid and levels may pass their bounds: they stop
+at 1.)
 
 >>> action_parts("3 @0,-1 r5")
 ('take 3', 'at 0,-1', 'r5')
@@ -147,7 +149,7 @@ def observation(state: AkropolisState, seat: int) -> array[float]:
         total = points(state, s)
         out[at] = min(state.stones[s], lay.stones) / lay.stones
         out[at + 1] = total / (total + POINTS_SCALE) if total > 0 else 0.0
-        out[at + 2] = len(state.cities[s].tiles) / lay.turns
+        out[at + 2] = min(len(state.cities[s].tiles), lay.turns) / lay.turns
         out[at + 3] = 1.0 if state.retired[s] else 0.0
         at += 4
     hexes = state.tables.hexes
