@@ -22,6 +22,7 @@ import re
 import subprocess
 import sys
 
+import nim_game
 import numpy as np
 import pytest
 import sealed_rl_game
@@ -48,15 +49,17 @@ RANDOM = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCh
 
 
 def test_encoded_games() -> None:
-    assert ENCODED == ["sneferu", "imhotep", "silver-gold", "sealed-rl", "sealed-parts"]
+    assert ENCODED == ["sneferu", "imhotep", "silver-gold", "akropolis", "sealed-rl",
+                       "sealed-parts"]
     assert spiel.SHORT_NAMES == ["sneferu_sneferu", "sneferu_imhotep", "sneferu_silver_gold",
-                                 "sneferu_sealed_rl", "sneferu_sealed_parts"]
+                                 "sneferu_akropolis", "sneferu_sealed_rl",
+                                 "sneferu_sealed_parts"]
     assert spiel.register() == spiel.SHORT_NAMES  # once each
-    skipped = unencoded_games()
-    assert "akropolis: no action encoding (Game.action_names), not bound" in skipped
-    with pytest.raises(ValueError, match=r"^Akropolis has no action encoding yet "
+    nim_game.register()  # a test-only game with no encoding: every registered game has one
+    assert "nim: no action encoding (Game.action_names), not bound" in unencoded_games()
+    with pytest.raises(ValueError, match=r"^Nim has no action encoding yet "
                                          r"\(Game.action_names\)$"):
-        env(game="akropolis", players=2)
+        env(game="nim", players=2)
 
 
 @pytest.mark.parametrize(("name", "players"), SET_UPS)
@@ -237,8 +240,9 @@ def test_openspiel_parts() -> None:
 
 @pytest.mark.parametrize("name", ["sneferu", "imhotep", "silver-gold"])
 def test_openspiel_mcts_plays(name: str) -> None:
-    """OpenSpiel's MCTSBot plays a whole 2-player game through the binding: Imhotep, Sneferu
-    (a turn's steps in parts) and Silver & Gold (a marking with bonus marks in parts)."""
+    """OpenSpiel's MCTSBot plays a whole 2-player game through the binding: Sneferu (a
+    turn's steps in parts), Imhotep and Silver & Gold (a marking with bonus marks in parts;
+    Akropolis's is in tests/akropolis/test_actions.py)."""
     game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": 2})
     rng = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
