@@ -590,6 +590,9 @@ class Encoding:
         """The most actions one move takes (1: one id a move)."""
         self._move_ids = {m: i for i, m in enumerate(moves)}
         self._outcome_ids = {o: i for i, o in enumerate(outcomes)}
+        self._ids_of: dict[str, tuple[int, ...]] = {}
+        """:meth:`action_ids` of the moves met lately (a binding asks for every legal move
+        at every decision)."""
         if len(self._move_ids) != len(moves) or len(self._outcome_ids) != len(outcomes):
             raise BrokenInvariant(f"{game.title}: an action or outcome is listed twice")
 
@@ -611,14 +614,21 @@ class Encoding:
     def action_ids(self, move: str) -> tuple[int, ...]:
         """The ids of the parts of a canonical move (:meth:`Game.action_parts`), in order;
         ValueError when one has no id."""
+        ids = self._ids_of.get(move)
+        if ids is not None:
+            return ids
         if self.max_parts == 1:
-            return (self.action_id(move),)
-        parts = self.game.action_parts(move)
-        try:
-            return tuple(self._move_ids[p] for p in parts)
-        except KeyError as e:
-            raise ValueError(f"{self.game.title}: move {move!r} has a part {e.args[0]!r} "
-                             "with no action id") from None
+            ids = (self.action_id(move),)
+        else:
+            try:
+                ids = tuple(self._move_ids[p] for p in self.game.action_parts(move))
+            except KeyError as e:
+                raise ValueError(f"{self.game.title}: move {move!r} has a part "
+                                 f"{e.args[0]!r} with no action id") from None
+        if len(self._ids_of) >= _IDS_KEPT:
+            self._ids_of.clear()  # a bound on memory: moves seen again are few
+        self._ids_of[move] = ids
+        return ids
 
     def outcome_id(self, outcome: str) -> int:
         """The id of a canonical chance outcome; ValueError when the encoding has none."""
@@ -627,6 +637,9 @@ class Encoding:
             raise ValueError(f"{self.game.title}: outcome {outcome!r} has no chance id")
         return i
 
+
+_IDS_KEPT = 1 << 16
+"""How many moves' :meth:`Encoding.action_ids` an encoding keeps."""
 
 _encodings: dict[tuple[str, int, str], Encoding | None] = {}
 
