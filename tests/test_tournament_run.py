@@ -40,7 +40,7 @@ from sneferu_cli.tournament import (
     load_config,
 )
 from sneferu_cli.tournament.config import SprtConfig, fingerprint_of
-from sneferu_cli.tournament.runner import read_games
+from sneferu_cli.tournament.runner import WORKER_NAME, read_games
 
 BROKEN = ROOT / "tests" / "engines" / "broken.py"
 LIMIT = 120  # seconds any one command here may take
@@ -344,7 +344,7 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_game_played_again(tmp_path
     records = tmp_path / "tournament.records"
     wait_for_games(p, records, 1)
     workers = [pid for pid in processes_in(tmp_path)
-               if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+               if Path(f"/proc/{pid}/comm").read_text() == f"{WORKER_NAME}\n"]
     assert len(workers) == 2
     os.kill(workers[0], signal.SIGKILL)
     _, err = p.communicate(timeout=LIMIT)
