@@ -2,13 +2,12 @@
 
 :func:`tournament_cpu` runs a real ``sneferu tournament -j 1`` (a new process, as a user
 runs it) between copies of an engine, and measures the CPU of every process in its tree
-by polling ``/proc`` every 10 ms, as ``fastchess``-style comparisons do: each process's
-last reading before it exits is kept, so at most 10 ms of a process is missed. The
-engines' CPU is left out (processes whose name is the engine's), so what remains is the
-tournament's own: the coordinator (the ``sneferu`` process: configuration, journal,
+by polling ``/proc`` every 10 ms (each process's last reading before it exits is kept,
+so at most 10 ms of a process is missed). The engines' CPU is left out, so what remains
+is the tournament's own: the coordinator (the command's process: configuration, journal,
 standings, progress) and its worker (``sneferu-worker``: set-up of every game, the game
-loop, records). ``scripts/fastchess_compare.py`` puts the figure beside fastchess's own
-CPU per ply.
+loop, records). ``scripts/fastchess_compare.py`` measures fastchess's own CPU per ply the
+same way, beside this figure.
 """
 
 from __future__ import annotations
@@ -22,11 +21,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..arbiter.bench import instant_engine, pipe_round_trip
 from ..record.jsonl import read_any
 from ..record.model import turn_count
 from ..record.text import decode_records
+from ..words import plural
+from .runner import WORKER_NAME
 
-__all__ = ["TournamentCpu", "engine_games_command", "own_cpu", "tournament_cpu"]
+__all__ = ["TournamentCpu", "TreeCpu", "engine_games_command", "own_cpu", "tournament_cpu",
+           "tournament_report"]
 
 POLL = 0.01
 """Seconds between two readings of /proc."""
@@ -52,11 +55,27 @@ def _processes() -> dict[int, tuple[int, str, float]]:
     return found
 
 
-def own_cpu(argv: Sequence[str], *, cwd: str | os.PathLike[str] | None = None
-            ) -> tuple[dict[str, float], float, int]:
-    """Run ``argv`` (output discarded) and measure the CPU of every program in its process
-    tree: CPU seconds by process name, the wall seconds and the exit code. OSError when
-    the command cannot start or there is no /proc to read."""
+@dataclass(frozen=True)
+class TreeCpu:
+    """What :func:`own_cpu` measured: the command's process id, every process of its tree
+    seen (by id: its name and CPU seconds), the wall seconds and the exit code."""
+
+    root: int
+    processes: dict[int, tuple[str, float]]
+    wall: float
+    code: int
+
+    def by_name(self) -> dict[str, float]:
+        """CPU seconds by process name."""
+        out: dict[str, float] = {}
+        for name, cpu in self.processes.values():
+            out[name] = out.get(name, 0.0) + cpu
+        return out
+
+
+def own_cpu(argv: Sequence[str], *, cwd: str | os.PathLike[str] | None = None) -> TreeCpu:
+    """Run ``argv`` (output discarded) and measure the CPU of every process in its tree.
+    OSError when the command cannot start or there is no /proc to read."""
     if not os.path.isdir("/proc/self"):
         raise OSError("no /proc here to read the CPU of a process tree from")
     start = time.perf_counter()
@@ -76,17 +95,14 @@ def own_cpu(argv: Sequence[str], *, cwd: str | os.PathLike[str] | None = None
         for pid in tree & table.keys():
             seen[pid] = table[pid][1:]
         time.sleep(POLL)
-    wall = time.perf_counter() - start
-    by_name: dict[str, float] = {}
-    for name, cpu in seen.values():
-        by_name[name] = by_name.get(name, 0.0) + cpu
-    return by_name, wall, proc.returncode
+    return TreeCpu(proc.pid, seen, time.perf_counter() - start, proc.returncode)
 
 
 @dataclass(frozen=True)
 class TournamentCpu:
     """A measured tournament: its games and turns, the CPU seconds of its own processes
-    by name (engines left out), the engines' CPU seconds and the wall seconds."""
+    (``coordinator`` and :data:`~.runner.WORKER_NAME`), the engines' CPU seconds and the
+    wall seconds."""
 
     games: int
     turns: int
@@ -97,7 +113,12 @@ class TournamentCpu:
     @property
     def per_turn(self) -> float:
         """The tournament's own CPU per turn, in microseconds."""
-        return sum(self.own.values()) / self.turns * 1e6 if self.turns else float("inf")
+        return sum(self.own.values()) / self.turns * 1e6
+
+    @property
+    def worker(self) -> float:
+        """The worker's part of :attr:`per_turn`."""
+        return self.own.get(WORKER_NAME, 0.0) / self.turns * 1e6
 
 
 def engine_games_command(engine: Sequence[str], *, game: str, seats: int, deals: int,
@@ -122,19 +143,49 @@ def engine_games_command(engine: Sequence[str], *, game: str, seats: int, deals:
 def tournament_cpu(engine: Sequence[str], *, game: str, seats: int, deals: int, seed: int,
                    builders: str | None = None, edition: str | None = None) -> TournamentCpu:
     """Run :func:`engine_games_command`'s tournament in a temporary folder and measure
-    it (:func:`own_cpu`); the engines are the processes named as ``engine``'s program.
+    it (:func:`own_cpu`): its own processes are the command's (the coordinator) and its
+    workers (named :data:`~.runner.WORKER_NAME`), any other (their children) an engine.
     OSError when it fails or plays no turn."""
-    engine_name = Path(engine[0]).name[:15]  # a process name is cut at 15 characters
     with tempfile.TemporaryDirectory() as tmp:
         records = os.path.join(tmp, "bench.records")
         argv = engine_games_command(engine, game=game, seats=seats, deals=deals, seed=seed,
                                     records=records, builders=builders, edition=edition)
-        by_name, wall, code = own_cpu(argv, cwd=tmp)
-        if code != 0:
-            raise OSError(f"the tournament failed (exit code {code}): {' '.join(argv)}")
+        tree = own_cpu(argv, cwd=tmp)
+        if tree.code != 0:
+            raise OSError(f"the tournament failed (exit code {tree.code}): {' '.join(argv)}")
         rf = read_any(decode_records(Path(records).read_bytes(), records), records)
     turns = sum(turn_count(g.record.events) for g in rf.games)
     if not turns:
         raise OSError("the tournament played no turn")
-    engines = by_name.pop(engine_name, 0.0)
-    return TournamentCpu(len(rf.games), turns, by_name, engines, wall)
+    own: dict[str, float] = {}
+    engines = 0.0
+    for pid, (name, cpu) in tree.processes.items():
+        if pid == tree.root or name == WORKER_NAME:
+            key = WORKER_NAME if name == WORKER_NAME else "coordinator"
+            own[key] = own.get(key, 0.0) + cpu
+        else:
+            engines += cpu
+    return TournamentCpu(len(rf.games), turns, own, engines, tree.wall)
+
+
+def tournament_report(game: str, seats: int, games: int, seed: int, builders: str | None = None,
+                      edition: str | None = None) -> str:
+    """``sneferu bench``'s tournament lines: a ``-j 1`` tournament of about ``games`` games
+    between ``seats`` instant engines (``engines/instant.c`` built, else
+    ``engines/instant.py``): its own CPU per turn (coordinator and worker, engines left
+    out), as a multiple of the floor (a pipe round trip, measured again here)."""
+    floor = pipe_round_trip()
+    with tempfile.TemporaryDirectory() as tmp:
+        engine, which = instant_engine(Path(tmp))
+        m = tournament_cpu(engine, game=game, seats=seats, deals=max(1, games // seats),
+                           seed=seed, builders=builders, edition=edition)
+    per_turn, worker = m.per_turn, m.worker
+    return "\n".join([
+        f"tournament: sneferu tournament -j 1, {plural(m.games, 'game')} between {seats} "
+        f"instant engines at one table ({m.turns:,} turns)",
+        f"{'figure':<38}{'own CPU each':>14}{'x floor':>10}{'coordinator':>14}{'worker':>12}",
+        f"{'tournament turn':<38}{per_turn:>11,.1f} µs{per_turn / floor:>10,.1f}"
+        f"{per_turn - worker:>11,.1f} µs{worker:>9,.1f} µs",
+        f"(the run's processes read from /proc; its engines, {which}, left out: "
+        f"{m.engines / m.turns * 1e6:,.1f} µs per turn; wall {m.wall / m.turns * 1e6:,.1f} "
+        f"µs per turn; floor {floor:,.1f} µs)"])

@@ -56,7 +56,7 @@ from .config import ConfigError, EngineConfig, TournamentConfig
 from .journal import Journal
 from .schedule import Game, Schedule, done_games, game_header, pending_games
 from .sprt import SprtResult, SprtTally
-from .standings import Results
+from .standings import Results, RunningStandings, Standings
 
 __all__ = ["Dispatcher", "EnginePool", "Logs", "RunError", "TournamentRun", "engine_argv",
            "header_only", "probe_engines", "read_games", "tournament_record"]
@@ -437,7 +437,7 @@ class TournamentRun:
         self.cluster = cluster
         self.concurrency = cluster.threads if cluster is not None else max(1, concurrency)
         self.schedule = Schedule.of(self.config)
-        self.results = Results()
+        self._standings = RunningStandings()
         self.running: dict[int, Game] = {}
         self.stop = threading.Event()
         self.finish = threading.Event()
@@ -454,13 +454,30 @@ class TournamentRun:
             if number in done:
                 raise ValueError(f"game {number} is recorded twice")
             done.add(number)
-            self.results.append(record)
+            self._standings.append(record)
             if self._tally is not None:
                 self._tally.add([header_only(record)])
         if self._tally is not None:
             self.sprt = self._tally.result()
         self.todo: deque[Game] = deque(pending_games(self.schedule, done))
+        self._standings.settle(self._first_unfinished())
         self.resumed = len(self.results)
+
+    @property
+    def results(self) -> Results:
+        """What the standings need of every finished game, in the record file's order."""
+        return self._standings.results
+
+    def standings(self) -> Standings:
+        """The standings of the finished games (:func:`~.standings.compute_standings` of
+        :attr:`results`, kept up to date game by game)."""
+        return self._standings.standings()
+
+    def _first_unfinished(self) -> int | None:
+        """The lowest number of a game not finished yet (None: none is left); the games
+        are handed out in number order."""
+        numbers = [*self.running, *([self.todo[0].number] if self.todo else [])]
+        return min(numbers) if numbers else None
 
     @property
     def total(self) -> int:
@@ -575,8 +592,9 @@ class TournamentRun:
         """Commit a finished game (its record's text) durably, then count it: standings,
         SPRT (``record`` needs only its header). Returns ``record``."""
         self.journal.commit(number, text.encode())
-        self.results.append(record)
         self.running.pop(number, None)  # (a cluster's games are still counted running)
+        self._standings.append(record)
+        self._standings.settle(self._first_unfinished())
         if self._tally is not None and not self.decided():
             self._tally.add([record])
             self.sprt = self._tally.result()
