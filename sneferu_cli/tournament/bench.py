@@ -181,8 +181,8 @@ def tournament_report(game: str, seats: int, games: int, seed: int, builders: st
                            seed=seed, builders=builders, edition=edition)
     per_turn, worker = m.per_turn, m.worker
     return "\n".join([
-        f"tournament: sneferu tournament -j 1, {plural(m.games, 'game')} between {seats} "
-        f"instant engines at one table ({m.turns:,} turns)",
+        f"tournament: sneferu tournament -j 1, {plural(m.games, 'game')} between "
+        f"{plural(seats, 'instant engine')} at one table ({m.turns:,} turns)",
         f"{'figure':<38}{'own CPU each':>14}{'x floor':>10}{'coordinator':>14}{'worker':>12}",
         f"{'tournament turn':<38}{per_turn:>11,.1f} µs{per_turn / floor:>10,.1f}"
         f"{per_turn - worker:>11,.1f} µs{worker:>9,.1f} µs",
