@@ -353,6 +353,26 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_game_played_again(tmp_path
     assert wait_gone(tmp_path) == []
 
 
+def test_the_workers_are_named_and_hold_no_file_of_the_run(tmp_path):
+    """The workers (forked from the main process) show as sneferu-worker, and have closed
+    the record file they inherit: its lock goes with the main process."""
+    write_config(tmp_path / "t.toml", {"a": "random", "b": "greedy"}, deals=8, seed=6,
+                 movetime=1000)
+    p = sneferu("t.toml", "-j", "2", cwd=tmp_path)
+    records = tmp_path / "tournament.records"
+    wait_for_games(p, records, 1)
+    workers = [pid for pid in processes_in(tmp_path)
+               if Path(f"/proc/{pid}/comm").read_text() == f"{WORKER_NAME}\n"]
+    files = {Path(os.readlink(f)) for pid in workers
+             for f in Path(f"/proc/{pid}/fd").iterdir() if os.path.exists(f)}
+    main = {Path(os.readlink(f)) for f in Path(f"/proc/{p.pid}/fd").iterdir()
+            if os.path.exists(f)}
+    p.send_signal(signal.SIGTERM)
+    p.communicate(timeout=LIMIT)
+    assert len(workers) == 2 and records in main and records not in files
+    assert wait_gone(tmp_path) == []
+
+
 @pytest.mark.parametrize("batch", [1, 3000, 1 << 20])
 def test_read_games_streams_a_record_file(tmp_path, batch):
     """A resumed run reads its record file a batch at a time (flat memory): the same
