@@ -173,7 +173,10 @@ def tournament_report(game: str, seats: int, games: int, seed: int, builders: st
     """``sneferu bench``'s tournament lines: a ``-j 1`` tournament of about ``games`` games
     between ``seats`` instant engines (``engines/instant.c`` built, else
     ``engines/instant.py``): its own CPU per turn (coordinator and worker, engines left
-    out), as a multiple of the floor (a pipe round trip, measured again here)."""
+    out), as a multiple of the floor (a pipe round trip, measured again here). Without
+    /proc (not Linux): one line saying so."""
+    if not os.path.isdir("/proc/self"):
+        return "tournament: not measured (no /proc here to read its processes' CPU from)"
     floor = pipe_round_trip()
     with tempfile.TemporaryDirectory() as tmp:
         engine, which = instant_engine(Path(tmp))
