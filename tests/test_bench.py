@@ -6,6 +6,7 @@ import importlib
 import random
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -17,6 +18,10 @@ from sneferu_cli.bench import STEP_ROUNDS
 from sneferu_cli.game import get_game
 from sneferu_cli.games.sneferu.bench import play_random, run_bench
 from sneferu_cli.games.sneferu.rules import core_build, new_game, standard_edition
+from sneferu_cli.record import read_records
+from sneferu_cli.record.model import turn_count
+from sneferu_cli.tournament.bench import engine_games_command, tournament_cpu
+from sneferu_cli.tournament.runner import WORKER_NAME
 
 
 def counts(stdout: str) -> dict[str, str]:
@@ -71,7 +76,9 @@ def test_bench_rejects_bad_options_in_one_line():
     for args in (["--games", "0"], ["--players", "5"], ["--builders", "Nobody", "-p", "1"],
                  ["--perft", pos, "--games", "5"], ["--json"], ["--depth", "2"],
                  ["--perft", pos, "--rules"], ["--rules", "--engine-games", "2"],
-                 ["--engine-games", "0"]):
+                 ["--engine-games", "0"], ["--tournament-games", "0"],
+                 ["--rules", "--tournament-games", "2"], ["--perft", pos,
+                                                          "--tournament-games", "2"]):
         r = run_cli("bench", *args)
         assert r.returncode == 2, args
         assert r.stderr.startswith("sneferu: ") and len(r.stderr.splitlines()) == 1, r.stderr
@@ -87,9 +94,10 @@ def test_bench_measures_pipes_and_engines_in_the_same_run():
     """Without --rules: after the rules table, each figure per second, the time of one and
     its multiple of the floor (the pipe round trip, 1.0)."""
     r = run_cli("bench", "--games", "3", "--engine-games", "1", "-p", "2", "--seed", "4",
-                timeout=120)
+                "--tournament-games", "2", timeout=120)
     assert r.returncode == 0, r.stderr
-    rules, engines = r.stdout.split("\n\n")
+    rules, engines, tournament = r.stdout.split("\n\n")
+    check_tournament_part(tournament, 2, 2)
     assert list(counts(rules)) == ["random games", "actions in those games",
                                    "legal steps generated", "legal_steps() calls",
                                    "positions written", "positions read",
@@ -111,6 +119,40 @@ def test_bench_measures_pipes_and_engines_in_the_same_run():
     assert list(rows) == ENGINE_ROWS
     assert rows[ENGINE_ROWS[0]] == 1.0
     assert [k for k, v in cpu.items() if v is not None] == ENGINE_ROWS[2:4]
+
+
+def check_tournament_part(text: str, games: int, seats: int) -> None:
+    """The tournament figure of ``sneferu bench``: its own CPU per turn, the multiple of
+    the floor, the coordinator's and the worker's parts (no speed is asserted)."""
+    lines = text.splitlines()
+    assert re.fullmatch(rf"tournament: sneferu tournament -j 1, {games} games between "
+                        rf"{seats} instant engines at one table \([\d,]+ turns\)",
+                        lines[0]), lines[0]
+    assert lines[1].split() == ["figure", "own", "CPU", "each", "x", "floor", "coordinator",
+                                "worker"]
+    m = re.fullmatch(r"tournament turn +([\d,]+\.\d) µs +[\d,]+\.\d +([\d,]+\.\d) µs"
+                     r" +([\d,]+\.\d) µs", lines[2])
+    assert m, lines[2]
+    own, coordinator, worker = (float(g.replace(",", "")) for g in m.groups())
+    assert abs(coordinator + worker - own) < 0.15 and coordinator > 0
+    assert lines[3].startswith("(the run's processes read from /proc; its engines, "
+                               "engines/instant.c built with cc, left out: ")
+    assert len(lines) == 4
+
+
+def test_a_tournaments_own_cpu_leaves_the_engines_out(tmp_path):
+    """tournament_cpu runs a real tournament: the turns are those of its records; its own
+    processes are the coordinator and the worker (named so), the engines apart."""
+    engine, _ = instant_engine(tmp_path)
+    m = tournament_cpu(engine, game="sneferu", seats=2, deals=2, seed=3)
+    assert m.games == 4
+    argv = engine_games_command(engine, game="sneferu", seats=2, deals=2, seed=3,
+                                records=str(tmp_path / "t.rec"))
+    assert subprocess.run(argv, capture_output=True, timeout=120).returncode == 0
+    records = read_records((tmp_path / "t.rec").read_text()).games
+    assert m.turns == sum(turn_count(g.record.events) for g in records)
+    assert set(m.own) == {"coordinator", WORKER_NAME} and m.own["coordinator"] > 0
+    assert m.per_turn == sum(m.own.values()) / m.turns * 1e6
 
 
 @pytest.mark.parametrize("file_objects", [False, True])
@@ -179,9 +221,10 @@ def test_bench_of_imhotep_measures_its_rules_then_pipes_and_engines():
     legal-move engines and four bundled random engines playing Imhotep, and the rules'
     random game and legal-move listing, each against the floor."""
     r = run_cli("bench", "--game", "imhotep", "--games", "3", "--engine-games", "1",
-                "--seed", "4", timeout=120)
+                "--seed", "4", "--tournament-games", "4", timeout=120)
     assert r.returncode == 0, r.stderr
-    rules, engines = r.stdout.split("\n\n")
+    rules, engines, tournament = r.stdout.split("\n\n")
+    check_tournament_part(tournament, 4, 4)
     assert rules.splitlines()[0] == ("sneferu bench --game imhotep: 4 players, AAAAA "
                                      "variant, 3 games, seed 4")
     assert list(counts(rules)) == ["random games", "moves and outcomes", "legal moves listed",

@@ -120,6 +120,12 @@ def test_writing_refuses_what_could_not_be_read_back():
     fails(GameRecord(Header(players=2), [Turn(1, "1.1 TG@1.1\n")]), "move")
     fails(GameRecord(Header(players=2), [Chance("BT")]), "chance outcome")
     fails(GameRecord(Header(players=2), [Retire(1, "Crash!")]), "retire kind")
+    # the canonical texts are remembered between games, the refusals too
+    for _ in range(2):
+        fails(GameRecord(Header(players=2), [Turn(1, "1.1  TG@1.1")]), "canonical")
+        fails(GameRecord(Header(players=2), [Chance("BT")]), "chance outcome")
+        fails(GameRecord(Header(players=2), [Turn(1, "1.1 TG@1.1"), Turn(2, "1.1  TG@1.1")]),
+              "canonical")
 
 
 # ----------------------------------------------------------------------- errors

@@ -156,10 +156,11 @@ def test_an_imhotep_tournament_reports_its_scores_and_the_report_agrees(tmp_path
 def test_progress_shows_the_games_columns(live):
     """The live block's top rows are the standings table's, with points and sled; the
     plain lines name the leader."""
+    results = Results.of(three_games())
     run = SimpleNamespace(finished=3, total=6, resumed=0, started=time.monotonic(),
                           running={}, todo=[4, 5, 6], cluster=None, sprt=None,
-                          results=Results.of(three_games()), finish=threading.Event(),
-                          stop=threading.Event())
+                          results=results, standings=lambda: compute_standings(results),
+                          finish=threading.Event(), stop=threading.Event())
     out = io.StringIO()
     Progress(out, live=live).update(run, three_games()[-1])  # type: ignore[arg-type]
     text = out.getvalue()

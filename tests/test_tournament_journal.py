@@ -136,8 +136,14 @@ def test_state_round_trips_and_is_replaced_atomically(tmp_path):
     with started(tmp_path) as j:
         j.commit(1, b"one\n")
         j.commit(2, b"two\n")
+        assert (j.state.games, j.state.committed, j.state.pending) == (2, 8, None)
+        # one save a game: the file names the last game pending, which resume counts
         st = TournamentState.load(j.state_path)
-        assert (st.games, st.committed, st.pending) == (2, 8, None)
+        assert (st.games, st.committed, st.pending) == (1, 4, Pending(2, 4, 4, hashlib.sha256(
+            b"two\n").hexdigest()))
+    st = TournamentState.load(j.state_path)  # saved with no game pending on close
+    assert (st.games, st.committed, st.pending) == (2, 8, None)
+    with Journal.resume(j.state_path) as j:
         assert st.config == j.config and st.fingerprint == j.config.fingerprint()
         assert j.records_path.read_bytes() == b"one\ntwo\n"
         assert sorted(p.name for p in tmp_path.iterdir()) == [

@@ -40,7 +40,7 @@ from sneferu_cli.tournament import (
     load_config,
 )
 from sneferu_cli.tournament.config import SprtConfig, fingerprint_of
-from sneferu_cli.tournament.runner import read_games
+from sneferu_cli.tournament.runner import WORKER_NAME, read_games
 
 BROKEN = ROOT / "tests" / "engines" / "broken.py"
 LIMIT = 120  # seconds any one command here may take
@@ -344,12 +344,32 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_game_played_again(tmp_path
     records = tmp_path / "tournament.records"
     wait_for_games(p, records, 1)
     workers = [pid for pid in processes_in(tmp_path)
-               if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+               if Path(f"/proc/{pid}/comm").read_text() == f"{WORKER_NAME}\n"]
     assert len(workers) == 2
     os.kill(workers[0], signal.SIGKILL)
     _, err = p.communicate(timeout=LIMIT)
     assert p.returncode == 0, err
     assert sorted(int(g.header.round or 0) for g in games_of(records)) == list(range(1, 17))
+    assert wait_gone(tmp_path) == []
+
+
+def test_the_workers_are_named_and_hold_no_file_of_the_run(tmp_path):
+    """The workers (forked from the main process) show as sneferu-worker, and have closed
+    the record file they inherit: its lock goes with the main process."""
+    write_config(tmp_path / "t.toml", {"a": "random", "b": "greedy"}, deals=8, seed=6,
+                 movetime=1000)
+    p = sneferu("t.toml", "-j", "2", cwd=tmp_path)
+    records = tmp_path / "tournament.records"
+    wait_for_games(p, records, 1)
+    workers = [pid for pid in processes_in(tmp_path)
+               if Path(f"/proc/{pid}/comm").read_text() == f"{WORKER_NAME}\n"]
+    files = {Path(os.readlink(f)) for pid in workers
+             for f in Path(f"/proc/{pid}/fd").iterdir() if os.path.exists(f)}
+    main = {Path(os.readlink(f)) for f in Path(f"/proc/{p.pid}/fd").iterdir()
+            if os.path.exists(f)}
+    p.send_signal(signal.SIGTERM)
+    p.communicate(timeout=LIMIT)
+    assert len(workers) == 2 and records in main and records not in files
     assert wait_gone(tmp_path) == []
 
 

@@ -8,6 +8,8 @@ import json
 import tracemalloc
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tournament_support import play, record
 
 from sneferu_cli.record.model import Fault, GameRecord, Header, SoloScore
@@ -19,7 +21,7 @@ from sneferu_cli.tournament import (
     to_csv,
     to_json,
 )
-from sneferu_cli.tournament.standings import GameResult, Results, mean_ci
+from sneferu_cli.tournament.standings import GameResult, Results, RunningStandings, mean_ci
 
 Z = 1.959963984540054
 
@@ -245,3 +247,45 @@ def test_clusters_folded_in_game_order_give_the_same_intervals():
         ss = sum((s - k * mean) ** 2 for s, k in sums.values())
         assert e.rank_ci == pytest.approx(Z * (g / (g - 1) * ss) ** 0.5 / len(values),
                                           rel=1e-12)
+
+
+@pytest.fixture(scope="module")
+def schedule_games() -> list[GameRecord]:
+    """A tournament's games, numbered: 4 engines at 3 seats, 2 deals (24 games)."""
+    cfg = load_config(None, {"engine": ["name=a command=a", "name=b command=b",
+                                        "name=c command=c", "name=d command=d"],
+                             "seats": 3, "deals": 2, "seed": 4})
+    return [play(cfg, g, moves_seed=g.number) for g in Schedule.of(cfg).games]
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(at_once=st.integers(1, 4), picks=st.lists(st.integers(0, 3), min_size=24,
+                                                  max_size=24))
+def test_running_standings_equal_the_standings_of_all_games(schedule_games, at_once, picks):
+    """Games finishing in any order, ``at_once`` played at a time (each step the
+    ``picks``-th of those being played finishes): after each, the standings kept up to
+    date equal those of all the games finished, to the last float."""
+    todo = list(range(1, len(schedule_games) + 1))
+    running: list[int] = []
+    rs = RunningStandings()
+    for pick in picks:
+        while todo and len(running) < at_once:
+            running.append(todo.pop(0))
+        number = running.pop(pick % len(running))
+        rs.append(schedule_games[number - 1])
+        rs.settle(min([*running, *todo[:1]], default=None))
+        assert to_json(rs.standings()) == to_json(compute_standings(rs.results))
+    assert rs.standings().games == len(schedule_games)
+
+
+def test_running_standings_out_of_order_or_unnumbered_count_all_again(schedule_games):
+    """A game numbered below one counted already (or without a number) is no harm: the
+    standings are those of all the games."""
+    rs = RunningStandings()
+    for g in schedule_games[3:6]:
+        rs.append(g)
+    rs.settle(None)
+    for g in [schedule_games[0], record(["a", "b", "c"], [1, 2, 3], deal=9)]:
+        rs.append(g)
+        assert to_json(rs.standings()) == to_json(compute_standings(rs.results))

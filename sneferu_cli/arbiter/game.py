@@ -379,13 +379,20 @@ class _Match:
         header = self.record.header
         header.result, header.solo, header.termination = final_result(state, self.game)
         final = Position(self.base or self.game.to_position(state), tuple(self.events))
-        current = Position(self.game.to_position(state))  # for feature currentposition
+        current: Position | None = None  # for feature currentposition: written when asked
         result = GameOver(tuple(r.rank for r in header.result))
         for i, agent in enumerate(self.agents):
-            if not header.result[i].retired:
-                wants_current = "currentposition" in getattr(agent, "features", ())
-                agent.game_over(Position(self.game.view(state, i)) if self.views
-                                else current if wants_current else final, result)
+            if header.result[i].retired:
+                continue
+            if self.views:
+                shown = Position(self.game.view(state, i))
+            elif "currentposition" in getattr(agent, "features", ()):
+                if current is None:
+                    current = Position(self.game.to_position(state))
+                shown = current
+            else:
+                shown = final
+            agent.game_over(shown, result)
 
 
 def describe_result(record: GameRecord) -> str:

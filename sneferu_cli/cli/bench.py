@@ -12,6 +12,7 @@ import click
 from ..arbiter.bench import has_simultaneous_nodes, simultaneous_report, speed_report
 from ..bench import Figure, run_game_bench
 from ..game import Game, RulesBench
+from ..tournament.bench import tournament_report
 from .options import (
     builders_option,
     edition_option,
@@ -31,6 +32,9 @@ from .options import (
 @click.option("--engine-games", type=click.IntRange(1), default=20, show_default=True,
               help="How many games each kind of engine plays (four instant legal-move "
                    "engines, then four bundled random engines).")
+@click.option("--tournament-games", type=click.IntRange(1), default=200, show_default=True,
+              help="How many games the tournament figure plays (sneferu tournament -j 1 "
+                   "between instant engines at one table).")
 @click.option("--rules", "rules_only", is_flag=True,
               help="Only the rules: no engines, no pipes.")
 @click.option("--seed", type=int, default=1, show_default=True)
@@ -44,8 +48,8 @@ from .options import (
                    "format of tests/data/perft.")
 @edition_option
 def bench(game: Game, players: int, builders: str | None, games: int, engine_games: int,
-          rules_only: bool, seed: int, perft_position: str | None, depth: int,
-          as_json: bool, edition_path: str | None) -> None:
+          tournament_games: int, rules_only: bool, seed: int, perft_position: str | None,
+          depth: int, as_json: bool, edition_path: str | None) -> None:
     """Measure the rules, the pipes and the arbiter, each against the pipe's floor.
 
     First random games, legal steps and position notation per second on one core: steps
@@ -55,9 +59,12 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
     the time per move with engines that pick from the listed legal moves at once
     (engines/instant.c, built with the C compiler found, else engines/instant.py) and with
     the bundled random engine (own rules), through the real game loop; each figure per
-    second, the time of one, and that time as a multiple of the floor. --rules: the rules
-    only. With --perft, print perft counts of a position instead (an action is a legal step
-    or a chance outcome, each counted once) and its number of legal moves.
+    second, the time of one, and that time as a multiple of the floor; then the CPU a
+    tournament uses of its own per turn (sneferu tournament -j 1 between instant engines,
+    its coordinator and worker processes read from /proc, the engines left out), also
+    against the floor. --rules: the rules only. With --perft, print perft counts of a
+    position instead (an action is a legal step or a chance outcome, each counted once)
+    and its number of legal moves.
     With --game another game than Sneferu: its rules through the game interface (random
     games of whole moves, legal moves listed, positions), then the same engines part
     (--players defaults to 4 or the game's largest table), and for a game with
@@ -65,8 +72,10 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
     and one after the other (engines that answer at once, and engines that take 20 ms).
     """
     given = _given(click.get_current_context())
-    if "engine_games" in given and rules_only:
-        raise click.UsageError("--engine-games measures engines; --rules leaves them out")
+    for name in ("engine_games", "tournament_games"):
+        if name in given and rules_only:
+            raise click.UsageError(f"--{name.replace('_', '-')} measures engines; --rules "
+                                   "leaves them out")
     if game.turn_steps() is None:  # whole moves: measured through the interface alone
         extra = given & {"builders", "perft_position", "depth", "as_json"}
         if extra:
@@ -80,10 +89,11 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
         edition = load_for(game, edition_path)
         report = run_game_bench(game, players, games, seed, edition)
         _engines_part(report.table(), rules_only, report.figures, players, None,
-                      engine_games, seed, edition, game)
+                      engine_games, seed, edition, game, (tournament_games, edition_path))
         return
     if perft_position is not None:
-        extra = given & {"players", "builders", "games", "seed", "engine_games", "rules_only"}
+        extra = given & {"players", "builders", "games", "seed", "engine_games",
+                         "tournament_games", "rules_only"}
         if extra:
             raise click.UsageError(f"--perft counts one position; --{sorted(extra)[0]} does "
                                    "not apply")
@@ -97,13 +107,14 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
     if rules is None:
         rules = run_game_bench(game, players, games, seed, edition)
     _engines_part(rules.table(), rules_only, rules.figures, players, builders, engine_games,
-                  seed, edition, game)
+                  seed, edition, game, (tournament_games, edition_path))
 
 
 def _engines_part(table: str, rules_only: bool, rules: Sequence[Figure], players: int,
                   builders: str | None, engine_games: int, seed: int, edition: Any,
-                  game: Game) -> None:
-    """Print the rules table, then (without --rules) the pipes and engines part."""
+                  game: Game, tournament: tuple[int, str | None]) -> None:
+    """Print the rules table, then (without --rules) the pipes and engines part, and the
+    tournament's figure (``tournament``: its games and the --edition file)."""
     click.echo(table)
     if not rules_only:
         click.echo()
@@ -114,6 +125,9 @@ def _engines_part(table: str, rules_only: bool, rules: Sequence[Figure], players
                                                                     edition):
                 click.echo()
                 click.echo(simultaneous_report(game, players, engine_games, seed, edition))
+            click.echo()
+            click.echo(tournament_report(game.name, players, tournament[0], seed, builders,
+                                         tournament[1]))
         except OSError as e:
             raise click.ClickException(f"bench: {e}") from None
 

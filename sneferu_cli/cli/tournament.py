@@ -287,7 +287,7 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
         progress.close()
         raise TournamentError(str(e)) from None
     progress.close()
-    st = compute_standings(run.results)
+    st = run.standings()
     click.echo(format_standings(st), nl=False)
     if run.sprt is not None:
         click.echo(describe_sprt(run.sprt))

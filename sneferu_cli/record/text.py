@@ -280,16 +280,34 @@ def _seat_turn(t: Turn, game: Game) -> str:
     return f"{_seat_no(t.seat, 'turn seat')}: {_move(t.move, game)}"
 
 
+# The canonical texts met while writing, by game, text and whether it is an outcome: a
+# tournament's games repeat most of their moves and all of their outcomes. Emptied when it
+# grows large.
+_canonical: dict[tuple[Game, str, bool], str] = {}
+_CANONICAL_KEPT = 1 << 16
+
+
+def _canonical_text(game: Game, text: str, outcome: bool) -> str:
+    key = (game, text, outcome)
+    known = _canonical.get(key)
+    if known is None:
+        known = game.canonical_outcome(text) if outcome else game.canonical_move(text)
+        if len(_canonical) >= _CANONICAL_KEPT:
+            _canonical.clear()
+        _canonical[key] = known
+    return known
+
+
 def _outcome(c: Chance, game: Game) -> str:
     try:
-        return game.canonical_outcome(c.outcome)
+        return _canonical_text(game, c.outcome, True)
     except NotationError as e:
         raise ValueError(f"record: chance outcome {c.outcome!r}: {e}") from None
 
 
 def _move(move: str, game: Game) -> str:
     try:
-        canonical = game.canonical_move(move)
+        canonical = _canonical_text(game, move, False)
     except NotationError as e:
         raise ValueError(f"record: {e}") from None
     if canonical != move:

@@ -3,21 +3,26 @@
 Every finished game is committed before the next result is reported::
 
     1. the state is saved with the game as *pending*: its number, the record file's length
-       before it (offset), the record's length and SHA-256;
-    2. the record is appended to the record file, which is then fsync-ed;
-    3. the state is saved with the game *committed* (the new length, no pending game).
+       before it (offset, the end of the games before it), the record's length and
+       SHA-256;
+    2. the record is appended to the record file, which is then fsync-ed.
 
-A state save writes a temporary file, fsyncs it, renames it over the state file and
-fsyncs the directory, so the state file is always one whole version. Whatever the moment
-a run is killed (SIGKILL or power loss included), :meth:`Journal.resume` finds the record
-file either at the committed length, or holding the whole pending record (step 2 done:
-the game counts), or holding part of it (cut off, so the game is played again). The
-record file is the source of truth for which games are done; the state holds the
-configuration, its fingerprint and the committed length.
+The game is then committed: the state file names it pending, and the record file holds
+all of it, which is what :meth:`Journal.resume` checks. The next game's step 1 saves the
+new length with it, and :meth:`Journal.close` saves the state with no game pending, so a
+game costs one state save and one fsync of the record file. A state save writes a
+temporary file, fsyncs it, renames it over the state file and fsyncs the directory, so
+the state file is always one whole version. Whatever the moment a run is killed
+(SIGKILL or power loss included), :meth:`Journal.resume` finds the record file either at
+the committed length, or holding the whole pending record (step 2 done: the game
+counts), or holding part of it (cut off, so the game is played again). The record file
+is the source of truth for which games are done; the state holds the configuration, its
+fingerprint and the committed length.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
@@ -125,6 +130,7 @@ class Journal:
         self.records_path = Path(state.config.records)
         self._fd = fd
         self.recovered = 0  # bytes of an unfinished record cut off by resume
+        self._unsaved = False  # the state file names the last game committed as pending
 
     @property
     def config(self) -> TournamentConfig:
@@ -210,7 +216,9 @@ class Journal:
         st.save(self.state_path)
 
     def commit(self, game: int, record: bytes) -> None:
-        """Append one finished game's record durably (see the module docstring)."""
+        """Append one finished game's record durably (see the module docstring). The
+        state in memory has it committed, no game pending; the state file names it
+        pending until the next commit or :meth:`close`."""
         st = self.state
         offset = st.committed
         st.pending = Pending(game, offset, len(record), hashlib.sha256(record).hexdigest())
@@ -226,20 +234,31 @@ class Journal:
         st.committed = offset + len(record)
         st.games += 1
         st.pending = None
-        self._save()
+        self._unsaved = True
 
     def _save(self) -> None:
         self.state.save(self.state_path)
+        self._unsaved = False
 
     def _append(self, data: bytes) -> None:
         _write_all(self._fd, data)
         os.fsync(self._fd)
 
+    def fileno(self) -> int:
+        """The record file's descriptor (-1 once closed)."""
+        return self._fd
+
     def close(self) -> None:
-        """Release the record file."""
+        """Save the state with no game pending, and release the record file. The save
+        only tidies: a state file that names the last game pending resumes the same."""
         if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+            try:
+                if self._unsaved:
+                    with contextlib.suppress(StateError):
+                        self._save()
+            finally:
+                os.close(self._fd)
+                self._fd = -1
 
     def __enter__(self) -> Journal:
         return self

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 from ..record.model import GameRecord
 from ..words import plural
 from .sprt import SprtResult
-from .standings import RATING_NOTE, compute_standings, format_standings
+from .standings import RATING_NOTE, format_standings
 
 if TYPE_CHECKING:
     from .runner import TournamentRun
@@ -109,7 +109,7 @@ class Progress:
             rate = played / elapsed
             left = len(run.todo) + len(run.running)
             line += f", {rate:.2f} games/s, ETA {duration(left / rate)}"
-        st = compute_standings(run.results) if not self.live and done else None
+        st = run.standings() if not self.live and done else None
         if st is not None and st.engines:
             e = st.engines[0]
             line += f"; leader {e.name} (mean rank {e.mean_rank:.2f})"
@@ -121,11 +121,11 @@ class Progress:
         return line
 
     def _draw(self, run: TournamentRun) -> None:
-        # Standings are recomputed at most once a second, and never for more than a tenth
-        # of the time: a run of 100,000 games takes seconds to rate all its games again.
+        # Standings are redrawn at most once a second, and never for more than a tenth of
+        # the time (they are kept up to date game by game: RunningStandings).
         now = time.monotonic()
         if self._stale and run.results and now - self._computed >= max(1, 10 * self._took):
-            table = format_standings(compute_standings(run.results)).split("\n\n")[0]
+            table = format_standings(run.standings()).split("\n\n")[0]
             self._computed = time.monotonic()
             self._took = self._computed - now
             self._standings = [line for line in table.splitlines()

@@ -19,18 +19,22 @@ core of arbiter work (about 700 turns a second for ``legalmoves`` engines) howev
 cores there are; processes scale with the cores. On the 2-core development machine both
 measured the same (4 ``js-random`` or 4 ``random`` engines, 4 seats, ``-j 1`` and ``-j 2``:
 within 10% of each other). A worker notices when the main process is gone (even after
-SIGKILL) and kills its engines. Workers are started
-with ``spawn``: a script that runs a tournament through this module must guard its entry
-point with ``if __name__ == "__main__":``.
+SIGKILL) and kills its engines. On Linux workers are forked from the main process, which
+has every module they need imported already (a started interpreter would import them
+again: about a tenth of a second of CPU a worker, as much as a few dozen games of instant
+engines); elsewhere they are started with ``spawn``, and a script that runs a tournament
+through this module must guard its entry point with ``if __name__ == "__main__":``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import multiprocessing.connection
 import os
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -53,13 +57,17 @@ from .config import ConfigError, EngineConfig, TournamentConfig
 from .journal import Journal
 from .schedule import Game, Schedule, done_games, game_header, pending_games
 from .sprt import SprtResult, SprtTally
-from .standings import Results
+from .standings import Results, RunningStandings, Standings
 
 __all__ = ["Dispatcher", "EnginePool", "Logs", "RunError", "TournamentRun", "engine_argv",
            "header_only", "probe_engines", "read_games", "tournament_record"]
 
 WORKER_DEATHS = 3
 """How often a worker may die while playing the same game before the run gives up."""
+
+
+WORKER_NAME = "sneferu-worker"
+"""A worker process's name (Linux: its ``comm``, as ``ps`` and ``top`` show it)."""
 
 
 class RunError(RuntimeError):
@@ -282,10 +290,23 @@ class EnginePool:
 # ----------------------------------------------------------------- worker processes
 
 
-def _worker_main(conn: Connection, cfg: TournamentConfig, parent: int, logs: Logs) -> None:
-    """A worker: play each game received, send its record back; None ends it."""
+def _worker_main(conn: Connection, cfg: TournamentConfig, parent: int, logs: Logs,
+                 inherited: Sequence[int] = ()) -> None:
+    """A worker: play each game received, send its record back; None ends it. A forked
+    worker first closes the main process's files ``inherited`` (the record file, whose
+    lock would otherwise outlive a killed main process until the worker noticed)."""
+    for fd in inherited:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    # The objects it starts with (a forked worker: the main process's) live as long as it
+    # does: the collector need not look at them again (and leaves their pages shared).
+    gc.freeze()
+    # its name in ps and top (Linux)
+    with contextlib.suppress(OSError), open("/proc/self/comm", "w") as comm:
+        comm.write(WORKER_NAME)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process decides when to stop
     signal.signal(signal.SIGTERM, _exit_now)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)  # not the main process's handler
     with open_logs(logs.traffic, logs.stderr, append=True, t0=logs.t0,
                    per_seat=False) as (traffic, stderr):
         _serve(conn, EnginePool(cfg, traffic, stderr), parent)
@@ -328,11 +349,22 @@ def _watch_parent(parent: int, pool: EnginePool) -> None:
     os._exit(1)
 
 
+def _start_method() -> str:
+    """``fork`` on Linux (see the module docstring), else ``spawn``."""
+    return "fork" if sys.platform.startswith("linux") else "spawn"
+
+
 class _Worker:
-    def __init__(self, ctx: Any, cfg: TournamentConfig, index: int, logs: Logs) -> None:
+    def __init__(self, ctx: Any, cfg: TournamentConfig, index: int, logs: Logs,
+                 inherited: Sequence[int] = ()) -> None:
         self.conn, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_main, args=(child, cfg, os.getpid(), logs),
+        self.inherited = tuple(inherited) if ctx.get_start_method() == "fork" else ()
+        self.process = ctx.Process(target=_worker_main,
+                                   args=(child, cfg, os.getpid(), logs, self.inherited),
                                    name=f"sneferu-worker-{index}", daemon=True)
+        for stream in (sys.stdout, sys.stderr):  # else a forked worker writes it again
+            with contextlib.suppress(AttributeError, OSError, ValueError):
+                stream.flush()
         # Ctrl-C at a terminal reaches the workers too, which ignore it: they are started
         # ignoring it (kept through exec), else it could kill one still starting up. A
         # Ctrl-C in these few milliseconds is lost for the main process too.
@@ -409,7 +441,7 @@ class TournamentRun:
         self.cluster = cluster
         self.concurrency = cluster.threads if cluster is not None else max(1, concurrency)
         self.schedule = Schedule.of(self.config)
-        self.results = Results()
+        self._standings = RunningStandings()
         self.running: dict[int, Game] = {}
         self.stop = threading.Event()
         self.finish = threading.Event()
@@ -426,13 +458,30 @@ class TournamentRun:
             if number in done:
                 raise ValueError(f"game {number} is recorded twice")
             done.add(number)
-            self.results.append(record)
+            self._standings.append(record)
             if self._tally is not None:
                 self._tally.add([header_only(record)])
         if self._tally is not None:
             self.sprt = self._tally.result()
         self.todo: deque[Game] = deque(pending_games(self.schedule, done))
+        self._standings.settle(self._first_unfinished())
         self.resumed = len(self.results)
+
+    @property
+    def results(self) -> Results:
+        """What the standings need of every finished game, in the record file's order."""
+        return self._standings.results
+
+    def standings(self) -> Standings:
+        """The standings of the finished games (:func:`~.standings.compute_standings` of
+        :attr:`results`, kept up to date game by game)."""
+        return self._standings.standings()
+
+    def _first_unfinished(self) -> int | None:
+        """The lowest number of a game not finished yet (None: none is left); the games
+        are handed out in number order."""
+        numbers = [*self.running, *([self.todo[0].number] if self.todo else [])]
+        return min(numbers) if numbers else None
 
     @property
     def total(self) -> int:
@@ -469,12 +518,13 @@ class TournamentRun:
         """Play on worker processes of this machine."""
         workers: list[_Worker] = []
         deaths: dict[int, int] = {}
-        ctx = multiprocessing.get_context("spawn")
+        ctx = multiprocessing.get_context(_start_method())
         clean = False
         try:
             width = min(self.concurrency, len(self.todo)) if not self.decided() else 0
             logs = msgspec.structs.replace(self.logs, t0=self.started)
-            workers = [_Worker(ctx, self.config, i, logs) for i in range(width)]
+            inherited = (self.journal.fileno(),)
+            workers = [_Worker(ctx, self.config, i, logs, inherited) for i in range(width)]
             last = 0.0
             while not self.stop.is_set():
                 self._dispatch(workers)
@@ -527,7 +577,8 @@ class TournamentRun:
                 raise RunError(f"game {game.number}: the worker playing it died "
                                f"{WORKER_DEATHS} times (last exit code {code})")
             w.conn.close()
-            workers[workers.index(w)] = _Worker(ctx, self.config, w.index, w.logs)
+            workers[workers.index(w)] = _Worker(ctx, self.config, w.index, w.logs,
+                                                w.inherited)
             del self.running[game.number]
             self.todo.appendleft(game)
             return None
@@ -545,8 +596,9 @@ class TournamentRun:
         """Commit a finished game (its record's text) durably, then count it: standings,
         SPRT (``record`` needs only its header). Returns ``record``."""
         self.journal.commit(number, text.encode())
-        self.results.append(record)
         self.running.pop(number, None)  # (a cluster's games are still counted running)
+        self._standings.append(record)
+        self._standings.settle(self._first_unfinished())
         if self._tally is not None and not self.decided():
             self._tally.add([record])
             self.sprt = self._tally.result()

@@ -11,6 +11,7 @@ its :class:`GameResult` (what the standings read of it, a few dozen bytes in a
 from __future__ import annotations
 
 import array
+import copy
 import csv
 import io
 import math
@@ -282,15 +283,18 @@ class ClusterMean:
 
     def result(self) -> tuple[float, float | None]:
         """The mean and the half-width of its 95% interval (None with fewer than two
-        clusters)."""
-        for s, k in self._open.values():
-            self._fold(s, k)
-        self._open.clear()
-        n, t, g = self.n, self.total, self._g
+        clusters). More values may be added after."""
+        g, s2, sn, n2 = self._g, self._s2, self._sn, self._n2
+        for s, k in self._open.values():  # the clusters still open, folded here only
+            g += 1
+            s2 += s * s
+            sn += s * k
+            n2 += int(k * k)
+        n, t = self.n, self.total
         mean = float(Fraction(t) / n)
         if g < 2:
             return mean, None
-        ss = Fraction(n * n * self._s2 - 2 * n * t * self._sn + t * t * self._n2, n * n)
+        ss = Fraction(n * n * s2 - 2 * n * t * sn + t * t * n2, n * n)
         return mean, Z95 * math.sqrt(g / (g - 1) * float(ss)) / n
 
 
@@ -315,6 +319,69 @@ def compute_standings(records: Iterable[GameRecord | GameResult]) -> Standings:
         tally.add(i, games[i])
     return tally.standings(len(order), len(games) - len(order),
                            games[0].game if len(games) else DEFAULT_GAME)
+
+
+class RunningStandings:
+    """The standings of games that keep coming (a tournament's, as they finish), each game
+    counted once rather than all of them again whenever the standings are asked for;
+    always equal to :func:`compute_standings` of :attr:`results`.
+
+    A tournament's games count in number order. A finished game waits until no game
+    numbered below it can come any more (:meth:`settle`); the games waiting (with several
+    games played at once, a few) are counted again, on a copy, each time the standings are
+    asked for. A game without a number, or numbered below one counted already, makes it
+    count every game again, as :func:`compute_standings` does.
+    """
+
+    def __init__(self) -> None:
+        self.results = Results()
+        self._tally = _Tally(True)
+        self._counted = 0
+        self._last = -1  # the number of the last game counted
+        self._waiting: dict[int, int] = {}  # a game's number: its index in results
+        self._unfinished = 0
+        self._in_order = True
+
+    def append(self, game: GameRecord | GameResult) -> None:
+        """Add a game at the end of :attr:`results`."""
+        index = len(self.results)
+        self.results.append(game)
+        r = self.results[index]
+        if not r.result:
+            self._unfinished += 1
+            return
+        number = r.round or ""
+        if not (number.isascii() and number.isdigit() and len(number) < 19):
+            self._in_order = False
+            return
+        n = int(number)
+        if n <= self._last or n in self._waiting:
+            self._in_order = False
+        self._waiting[n] = index
+
+    def settle(self, below: int | None) -> None:
+        """Count the games waiting that are numbered below ``below`` (None: all of them):
+        no game numbered below it will be added."""
+        if not self._in_order:
+            return
+        for n in sorted(n for n in self._waiting if below is None or n < below):
+            index = self._waiting.pop(n)
+            self._tally.add(index, self.results[index])
+            self._counted += 1
+            self._last = n
+
+    def standings(self) -> Standings:
+        """The standings of :attr:`results`."""
+        results = self.results
+        if not self._in_order:
+            return compute_standings(results)
+        tally = self._tally
+        if self._waiting:
+            tally = copy.deepcopy(tally)
+            for n in sorted(self._waiting):
+                tally.add(self._waiting[n], results[self._waiting[n]])
+        return tally.standings(self._counted + len(self._waiting), self._unfinished,
+                               results[0].game if len(results) else DEFAULT_GAME)
 
 
 class _Engine:
