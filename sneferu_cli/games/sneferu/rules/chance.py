@@ -20,11 +20,7 @@ if TYPE_CHECKING:
 def sample_outcome(state: GameState, rng: random.Random) -> Outcome:
     """Draw one outcome of the current chance node, weighted by its counts."""
     if state.draws_from_bag():  # draws, without the list
-        pick = rng.randrange(state.bag_total)
-        for stone, n in enumerate(state.bag):
-            if pick < n:
-                return state.tables.draw[stone]
-            pick -= n
+        return state.tables.draw[_drawn_stone(state, rng)]
     weighted = state.chance_weights()
     total = 0
     for _, w in weighted:
@@ -36,4 +32,23 @@ def sample_outcome(state: GameState, rng: random.Random) -> Outcome:
         if pick < w:
             return outcome
         pick -= w
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def sample_outcome_text(state: GameState, rng: random.Random) -> str:
+    """``str(sample_outcome(state, rng))``, the same draw, with a bag draw's text made once
+    per edition."""
+    if state.draws_from_bag():
+        return state.tables.draw_text[_drawn_stone(state, rng)]
+    return str(sample_outcome(state, rng))
+
+
+def _drawn_stone(state: GameState, rng: random.Random) -> int:
+    """The stone a draw from the bag picks: ``randrange`` over the bag's count, walked in
+    stone order (the outcomes of ``chance_weights`` at such a node, in their order)."""
+    pick = rng.randrange(state.bag_total)
+    for stone, n in enumerate(state.bag):
+        if pick < n:
+            return stone
+        pick -= n
     raise AssertionError("unreachable")  # pragma: no cover
