@@ -27,7 +27,7 @@ def sample_outcome(state: GameState, rng: random.Random) -> Outcome:
         total += w
     if not total:
         raise ValueError("not a chance node")
-    pick = rng.randrange(total)
+    pick = randrange(rng, total)
     for outcome, w in weighted:
         if pick < w:
             return outcome
@@ -46,9 +46,23 @@ def sample_outcome_text(state: GameState, rng: random.Random) -> str:
 def _drawn_stone(state: GameState, rng: random.Random) -> int:
     """The stone a draw from the bag picks: ``randrange`` over the bag's count, walked in
     stone order (the outcomes of ``chance_weights`` at such a node, in their order)."""
-    pick = rng.randrange(state.bag_total)
+    pick = randrange(rng, state.bag_total)
     for stone, n in enumerate(state.bag):
         if pick < n:
             return stone
         pick -= n
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def randrange(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` (``n`` > 0): the same number, and the same draws taken from
+    ``rng``. For a plain ``random.Random`` it is computed as that method does (the fewest
+    bits that can hold ``n - 1``, drawn again while too large), without its Python frames;
+    ``tests/test_fast_paths.py`` checks the two agree."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r

@@ -122,7 +122,6 @@ _NO_SKIP: Final[set[int]] = set()  # never changed: no placement skipped
 # games meet about 3,700 over 3,000 games).
 PLACEMENT_LISTS_KEPT = 20_000
 
-
 class Tables:
     """Numbers and precomputed step objects of an edition, shared by all its states."""
 
@@ -193,27 +192,33 @@ class Tables:
         self.place_text = [[[[str(x) if x is not None else "" for x in pair] for pair in row]
                             for row in slot] for slot in self.place]
         self.draw_text = [str(d) for d in self.draw]
-        self.placement_lists: dict[int, tuple[list[Place], list[int]]] = {}
-        # A placement's number: ((slot * 5 + left) * 5 + right) * 2 + heba; STORE_AT is
-        # the store step's.
+        self.placement_lists: dict[int, tuple[tuple[Place, ...], tuple[int, ...]]] = {}
+        # A placement's number: ((slot * 5 + left) * 5 + right) * 2 + heba; ``store_at``
+        # is the store step's, ``store_at + 1`` none (a buy alone).
         self.store_at = g.slot_count * 50
+        self.place_of: list[Step | None] = [
+            self.place[n // 50][n // 10 % 5][n // 2 % 5][n % 2] for n in range(self.store_at)]
+        self.place_of += [_STORE_STEP, None]
         # Whole-move texts, a buy and a placement (or store), made a buy at a time when a
-        # listing first needs them: turn_texts[(c * rows + r) * 2 + bonus][placement number].
-        self.turn_texts: list[list[str] | None] = [None] * (self.columns * self.rows * 2)
-        # The steps of every whole-move text written from these tables (listed_steps).
-        self.listed: dict[str, tuple[Step, ...]] = {str(END): (_END_STEP,)}
+        # listing first needs them: turn_texts[buy number][placement number]. Tuples of
+        # strings, which the garbage collector leaves alone.
+        self.turn_texts: list[tuple[str, ...] | None] = [None] * len(self.buy_of)
+        # The move of every text written from these tables, as buy number * moves_per_buy
+        # + placement number (-1: the forced end): ints, which it leaves alone too.
+        self.moves_per_buy = self.store_at + 2
+        self.listed: dict[str, int] = {str(END): -1}
         # Bounds for telling a buy's outcomes apart by one int (GameState._plain_turns).
-        self.rest_bound = 16 ** self.rows
+        self.rest_bound: int = 16 ** self.rows
         self.bonus_food = [0] * len(Tile)
         self.bonus_food[_FOOD1], self.bonus_food[_FOOD2] = self.food1, self.food2
         self.bonus_food[_TIMEFOOD] = self.timefood
 
     def placements(self, open_slots: int, stone: int,
-                   sail: bool) -> tuple[list[Place], list[int]]:
+                   sail: bool) -> tuple[tuple[Place, ...], tuple[int, ...]]:
         """The placements of ``stone`` into ``open_slots`` in legal-step order, with their
         numbers (see ``store_at``).
 
-        Kept once made (a position's open slots recur turn after turn); do not change them.
+        Kept once made (a position's open slots recur turn after turn).
         """
         key = (open_slots << 5) | (stone << 1) | sail
         found = self.placement_lists.get(key)
@@ -228,7 +233,7 @@ class Tables:
             s = low.bit_length() - 1
             o ^= low
             row = self.place[s]
-            for h in ((0, 1) if sail else (0,)):
+            for h in range(2 if sail else 1):
                 for x, y in ((a, b), (b, a)):
                     place = row[x][y][h]
                     assert place is not None
@@ -236,36 +241,46 @@ class Tables:
                     numbers.append(((s * 5 + x) * 5 + y) * 2 + h)
         if len(self.placement_lists) >= PLACEMENT_LISTS_KEPT:
             self.placement_lists.clear()
-        self.placement_lists[key] = places, numbers
-        return places, numbers
+        found = self.placement_lists[key] = tuple(places), tuple(numbers)
+        return found
 
-    def turn_texts_of(self, c: int, r: int, bonus: int) -> list[str]:
+    def turn_texts_of(self, c: int, r: int, bonus: int) -> tuple[str, ...]:
         """The whole-move texts of buy ``c``, ``r`` (0-based), ``bonus`` followed by each
-        placement (by its number) and by ``store``, made on first use; their steps go to
-        ``listed``. Shared: do not change them."""
-        i = (c * self.rows + r) * 2 + bonus
-        texts = self.turn_texts[i]
-        if texts is not None:
-            return texts
-        buy = self.buy[c][r][bonus]
+        placement (by its number) and by ``store``, made on first use; their moves go to
+        ``listed``."""
+        number = (c * self.rows + r) * 2 + bonus
+        made = self.turn_texts[number]
+        if made is not None:
+            return made
         alone = self.buy_text[c][r][bonus]
-        self.listed[alone] = (buy,)  # the buy that ends a solo game (Ptah's 20th stone)
-        prefix = alone + " "
-        texts = [""] * (self.store_at + 1)
+        first = number * self.moves_per_buy
         listed = self.listed
-        for s, by_left in enumerate(self.place):
-            for x, by_right in enumerate(by_left):
-                for y, pair in enumerate(by_right):
-                    for h, place in enumerate(pair):
-                        if place is not None:
-                            text = prefix + self.place_text[s][x][y][h]
-                            texts[((s * 5 + x) * 5 + y) * 2 + h] = text
-                            listed[text] = (buy, place)
-        text = prefix + str(_STORE_STEP)
-        texts[self.store_at] = text
-        listed[text] = (buy, _STORE_STEP)
-        self.turn_texts[i] = texts
-        return texts
+        listed[alone] = first + self.store_at + 1  # the buy that ends a solo game (Ptah)
+        texts: list[str] = []
+        for n in range(self.store_at):
+            place = self.place_of[n]
+            if place is None:
+                texts.append("")
+                continue
+            text = f"{alone} {self.place_text[n // 50][n // 10 % 5][n // 2 % 5][n % 2]}"
+            texts.append(text)
+            listed[text] = first + n
+        text = f"{alone} {_STORE_STEP}"
+        texts.append(text)
+        listed[text] = first + self.store_at
+        made = self.turn_texts[number] = tuple(texts)
+        return made
+
+    def listed_move(self, text: str) -> tuple[Step, ...] | None:
+        """The steps of a whole-move text these tables wrote (``listed``), else None."""
+        n = self.listed.get(text)
+        if n is None:
+            return None
+        if n < 0:
+            return (_END_STEP,)
+        buy = self.buy_of[n // self.moves_per_buy]
+        then = self.place_of[n % self.moves_per_buy]
+        return (buy,) if then is None else (buy, then)
 
     @staticmethod
     def of(edition: Edition) -> Tables:
@@ -1064,7 +1079,7 @@ class GameState:
         """:meth:`apply_listed_turn` of the steps a listing wrote as ``text``, looked up
         (:meth:`legal_turn_texts` keeps them); False, and nothing done, for a text not kept
         (the caller reads it)."""
-        steps = self.tables.listed.get(text)
+        steps = self.tables.listed_move(text)
         if steps is None:
             return False
         self._apply_steps(steps)
@@ -1144,13 +1159,19 @@ class GameState:
         offer = self.offer
         # A buy's outcome as one int (column, the stones it keeps, food, space; bounded
         # digits under an unbounded food); in solo a tuple that adds what Ptah took.
-        seen: set[object] = set()
+        # Buys of one column come together, and those of two columns differ: the keys of
+        # the column at hand are enough.
+        seen: list[object] = []
+        seen_column = -1
         spaces, columns, rest_bound = t.last + 1, t.columns, t.rest_bound
         sailed_to_0: set[tuple[int, int, int, bool, int]] = set()
         column_of, row_of, buy_of = t.column_of, t.row_of, t.buy_of
         for number in buys:
             buy = buy_of[number]
             c, r, bonus = column_of[number], row_of[number], number & 1
+            if c != seen_column:
+                seen.clear()
+                seen_column = c
             col = offer[c]
             stone = col[r]
             rest = 0
@@ -1169,7 +1190,7 @@ class GameState:
                        tuple(work.ptah or ()), work._phase)
                 if work._phase == _OVER:
                     if key not in seen:
-                        seen.add(key)
+                        seen.append(key)
                         if turns is not None:
                             turns.append((buy,))
                         if texts is not None:
@@ -1178,13 +1199,12 @@ class GameState:
                     continue
             if key in seen:
                 continue
-            seen.add(key)
+            seen.append(key)
             sail = heba and end > 0
             places, numbers = t.placements(p.pyramid.open, stone, sail)
             # Heba sailing back from spaces 1 and 2 lands on 0 both times: one outcome.
-            skip: set[int] = _NO_SKIP
+            skip: set[int] = set() if sail and end <= 2 else _NO_SKIP
             if sail and end <= 2:
-                skip = set()
                 for i, place in enumerate(places):
                     if place.heba:
                         hk = (c, rest, after, end != space, i)
@@ -1289,7 +1309,7 @@ class GameState:
         head = (_DRAW, self.seat, self.turn, -1, False, offer, (*self.pending, c), None)
         store = tuple(sorted(p.store))
         places, numbers = t.placements(p.pyramid.open, stone, False)
-        row = t.turn_texts_of(c, r, int(buy.bonus)) if texts is not None else []
+        row = t.turn_texts_of(c, r, int(buy.bonus)) if texts is not None else ()
         lead = prefix_text + " " if prefix_text else ""
         for i, number in enumerate(numbers):
             pyramid = p.pyramid.copy()
