@@ -1231,7 +1231,7 @@ class GameState:
         """
         out: list[tuple[Step, ...]] = []
         if _START <= self._phase <= _POST:
-            self._walk(self, (), "", set(), out, None, False)
+            self._walk(self, (), "", set(), out, None, -1)
         return out
 
     def _tried_turns(self, turns: list[tuple[Step, ...]] | None,
@@ -1239,8 +1239,8 @@ class GameState:
         """The legal turns of a start of turn that is not plain, by trying step sequences
         as :meth:`_legal_turns_reference` does, and quicker where that is sure to give the
         same: outside solo, with a bag that is not empty, and no feast or sail-back to
-        take, a buy whose placements (and ``store``) all end the turn has its outcomes
-        keyed without trying them (:meth:`_buy_outcomes`)."""
+        take, a buy whose placements (and ``store``) all end the turn is not tried
+        (:meth:`_buy_outcomes`)."""
         out: list[tuple[Step, ...]] = []
         written: list[str] | None = [] if texts is not None else None
         if _START <= self._phase <= _POST:
@@ -1248,7 +1248,10 @@ class GameState:
             quick = (self._phase == _START and self.ptah is None and self.bag_total > 0
                      and not (p.power is _FEAST and not p.feasted)
                      and not (p.power is _SAIL_BACK and not p.sailed and not p.ended))
-            self._walk(self, (), "", set(), out, written, quick)
+            stored = 0  # the kinds of stone in the storehouse, a bit each
+            for stone in p.store:
+                stored |= 1 << stone
+            self._walk(self, (), "", set(), out, written, stored if quick else -1)
         if turns is not None:
             turns += out
         if texts is not None and written is not None:
@@ -1256,15 +1259,17 @@ class GameState:
 
     def _walk(self, node: GameState, prefix: tuple[Step, ...], prefix_text: str,
               seen: set[object], out: list[tuple[Step, ...]], texts: list[str] | None,
-              quick: bool) -> None:
+              stored: int) -> None:
         """Try every step of ``node`` (a state of this turn) on a copy, in step order:
         a step whose outcome (``_turn_key``) is in ``seen`` is dropped, one that ends the
         turn gives a turn (``prefix`` and the step; its text to ``texts``), any other is
-        walked on. With ``quick``, buys go to :meth:`_buy_outcomes` where it can."""
+        walked on. With ``stored`` not -1 (the kinds of stone stored at the start, a bit
+        each), buys go to :meth:`_buy_outcomes` where it can."""
         turn, mover = self.turn, self.seat
+        bought: set[int] = set()
         for step in node.legal_steps():
-            if quick and type(step) is Buy and node._buy_outcomes(step, prefix, prefix_text,
-                                                                  seen, out, texts):
+            if stored >= 0 and type(step) is Buy and node._buy_outcomes(
+                    step, prefix, prefix_text, seen, out, texts, stored, bought):
                 continue
             nxt = node.clone()
             nxt.apply(step)
@@ -1279,17 +1284,26 @@ class GameState:
                 if texts is not None:
                     texts.append(text or "done")
             else:
-                self._walk(nxt, (*prefix, step), text, seen, out, texts, quick)
+                self._walk(nxt, (*prefix, step), text, seen, out, texts, stored)
 
     def _buy_outcomes(self, buy: Step, prefix: tuple[Step, ...], prefix_text: str,
                       seen: set[object], out: list[tuple[Step, ...]],
-                      texts: list[str] | None) -> bool:
+                      texts: list[str] | None, stored: int, bought: set[int]) -> bool:
         """For :meth:`_walk` at a start of turn (no Ptah, no feast or sail-back to take, a
-        bag that is not empty): the turns of ``buy`` and each placement (and ``store``),
-        keyed by the very ``_turn_key`` of the state each leads to, built from the buy's
-        cost and each placement's food on a copy of the pyramid alone. False, and
-        nothing done, when a step after the buy does not end the turn (the boat reaches
-        the last space with a stone in or going to the storehouse: after-turn steps)."""
+        bag that is not empty): the turns of ``buy`` and each placement (and ``store``).
+        False, and nothing done, when a step after the buy does not end the turn (the
+        boat reaches the last space with a stone in or going to the storehouse: after-turn
+        steps).
+
+        A turn that ends short of the last space, buying a kind of stone that was not in
+        the storehouse (``stored``), reaches a state no other turn reaches but those of
+        buys of the same outcome from this very state (``bought``, as in
+        :meth:`_plain_turns`): another turn to the same state would place the same stones
+        this turn (the stored ones cannot stand for the bought one), so start from a
+        state with the same pyramid and storehouse, hence the same food or food that
+        differs throughout. Any other turn is keyed by the very ``_turn_key`` of the state
+        it leads to, built from the buy's cost and each placement's food on a copy of the
+        pyramid alone."""
         assert type(buy) is Buy
         t = self.tables
         p = self.players[self.seat]
@@ -1303,14 +1317,31 @@ class GameState:
         if end >= t.last and (p.store or tile == _STOREHOUSE):
             return False
         food = p.food - cost + (t.bonus_food[tile] if buy.bonus else 0)
+        places, numbers = t.placements(p.pyramid.open, stone, False)
+        row = t.turn_texts_of(c, r, int(buy.bonus)) if texts is not None else ()
+        lead = prefix_text + " " if prefix_text else ""
+        if end < t.last and not stored >> stone & 1:
+            rest = 0
+            for i, kept in enumerate(col):
+                if i != r:
+                    rest = rest * 16 + kept + 1
+            outcome = ((food * (t.last + 1) + end) * t.columns + c) * t.rest_bound + rest
+            if outcome in bought:
+                return True
+            bought.add(outcome)
+            out += [(*prefix, buy, place) for place in places]
+            if texts is not None:
+                texts += [lead + row[n] for n in numbers]
+            if tile == _STOREHOUSE:
+                out.append((*prefix, buy, _STORE_STEP))
+                if texts is not None:
+                    texts.append(lead + row[t.store_at])
+            return True
         arrival = self.next_arrival if end != p.space else p.arrival
         offer = tuple(tuple(x) if i != c else (*col[:r], *col[r + 1:])
                       for i, x in enumerate(self.offer))
         head = (_DRAW, self.seat, self.turn, -1, False, offer, (*self.pending, c), None)
         store = tuple(sorted(p.store))
-        places, numbers = t.placements(p.pyramid.open, stone, False)
-        row = t.turn_texts_of(c, r, int(buy.bonus)) if texts is not None else ()
-        lead = prefix_text + " " if prefix_text else ""
         for i, number in enumerate(numbers):
             pyramid = p.pyramid.copy()
             s = number // 50
