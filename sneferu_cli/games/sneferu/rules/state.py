@@ -1160,9 +1160,11 @@ class GameState:
         # A buy's outcome as one int (column, the stones it keeps, food, space; bounded
         # digits under an unbounded food); in solo a tuple that adds what Ptah took.
         # Buys of one column come together, and those of two columns differ: the keys of
-        # the column at hand are enough.
+        # the column at hand are enough, and only a buy of a kind of stone already bought
+        # from it can repeat one (the stones it keeps differ otherwise).
         seen: list[object] = []
         seen_column = -1
+        kinds = 0
         spaces, columns, rest_bound = t.last + 1, t.columns, t.rest_bound
         sailed_to_0: set[tuple[int, int, int, bool, int]] = set()
         column_of, row_of, buy_of = t.column_of, t.row_of, t.buy_of
@@ -1172,8 +1174,11 @@ class GameState:
             if c != seen_column:
                 seen.clear()
                 seen_column = c
+                kinds = 0
             col = offer[c]
             stone = col[r]
+            again = kinds >> stone & 1
+            kinds |= 1 << stone
             rest = 0
             for i, kept in enumerate(col):
                 if i != r:
@@ -1189,7 +1194,7 @@ class GameState:
                 key = (key, tuple(map(tuple, work.offer)), tuple(work.pending),
                        tuple(work.ptah or ()), work._phase)
                 if work._phase == _OVER:
-                    if key not in seen:
+                    if not again or key not in seen:
                         seen.append(key)
                         if turns is not None:
                             turns.append((buy,))
@@ -1197,7 +1202,7 @@ class GameState:
                             t.turn_texts_of(c, r, bonus)  # its steps go to t.listed
                             texts.append(t.buy_text[c][r][bonus])
                     continue
-            if key in seen:
+            if again and key in seen:
                 continue
             seen.append(key)
             sail = heba and end > 0
@@ -1218,8 +1223,11 @@ class GameState:
                     turns.append((buy, STORE))
             if texts is not None:
                 row = t.turn_texts_of(c, r, bonus)
-                texts += ([row[n] for n in numbers] if not skip else
-                          [row[n] for i, n in enumerate(numbers) if i not in skip])
+                if not skip:
+                    for n in numbers:
+                        texts.append(row[n])
+                else:
+                    texts += [row[n] for i, n in enumerate(numbers) if i not in skip]
                 if tile == _STOREHOUSE:
                     texts.append(row[t.store_at])
         return True
