@@ -27,7 +27,7 @@ from .notation.fast import MOVE, read_canonical_move, read_listed_steps, read_ou
 from .notation.picture import picture, sections
 from .notation.position import from_position, to_position
 from .page import page_data
-from .rules.chance import sample_outcome
+from .rules.chance import sample_outcome_text
 from .rules.edition import Edition, load_edition, parse_edition, standard_edition
 from .rules.state import GameState, new_game
 
@@ -95,7 +95,7 @@ class SneferuGame(Game):
         return [(str(o), p) for o, p in state.chance_outcomes()]
 
     def sample_outcome(self, state: GameState, rng: random.Random) -> str:
-        return str(sample_outcome(state, rng))
+        return sample_outcome_text(state, rng)
 
     def apply_outcome(self, state: GameState, text: str) -> None:
         state.apply(read_outcome(text))
@@ -115,7 +115,8 @@ class SneferuGame(Game):
         return canonical
 
     def apply_listed_move(self, state: GameState, text: str) -> None:
-        state.apply_listed_turn(read_listed_steps(text))
+        if not state.apply_listed_text(text):
+            state.apply_listed_turn(read_listed_steps(text))
 
     def canonical_move(self, text: str) -> str:
         return read_canonical_move(text)[1]

@@ -20,20 +20,49 @@ if TYPE_CHECKING:
 def sample_outcome(state: GameState, rng: random.Random) -> Outcome:
     """Draw one outcome of the current chance node, weighted by its counts."""
     if state.draws_from_bag():  # draws, without the list
-        pick = rng.randrange(state.bag_total)
-        for stone, n in enumerate(state.bag):
-            if pick < n:
-                return state.tables.draw[stone]
-            pick -= n
+        return state.tables.draw[_drawn_stone(state, rng)]
     weighted = state.chance_weights()
     total = 0
     for _, w in weighted:
         total += w
     if not total:
         raise ValueError("not a chance node")
-    pick = rng.randrange(total)
+    pick = randrange(rng, total)
     for outcome, w in weighted:
         if pick < w:
             return outcome
         pick -= w
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def sample_outcome_text(state: GameState, rng: random.Random) -> str:
+    """``str(sample_outcome(state, rng))``, the same draw, with a bag draw's text made once
+    per edition."""
+    if state.draws_from_bag():
+        return state.tables.draw_text[_drawn_stone(state, rng)]
+    return str(sample_outcome(state, rng))
+
+
+def _drawn_stone(state: GameState, rng: random.Random) -> int:
+    """The stone a draw from the bag picks: ``randrange`` over the bag's count, walked in
+    stone order (the outcomes of ``chance_weights`` at such a node, in their order)."""
+    pick = randrange(rng, state.bag_total)
+    for stone, n in enumerate(state.bag):
+        if pick < n:
+            return stone
+        pick -= n
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def randrange(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` (``n`` > 0): the same number, and the same draws taken from
+    ``rng``. For a plain ``random.Random`` it is computed as that method does (the fewest
+    bits that can hold ``n - 1``, drawn again while too large), without its Python frames;
+    ``tests/test_sneferu_fast_paths.py`` checks the two agree."""
+    if type(rng) is not random.Random:
+        return rng.randrange(n)
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r

@@ -116,10 +116,11 @@ _STONE_OF_PAIR: Final = tuple(int(x) for x in STONE_OF_PAIR)
 STONE_MASK: Final = tuple((1 << a) | (1 << b) for a, b in STONE_MATERIALS)
 
 
+_NO_SKIP: Final[set[int]] = set()  # never changed: no placement skipped
+
 # How many placement lists (Tables.placements) an edition keeps at most (random 4-player
 # games meet about 3,700 over 3,000 games).
 PLACEMENT_LISTS_KEPT = 20_000
-
 
 class Tables:
     """Numbers and precomputed step objects of an edition, shared by all its states."""
@@ -176,7 +177,13 @@ class Tables:
         # The plain buys of column c that cost at most f food when the column holds n
         # stones: affordable[c][f][n] (f capped at the dearest price).
         self.max_price = max(max(p) for p in self.prices)
-        self.affordable = [[[tuple(self.buy[c][r][0] for r in range(n) if self.prices[c][r] <= f)
+        # A buy's number, (c * rows + r) * 2 + bonus (0-based column and row), and back.
+        self.buy_of = [self.buy[n // 2 // self.rows][n // 2 % self.rows][n % 2]
+                       for n in range(self.columns * self.rows * 2)]
+        self.column_of = [n // 2 // self.rows for n in range(len(self.buy_of))]
+        self.row_of = [n // 2 % self.rows for n in range(len(self.buy_of))]
+        self.affordable = [[[tuple((c * self.rows + r) * 2 for r in range(n)
+                                   if self.prices[c][r] <= f)
                              for n in range(self.rows + 1)]
                             for f in range(self.max_price + 1)] for c in range(self.columns)]
         self.lay = [LayTile(k) for k in Tile]
@@ -184,13 +191,34 @@ class Tables:
         self.buy_text = [[[str(b) for b in row] for row in col] for col in self.buy]
         self.place_text = [[[[str(x) if x is not None else "" for x in pair] for pair in row]
                             for row in slot] for slot in self.place]
-        self.placement_lists: dict[int, tuple[list[Place], list[str]]] = {}
+        self.draw_text = [str(d) for d in self.draw]
+        self.placement_lists: dict[int, tuple[tuple[Place, ...], tuple[int, ...]]] = {}
+        # A placement's number: ((slot * 5 + left) * 5 + right) * 2 + heba; ``store_at``
+        # is the store step's, ``store_at + 1`` none (a buy alone).
+        self.store_at = g.slot_count * 50
+        self.place_of: list[Step | None] = [
+            self.place[n // 50][n // 10 % 5][n // 2 % 5][n % 2] for n in range(self.store_at)]
+        self.place_of += [_STORE_STEP, None]
+        # Whole-move texts, a buy and a placement (or store), made a buy at a time when a
+        # listing first needs them: turn_texts[buy number][placement number]. Tuples of
+        # strings, which the garbage collector leaves alone.
+        self.turn_texts: list[tuple[str, ...] | None] = [None] * len(self.buy_of)
+        # The move of every text written from these tables, as buy number * moves_per_buy
+        # + placement number (-1: the forced end): ints, which it leaves alone too.
+        self.moves_per_buy = self.store_at + 2
+        self.listed: dict[str, int] = {str(END): -1}
+        # Bounds for telling a buy's outcomes apart by one int (GameState._plain_turns).
+        self.rest_bound: int = 16 ** self.rows
+        self.bonus_food = [0] * len(Tile)
+        self.bonus_food[_FOOD1], self.bonus_food[_FOOD2] = self.food1, self.food2
+        self.bonus_food[_TIMEFOOD] = self.timefood
 
     def placements(self, open_slots: int, stone: int,
-                   sail: bool) -> tuple[list[Place], list[str]]:
-        """The placements of ``stone`` into ``open_slots`` in legal-step order, with tokens.
+                   sail: bool) -> tuple[tuple[Place, ...], tuple[int, ...]]:
+        """The placements of ``stone`` into ``open_slots`` in legal-step order, with their
+        numbers (see ``store_at``).
 
-        Kept once made (a position's open slots recur turn after turn); do not change them.
+        Kept once made (a position's open slots recur turn after turn).
         """
         key = (open_slots << 5) | (stone << 1) | sail
         found = self.placement_lists.get(key)
@@ -198,23 +226,61 @@ class Tables:
             return found
         a, b = _MATERIALS_OF[stone]
         places: list[Place] = []
-        tokens: list[str] = []
+        numbers: list[int] = []
         o = open_slots
         while o:
             low = o & -o
             s = low.bit_length() - 1
             o ^= low
-            row, text = self.place[s], self.place_text[s]
-            for h in ((0, 1) if sail else (0,)):
+            row = self.place[s]
+            for h in range(2 if sail else 1):
                 for x, y in ((a, b), (b, a)):
                     place = row[x][y][h]
                     assert place is not None
                     places.append(place)
-                    tokens.append(text[x][y][h])
+                    numbers.append(((s * 5 + x) * 5 + y) * 2 + h)
         if len(self.placement_lists) >= PLACEMENT_LISTS_KEPT:
             self.placement_lists.clear()
-        self.placement_lists[key] = places, tokens
-        return places, tokens
+        found = self.placement_lists[key] = tuple(places), tuple(numbers)
+        return found
+
+    def turn_texts_of(self, c: int, r: int, bonus: int) -> tuple[str, ...]:
+        """The whole-move texts of buy ``c``, ``r`` (0-based), ``bonus`` followed by each
+        placement (by its number) and by ``store``, made on first use; their moves go to
+        ``listed``."""
+        number = (c * self.rows + r) * 2 + bonus
+        made = self.turn_texts[number]
+        if made is not None:
+            return made
+        alone = self.buy_text[c][r][bonus]
+        first = number * self.moves_per_buy
+        listed = self.listed
+        listed[alone] = first + self.store_at + 1  # the buy that ends a solo game (Ptah)
+        texts: list[str] = []
+        for n in range(self.store_at):
+            place = self.place_of[n]
+            if place is None:
+                texts.append("")
+                continue
+            text = f"{alone} {self.place_text[n // 50][n // 10 % 5][n // 2 % 5][n % 2]}"
+            texts.append(text)
+            listed[text] = first + n
+        text = f"{alone} {_STORE_STEP}"
+        texts.append(text)
+        listed[text] = first + self.store_at
+        made = self.turn_texts[number] = tuple(texts)
+        return made
+
+    def listed_move(self, text: str) -> tuple[Step, ...] | None:
+        """The steps of a whole-move text these tables wrote (``listed``), else None."""
+        n = self.listed.get(text)
+        if n is None:
+            return None
+        if n < 0:
+            return (_END_STEP,)
+        buy = self.buy_of[n // self.moves_per_buy]
+        then = self.place_of[n % self.moves_per_buy]
+        return (buy,) if then is None else (buy, then)
 
     @staticmethod
     def of(edition: Edition) -> Tables:
@@ -591,6 +657,11 @@ class GameState:
 
     def _buys(self, p: Player) -> list[Step]:
         """Every affordable buy (plain, then with the bonus) for player ``p``."""
+        buy_of = self.tables.buy_of
+        return [buy_of[n] for n in self._buy_numbers(p)]
+
+    def _buy_numbers(self, p: Player) -> list[int]:
+        """:meth:`_buys` by their numbers (``Tables.buy_of``)."""
         t = self.tables
         if p.pyramid.count + len(p.store) >= t.slots:
             return []
@@ -599,12 +670,12 @@ class GameState:
         tile = self.tiles[q] if q >= 0 else -1
         # The STOREHOUSE bonus is the Store step, not a '+' buy.
         colour_bit = 1 << t.quarry_material[q] if q >= 0 and tile != _STOREHOUSE else 0
-        out: list[Step] = []
+        out: list[int] = []
+        rows = t.rows
         for c, col in enumerate(self.offer):
             if not col:
                 continue
             arrive = space + t.col_time[c]
-            table = t.buy[c]
             prices = t.prices[c]
             if arrive <= last:
                 out += t.affordable[c][food if food < t.max_price else t.max_price][len(col)]
@@ -623,7 +694,7 @@ class GameState:
             no_extra = tile == _NOEXTRA
             for r, stone in enumerate(col):
                 if STONE_MASK[stone] & colour_bit and (no_extra or prices[r] <= food):
-                    out.append(table[r][1])
+                    out.append((c * rows + r) * 2 + 1)
         return out
 
     def apply(self, action: Action) -> None:
@@ -807,8 +878,12 @@ class GameState:
 
     def _place(self, p: Player, s: int, left: int, right: int) -> None:
         """Put a stone in slot ``s`` and gain food for icons, enclosed areas and Tsekani."""
+        p.food += self._gain(p, p.pyramid, s, p.pyramid.place(s, left, right))
+
+    def _gain(self, p: Player, pyramid: Pyramid, s: int, enclosed: list[int]) -> int:
+        """The food ``p`` gains for the stone just put in slot ``s`` of ``pyramid`` (its
+        own, or a copy), which enclosed areas of sizes ``enclosed``."""
         t = self.tables
-        enclosed = p.pyramid.place(s, left, right)
         gain = t.geometry.icon_food[s]
         if enclosed:
             chart = t.area_food
@@ -820,9 +895,9 @@ class GameState:
                     gain += chart[min(size, len(chart)) - 1]
         if p.power is _BETWEEN and p.builder:
             sides = t.geometry.sides[s]
-            if sides and p.pyramid.filled & sides == sides:
+            if sides and pyramid.filled & sides == sides:
                 gain += p.builder.amount
-        p.food += gain
+        return gain
 
     def _feast(self) -> None:
         if self._phase not in (_START, _POST):
@@ -1000,6 +1075,16 @@ class GameState:
         arbiter applying a listed move); on any other the state is left half-changed."""
         self._apply_steps(steps)
 
+    def apply_listed_text(self, text: str) -> bool:
+        """:meth:`apply_listed_turn` of the steps a listing wrote as ``text``, looked up
+        (:meth:`legal_turn_texts` keeps them); False, and nothing done, for a text not kept
+        (the caller reads it)."""
+        steps = self.tables.listed_move(text)
+        if steps is None:
+            return False
+        self._apply_steps(steps)
+        return True
+
     def _apply_steps(self, steps: Sequence[Step]) -> None:
         """The steps of :meth:`apply_turn`, on this state, and Done when needed."""
         turn = self.turn
@@ -1029,15 +1114,14 @@ class GameState:
         """
         turns: list[tuple[Step, ...]] = []
         if not self._plain_turns(turns, None):
-            turns = self._legal_turns_reference()
+            self._tried_turns(turns, None)
         return turns
 
     def legal_turn_texts(self) -> list[str]:
         """:meth:`legal_turns` written in move notation, one string a turn, same order."""
         texts: list[str] = []
         if not self._plain_turns(None, texts):
-            texts = [" ".join([str(s) for s in turn]) or "done"
-                     for turn in self._legal_turns_reference()]
+            self._tried_turns(None, texts)
         return texts
 
     def _plain_turns(self, turns: list[tuple[Step, ...]] | None,
@@ -1058,7 +1142,7 @@ class GameState:
         p = self.players[self.seat]
         if p.store or (p.power is _FEAST and not p.feasted):
             return False
-        buys = self._buys(p)
+        buys = self._buy_numbers(p)
         if not buys:
             if turns is not None:
                 turns.append((END,))
@@ -1071,43 +1155,60 @@ class GameState:
         q = t.quarry_at[self.start_space]
         quarry_tile = self.tiles[q] if q >= 0 else -1
         colour_bit = 1 << t.quarry_material[q] if q >= 0 else 0
-        bonus_food = [0] * len(Tile)
-        bonus_food[_FOOD1], bonus_food[_FOOD2] = t.food1, t.food2
-        bonus_food[_TIMEFOOD] = t.timefood
+        bonus_food = t.bonus_food
         offer = self.offer
-        seen: set[tuple[object, ...]] = set()
-        sailed_to_0: set[tuple[int, tuple[int, ...], int, bool, int]] = set()
-        for buy in buys:
-            assert type(buy) is Buy
-            c, r = buy.column - 1, buy.row - 1
+        # A buy's outcome as one int (column, the stones it keeps, food, space; bounded
+        # digits under an unbounded food); in solo a tuple that adds what Ptah took.
+        # Buys of one column come together, and those of two columns differ: the keys of
+        # the column at hand are enough, and only a buy of a kind of stone already bought
+        # from it can repeat one (the stones it keeps differ otherwise).
+        seen: list[object] = []
+        seen_column = -1
+        kinds = 0
+        spaces, columns, rest_bound = t.last + 1, t.columns, t.rest_bound
+        sailed_to_0: set[tuple[int, int, int, bool, int]] = set()
+        column_of, row_of, buy_of = t.column_of, t.row_of, t.buy_of
+        for number in buys:
+            buy = buy_of[number]
+            c, r, bonus = column_of[number], row_of[number], number & 1
+            if c != seen_column:
+                seen.clear()
+                seen_column = c
+                kinds = 0
             col = offer[c]
             stone = col[r]
+            again = kinds >> stone & 1
+            kinds |= 1 << stone
+            rest = 0
+            for i, kept in enumerate(col):
+                if i != r:
+                    rest = rest * 16 + kept + 1
             tile = quarry_tile if STONE_MASK[stone] & colour_bit else -1
-            cost, time = self._cost(c, r, tile if buy.bonus else -1)
-            after = food - cost + (bonus_food[tile] if buy.bonus else 0)
+            cost, time = self._cost(c, r, tile if bonus else -1)
+            after = food - cost + (bonus_food[tile] if bonus else 0)
             end = space + time
-            rest = (*col[:r], *col[r + 1:])
-            key: tuple[object, ...] = (c, rest, after, end)
+            key: object = ((after * spaces + end) * columns + c) * rest_bound + rest
             if self.ptah is not None:  # Ptah takes stones (R7), and may end the game
                 work = self.clone()
                 work.apply(buy)
-                key = (*key, tuple(map(tuple, work.offer)), tuple(work.pending),
+                key = (key, tuple(map(tuple, work.offer)), tuple(work.pending),
                        tuple(work.ptah or ()), work._phase)
                 if work._phase == _OVER:
-                    if key not in seen:
-                        seen.add(key)
+                    if not again or key not in seen:
+                        seen.append(key)
                         if turns is not None:
                             turns.append((buy,))
                         if texts is not None:
-                            texts.append(t.buy_text[c][r][buy.bonus])
+                            t.turn_texts_of(c, r, bonus)  # its steps go to t.listed
+                            texts.append(t.buy_text[c][r][bonus])
                     continue
-            if key in seen:
+            if again and key in seen:
                 continue
-            seen.add(key)
+            seen.append(key)
             sail = heba and end > 0
-            places, tokens = t.placements(p.pyramid.open, stone, sail)
+            places, numbers = t.placements(p.pyramid.open, stone, sail)
             # Heba sailing back from spaces 1 and 2 lands on 0 both times: one outcome.
-            skip: set[int] = set()
+            skip: set[int] = set() if sail and end <= 2 else _NO_SKIP
             if sail and end <= 2:
                 for i, place in enumerate(places):
                     if place.heba:
@@ -1121,39 +1222,155 @@ class GameState:
                 if tile == _STOREHOUSE:
                     turns.append((buy, STORE))
             if texts is not None:
-                prefix = t.buy_text[c][r][buy.bonus] + " "
-                texts += ([prefix + token for token in tokens] if not skip else
-                          [prefix + token for i, token in enumerate(tokens) if i not in skip])
+                row = t.turn_texts_of(c, r, bonus)
+                if not skip:
+                    for n in numbers:
+                        texts.append(row[n])
+                else:
+                    texts += [row[n] for i, n in enumerate(numbers) if i not in skip]
                 if tile == _STOREHOUSE:
-                    texts.append(prefix + str(STORE))
+                    texts.append(row[t.store_at])
         return True
 
     def _legal_turns_reference(self) -> list[tuple[Step, ...]]:
         """:meth:`legal_turns` the slow, plain way: try every step sequence on copies.
 
-        The definition the fast enumeration is tested against (tests/test_legal_turns.py).
+        The definition the fast enumerations are tested against (tests/test_legal_turns.py).
         """
         out: list[tuple[Step, ...]] = []
-        if not _START <= self._phase <= _POST:
-            return out
-        turn, mover = self.turn, self.seat
-        seen: set[tuple[object, ...]] = set()
-
-        def walk(state: GameState, prefix: tuple[Step, ...]) -> None:
-            for step in state.legal_steps():
-                nxt = state.clone()
-                nxt.apply(step)
-                key = nxt._turn_key(mover)
-                if key in seen:
-                    continue
-                seen.add(key)
-                if nxt.turn_over_since(turn):
-                    out.append(prefix if type(step) is Done else (*prefix, step))
-                else:
-                    walk(nxt, (*prefix, step))
-
-        walk(self, ())
+        if _START <= self._phase <= _POST:
+            self._walk(self, (), "", set(), out, None, -1)
         return out
+
+    def _tried_turns(self, turns: list[tuple[Step, ...]] | None,
+                     texts: list[str] | None) -> None:
+        """The legal turns of a start of turn that is not plain, by trying step sequences
+        as :meth:`_legal_turns_reference` does, and quicker where that is sure to give the
+        same: outside solo, with a bag that is not empty, and no feast or sail-back to
+        take, a buy whose placements (and ``store``) all end the turn is not tried
+        (:meth:`_buy_outcomes`)."""
+        out: list[tuple[Step, ...]] = []
+        written: list[str] | None = [] if texts is not None else None
+        if _START <= self._phase <= _POST:
+            p = self.players[self.seat]
+            quick = (self._phase == _START and self.ptah is None and self.bag_total > 0
+                     and not (p.power is _FEAST and not p.feasted)
+                     and not (p.power is _SAIL_BACK and not p.sailed and not p.ended))
+            stored = 0  # the kinds of stone in the storehouse, a bit each
+            for stone in p.store:
+                stored |= 1 << stone
+            self._walk(self, (), "", set(), out, written, stored if quick else -1)
+        if turns is not None:
+            turns += out
+        if texts is not None and written is not None:
+            texts += written
+
+    def _walk(self, node: GameState, prefix: tuple[Step, ...], prefix_text: str,
+              seen: set[object], out: list[tuple[Step, ...]], texts: list[str] | None,
+              stored: int) -> None:
+        """Try every step of ``node`` (a state of this turn) on a copy, in step order:
+        a step whose outcome (``_turn_key``) is in ``seen`` is dropped, one that ends the
+        turn gives a turn (``prefix`` and the step; its text to ``texts``), any other is
+        walked on. With ``stored`` not -1 (the kinds of stone stored at the start, a bit
+        each), buys go to :meth:`_buy_outcomes` where it can."""
+        turn, mover = self.turn, self.seat
+        bought: set[int] = set()
+        for step in node.legal_steps():
+            if stored >= 0 and type(step) is Buy and node._buy_outcomes(
+                    step, prefix, prefix_text, seen, out, texts, stored, bought):
+                continue
+            nxt = node.clone()
+            nxt.apply(step)
+            key = nxt._turn_key(mover)
+            if key in seen:
+                continue
+            seen.add(key)
+            done = type(step) is Done  # implied at the end of a move, not written
+            text = prefix_text if done else f"{prefix_text} {step}" if prefix_text else str(step)
+            if nxt.turn_over_since(turn):
+                out.append(prefix if done else (*prefix, step))
+                if texts is not None:
+                    texts.append(text or "done")
+            else:
+                self._walk(nxt, (*prefix, step), text, seen, out, texts, stored)
+
+    def _buy_outcomes(self, buy: Step, prefix: tuple[Step, ...], prefix_text: str,
+                      seen: set[object], out: list[tuple[Step, ...]],
+                      texts: list[str] | None, stored: int, bought: set[int]) -> bool:
+        """For :meth:`_walk` at a start of turn (no Ptah, no feast or sail-back to take, a
+        bag that is not empty): the turns of ``buy`` and each placement (and ``store``).
+        False, and nothing done, when a step after the buy does not end the turn (the
+        boat reaches the last space with a stone in or going to the storehouse: after-turn
+        steps).
+
+        A turn that ends short of the last space, buying a kind of stone that was not in
+        the storehouse (``stored``), reaches a state no other turn reaches but those of
+        buys of the same outcome from this very state (``bought``, as in
+        :meth:`_plain_turns`): another turn to the same state would place the same stones
+        this turn (the stored ones cannot stand for the bought one), so start from a
+        state with the same pyramid and storehouse, hence the same food or food that
+        differs throughout. Any other turn is keyed by the very ``_turn_key`` of the state
+        it leads to, built from the buy's cost and each placement's food on a copy of the
+        pyramid alone."""
+        assert type(buy) is Buy
+        t = self.tables
+        p = self.players[self.seat]
+        c, r = buy.column - 1, buy.row - 1
+        col = self.offer[c]
+        stone = col[r]
+        q = t.quarry_at[self.start_space]
+        tile = self.tiles[q] if q >= 0 and STONE_MASK[stone] >> t.quarry_material[q] & 1 else -1
+        cost, time = self._cost(c, r, tile if buy.bonus else -1)
+        end = p.space + time
+        if end >= t.last and (p.store or tile == _STOREHOUSE):
+            return False
+        food = p.food - cost + (t.bonus_food[tile] if buy.bonus else 0)
+        places, numbers = t.placements(p.pyramid.open, stone, False)
+        row = t.turn_texts_of(c, r, int(buy.bonus)) if texts is not None else ()
+        lead = prefix_text + " " if prefix_text else ""
+        if end < t.last and not stored >> stone & 1:
+            rest = 0
+            for i, kept in enumerate(col):
+                if i != r:
+                    rest = rest * 16 + kept + 1
+            outcome = ((food * (t.last + 1) + end) * t.columns + c) * t.rest_bound + rest
+            if outcome in bought:
+                return True
+            bought.add(outcome)
+            out += [(*prefix, buy, place) for place in places]
+            if texts is not None:
+                texts += [lead + row[n] for n in numbers]
+            if tile == _STOREHOUSE:
+                out.append((*prefix, buy, _STORE_STEP))
+                if texts is not None:
+                    texts.append(lead + row[t.store_at])
+            return True
+        arrival = self.next_arrival if end != p.space else p.arrival
+        offer = tuple(tuple(x) if i != c else (*col[:r], *col[r + 1:])
+                      for i, x in enumerate(self.offer))
+        head = (_DRAW, self.seat, self.turn, -1, False, offer, (*self.pending, c), None)
+        store = tuple(sorted(p.store))
+        for i, number in enumerate(numbers):
+            pyramid = p.pyramid.copy()
+            s = number // 50
+            enclosed = pyramid.place(s, number // 10 % 5, number // 2 % 5)
+            key = (*head, (food + self._gain(p, pyramid, s, enclosed), end, arrival,
+                           tuple(pyramid.stones), store, p.feasted, p.sailed, p.ended))
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append((*prefix, buy, places[i]))
+            if texts is not None:
+                texts.append(lead + row[number])
+        if tile == _STOREHOUSE:
+            key = (*head, (food, end, arrival, tuple(p.pyramid.stones),
+                           tuple(sorted([*p.store, stone])), p.feasted, p.sailed, p.ended))
+            if key not in seen:
+                seen.add(key)
+                out.append((*prefix, buy, _STORE_STEP))
+                if texts is not None:
+                    texts.append(lead + row[t.store_at])
+        return True
 
     def _turn_key(self, mover: int) -> tuple[object, ...]:
         """What a turn of seat ``mover`` can change, for telling its outcomes apart."""

@@ -1,0 +1,172 @@
+"""Sneferu's fast paths through the game interface give what the plain ones give (SPEC 7.9).
+
+- ``legal_moves`` (``GameState.legal_turn_texts``: a plain start of turn written from the
+  move texts made once per buy, a start with stored stones walked with the buys whose
+  outcomes need no trying left untried) is ``str`` of each turn of the reference
+  enumeration, ``_legal_turns_reference``, which tries every step sequence on copies;
+- ``apply_listed_move`` (the move looked up by its text) leaves the state ``apply_move``
+  leaves, for listed moves of every start of turn;
+- ``sample_outcome`` draws the outcome that ``randrange`` over the total of
+  ``chance_weights()``, walked in order, falls on, taking the same draws from the generator
+  (a bag draw by ``getrandbits`` as ``random.Random.randrange`` takes it);
+- every move text the tables keep reads back, through the grammar, as the steps kept.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from positions import Seat, build, edition_with
+
+from sneferu_cli.games.sneferu import GAME
+from sneferu_cli.games.sneferu.notation import Move
+from sneferu_cli.games.sneferu.notation.fast import read_move
+from sneferu_cli.games.sneferu.rules import GameState, new_game
+from sneferu_cli.games.sneferu.rules.chance import randrange
+from sneferu_cli.games.sneferu.rules.edition import standard_edition
+
+EDITIONS = {
+    "standard": standard_edition(),
+    "small bag": edition_with(("per_type = 10", "per_type = 3")),  # the bag runs out: R4
+    "flat rows": edition_with(("row_extra_food = [0, 1, 1, 2, 2, 3, 3]",
+                               "row_extra_food = [0, 0, 0, 0, 1, 1, 1]")),
+}
+
+
+def reference_texts(state: GameState) -> list[str]:
+    """The legal moves written from the reference enumeration, one by one."""
+    return [str(Move(turn)) for turn in state._legal_turns_reference()]
+
+
+def walked_outcome(state: GameState, rng: random.Random) -> str:
+    """The plain draw: ``randrange`` of the total weight, walked in the weights' order."""
+    weights = state.chance_weights()
+    pick = rng.randrange(sum(w for _, w in weights))
+    for outcome, w in weights:
+        if pick < w:
+            return str(outcome)
+        pick -= w
+    raise AssertionError("unreachable")
+
+
+def same_after(state: GameState, text: str) -> None:
+    """``apply_listed_move`` of ``text`` leaves the state ``apply_move`` leaves."""
+    fast, plain = state.clone(), state.clone()
+    GAME.apply_listed_move(fast, text)
+    assert GAME.apply_move(plain, text) == text
+    assert GAME.to_position(fast) == GAME.to_position(plain), (GAME.to_position(state), text)
+    assert fast._turn_key(state.seat) == plain._turn_key(state.seat)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(1, 4), variant=st.sampled_from(GAME.variants),
+       edition=st.sampled_from(sorted(EDITIONS)), seed=st.integers(0, 2**32 - 1))
+def test_the_fast_paths_equal_the_plain_ones(players: int, variant: str, edition: str,
+                                             seed: int) -> None:
+    """Random games through the interface: at every chance node the draw, at every start of
+    turn the listing (against the reference where it is not plain, and every fifth plain
+    one) and the listed moves applied."""
+    rng = random.Random(seed)
+    state = GAME.new_game(players, variant=variant, edition=EDITIONS[edition])
+    decisions = 0
+    while not state.is_over():
+        if state.is_chance_node():
+            before = rng.getstate()
+            fast = GAME.sample_outcome(state, rng)
+            after = rng.getstate()
+            rng.setstate(before)
+            assert walked_outcome(state, rng) == fast
+            assert rng.getstate() == after  # the same draws taken
+            GAME.apply_outcome(state, fast)
+            continue
+        texts = GAME.legal_moves(state)
+        decisions += 1
+        if not state._plain_turns(None, None) or decisions % 5 == 0:
+            assert texts == reference_texts(state), GAME.to_position(state)
+        for text in texts if decisions % 7 == 0 else [rng.choice(texts)]:
+            same_after(state, text)
+        GAME.apply_listed_move(state, rng.choice(texts))
+    assert GAME.legal_moves(state) == []
+
+
+def test_every_stored_start_of_random_games_lists_the_reference() -> None:
+    """Starts of turn with a stored stone are rare (about one a 4-player game): every one
+    of 40 random games' is listed as the reference lists it, moves and texts."""
+    rng = random.Random(2)
+    met = 0
+    for _ in range(40):
+        state = GAME.new_game(4)
+        while not state.is_over():
+            if state.is_chance_node():
+                GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+                continue
+            if state.players[state.seat].store:
+                met += 1
+                assert state.legal_turns() == state._legal_turns_reference()
+                assert GAME.legal_moves(state) == reference_texts(state)
+            GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
+    assert met >= 5
+
+
+# Seat 1 to move with a stored stone; the offer holds stones of its kind (a stored stone
+# and a bought one placed in either order, or the bought one stored instead, reach the
+# same state), and the tiles give the STOREHOUSE bonus on the quarry it starts on.
+OFFER = ["BTMGBT", "TMBTGA", "BTBTMA", "BMTGBT"]
+
+
+@pytest.mark.parametrize("seat", [
+    Seat(store="BT", pyramid="MG@1.1 TA@1.2", food=12, space=14),
+    Seat(store="BTBT", pyramid="MG@1.1", food=12, space=14),  # two of a kind
+    Seat(store="BTMG", pyramid="GA@1.2", food=9, space=14),
+    Seat(store="BT", pyramid="MG@1.1 TA@1.2", food=12, space=37),  # buys reach the last space
+    Seat(store="BTGA", food=20, space=39),
+    Seat(store="TM", pyramid="BT@1.1 TB@1.2 BT@1.3 TB@1.4 GA@2.2", food=4, space=30),
+], ids=["one", "two-alike", "two", "to-the-end", "two-to-the-end", "enclosing"])
+def test_stored_stones_list_the_reference(seat: Seat) -> None:
+    """Hand-built starts of turn with stored stones: the quick walk lists what the
+    reference lists, and every listed move applies as the checked move does."""
+    state = build([seat, Seat(space=40)], offer=OFFER,
+                  tiles={14: "STOREHOUSE", 37: "STOREHOUSE"})
+    assert not state._plain_turns(None, None)
+    texts = GAME.legal_moves(state)
+    assert texts == reference_texts(state)
+    assert len(set(texts)) == len(texts) > 20
+    for text in texts:
+        same_after(state, text)
+
+
+def test_every_kept_move_text_reads_back_as_its_steps() -> None:
+    """The tables' move texts (``Tables.listed``): the grammar reads each as the steps
+    ``listed_move`` gives, and the forced end too."""
+    state = new_game(4)
+    tables = state.tables
+    for c in range(tables.columns):
+        for r in range(tables.rows):
+            for bonus in (0, 1):
+                tables.turn_texts_of(c, r, bonus)
+    # Each of 4 x 7 x 2 buys: alone, then 21 slots x 20 two-material stones x Heba or not,
+    # then store; and the forced end.
+    assert len(tables.listed) == 4 * 7 * 2 * (1 + 21 * 20 * 2 + 1) + 1 == 47_153
+    for text in tables.listed:
+        assert tables.listed_move(text) == read_move(text).steps, text
+    assert tables.listed_move("end") == read_move("end").steps
+    assert tables.listed_move("1.1  BT@1.1") is None  # not a text the tables write
+
+
+class Recorded(random.Random):
+    """A generator with its own ``randrange``: :func:`randrange` must call it."""
+
+    def randrange(self, *args: int) -> int:  # type: ignore[override]
+        return 0
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 8, 9, 99, 100, 128, 129, 2**40 + 3])
+def test_randrange_draws_as_random_does(n: int) -> None:
+    ours, theirs = random.Random(n), random.Random(n)
+    for _ in range(200):
+        assert randrange(ours, n) == theirs.randrange(n)
+    assert ours.getstate() == theirs.getstate()
+    assert randrange(Recorded(1), n) == 0
