@@ -6,6 +6,7 @@ import importlib
 import random
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -237,3 +238,56 @@ def test_play_bench_of_imhotep_replays_its_games():
     r = run_cli("play", "--bench", "1", "random", SNEFERU_ONLY, "--game", "imhotep")
     assert r.returncode == 2 and "does not play imhotep" in r.stderr
     assert len(r.stderr.splitlines()) == 1
+
+
+def binding_rows(stdout: str) -> list[list[str]]:
+    """The words of each line of the --bindings table after its three heading lines."""
+    return [line.split() for line in stdout.splitlines()[3:]]
+
+
+def test_bench_bindings_prints_one_line_per_game_and_way_through_it():
+    """SPEC 16.5: every encoded game (Imhotep) through the game interface, PettingZoo and
+    OpenSpiel; the steps follow from the seed (the table is bindings_bench's)."""
+    from sneferu_cli.rl.bench import bindings_bench
+
+    r = run_cli("bench", "--bindings", "--games", "2", "--seed", "5", "-p", "3")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "sneferu bench --bindings: 2 random games of each game through each, seed 5"
+    assert lines[1].startswith("python 3.")
+    assert lines[2].split() == ["game", "players", "through", "steps", "seconds", "steps/s",
+                                "overhead"]
+    rows = binding_rows(r.stdout)
+    assert [row[:-4] for row in rows] == [["imhotep", "3", "game", "interface"],
+                                          ["imhotep", "3", "PettingZoo"],
+                                          ["imhotep", "3", "OpenSpiel"]]
+    assert rows[0][-1] == "1.0x" and all(re.fullmatch(r"\d+\.\dx", row[-1]) for row in rows)
+    figures = bindings_bench(get_game("imhotep"), 3, 2, seed=5)
+    assert [row[-4] for row in rows] == [f"{f.steps:,}" for f in figures]
+    assert all(f.games == 2 and f.steps > 40 for f in figures)
+    other = bindings_bench(get_game("imhotep"), 3, 2, seed=6)
+    assert [f.steps for f in other] != [f.steps for f in figures]
+
+
+def test_bench_bindings_of_one_game_and_its_errors():
+    r = run_cli("bench", "--bindings", "--game", "imhotep", "--games", "1")
+    assert r.returncode == 0, r.stderr
+    assert [row[:2] for row in binding_rows(r.stdout)] == [["imhotep", "4"]] * 3
+    for args, error in ((["--game", "sneferu"], "Sneferu has no action encoding"),
+                        (["-p", "1"], "1 (Imhotep is for 2 to 4 players)"),
+                        (["--rules"], "--rules does not go with --bindings"),
+                        (["--engine-games", "2"], "--engine-games does not go with"),
+                        (["--perft", "x"], "--perft does not go with")):
+        r = run_cli("bench", "--bindings", *args)
+        assert r.returncode == 2, args
+        assert error in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+
+
+def test_bench_bindings_without_the_rl_extra_is_one_line():
+    code = ("import sys; sys.modules['pyspiel'] = None\n"
+            "from sneferu_cli.cli import main\n"
+            "main(['bench', '--bindings', '--games', '1'])\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 1
+    assert r.stderr == ("sneferu: bench --bindings: the learning-library bindings need the rl "
+                        "extra: pip install 'sneferu[rl]' (no module 'pyspiel')\n")
