@@ -28,7 +28,7 @@ import pyspiel  # noqa: E402
 
 from ..game import Encoding, Game, get_game  # noqa: E402
 
-__all__ = ["SHORT_NAMES", "register", "short_name"]
+__all__ = ["SHORT_NAMES", "register", "short_name", "spiel_state"]
 
 
 def short_name(game: Game) -> str:
@@ -202,6 +202,23 @@ class SneferuObserver:
         if self.recall:
             return "\n".join([f"seat {player + 1}", *state.seen[player]])
         return self.encoding.game.view(state.state, player)
+
+
+def spiel_state(game: str, position: str) -> SneferuSpielState:
+    """An OpenSpiel state of the registered ``game`` (its name: ``imhotep``) at
+    ``position`` (its position notation), in the OpenSpiel game of the position's player
+    count and variant, with no history: for a policy of the bundled ``policy`` engine that
+    searches with OpenSpiel (``examples/openspiel_mcts_policy.py``). A view of a game with
+    hidden information is read as the game reads views: search a full position drawn from
+    it (``Game.determinize``) instead. The game's NotationError when ``position`` is not
+    one."""
+    rules = get_game(game)
+    state = rules.from_position(position)
+    spiel = pyspiel.load_game(short_name(rules), {"players": rules.players_of(state),
+                                                  "variant": rules.variant_of(state)})
+    out: SneferuSpielState = spiel.new_initial_state()
+    out.position = _Position(state, rules)
+    return out
 
 
 SHORT_NAMES: list[str] = []

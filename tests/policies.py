@@ -1,0 +1,60 @@
+"""Policy functions for the bundled ``policy`` engine's tests (engines/policy_player.py,
+SPEC 16.4): given as ``Policy=tests/policies.py:NAME``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+NOT_A_FUNCTION = 3
+
+
+def uniform(observation: np.ndarray, mask: np.ndarray, *, rng: random.Random) -> int:
+    """A legal action id at random (repeatable: ``rng`` is reseeded by ``Seed``)."""
+    return int(rng.choice(np.flatnonzero(mask)))
+
+
+def first(observation: np.ndarray, mask: np.ndarray) -> Any:
+    """The lowest legal action id, as numpy gives it (an ``np.int64``)."""
+    return np.flatnonzero(mask)[0]
+
+
+def raises(observation: np.ndarray, mask: np.ndarray) -> int:
+    raise RuntimeError("the network is not trained yet")
+
+
+def out_of_range(observation: np.ndarray, mask: np.ndarray) -> int:
+    return len(mask)
+
+
+def illegal(observation: np.ndarray, mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask == 0)[0])
+
+
+def text(observation: np.ndarray, mask: np.ndarray) -> str:
+    return "Q"
+
+
+def checked(observation: np.ndarray, mask: np.ndarray, *, game: Any, state: Any,
+            position: str, seat: int, encoding: Any, rng: random.Random,
+            parts: tuple[int, ...]) -> int:
+    """A legal id at random, once what the engine gives is checked against the game (an
+    AssertionError is a crash fault the test sees)."""
+    assert observation.dtype == np.float32 and mask.dtype == np.int8
+    assert seat in game.deciding_seats(state) and position == game.to_position(state)
+    seen = game.from_position(game.view(state, seat))  # what the seat may know, alone
+    assert observation.tolist() == np.asarray(game.observation(seen, seat),
+                                              np.float32).tolist()
+    assert len(mask) == encoding.actions and parts == ()
+    legal = {encoding.action_id(m) for m in game.legal_moves_of(state, seat)}
+    assert set(np.flatnonzero(mask).tolist()) == legal
+    return int(rng.choice(sorted(legal)))
+
+
+def keywords(observation: np.ndarray, mask: np.ndarray, **context: Any) -> int:
+    """Gets every keyword (``**``): the lowest legal id once they are all there."""
+    assert sorted(context) == ["encoding", "game", "parts", "position", "rng", "seat",
+                               "state"]
+    return int(np.flatnonzero(mask)[0])
