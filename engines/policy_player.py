@@ -8,7 +8,10 @@ The option ``Policy`` names the function: ``module:function`` (the module import
 ``path/to/file.py:function`` (relative to the working directory). At each decision the
 function is called with the seat's observation (``Game.observation`` of the position the
 engine was sent, float32, as the bindings give it) and the action mask (int8, 1 for each
-legal action id of the seat), and returns an action id, which is played as its move. A
+legal action id of the seat), and returns an action id, which is played as its move. In a
+game whose moves are several parts (a factored encoding) it is called once a part, as the
+bindings ask for them (``sneferu_cli.rl.Decision``), the parts chosen so far at the end
+of the observation (``sneferu_cli.rl.observation``), until they are a whole move. A
 function that accepts them (by name, or ``**kwargs``) also gets ``game`` (the ``Game``),
 ``state`` (the game's state the engine follows: in a game with hidden information one read
 from the seat's view), ``position`` (its position text), ``seat`` (0-based), ``encoding``
@@ -35,7 +38,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from sneferu_cli.rl import encoded_games, need
+from sneferu_cli.rl import Decision, encoded_games, need
+from sneferu_cli.rl import observation as observation_of
 
 try:
     need("numpy")
@@ -136,25 +140,20 @@ class PolicyPlayer(Bot):
         if self.encoding is None:
             fail(f"policy: {self.game.title} has no action encoding (Game.action_names)")
 
-    def part_ids(self, move: str) -> tuple[int, ...]:
-        """The action ids of ``move``'s parts."""
-        try:
-            return (self.encoding.action_id(move),)
-        except ValueError as e:
-            fail(f"policy: {e}")
-
     def choose(self, state: Any, go: Go) -> str:
-        game, encoding = self.game, self.encoding
-        moves = {self.part_ids(move): move for move in self.legal_moves(state)}
-        observation = np.asarray(game.observation(state, self.seat), np.float32)
-        chosen: tuple[int, ...] = ()
-        while chosen not in moves:
+        encoding = self.encoding
+        try:
+            decision = Decision(encoding, state, self.seat)
+        except ValueError as e:  # a legal move without an id (another edition's)
+            fail(f"policy: {e}")
+        while True:
+            observation = np.asarray(observation_of(encoding, state, self.seat,
+                                                    decision.chosen), np.float32)
             mask = np.zeros(encoding.actions, np.int8)
-            for ids in moves:
-                if ids[:len(chosen)] == chosen and len(ids) > len(chosen):
-                    mask[ids[len(chosen)]] = 1
-            chosen += (self.ask(state, observation, mask, chosen),)
-        return moves[chosen]
+            mask[decision.legal_actions()] = 1
+            move = decision.choose(self.ask(state, observation, mask, decision.chosen))
+            if move is not None:
+                return move
 
     def ask(self, state: Any, observation: Any, mask: Any, parts: tuple[int, ...]) -> int:
         """The action id the policy chooses; exits through :func:`fail` unless it is one

@@ -32,9 +32,10 @@ UCT = 2.0
 
 
 def choose(observation: np.ndarray, mask: np.ndarray, *, game: Game, position: str,
-           rng: random.Random) -> int:
-    """The action id MCTSBot chooses in ``position`` (one of those ``mask`` allows)."""
-    state = spiel_state(game.name, position)
+           parts: tuple[int, ...], rng: random.Random) -> int:
+    """The action id MCTSBot chooses in ``position`` (one of those ``mask`` allows; in a
+    game whose moves come in parts, the next part after ``parts``)."""
+    state = spiel_state(game.name, position, parts)
     seeded = np.random.RandomState(rng.randrange(2**31))
     bot: Any = mcts.MCTSBot(state.get_game(), UCT, SIMULATIONS,
                             mcts.RandomRolloutEvaluator(ROLLOUTS, seeded),

@@ -344,6 +344,20 @@ class Game(ABC):
         encoding, and the learning-library bindings skip it."""
         return None
 
+    def action_parts(self, move: str) -> tuple[str, ...]:
+        """The parts a canonical move is given as to the learning-library bindings, each a
+        name :meth:`action_names` lists: by default the move alone. A game whose moves are
+        too many to number one by one gives a move as a short sequence of parts (a *factored*
+        encoding, SPEC 16.1), and :meth:`action_names` lists the distinct parts; the
+        bindings then take one move as that many decisions of its seat. In any state no
+        legal move's parts may begin another legal move's parts, so a sequence of parts
+        names at most one move."""
+        return (move,)
+
+    def max_action_parts(self, players: int, variant: str) -> int:
+        """The most parts a move of such a game has (:meth:`action_parts`; by default 1)."""
+        return 1
+
     def outcome_names(self, players: int, variant: str) -> Sequence[str]:
         """Every canonical chance outcome of such a game, each once (chance action ids, as
         :meth:`action_names`); needed by a game with an action encoding and chance nodes.
@@ -374,7 +388,8 @@ class Game(ABC):
             names = self.action_names(players, key[2])
             _encodings[key] = None if names is None else Encoding(
                 self, players, key[2], tuple(names),
-                tuple(self.outcome_names(players, key[2])))
+                tuple(self.outcome_names(players, key[2])),
+                self.max_action_parts(players, key[2]))
         return _encodings[key]
 
     # ---------------------------------------------------------------- optional
@@ -557,16 +572,20 @@ class Perft(Protocol):
 
 
 class Encoding:
-    """A set-up's bijection between canonical moves and action ids ``0 .. actions - 1``,
+    """A set-up's bijection between canonical moves and action ids ``0 .. actions - 1``
+    (with a factored encoding, between canonical moves and sequences of ids of their parts),
     and between chance outcomes and chance ids (:meth:`Game.encoding`, SPEC 16)."""
 
     def __init__(self, game: Game, players: int, variant: str, moves: tuple[str, ...],
-                 outcomes: tuple[str, ...]) -> None:
+                 outcomes: tuple[str, ...], max_parts: int = 1) -> None:
         self.game = game
         self.players = players
         self.variant = variant
         self.moves = moves
+        """The name of each action id: a move, or a part of one when :attr:`max_parts` > 1."""
         self.outcomes = outcomes
+        self.max_parts = max_parts
+        """The most actions one move takes (1: one id a move)."""
         self._move_ids = {m: i for i, m in enumerate(moves)}
         self._outcome_ids = {o: i for i, o in enumerate(outcomes)}
         if len(self._move_ids) != len(moves) or len(self._outcome_ids) != len(outcomes):
@@ -586,6 +605,18 @@ class Encoding:
         if i is None:
             raise ValueError(f"{self.game.title}: move {move!r} has no action id")
         return i
+
+    def action_ids(self, move: str) -> tuple[int, ...]:
+        """The ids of the parts of a canonical move (:meth:`Game.action_parts`), in order;
+        ValueError when one has no id."""
+        if self.max_parts == 1:
+            return (self.action_id(move),)
+        parts = self.game.action_parts(move)
+        try:
+            return tuple(self._move_ids[p] for p in parts)
+        except KeyError as e:
+            raise ValueError(f"{self.game.title}: move {move!r} has a part {e.args[0]!r} "
+                             "with no action id") from None
 
     def outcome_id(self, outcome: str) -> int:
         """The id of a canonical chance outcome; ValueError when the encoding has none."""

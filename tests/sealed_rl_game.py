@@ -48,5 +48,7 @@ GAME = SealedRlGame()
 
 
 def register() -> None:
-    """Add ``sealed-rl`` to the registry of this process (tests only)."""
+    """Add ``sealed-rl`` and ``sealed-parts`` to the registry of this process (tests
+    only)."""
     GAMES.setdefault("sealed-rl", "sealed_rl_game")
+    GAMES.setdefault("sealed-parts", "sealed_parts_game")

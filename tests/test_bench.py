@@ -15,7 +15,7 @@ from support import ROOT, run_cli
 
 from sneferu_cli.arbiter.bench import instant_engine, pipe_round_trip, time_moves
 from sneferu_cli.bench import STEP_ROUNDS
-from sneferu_cli.game import get_game
+from sneferu_cli.game import GAMES, get_game
 from sneferu_cli.games.sneferu.bench import play_random, run_bench
 from sneferu_cli.games.sneferu.rules import core_build, new_game, standard_edition
 
@@ -246,41 +246,52 @@ def binding_rows(stdout: str) -> list[list[str]]:
 
 
 def test_bench_bindings_prints_one_line_per_game_and_way_through_it():
-    """SPEC 16.5: every encoded game (Imhotep) through the game interface, PettingZoo and
-    OpenSpiel; the steps follow from the seed (the table is bindings_bench's)."""
+    """SPEC 16.5: every encoded game of the package through the game interface, PettingZoo
+    and OpenSpiel, at 4 players or its largest table; the steps follow from the seed (the
+    table is bindings_bench's)."""
+    from sneferu_cli.rl import encoded_games
     from sneferu_cli.rl.bench import bindings_bench
 
-    r = run_cli("bench", "--bindings", "--games", "2", "--seed", "5", "-p", "3")
+    r = run_cli("bench", "--bindings", "--games", "2", "--seed", "5", timeout=300)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "sneferu bench --bindings: 2 random games of each game through each, seed 5"
     assert lines[1].startswith("python 3.")
     assert lines[2].split() == ["game", "players", "through", "steps", "seconds", "steps/s",
                                 "overhead"]
+    shipped = [g for g in encoded_games() if GAMES[g.name].startswith("sneferu_cli.")]
+    assert "imhotep" in [g.name for g in shipped]
     rows = binding_rows(r.stdout)
-    assert [row[:-4] for row in rows] == [["imhotep", "3", "game", "interface"],
-                                          ["imhotep", "3", "PettingZoo"],
-                                          ["imhotep", "3", "OpenSpiel"]]
-    assert rows[0][-1] == "1.0x" and all(re.fullmatch(r"\d+\.\dx", row[-1]) for row in rows)
-    figures = bindings_bench(get_game("imhotep"), 3, 2, seed=5)
-    assert [row[-4] for row in rows] == [f"{f.steps:,}" for f in figures]
-    assert all(f.games == 2 and f.steps > 40 for f in figures)
-    other = bindings_bench(get_game("imhotep"), 3, 2, seed=6)
-    assert [f.steps for f in other] != [f.steps for f in figures]
+    assert [row[:-4] for row in rows] == [
+        [g.name, str(min(4, max(g.players))), *way.split()] for g in shipped
+        for way in ("game interface", "PettingZoo", "OpenSpiel")]
+    assert all(re.fullmatch(r"\d+\.\dx", row[-1]) for row in rows)
+    assert [row[-1] for row in rows[::3]] == ["1.0x"] * len(shipped)
+    imhotep = bindings_bench(get_game("imhotep"), 4, 2, seed=5)
+    at = [g.name for g in shipped].index("imhotep") * 3
+    assert [row[-4] for row in rows[at:at + 3]] == [f"{f.steps:,}" for f in imhotep]
+    assert all(f.games == 2 and f.steps > 40 for f in imhotep)
+    other = bindings_bench(get_game("imhotep"), 4, 2, seed=6)
+    assert [f.steps for f in other] != [f.steps for f in imhotep]
 
 
 def test_bench_bindings_of_one_game_and_its_errors():
-    r = run_cli("bench", "--bindings", "--game", "imhotep", "--games", "1")
+    r = run_cli("bench", "--bindings", "--game", "imhotep", "--games", "1", "-p", "3")
     assert r.returncode == 0, r.stderr
-    assert [row[:2] for row in binding_rows(r.stdout)] == [["imhotep", "4"]] * 3
-    for args, error in ((["--game", "sneferu"], "Sneferu has no action encoding"),
-                        (["-p", "1"], "1 (Imhotep is for 2 to 4 players)"),
+    assert [row[:2] for row in binding_rows(r.stdout)] == [["imhotep", "3"]] * 3
+    for args, error in ((["-p", "1"], "1 (Imhotep is for 2 to 4 players)"),
                         (["--rules"], "--rules does not go with --bindings"),
                         (["--engine-games", "2"], "--engine-games does not go with"),
                         (["--perft", "x"], "--perft does not go with")):
         r = run_cli("bench", "--bindings", *args)
         assert r.returncode == 2, args
         assert error in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+    with_test_games = ROOT / "tests" / "engines" / "with_test_games.py"
+    r = subprocess.run([sys.executable, str(with_test_games), "sneferu", "bench", "--bindings",
+                        "--game", "nim"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert r.stderr == ("sneferu: Invalid value for --game: Nim has no action encoding "
+                        "(Game.action_names) (see 'sneferu bench --help')\n")
 
 
 def test_bench_bindings_without_the_rl_extra_is_one_line():

@@ -18,7 +18,7 @@ from support import ROOT, run_cli
 from sneferu_cli.arbiter.bundled import engine_command
 from sneferu_cli.arbiter.engine import Engine
 from sneferu_cli.game import GAMES, get_game
-from sneferu_cli.record.model import Chance, Turn
+from sneferu_cli.record.model import Chance, Simultaneous, Turn
 from sneferu_cli.record.replay import plies
 from sneferu_cli.record.text import read_records
 from sneferu_cli.rl import encoded_games
@@ -41,7 +41,8 @@ def play(tmp_path, *args: str, game: str = "imhotep") -> tuple[object, list]:
     games registered when ``game`` is one): the record's header and events."""
     rec = tmp_path / "g.rec"
     rec.unlink(missing_ok=True)
-    sneferu = [sys.executable, "-m", "sneferu_cli"] if game in GAMES else [
+    shipped = GAMES.get(game, "").startswith("sneferu_cli.")
+    sneferu = [sys.executable, "-m", "sneferu_cli"] if shipped else [
         *WITH_TEST_GAMES.split(), "sneferu"]
     r = subprocess.run([*sneferu, "play", *args, "--game", game, "--movetime", "20000",
                         "--record", str(rec)], capture_output=True, text=True, timeout=300,
@@ -80,13 +81,16 @@ def test_a_policy_plays_a_whole_game_that_replays_and_repeats(tmp_path):
     assert header.faults == []
 
 
-def test_it_plays_from_its_view_at_simultaneous_nodes(tmp_path):
-    """sealed-rl (test-only): simultaneous sealed bids and a private deal; every seat's
-    observation is that of its view."""
+@pytest.mark.parametrize("game", ["sealed-rl", "sealed-parts"])
+def test_it_plays_from_its_view_at_simultaneous_nodes_and_in_parts(tmp_path, game):
+    """The test-only sealed-rl: simultaneous sealed bids and a private deal, every seat's
+    observation that of its view; sealed-parts the same with a factored encoding, each bid
+    asked as its tens and then its units (tests/sealed_parts_game.py)."""
     engine = f"{WITH_TEST_GAMES} policy"
-    header, _ = play(tmp_path, engine, engine, engine, "--seed", "2",
-                     "-o", policy("checked"), game="sealed-rl")
+    header, events = play(tmp_path, engine, engine, engine, "--seed", "2",
+                          "-o", policy("checked"), game=game)
     assert (header.termination, header.faults) == ("normal", [])
+    assert sum(isinstance(e, Simultaneous) for e in events) == 3  # the 3 prizes
 
 
 @pytest.mark.parametrize(("option", "detail"), [

@@ -1,9 +1,11 @@
 """The action encodings and the learning-library bindings (issue 18, SPEC 16), for every
-registered game with an action encoding and the test-only ``sealed-rl`` (Sealed Goofspiel
-with an encoding: simultaneous nodes, a private deal, views):
+registered game with an action encoding, the test-only ``sealed-rl`` (Sealed Goofspiel
+with an encoding: simultaneous nodes, a private deal, views) and ``sealed-parts`` (the same
+with a factored encoding: a move in two parts):
 
 - the encoding: over random games, every legal move of every deciding seat has a distinct
-  id in range that maps back to it, every chance outcome has an id, the observation has the
+  id (or sequence of ids of its parts, none beginning another) in range that maps back to
+  it, every chance outcome has an id, the observation has the
   declared shape and depends only on the seat's view;
 - OpenSpiel: ``pyspiel.random_sim_test`` (with serialization), OpenSpiel's ``MCTSBot``
   playing a game, observation strings that are the seat's view;
@@ -41,12 +43,13 @@ from sneferu_cli.rl.pettingzoo import env  # noqa: E402
 spiel.register()
 ENCODED = [g.name for g in encoded_games()]
 SET_UPS = [(name, n) for name in ENCODED for n in get_game(name).players]
+SPIEL_SET_UPS = [(name, n) for name in ENCODED for n in spiel.spiel_players(get_game(name))]
 RANDOM = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def test_encoded_games() -> None:
-    assert ENCODED == ["imhotep", "sealed-rl"]
-    assert spiel.SHORT_NAMES == ["sneferu_imhotep", "sneferu_sealed_rl"]
+    assert ENCODED == ["imhotep", "sealed-rl", "sealed-parts"]
+    assert spiel.SHORT_NAMES == ["sneferu_imhotep", "sneferu_sealed_rl", "sneferu_sealed_parts"]
     assert spiel.register() == spiel.SHORT_NAMES  # once each
     skipped = unencoded_games()
     assert "sneferu: no action encoding (Game.action_names), not bound" in skipped
@@ -80,10 +83,14 @@ def test_round_trip(name: str, players: int, seed: int) -> None:
             assert game.observation(seen, seat) == observation
         seat = rng.choice(game.deciding_seats(state))
         moves = game.legal_moves_of(state, seat)
-        ids = [encoding.action_id(m) for m in moves]
+        ids = [encoding.action_ids(m) for m in moves]
         assert len(set(ids)) == len(ids)
-        assert all(0 <= i < encoding.actions for i in ids)
-        assert [encoding.moves[i] for i in ids] == moves
+        assert all(1 <= len(i) <= encoding.max_parts for i in ids)
+        assert all(0 <= a < encoding.actions for i in ids for a in i)
+        assert [tuple(encoding.moves[a] for a in i) for i in ids] \
+            == [game.action_parts(m) for m in moves]
+        whole = set(ids)
+        assert not any(i[:k] in whole for i in ids for k in range(1, len(i)))  # prefix-free
         game.apply_move_of(state, seat, rng.choice(moves))
     assert encoding.actions == len(set(encoding.moves))
 
@@ -134,7 +141,7 @@ def test_action_ids_unknown() -> None:
         encoding.action_id("CHI 2B.2 3A.1")  # not canonical (I37)
 
 
-@pytest.mark.parametrize(("name", "players"), SET_UPS)
+@pytest.mark.parametrize(("name", "players"), SPIEL_SET_UPS)
 def test_openspiel_random_sim(name: str, players: int) -> None:
     game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": players})
     assert game.num_players() == players
@@ -161,7 +168,8 @@ def test_openspiel_clone() -> None:
 
 
 def test_openspiel_load_errors() -> None:
-    with pytest.raises(ValueError, match=r"^Imhotep is for 2 to 4 players, not 5$"):
+    with pytest.raises(ValueError, match=r"^Imhotep is for 2 to 4 players in OpenSpiel, "
+                                         r"not 5$"):
         pyspiel.load_game("sneferu_imhotep", {"players": 5})
 
 
@@ -191,6 +199,40 @@ def test_openspiel_views() -> None:
         "sealed prizes=1.3 prize=2 scores=0,0 hands=?.?/11.12.13 bids=?,- played=- "
         "retired=0,0"])
     assert np.asarray(state.observation_tensor(1)).shape == (3 * 13 + 6 + 4,)
+
+
+def test_openspiel_parts() -> None:
+    """A factored encoding: a bid of 12 is ``tens 1`` then ``units 2``, two decisions of its
+    seat; the part chosen shows in that seat's observation only, and in no other seat's
+    (the bid is sealed)."""
+    game = pyspiel.load_game("sneferu_sealed_parts", {"players": 2})
+    assert game.num_distinct_actions() == 12
+    assert game.max_game_length() == 2 * (2 + 3 * 3)
+    state = game.new_initial_state()
+    state.apply_action(0)  # ~D1.2.3
+    state.apply_action(285)  # ~D11.12.13
+    state.apply_action(287)  # ~P2
+    assert state.current_player() == 0
+    assert state.legal_actions() == [0]  # tens 0: 1, 2 or 3
+    state.apply_action(0)
+    assert state.current_player() == 0
+    assert state.legal_actions() == [3, 4, 5]  # units 1, 2, 3
+    assert [state.action_to_string(0, a) for a in (0, 3)] == ["tens 0", "units 1"]
+    own = np.asarray(state.observation_tensor(0))
+    other = np.asarray(state.observation_tensor(1))
+    assert own.shape == other.shape == (3 * 13 + 6 + 4 + 12,)
+    assert list(own[-12:]) == [1.0] + [0.0] * 11
+    assert list(other[-12:]) == [0.0] * 12
+    assert state.observation_string(0).endswith("\nchosen: tens 0")
+    assert "chosen" not in state.observation_string(1)
+    clone = state.clone()
+    state.apply_action(4)  # units 2: seat 1 bids 2, sealed
+    assert state.current_player() == 1
+    assert state.legal_actions() == [1]  # tens 1: 11, 12 or 13
+    assert list(np.asarray(state.observation_tensor(0))[-12:]) == [0.0] * 12
+    assert clone.current_player() == 0 and clone.legal_actions() == [3, 4, 5]
+    with pytest.raises(ValueError, match=r"^seat 2: action 0 \(tens 0\) is not legal now$"):
+        state.apply_action(0)  # no bid below 10 in seat 2's hand
 
 
 def test_openspiel_mcts_plays() -> None:
@@ -228,7 +270,8 @@ def test_pettingzoo_rewards_and_render() -> None:
     e.state = get_game("sealed-rl").from_position(
         "sealed prizes=1.3 prize=2 scores=0,0 hands=11.12.13/1.2.3 bids=-,- played=- "
         "retired=0,0")
-    e.agent_selection = "seat_1"
+    e._advance()  # select the deciding seat of the state put in
+    assert e.agent_selection == "seat_1"
     assert "11.12.13" in str(e.render())
     for _ in range(3):
         assert list(np.flatnonzero(e.observe("seat_1")["action_mask"])) \
@@ -239,6 +282,29 @@ def test_pettingzoo_rewards_and_render() -> None:
     assert e.terminations == {"seat_1": True, "seat_2": True}
     assert e.rewards == {"seat_1": 1.0, "seat_2": -1.0}
     assert e.state.scores == [6, 0]
+
+
+def test_pettingzoo_parts() -> None:
+    """A factored encoding: two steps of the same agent make one bid."""
+    e = env(game="sealed-parts", players=2)
+    e.reset(seed=5)
+    e.state = get_game("sealed-parts").from_position(
+        "sealed prizes=1.3 prize=2 scores=0,0 hands=11.12.13/1.2.3 bids=-,- played=- "
+        "retired=0,0")
+    e._advance()
+    assert e.agent_selection == "seat_1"
+    assert list(np.flatnonzero(e.observe("seat_1")["action_mask"])) == [1]  # tens 1
+    e.step(1)
+    assert e.agent_selection == "seat_1"
+    seen = e.observe("seat_1")
+    assert list(np.flatnonzero(seen["action_mask"])) == [3, 4, 5]  # units 1, 2, 3
+    assert list(seen["observation"][-12:]) == [0.0, 1.0] + [0.0] * 10
+    assert list(e.observe("seat_2")["observation"][-12:]) == [0.0] * 12
+    with pytest.raises(ValueError, match=r"^seat_1: action 2 \(units 0\) is not legal now$"):
+        e.step(2)
+    e.step(5)  # 13
+    assert e.agent_selection == "seat_2"
+    assert e.state.bids == [13, None]
 
 
 def test_pettingzoo_errors() -> None:

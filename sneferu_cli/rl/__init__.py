@@ -6,10 +6,13 @@ encoding (:meth:`sneferu_cli.game.Game.encoding`). They need the ``rl`` extra
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
+from typing import Any
 
 from ..game import Encoding, Game, game_names, get_game
 
-__all__ = ["EXTRA_MESSAGE", "encoded_games", "need", "returns", "unencoded_games"]
+__all__ = ["EXTRA_MESSAGE", "Decision", "encoded_games", "need", "observation",
+           "observation_size", "returns", "unencoded_games"]
 
 EXTRA_MESSAGE = "the learning-library bindings need the rl extra: pip install 'sneferu[rl]'"
 
@@ -38,8 +41,73 @@ def unencoded_games() -> list[str]:
 def returns(encoding: Encoding, state: object) -> list[float]:
     """Each seat's return from the final ranking, in [-1, 1] and summing to 0: the seats
     ranked below it minus those ranked above it, over ``players - 1`` (2 players: win 1,
-    loss -1, tie 0)."""
+    loss -1, tie 0). A solo game's one seat: 1 when it beat the game's automaton, else -1
+    (:meth:`Game.solo_result`; 0 for a game without one)."""
     ranks = [s.rank for s in encoding.game.standings(state)]
     n = len(ranks)
+    if n == 1:
+        solo = encoding.game.solo_result(state)
+        return [0.0 if solo is None else 1.0 if solo[0] else -1.0]
     return [(sum(r > mine for r in ranks) - sum(r < mine for r in ranks)) / (n - 1)
             for mine in ranks]
+
+
+class Decision:
+    """The decision a seat owes, as the bindings take it: its legal moves by their sequences
+    of action ids (one id each, or one per part with a factored encoding) and the ids chosen
+    so far. A move is applied once its whole sequence is chosen."""
+
+    __slots__ = ("chosen", "moves", "names", "seat")
+
+    def __init__(self, encoding: Encoding, state: Any, seat: int) -> None:
+        self.seat = seat
+        self.names = encoding.moves
+        self.moves = {encoding.action_ids(m): m
+                      for m in encoding.game.legal_moves_of(state, seat)}
+        """Each legal move by its action ids."""
+        self.chosen: tuple[int, ...] = ()
+        """The ids chosen so far (the parts of a move not complete yet)."""
+
+    def legal_actions(self) -> list[int]:
+        """The ids that may come next, ascending."""
+        k = len(self.chosen)
+        return sorted({ids[k] for ids in self.moves if ids[:k] == self.chosen})
+
+    def choose(self, action: int) -> str | None:
+        """Take ``action`` next: the move when it completes one, else None; ValueError when
+        it is not legal now."""
+        chosen = (*self.chosen, action)
+        move = self.moves.get(chosen)
+        if move is not None:
+            self.chosen = ()
+            return move
+        k = len(chosen)
+        if not any(ids[:k] == chosen for ids in self.moves):
+            name = self.names[action] if 0 <= action < len(self.names) else "no action id"
+            raise ValueError(f"action {action} ({name}) is not legal now")
+        self.chosen = chosen
+        return None
+
+
+def observation_size(encoding: Encoding) -> int:
+    """The length of :func:`observation`: the game's observation tensor, and with a factored
+    encoding one number more per action id."""
+    size = 1
+    for n in encoding.game.observation_shape(encoding.players, encoding.variant):
+        size *= n
+    return size + (encoding.actions if encoding.max_parts > 1 else 0)
+
+
+def observation(encoding: Encoding, state: Any, seat: int,
+                chosen: Sequence[int] = ()) -> list[float]:
+    """What the bindings show ``seat``: the game's observation tensor of the seat
+    (flattened), followed with a factored encoding by 1 for each action id the seat has
+    chosen so far in its pending decision (``chosen``; 0 elsewhere and for every other
+    seat)."""
+    out = list(encoding.game.observation(state, seat))
+    if encoding.max_parts > 1:
+        parts = [0.0] * encoding.actions
+        for action in chosen:
+            parts[action] = 1.0
+        out += parts
+    return out

@@ -7,19 +7,22 @@ encoding as a Python ``pyspiel`` game named ``sneferu_NAME`` (``-`` becomes ``_`
 >>> game.num_players()
 3
 
-Parameters: ``players`` (the game's smallest count by default) and ``variant`` (its first
-variant by default). Chance nodes list the game's outcomes with their probabilities as
-chance ids (:meth:`Encoding.outcome_id`). A simultaneous node is played sequentially, seat
-by seat in ascending order, as the game interface collects it: the pending moves are hidden
+Parameters: ``players`` (the game's smallest count by default, at least 2) and ``variant``
+(its first variant by default). With a factored encoding (SPEC 16.1) one move is as many
+decisions of its seat as it has parts, and the observation tensor ends with the parts
+chosen so far. Chance nodes list the game's outcomes with their probabilities as chance
+ids (:meth:`Encoding.outcome_id`). A simultaneous node is played sequentially, seat by
+seat in ascending order, as the game interface collects it: the pending moves are hidden
 from the other seats' views, so the game is declared imperfect-information and each seat's
 information state is what it saw. Returns come from the final ranking (:func:`returns`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from . import encoded_games, need, returns
+from . import Decision, encoded_games, need, observation, observation_size, returns
 
 need("pyspiel", "numpy")
 
@@ -28,7 +31,7 @@ import pyspiel  # noqa: E402
 
 from ..game import Encoding, Game, get_game  # noqa: E402
 
-__all__ = ["SHORT_NAMES", "register", "short_name", "spiel_state"]
+__all__ = ["SHORT_NAMES", "register", "short_name", "spiel_players", "spiel_state"]
 
 
 def short_name(game: Game) -> str:
@@ -36,8 +39,15 @@ def short_name(game: Game) -> str:
     return "sneferu_" + game.name.replace("-", "_")
 
 
+def spiel_players(game: Game) -> list[int]:
+    """The player counts the OpenSpiel game offers: the game's, but for one (a solo game
+    has no zero-sum returns; PettingZoo offers it, SPEC 16.2)."""
+    return [n for n in game.players if n >= 2]
+
+
 def _game_type(game: Game) -> Any:
     hidden = game.hidden_information
+    players = spiel_players(game)
     info = pyspiel.GameType.Information
     return pyspiel.GameType(
         short_name=short_name(game),
@@ -47,13 +57,13 @@ def _game_type(game: Game) -> Any:
         information=info.IMPERFECT_INFORMATION if hidden else info.PERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=game.players[-1],
-        min_num_players=game.players[0],
+        max_num_players=players[-1],
+        min_num_players=players[0],
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": game.players[0], "variant": game.variants[0]})
+        parameter_specification={"players": players[0], "variant": game.variants[0]})
 
 
 class SneferuSpielGame(pyspiel.Game):  # type: ignore[misc]
@@ -63,11 +73,12 @@ class SneferuSpielGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        players = int(params.get("players", self.rules.players[0]))
+        counts = spiel_players(self.rules)
+        players = int(params.get("players", counts[0]))
         variant = str(params.get("variant", self.rules.variants[0]))
-        if players not in self.rules.players:
-            raise ValueError(f"{self.rules.title} is for {self.rules.players[0]} to "
-                             f"{self.rules.players[-1]} players, not {players}")
+        if players not in counts:
+            raise ValueError(f"{self.rules.title} is for {counts[0]} to {counts[-1]} "
+                             f"players in OpenSpiel, not {players}")
         if variant not in self.rules.variants:
             raise ValueError(f"{self.rules.title} has no variant {variant!r}")
         encoding = self.rules.encoding(players, variant)
@@ -77,7 +88,7 @@ class SneferuSpielGame(pyspiel.Game):  # type: ignore[misc]
             num_distinct_actions=encoding.actions,
             max_chance_outcomes=len(encoding.outcomes),
             num_players=players, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
-            max_game_length=self.rules.max_game_length(players, variant))
+            max_game_length=self.rules.max_game_length(players, variant) * encoding.max_parts)
         super().__init__(_game_type(self.rules), info,
                          {"players": players, "variant": variant})
 
@@ -105,6 +116,9 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
         self.seen: list[list[str]] = [[] for _ in range(self.encoding.players)]
         """What each seat saw, one entry per event: the event's text without hidden
         information, else its view after the event."""
+        self.decision: Decision | None = None
+        """The deciding seat's decision, made when first asked for and kept until its move
+        is applied."""
 
     @property
     def state(self) -> Any:
@@ -119,9 +133,13 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
             return int(pyspiel.PlayerId.CHANCE)
         return int(self.state.current_seat())
 
+    def _decision(self) -> Decision:
+        if self.decision is None:
+            self.decision = Decision(self.encoding, self.state, self.state.current_seat())
+        return self.decision
+
     def _legal_actions(self, player: int) -> list[int]:
-        rules = self.encoding.game
-        return sorted(self.encoding.action_id(m) for m in rules.legal_moves(self.state))
+        return self._decision().legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The chance ids of the node's outcomes with their probabilities."""
@@ -134,7 +152,14 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
             text = self.encoding.outcomes[action]
             rules.apply_outcome(self.state, text)
         else:
-            text = self.encoding.moves[action]
+            try:
+                move = self._decision().choose(action)
+            except ValueError as e:
+                raise ValueError(f"seat {self.state.current_seat() + 1}: {e}") from None
+            if move is None:
+                return  # a part of a move: the same seat decides again
+            text = move
+            self.decision = None
             rules.apply_listed_move(self.state, text)
         for seat, seen in enumerate(self.seen):
             seen.append(rules.view(self.state, seat) if rules.hidden_information else text)
@@ -190,34 +215,53 @@ class SneferuObserver:
         self.encoding = encoding
         self.recall = recall
         shape = encoding.game.observation_shape(encoding.players, encoding.variant)
-        self.tensor = np.zeros(int(np.prod(shape)), np.float32)
-        self.dict = {"observation": self.tensor.reshape(shape)}
+        self.tensor = np.zeros(observation_size(encoding), np.float32)
+        size = int(np.prod(shape))
+        self.dict = {"observation": self.tensor[:size].reshape(shape)}
+        if encoding.max_parts > 1:
+            self.dict["chosen"] = self.tensor[size:]
 
     def set_from(self, state: SneferuSpielState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s observation of ``state``."""
-        self.tensor[:] = self.encoding.game.observation(state.state, player)
+        self.tensor[:] = observation(self.encoding, state.state, player,
+                                     _chosen(state, player))
 
     def string_from(self, state: SneferuSpielState, player: int) -> str:
-        """``player``'s view, or with recall the seat and the events it saw."""
+        """``player``'s view, or with recall the seat and the events it saw; then the
+        parts it has chosen of a move not complete yet, if any."""
         if self.recall:
-            return "\n".join([f"seat {player + 1}", *state.seen[player]])
-        return self.encoding.game.view(state.state, player)
+            text = "\n".join([f"seat {player + 1}", *state.seen[player]])
+        else:
+            text = self.encoding.game.view(state.state, player)
+        chosen = _chosen(state, player)
+        if chosen:
+            text += "\nchosen: " + " ; ".join(self.encoding.moves[a] for a in chosen)
+        return text
 
 
-def spiel_state(game: str, position: str) -> SneferuSpielState:
+def _chosen(state: SneferuSpielState, player: int) -> tuple[int, ...]:
+    """The ids ``player`` has chosen of its pending move (none for any other seat)."""
+    decision = state.decision
+    return decision.chosen if decision is not None and decision.seat == player else ()
+
+
+def spiel_state(game: str, position: str, parts: Sequence[int] = ()) -> SneferuSpielState:
     """An OpenSpiel state of the registered ``game`` (its name: ``imhotep``) at
     ``position`` (its position notation), in the OpenSpiel game of the position's player
-    count and variant, with no history: for a policy of the bundled ``policy`` engine that
-    searches with OpenSpiel (``examples/openspiel_mcts_policy.py``). A view of a game with
-    hidden information is read as the game reads views: search a full position drawn from
-    it (``Game.determinize``) instead. The game's NotationError when ``position`` is not
-    one."""
+    count and variant, with no history but ``parts`` (the action ids already chosen of a
+    move in parts, applied): for a policy of the bundled ``policy`` engine that searches
+    with OpenSpiel (``examples/openspiel_mcts_policy.py``). A view of a game with hidden
+    information is read as the game reads views: search a full position drawn from it
+    (``Game.determinize``) instead. The game's NotationError when ``position`` is not one,
+    ValueError when a part is not legal there."""
     rules = get_game(game)
     state = rules.from_position(position)
     spiel = pyspiel.load_game(short_name(rules), {"players": rules.players_of(state),
                                                   "variant": rules.variant_of(state)})
     out: SneferuSpielState = spiel.new_initial_state()
     out.position = _Position(state, rules)
+    for action in parts:
+        out.apply_action(action)
     return out
 
 

@@ -9,7 +9,9 @@ game with an action encoding.
 
 Agents are ``seat_1`` .. ``seat_N``. An observation is a dict: ``observation`` (the game's
 observation tensor of the seat, float32) and ``action_mask`` (int8, 1 for each legal action
-id). Chance is resolved inside with the game's probabilities, drawn from the generator
+id). With a factored encoding (SPEC 16.1) a move takes as many steps of its agent as it has
+parts, and the observation tensor ends with the parts chosen so far (1 for each).
+Chance is resolved inside with the game's probabilities, drawn from the generator
 ``reset(seed=...)`` seeds. A simultaneous node is stepped seat by seat in ascending order,
 each seat seeing only its view. When the game ends every agent is terminated with its
 reward from the final ranking (:func:`sneferu_cli.rl.returns`), and steps ``None`` to leave.
@@ -20,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import need, returns
+from . import Decision, need, observation, observation_size, returns
 
 need("pettingzoo", "gymnasium", "numpy")
 
@@ -64,7 +66,8 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
         self.metadata = {"render_modes": ["ansi"], "name": f"sneferu_{rules.name}",
                          "is_parallelizable": False}
         self.possible_agents = [f"seat_{s + 1}" for s in range(players)]
-        shape = rules.observation_shape(players, encoding.variant)
+        shape = (rules.observation_shape(players, encoding.variant) if encoding.max_parts == 1
+                 else (observation_size(encoding),))
         self._observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, shape, np.float32),
             "action_mask": spaces.Box(0, 1, (encoding.actions,), np.int8)})
@@ -73,6 +76,8 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
                                for a in self.possible_agents}
         self._rng = random.Random()
         self.state: Any = None
+        self.decision: Decision | None = None
+        """The selected agent's decision (its legal moves by action ids, the parts chosen)."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every call)."""
@@ -98,6 +103,7 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
     def _advance(self) -> None:
         """Resolve chance, then select the deciding seat or end the game."""
         rules = self.encoding.game
+        self.decision = None
         while self.state.is_chance_node():
             rules.apply_outcome(self.state, rules.sample_outcome(self.state, self._rng))
         if self.state.is_over():
@@ -107,18 +113,24 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
                 self.terminations[agent] = True
             self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self.possible_agents[self.state.current_seat()]
+            seat = self.state.current_seat()
+            self.agent_selection = self.possible_agents[seat]
+            self.decision = Decision(self.encoding, self.state, seat)
 
     def observe(self, agent: str) -> dict[str, Any]:
         """``agent``'s observation tensor and action mask."""
         seat = self.possible_agents.index(agent)
-        rules = self.encoding.game
         mask = np.zeros(self.encoding.actions, np.int8)
-        if not self.state.is_over():
-            for move in rules.legal_moves_of(self.state, seat):
-                mask[self.encoding.action_id(move)] = 1
-        return {"observation": np.asarray(rules.observation(self.state, seat), np.float32),
-                "action_mask": mask}
+        chosen: tuple[int, ...] = ()
+        decision = self.decision
+        if decision is not None and decision.seat == seat:
+            mask[decision.legal_actions()] = 1
+            chosen = decision.chosen
+        elif not self.state.is_over():
+            mask[Decision(self.encoding, self.state, seat).legal_actions()] = 1
+        tensor = np.asarray(observation(self.encoding, self.state, seat, chosen), np.float32)
+        shape = self._observation_spaces[agent]["observation"].shape
+        return {"observation": tensor.reshape(shape), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Apply the selected agent's action id (``None`` for a terminated agent)."""
@@ -127,17 +139,19 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         rules = self.encoding.game
-        seat = self.possible_agents.index(agent)
         if action is None or not 0 <= int(action) < self.encoding.actions:
             raise ValueError(f"{agent}: action {action!r} is not an action id")
-        move = self.encoding.moves[int(action)]
-        if move not in rules.legal_moves_of(self.state, seat):
-            raise ValueError(f"{agent}: action {action} ({move}) is not legal now")
+        assert self.decision is not None
+        try:
+            move = self.decision.choose(int(action))
+        except ValueError as e:
+            raise ValueError(f"{agent}: {e}") from None
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        rules.apply_move_of(self.state, seat, move)
-        self._advance()
+        if move is not None:
+            rules.apply_listed_move(self.state, move)
+            self._advance()
         self._accumulate_rewards()
 
     def render(self) -> str | None:

@@ -1,0 +1,25 @@
+"""Sealed Goofspiel with a factored action encoding, registered as ``sealed-parts`` by
+:func:`sealed_rl_game.register`: a bid of 12 is two actions, ``tens 1`` then ``units 2``
+(SPEC 16.1), so the bindings take a move in parts, at simultaneous nodes too."""
+
+from __future__ import annotations
+
+from sealed_rl_game import SealedRlGame
+
+
+class SealedPartsGame(SealedRlGame):
+    name = "sealed-parts"
+    title = "Sealed Goofspiel in parts"
+
+    def action_names(self, players: int, variant: str) -> list[str]:
+        return [f"tens {d}" for d in range(2)] + [f"units {d}" for d in range(10)]
+
+    def action_parts(self, move: str) -> tuple[str, ...]:
+        bid = int(move.split()[1])
+        return (f"tens {bid // 10}", f"units {bid % 10}")
+
+    def max_action_parts(self, players: int, variant: str) -> int:
+        return 2
+
+
+GAME = SealedPartsGame()
