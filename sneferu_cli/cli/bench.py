@@ -153,6 +153,9 @@ def _bindings(game: Game | None, players: int | None, games: int, seed: int,
         if seats not in g.players:
             raise click.BadParameter(f"{seats} ({g.title} is for {min(g.players)} to "
                                      f"{max(g.players)} players)", param_hint="--players")
+        if seats < 2:
+            raise click.BadParameter("1 (the OpenSpiel binding offers two players or more)",
+                                     param_hint="--players")
     figures = []
     for g, seats in tables:
         try:
