@@ -171,3 +171,28 @@ def test_without_numpy_it_fails_its_handshake_in_one_line():
     assert started.fault.detail.endswith(
         "stderr: policy: the learning-library bindings need the rl extra: pip install "
         "'sneferu[rl]' (no module 'numpy')")
+
+
+@pytest.mark.parametrize(("option", "detail"), [
+    (policy("raises"), f"policy: {POLICIES}:raises raised RuntimeError: the network is not "
+                       "trained yet"),
+    ("Policy=nomod:f", "policy: Policy 'nomod:f': cannot import nomod: No module named "
+                       "'nomod'"),
+])
+def test_a_failing_policy_in_a_tournament_is_a_fault_in_every_game(tmp_path, option, detail):
+    """The engine is started again for each game after its fault: every game of the
+    tournament ends, the seat retired with the one line, and the standings count it."""
+    records = tmp_path / "f.records"
+    r = run_cli("tournament", "--game", "imhotep", "--seats", "2", "--deals", "1",
+                "--seed", "3", "--movetime", "20000", "-j", "2", "--records", str(records),
+                "--engine", f"name=broken command=policy option.{option}",
+                "--engine", "name=greedy command=greedy", timeout=300)
+    assert r.returncode == 0, r.stderr
+    (row,) = [line.split() for line in r.stdout.splitlines() if " broken " in f" {line} "
+              and line[:1].isdigit()]
+    assert row[-1] == "crash:2"
+    games = read_records(records.read_text()).games
+    faults = [f for g in games for f in g.record.header.faults]
+    assert len(games) == len(faults) == 2
+    assert {(f.kind, f.detail) for f in faults} == {
+        ("crash", f"exited with code 1; stderr: {detail}")}
