@@ -19,11 +19,13 @@ from the seat's view), ``position`` (its position text), ``seat`` (0-based), ``e
 at every game) and ``parts`` (the action ids already chosen for this move, in a game whose
 moves are several parts).
 
-Nothing is played in its place: a ``Policy`` that cannot be imported or is no callable,
-a game without it, a function that raises or returns anything but a legal action id, and
-the engine says so in one line (``info string`` and, last, on standard error, which the
-arbiter puts in the record's fault) and exits with code 1, so the arbiter retires the seat
-(a ``crash`` fault, SPEC 7.2).
+What the function (or its module, when imported) prints goes to standard error, which the
+arbiter keeps in its log, not to the protocol. Nothing is played in its place: a
+``Policy`` that cannot be imported or is no callable, a game without it, a function that
+raises or returns anything but a legal action id, and the engine says so in one line
+(``info string`` and, last, on standard error, which the arbiter puts in the record's
+fault) and exits with code 1, so the arbiter retires the seat (a ``crash`` fault, SPEC
+7.2).
 """
 
 import contextlib
@@ -74,14 +76,20 @@ def load_policy(spec: str) -> Callable[..., Any]:
             path = Path(where)
             if not path.is_file():
                 fail(f"policy: Policy {spec!r}: no file {where} (in {os.getcwd()})")
-            found = importlib.util.spec_from_file_location(path.stem, path)
+            # As `python file.py` runs it: its folder first on the path (for the modules
+            # beside it); named after it unless that name is taken (`random.py`).
+            sys.path.insert(0, str(path.resolve().parent))
+            named = path.stem if path.stem not in sys.modules else f"policy_file_{path.stem}"
+            found = importlib.util.spec_from_file_location(named, path)
             assert found is not None and found.loader is not None
             module = importlib.util.module_from_spec(found)
-            sys.modules[path.stem] = module
-            found.loader.exec_module(module)
+            sys.modules[named] = module
+            with contextlib.redirect_stdout(sys.stderr):
+                found.loader.exec_module(module)
         else:
             sys.path.insert(0, os.getcwd())
-            module = importlib.import_module(where)
+            with contextlib.redirect_stdout(sys.stderr):
+                module = importlib.import_module(where)
         target: Any = module
         for attribute in name.split("."):
             target = getattr(target, attribute)
@@ -164,8 +172,9 @@ class PolicyPlayer(Bot):
                   "seat": lambda: self.seat, "encoding": lambda: self.encoding,
                   "rng": lambda: self.rng, "parts": lambda: parts}
         try:
-            answer = self.policy(observation, mask,
-                                 **{name: values[name]() for name in self.context})
+            with contextlib.redirect_stdout(sys.stderr):  # its prints are no protocol lines
+                answer = self.policy(observation, mask,
+                                     **{name: values[name]() for name in self.context})
         except Exception as e:
             traceback.print_exc()
             fail(f"policy: {self.spec} raised {type(e).__name__}: {e}")

@@ -63,3 +63,12 @@ def keywords(observation: np.ndarray, mask: np.ndarray, **context: Any) -> int:
     assert sorted(context) == ["encoding", "game", "parts", "position", "rng", "seat",
                                "state"]
     return int(np.flatnonzero(mask)[0])
+
+
+print("tests/policies.py imported")  # to standard error, as the engine runs it
+
+
+def chatty(observation: np.ndarray, mask: np.ndarray) -> int:
+    """Prints while it chooses: the engine keeps that off the protocol."""
+    print("thinking about", int(mask.sum()), "ids")
+    return int(np.flatnonzero(mask)[0])

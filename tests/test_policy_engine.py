@@ -76,6 +76,8 @@ def test_a_policy_plays_a_whole_game_that_replays_and_repeats(tmp_path):
     assert games[0] == games[1]
     header, _ = play(tmp_path, "greedy", "policy", "--seed", "4", "-o", policy("keywords"))
     assert header.faults == []
+    header, _ = play(tmp_path, "policy", "greedy", "--seed", "4", "-o", policy("chatty"))
+    assert header.faults == []  # its prints went to standard error, not to the arbiter
     header, _ = play(tmp_path, "policy", "policy", "--seed", "4", "-o",
                      "Policy=tests.policies:first")  # module:function from the directory
     assert header.faults == []
