@@ -42,6 +42,7 @@ from typing import Any, NoReturn
 
 from sneferu_cli.rl import Decision, encoded_games, need
 from sneferu_cli.rl import observation as observation_of
+from sneferu_cli.words import clip
 
 try:
     need("numpy")
@@ -58,7 +59,9 @@ CONTEXT = ("game", "state", "position", "seat", "encoding", "rng", "parts")
 
 
 def fail(line: str) -> NoReturn:
-    """Say ``line`` (``info string`` and standard error) and exit with code 1."""
+    """Say ``line`` (``info string`` and standard error; on one line, whatever the
+    messages it quotes hold) and exit with code 1."""
+    line = " ".join(line.split())
     with contextlib.suppress(OSError):  # the arbiter is gone: standard error is all there is
         print(f"info string {line}", flush=True)
     print(line, file=sys.stderr, flush=True)
@@ -90,16 +93,16 @@ def load_policy(spec: str) -> Callable[..., Any]:
             sys.path.insert(0, os.getcwd())
             with contextlib.redirect_stdout(sys.stderr):
                 module = importlib.import_module(where)
-        target: Any = module
-        for attribute in name.split("."):
-            target = getattr(target, attribute)
     except ModuleNotFoundError as e:
         fail(f"policy: Policy {spec!r}: cannot import {where}: {e}")
-    except AttributeError:
-        fail(f"policy: Policy {spec!r}: {where} has no {name}")
     except Exception as e:  # the module's own code failed: its traceback, then one line
         traceback.print_exc()
         fail(f"policy: Policy {spec!r}: importing {where} raised {type(e).__name__}: {e}")
+    target: Any = module
+    for attribute in name.split("."):
+        if not hasattr(target, attribute):
+            fail(f"policy: Policy {spec!r}: {where} has no {name}")
+        target = getattr(target, attribute)
     if not callable(target):
         fail(f"policy: Policy {spec!r}: {name} is not a function ({type(target).__name__})")
     return target
@@ -183,8 +186,8 @@ class PolicyPlayer(Bot):
                 raise TypeError
             action = operator.index(answer)
         except TypeError:
-            fail(f"policy: {self.spec} returned {answer!r} ({type(answer).__name__}), not an "
-                 "action id")
+            fail(f"policy: {self.spec} returned {clip(repr(answer), 60)} "
+                 f"({type(answer).__name__}), not an action id")
         if not 0 <= action < len(mask):
             fail(f"policy: {self.spec} returned {action}, not an action id (0 to "
                  f"{len(mask) - 1})")

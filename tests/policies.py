@@ -72,3 +72,8 @@ def chatty(observation: np.ndarray, mask: np.ndarray) -> int:
     """Prints while it chooses: the engine keeps that off the protocol."""
     print("thinking about", int(mask.sum()), "ids")
     return int(np.flatnonzero(mask)[0])
+
+
+def array(observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Two ids instead of one."""
+    return np.array([[1, 2], [3, 4]])  # its repr holds a new line

@@ -103,6 +103,8 @@ def test_it_plays_from_its_view_at_simultaneous_nodes_and_in_parts(tmp_path, gam
     (policy("illegal"), "policy: {POLICIES}:illegal returned 1 (PASS), not legal here "
                         "({legal} legal ids)"),
     (policy("text"), "policy: {POLICIES}:text returned 'Q' (str), not an action id"),
+    (policy("array"), "policy: {POLICIES}:array returned array([[1, 2], [3, 4]]) (ndarray), "
+                      "not an action id"),
     (policy("NOT_A_FUNCTION"), "policy: Policy '{POLICIES}:NOT_A_FUNCTION': NOT_A_FUNCTION "
                                "is not a function (int)"),
     (policy("nothing"), "policy: Policy '{POLICIES}:nothing': {POLICIES} has no nothing"),
