@@ -48,12 +48,12 @@ RANDOM = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCh
 
 
 def test_encoded_games() -> None:
-    assert ENCODED == ["imhotep", "sealed-rl", "sealed-parts"]
-    assert spiel.SHORT_NAMES == ["sneferu_imhotep", "sneferu_sealed_rl", "sneferu_sealed_parts"]
+    assert ENCODED == ["imhotep", "silver-gold", "sealed-rl", "sealed-parts"]
+    assert spiel.SHORT_NAMES == ["sneferu_imhotep", "sneferu_silver_gold", "sneferu_sealed_rl",
+                                 "sneferu_sealed_parts"]
     assert spiel.register() == spiel.SHORT_NAMES  # once each
     skipped = unencoded_games()
     assert "sneferu: no action encoding (Game.action_names), not bound" in skipped
-    assert "silver-gold: no action encoding (Game.action_names), not bound" in skipped
     with pytest.raises(ValueError, match=r"^Sneferu has no action encoding yet "
                                          r"\(Game.action_names\)$"):
         env(game="sneferu", players=2)
@@ -235,9 +235,11 @@ def test_openspiel_parts() -> None:
         state.apply_action(0)  # no bid below 10 in seat 2's hand
 
 
-def test_openspiel_mcts_plays() -> None:
-    """OpenSpiel's MCTSBot plays a whole game of Imhotep through the binding."""
-    game = pyspiel.load_game("sneferu_imhotep", {"players": 2})
+@pytest.mark.parametrize("name", ["imhotep", "silver-gold"])
+def test_openspiel_mcts_plays(name: str) -> None:
+    """OpenSpiel's MCTSBot plays a whole game of Imhotep, and of Silver & Gold (a marking
+    with bonus marks in parts), through the binding."""
+    game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": 2})
     rng = np.random.RandomState(7)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=4, evaluator=evaluator,

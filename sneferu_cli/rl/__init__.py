@@ -68,6 +68,14 @@ class Decision:
         self.chosen: tuple[int, ...] = ()
         """The ids chosen so far (the parts of a move not complete yet)."""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Decision:
+        # Nothing in it changes in place (``chosen`` is replaced): a copied OpenSpiel state
+        # shares the rest, rather than copying every action name at each clone.
+        other = Decision.__new__(Decision)
+        other.seat, other.names, other.moves, other.chosen = (self.seat, self.names,
+                                                              self.moves, self.chosen)
+        return other
+
     def legal_actions(self) -> list[int]:
         """The ids that may come next, ascending."""
         k = len(self.chosen)

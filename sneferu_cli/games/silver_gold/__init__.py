@@ -139,6 +139,43 @@ class SilverGoldGame(Game):
         result: SilverGoldState = state.determinize(rng)
         return result
 
+    # ---------------------------------------------------------------- learning libraries
+
+    def action_names(self, players: int, variant: str) -> tuple[str, ...]:
+        from .actions import action_names
+
+        return action_names(standard_edition())
+
+    def action_parts(self, move: str) -> tuple[str, ...]:
+        from .actions import action_parts
+
+        return action_parts(move)
+
+    def max_action_parts(self, players: int, variant: str) -> int:
+        from .actions import max_action_parts
+
+        return max_action_parts(standard_edition())
+
+    def outcome_names(self, players: int, variant: str) -> list[str]:
+        from .actions import outcome_names
+
+        return outcome_names(standard_edition())
+
+    def max_game_length(self, players: int, variant: str) -> int:
+        from .actions import max_game_length
+
+        return max_game_length(standard_edition(), players)
+
+    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
+        from .actions import observation_size
+
+        return (observation_size(standard_edition(), players),)
+
+    def observation(self, state: Any, seat: int) -> list[float]:
+        from .actions import observation
+
+        return observation(state, seat)
+
     # ---------------------------------------------------------------- the end
 
     def standings(self, state: Any) -> list[Standing]:

@@ -1,0 +1,289 @@
+"""Silver & Gold Pyramids' action encoding and observation tensor for the learning libraries
+(SPEC 16.1).
+
+A step-2 move with bonus marks is one of far too many to number one by one, so a marking is
+played in *parts* (:func:`action_parts`): its main marking (``16:a1,b1,c1,a2``), then each
+bonus mark (``+16:d1``), in the order of the canonical move. No end part is needed: what a
+move still owes after a prefix of its parts is fixed by the prefix (5.4, 5.5: the red
+crosses marked so far, less the bonus marks made, and whether a card is still in play,
+G11, G12), and a legal move makes exactly what it owes, so no legal move's parts are a
+proper prefix of another's. ``keep A B`` and ``take N`` are one part each.
+
+The action names of a set-up (the same for every player count) are, in this order:
+
+- ``keep A B`` for every pair of cards, ``A < B`` (3.3, G26);
+- every main marking that is legal in some state (5.2, 5.3, G3, G4, G5, G29), card by
+  card; on each card the pattern placements by their sorted cells, then the single cells;
+- every bonus mark ``+C:cell`` that is legal in some state (G10: a single cell under 5.3);
+- ``take N`` for every card, then ``take deck`` (6).
+
+*Legal in some state* (:func:`markable`): a set of cells ``P`` of one card (a placement of
+an edition pattern in any of its eight orientations, or one cell) is a legal marking in
+some state exactly when it covers no wall and either holds the entrance (the card's first
+marking) or touches a cell that the non-wall cells outside ``P`` and outside the tomb
+connect to the entrance. Necessary: the earlier marks of a card in play are one group with
+the entrance, never a wall nor its tomb (5.2, 5.6), and the marking must touch them (G4).
+Enough: a card kept at set-up can have any such group (at most 23 cells) marked one single
+cell a turn (5.3) in the 27 turns before the last, the bonus marks its red crosses owe (at
+most 2) made on the seat's other card, and any pattern can be the current one at any turn
+of a round (G24). A bonus mark on card ``C`` is owed by a red cross marked in the same
+move on the seat's other card, which can be any card with a cross. Both directions are
+tested: every part of every legal move over random games has an id, and each id is a part
+of a listed legal move in a position built for it (``tests/silver_gold/test_actions.py``).
+
+Chance ids: every deal (the 4-card sets, lexicographic), ``~offer:N``, ``~draw:N``, then
+``~exp:CODE`` per pattern.
+
+The observation (:func:`observation`; numbers in [0, 1]) holds only what the seat may know
+(its view, G21, G22): its own dealt cards, never another seat's, nor another seat's
+pending sealed move (every other seat looks still to decide). Layout: the observing seat
+(one-hot), the round (one-hot), the turn (one-hot 0-7), the phase (one-hot), the current
+pattern (one-hot), the copies of each pattern still unrevealed this round (over its
+copies), the offer (a 0/1 per card), the deck (over 48), the seat's own dealt cards (0/1
+per card); then per seat, seat 1 first: retired, still to decide, taking a new card, owed
+new cards (over 2), red and green gems (over 10), skulls (over the track), the four torch
+boxes, the points so far ((points + worst penalty) / 250, cut to [0, 1]), the claimed
+boxes (per colour 10, 6, 3), completed cards (0/1 per card) and per colour (over 16), and
+two chambers, the cards in play ascending (zeros when fewer): the card (one-hot), its grid
+(0/1 per cell for each code ``# E T R G F S P X``) and its marked cells.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+from .edition import COLOURS, PER_COLOUR, SIZE, Edition
+from .move import CELL_NAMES, mark_text
+from .state import (
+    BOXES,
+    DEALT,
+    DRAWING,
+    FULL,
+    GEMS,
+    KEEPING,
+    KEPT,
+    MARKING,
+    OFFER_SIZE,
+    PHASES,
+    ROUNDS,
+    TAKING,
+    TURNS,
+    SilverGoldState,
+    Tables,
+    spread,
+    tables_of,
+)
+
+__all__ = ["action_names", "action_parts", "bonus_marks", "main_markings", "markable",
+           "max_action_parts", "max_game_length", "observation", "observation_size",
+           "outcome_names"]
+
+GRID_CODES = "#ETRGFSPX"
+"""The cell codes of a chamber's grid planes in the observation."""
+CELLS = SIZE * SIZE
+OWED = 2
+"""A seat completes at most two cards in a turn (5.6), so owes at most two new ones."""
+SCORE_SPAN = 250
+"""The observation's span of points (above the worst skull penalty); more is cut."""
+
+
+def markable(tables: Tables, card: int, mask: int) -> bool:
+    """Whether the cells ``mask`` of ``card`` are a legal marking in some state (see the
+    module): no wall, and the entrance among them or a cell of them next to the group of
+    non-wall cells outside them and outside the tomb that holds the entrance."""
+    walls = tables.walls[card]
+    entrance = 1 << tables.entrance[card]
+    if mask & walls:
+        return False
+    if mask & entrance:
+        return True
+    free = FULL & ~(walls | mask | 1 << tables.tomb[card])
+    group = entrance
+    while True:
+        grown = group | (spread(group) & free)
+        if grown == group:
+            return bool(spread(group) & mask)
+        group = grown
+
+
+def main_markings(tables: Tables, card: int) -> list[tuple[int, ...]]:
+    """The main markings of ``card`` legal in some state, as sorted cells: the placements of
+    every pattern (G3) by their cells, then the single cells (5.3, G29)."""
+    placements = sorted({cells for p in tables.placements for mask, cells in p
+                         if markable(tables, card, mask)})
+    return placements + [(k,) for k in range(CELLS) if markable(tables, card, 1 << k)]
+
+
+def bonus_marks(tables: Tables, card: int) -> list[int]:
+    """The cells of ``card`` a bonus mark can take in some state (G10: as a single cell)."""
+    return [k for k in range(CELLS) if markable(tables, card, 1 << k)]
+
+
+@functools.cache
+def action_names(edition: Edition) -> tuple[str, ...]:
+    """Every action name (move part) of a game with ``edition``, each once (the module)."""
+    t = tables_of(edition)
+    numbers = range(1, t.cards + 1)
+    names = [f"keep {a} {b}" for a, b in itertools.combinations(numbers, KEPT)]
+    names += [mark_text(card, cells, ()) for card in numbers
+              for cells in main_markings(t, card)]
+    names += [f"+{card}:{CELL_NAMES[k]}" for card in numbers for k in bonus_marks(t, card)]
+    return (*names, *(f"take {k}" for k in numbers), "take deck")
+
+
+def action_parts(move: str) -> tuple[str, ...]:
+    """The parts of a canonical move: a marking's main marking, then each bonus mark;
+    ``keep A B`` and ``take N`` whole."""
+    if move[:1].isdigit():
+        return tuple(move.split(" "))
+    return (move,)
+
+
+def max_action_parts(edition: Edition) -> int:
+    """The most parts of one move: the main marking and one bonus mark per red cross marked
+    in the move (5.4), at most every cross of the seat's two cards in play."""
+    t = tables_of(edition)
+    crosses = sorted(t.cross[k].bit_count() for k in range(1, t.cards + 1))
+    return 1 + sum(crosses[-KEPT:])
+
+
+def outcome_names(edition: Edition) -> list[str]:
+    """Every chance outcome (14.3): the deals, the offer cards, the drawn cards, the
+    expedition patterns."""
+    numbers = range(1, len(edition.cards) + 1)
+    names = ["~deal:" + ",".join(map(str, deal)) for deal in itertools.combinations(numbers, DEALT)]
+    names += [f"~offer:{k}" for k in numbers] + [f"~draw:{k}" for k in numbers]
+    return names + [f"~exp:{e.code}" for e in edition.expeditions]
+
+
+def max_game_length(edition: Edition, players: int) -> int:
+    """A bound on the moves and chance events of one game (SPEC 16.1: the bindings count
+    a move's parts by multiplying by :func:`max_action_parts`): the deals and keeps, the
+    set-up offer, each of the 28 turns' expedition card and one marking per seat, and for each
+    card that can enter play after the set-up its take and the refill or draw it causes
+    (6, G15; a card taken never comes back)."""
+    return (2 * players + OFFER_SIZE + ROUNDS * TURNS * (1 + players)
+            + 2 * (len(edition.cards) - KEPT * players))
+
+
+# ---------------------------------------------------------------------- observation
+
+def _head_size(tables: Tables, players: int) -> int:
+    patterns = len(tables.codes)
+    return players + ROUNDS + TURNS + 1 + len(PHASES) + 2 * patterns + 2 * tables.cards + 1
+
+
+def _seat_size(tables: Tables) -> int:
+    # retired, deciding, taking, owed; red, green, skulls; torches; points; boxes; completed
+    # cards, per card and per colour; a chamber for each card in play (never more than the
+    # two kept: one new card for each completed one, 6)
+    chamber = tables.cards + (len(GRID_CODES) + 1) * CELLS
+    return (4 + 3 + ROUNDS + 1 + len(BOXES) * len(COLOURS) + tables.cards + len(COLOURS)
+            + KEPT * chamber)
+
+
+def observation_size(edition: Edition, players: int) -> int:
+    """The length of :func:`observation` for a game of ``players`` seats."""
+    t = tables_of(edition)
+    return _head_size(t, players) + players * _seat_size(t)
+
+
+@functools.cache
+def _grids(tables: Tables) -> list[list[float]]:
+    """Per card number (0 unused): its card one-hot and grid planes, as in a chamber."""
+    out: list[list[float]] = [[]]
+    for k in range(1, tables.cards + 1):
+        grid = tables.grid[k]
+        one_hot = [0.0] * tables.cards
+        one_hot[k - 1] = 1.0
+        out.append(one_hot + [1.0 if grid[i] == code else 0.0 for code in GRID_CODES
+                              for i in range(CELLS)])
+    return out
+
+
+ROW = (1 << SIZE) - 1
+_ROW_BITS: list[list[float]] = [[float(r >> i & 1) for i in range(SIZE)]
+                                for r in range(ROW + 1)]
+"""The 0/1 cells of each row bit pattern (a chamber's marks read a row at a time)."""
+
+
+def _one_hot(size: int, index: int) -> list[float]:
+    out = [0.0] * size
+    if 0 <= index < size:
+        out[index] = 1.0
+    return out
+
+
+def _cards(tables: Tables, cards: list[int]) -> list[float]:
+    out = [0.0] * tables.cards
+    for k in cards:
+        out[k - 1] = 1.0
+    return out
+
+
+def _seen_deciding(state: SilverGoldState, seat: int) -> list[bool]:
+    """Which seats ``seat`` sees still to decide: its own answer is known to it, another
+    seat's sealed move is not (G21), so at a sealed node every other seat asked looks still
+    to decide."""
+    own = state.deciding_seats()
+    out = []
+    for s in range(state.players):
+        if s == seat or state.retired[s]:
+            out.append(s in own)
+        elif state.phase == KEEPING:
+            out.append(bool(state.dealt[s] or state.hidden[s]))
+        elif state.phase == MARKING:
+            out.append(bool(state.play[s]))
+        else:
+            out.append(s in own)
+    return out
+
+
+def observation(state: SilverGoldState, seat: int) -> list[float]:
+    """What ``seat`` may know of ``state`` as :func:`observation_size` numbers (the
+    module's layout)."""
+    t = state.tables
+    n = state.players
+    out = _one_hot(n, seat) + _one_hot(ROUNDS, state.round - 1) + _one_hot(TURNS + 1,
+                                                                          state.turn)
+    out += _one_hot(len(PHASES), state.phase)
+    out += _one_hot(len(t.codes), state.pattern())
+    left = list(t.copies)
+    for p in state.revealed:
+        left[p] -= 1
+    out += [x / c for x, c in zip(left, t.copies, strict=True)]
+    out += _cards(t, state.offer)
+    out.append(state.deck_size() / t.cards)
+    out += _cards(t, state.dealt[seat])
+    deciding = _seen_deciding(state, seat)
+    grids = _grids(t)
+    worst = t.penalty(t.skull_cap)
+    chamber = t.cards + (len(GRID_CODES) + 1) * CELLS
+    for s in range(n):
+        taking = state.phase in (TAKING, DRAWING) and state.phase_seat == s
+        out += [float(state.retired[s]), float(deciding[s]), float(taking),
+                state.owed[s] / OWED, state.red[s] / GEMS, state.green[s] / GEMS,
+                state.skulls[s] / t.skull_cap]
+        out += [float(state.torches[s] >> r & 1) for r in range(ROUNDS)]
+        out.append(min(1.0, max(0.0, (state.points(s) + worst) / SCORE_SPAN)))
+        boxes = [0.0] * (len(COLOURS) * len(BOXES))
+        for colour, points in state.boxes[s]:
+            boxes[colour * len(BOXES) + BOXES.index(points)] = 1.0
+        out += boxes
+        out += _cards(t, state.done[s])
+        per_colour = [0] * len(COLOURS)
+        for k in state.done[s]:
+            per_colour[t.colour[k]] += 1
+        out += [c / PER_COLOUR for c in per_colour]
+        for j in range(KEPT):
+            if j < len(state.play[s]):
+                card = state.play[s][j]
+                marks = state.marks[card]
+                out += grids[card]
+                for row in range(SIZE):
+                    out += _ROW_BITS[marks >> SIZE * row & ROW]
+            else:
+                out += [0.0] * chamber
+    return out
+
