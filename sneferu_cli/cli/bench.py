@@ -46,7 +46,7 @@ from .options import (
 @click.option("--bindings", is_flag=True,
               help="Instead: steps per second through the PettingZoo and OpenSpiel "
                    "bindings against the game interface, for every game with an action "
-                   "encoding (or --game); --games defaults to 100 (the rl extra).")
+                   "encoding (or --game); --games defaults to 30 (the rl extra).")
 def bench(game: Game, players: int, builders: str | None, games: int, engine_games: int,
           rules_only: bool, seed: int, perft_position: str | None, depth: int,
           as_json: bool, edition_path: str | None, bindings: bool) -> None:
@@ -130,7 +130,7 @@ def _engines_part(table: str, rules_only: bool, rules: Sequence[Figure], players
             raise click.ClickException(f"bench: {e}") from None
 
 
-BINDINGS_GAMES = 100
+BINDINGS_GAMES = 30
 """``--bindings``: random games of each game through each way, unless --games says."""
 
 
