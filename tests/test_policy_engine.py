@@ -6,6 +6,7 @@ The policies are tests/policies.py's."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
@@ -200,3 +201,37 @@ def test_a_failing_policy_in_a_tournament_is_a_fault_in_every_game(tmp_path, opt
     assert len(games) == len(faults) == 2
     assert {(f.kind, f.detail) for f in faults} == {
         ("crash", f"exited with code 1; stderr: {detail}")}
+
+
+def test_spiel_state_is_the_position_in_openspiel():
+    """rl.openspiel.spiel_state: an Imhotep position as an OpenSpiel state (the deciding
+    seat, its legal ids, no history), and a move in parts with the parts chosen applied
+    (the test-only sealed-parts: seat 1 holds 1, 6 and 7; seat 2 holds 8, 9 and 11)."""
+    import sealed_rl_game
+
+    from sneferu_cli.rl.openspiel import register, spiel_state
+
+    sealed_rl_game.register()
+    register()  # the OpenSpiel game sneferu_sealed_parts
+    state, rng, moves = IMHOTEP.new_game(3, variant="ABAAB"), random.Random(8), 0
+    while state.is_chance_node() or moves < 6 or state.current_seat() != 1:
+        if state.is_chance_node():  # 6 random moves at least, up to a decision of seat 2
+            IMHOTEP.apply_outcome(state, IMHOTEP.sample_outcome(state, rng))
+        else:
+            IMHOTEP.apply_listed_move(state, rng.choice(IMHOTEP.legal_moves(state)))
+            moves += 1
+    spiel = spiel_state("imhotep", IMHOTEP.to_position(state))
+    encoding = IMHOTEP.encoding(3, "ABAAB")
+    assert str(spiel.get_game()) == "sneferu_imhotep(players=3,variant=ABAAB)"
+    assert (spiel.current_player(), spiel.history()) == (1, [])
+    assert spiel.legal_actions() == sorted(encoding.action_id(m)
+                                           for m in IMHOTEP.legal_moves(state))
+    parts = get_game("sealed-parts")
+    position = ("sealed prizes=1.2 prize=3 scores=0,0 hands=1.6.7/8.9.11 bids=-,- played=- "
+                "retired=0,0")
+    names = parts.encoding(2).moves
+    assert [names[a] for a in spiel_state("sealed-parts", position).legal_actions()] \
+        == ["tens 0"]
+    tens = names.index("tens 0")
+    assert [names[a] for a in spiel_state("sealed-parts", position, (tens,)).legal_actions()] \
+        == ["units 1", "units 6", "units 7"]
