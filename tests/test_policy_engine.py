@@ -7,6 +7,7 @@ The policies are tests/policies.py's."""
 from __future__ import annotations
 
 import random
+import shlex
 import subprocess
 import sys
 
@@ -29,7 +30,7 @@ ENCODED = [g.name for g in encoded_games() if GAMES[g.name].startswith("sneferu_
 IMHOTEP = get_game("imhotep")
 POLICIES = ROOT / "tests" / "policies.py"
 browser = viewer.browser  # the fixture: a headless Chromium
-WITH_TEST_GAMES = f"{sys.executable} {ROOT / 'tests' / 'engines' / 'with_test_games.py'}"
+WITH_TEST_GAMES = [sys.executable, str(ROOT / "tests" / "engines" / "with_test_games.py")]
 
 
 def policy(name: str) -> str:
@@ -43,8 +44,8 @@ def play(tmp_path, *args: str, game: str = "imhotep") -> tuple[object, list]:
     rec = tmp_path / "g.rec"
     rec.unlink(missing_ok=True)
     shipped = GAMES.get(game, "").startswith("sneferu_cli.")
-    sneferu = [sys.executable, "-m", "sneferu_cli"] if shipped else [
-        *WITH_TEST_GAMES.split(), "sneferu"]
+    sneferu = [sys.executable, "-m", "sneferu_cli"] if shipped else [*WITH_TEST_GAMES,
+                                                                      "sneferu"]
     r = subprocess.run([*sneferu, "play", *args, "--game", game, "--movetime", "20000",
                         "--record", str(rec)], capture_output=True, text=True, timeout=300,
                        cwd=ROOT)  # where Policy's relative paths and modules are found
@@ -89,7 +90,7 @@ def test_it_plays_from_its_view_at_simultaneous_nodes_and_in_parts(tmp_path, gam
     """The test-only sealed-rl: simultaneous sealed bids and a private deal, every seat's
     observation that of its view; sealed-parts the same with a factored encoding, each bid
     asked as its tens and then its units (tests/sealed_parts_game.py)."""
-    engine = f"{WITH_TEST_GAMES} policy"
+    engine = shlex.join([*WITH_TEST_GAMES, "policy"])
     header, events = play(tmp_path, engine, engine, engine, "--seed", "2",
                           "-o", policy("checked"), game=game)
     assert (header.termination, header.faults) == ("normal", [])
