@@ -97,6 +97,15 @@ def test_it_plays_from_its_view_at_simultaneous_nodes_and_in_parts(tmp_path, gam
     assert sum(isinstance(e, Simultaneous) for e in events) == 3  # the 3 prizes
 
 
+def test_it_plays_silver_and_gold_from_its_view_in_parts(tmp_path):
+    """Silver & Gold: private cards (each seat's view) and markings in parts; every call
+    checked against the game (tests/policies.py:checked)."""
+    header, events = play(tmp_path, "policy", "policy", "policy", "--seed", "3",
+                          "-o", policy("checked"), game="silver-gold")
+    assert (header.termination, header.faults) == ("normal", [])
+    assert {e.seat for e in events if isinstance(e, Turn)} == {1, 2, 3}
+
+
 @pytest.mark.parametrize(("option", "detail"), [
     (policy("raises"), "policy: {POLICIES}:raises raised RuntimeError: the network is not "
                        "trained yet"),
