@@ -374,10 +374,12 @@ class Game(ABC):
         encoding; by default none)."""
         raise NotImplementedError(f"{self.title} has no observation tensor")
 
-    def observation(self, state: Any, seat: int) -> list[float]:
+    def observation(self, state: Any, seat: int) -> Sequence[float]:
         """What ``seat`` (0-based) may know of ``state`` (its :meth:`view`) as numbers,
         flattened, of the size :meth:`observation_shape` gives: the same for two states
-        with the same view. Needed with an action encoding."""
+        with the same view. Needed with an action encoding. A list, or for a large tensor
+        an ``array('d')``: the bindings hand its buffer to numpy without a copy per
+        number."""
         raise NotImplementedError(f"{self.title} has no observation tensor")
 
     def encoding(self, players: int, variant: str | None = None) -> Encoding | None:

@@ -48,9 +48,9 @@ RANDOM = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCh
 
 
 def test_encoded_games() -> None:
-    assert ENCODED == ["imhotep", "silver-gold", "sealed-rl", "sealed-parts"]
-    assert spiel.SHORT_NAMES == ["sneferu_imhotep", "sneferu_silver_gold", "sneferu_sealed_rl",
-                                 "sneferu_sealed_parts"]
+    assert ENCODED == ["imhotep", "silver-gold", "akropolis", "sealed-rl", "sealed-parts"]
+    assert spiel.SHORT_NAMES == ["sneferu_imhotep", "sneferu_silver_gold", "sneferu_akropolis",
+                                 "sneferu_sealed_rl", "sneferu_sealed_parts"]
     assert spiel.register() == spiel.SHORT_NAMES  # once each
     skipped = unencoded_games()
     assert "sneferu: no action encoding (Game.action_names), not bound" in skipped

@@ -6,6 +6,7 @@ encoding (:meth:`sneferu_cli.game.Game.encoding`). They need the ``rl`` extra
 from __future__ import annotations
 
 import importlib
+from array import array
 from collections.abc import Sequence
 from typing import Any
 
@@ -107,15 +108,18 @@ def observation_size(encoding: Encoding) -> int:
 
 
 def observation(encoding: Encoding, state: Any, seat: int,
-                chosen: Sequence[int] = ()) -> list[float]:
+                chosen: Sequence[int] = ()) -> Sequence[float]:
     """What the bindings show ``seat``: the game's observation tensor of the seat
     (flattened), followed with a factored encoding by 1 for each action id the seat has
     chosen so far in its pending decision (``chosen``; 0 elsewhere and for every other
-    seat)."""
-    out = list(encoding.game.observation(state, seat))
-    if encoding.max_parts > 1:
-        parts = [0.0] * encoding.actions
-        for action in chosen:
-            parts[action] = 1.0
-        out += parts
-    return out
+    seat). An ``array('d')`` from the game stays one (numpy reads its buffer at once)."""
+    out = encoding.game.observation(state, seat)
+    if encoding.max_parts == 1:
+        return out
+    parts = _ZERO * encoding.actions
+    for action in chosen:
+        parts[action] = 1.0
+    return (out if isinstance(out, array) else array("d", out)) + parts
+
+
+_ZERO = array("d", [0.0])

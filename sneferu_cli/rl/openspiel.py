@@ -143,11 +143,15 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The chance ids of the node's outcomes with their probabilities."""
-        outcomes = self.encoding.game.chance_outcomes(self.state)
-        return sorted((self.encoding.outcome_id(o), p) for o, p in outcomes)
+        position = self.position
+        if position.chances is None:  # OpenSpiel asks several times at a node
+            outcomes = self.encoding.game.chance_outcomes(self.state)
+            position.chances = sorted((self.encoding.outcome_id(o), p) for o, p in outcomes)
+        return list(position.chances)
 
     def _apply_action(self, action: int) -> None:
         rules = self.encoding.game
+        self.position.chances = None
         if self.state.is_chance_node():
             text = self.encoding.outcomes[action]
             rules.apply_outcome(self.state, text)
@@ -188,11 +192,13 @@ class _Position:
     ``copy.deepcopy`` (copied by the game's own ``clone``) and serializes with ``pickle``
     (as its position text: a compiled state is no plain Python object to pickle)."""
 
-    __slots__ = ("game", "state")
+    __slots__ = ("chances", "game", "state")
 
     def __init__(self, state: Any, game: Game) -> None:
         self.state = state
         self.game = game
+        self.chances: list[tuple[int, float]] | None = None
+        """The chance node's outcomes as OpenSpiel gets them, once listed (not copied)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         return _Position(self.state.clone(), self.game)

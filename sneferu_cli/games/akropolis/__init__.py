@@ -12,7 +12,8 @@ with 4 players, who play every tile anyway.
 
 The position notation and the pictures live in ``position.py`` and ``picture.py``; the
 invariants the tests check in ``check.py`` (``GAME.check``) and the estimate the greedy
-and mcts engines play by in ``heuristic.py`` (``GAME.evaluate``).
+and mcts engines play by in ``heuristic.py`` (``GAME.evaluate``); the learning libraries'
+action encoding (a move in three parts) and observation in ``actions.py`` (SPEC 16.1).
 
 >>> from sneferu_cli.game import get_game
 >>> game = get_game("akropolis")
@@ -25,11 +26,13 @@ from __future__ import annotations
 
 import itertools
 import random
+from array import array
 from pathlib import Path
 from typing import Any, ClassVar
 
 from sneferu_cli.game import Game, Standing
 
+from .actions import action_parts, layout, observation
 from .edition import Edition, load_edition, parse_edition, standard_edition
 from .geometry import REACH, cell, distance
 from .move import MOVE, parse_move, parse_outcome
@@ -130,6 +133,28 @@ class AkropolisGame(Game):
     def canonical_move(self, text: str) -> str:
         parse_move(text)
         return text
+
+    def action_names(self, players: int, variant: str) -> list[str]:
+        return layout(players, variant).action_names
+
+    def action_parts(self, move: str) -> tuple[str, ...]:
+        return action_parts(move)
+
+    def max_action_parts(self, players: int, variant: str) -> int:
+        return 3
+
+    def outcome_names(self, players: int, variant: str) -> list[str]:
+        return layout(players, variant).outcome_names
+
+    def max_game_length(self, players: int, variant: str) -> int:
+        tiles = len(layout(players, variant).tiles)
+        return 2 * tiles - 1  # every tile is drawn; every one but the last is taken (7)
+
+    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
+        return (layout(players, variant).size,)
+
+    def observation(self, state: Any, seat: int) -> array[float]:
+        return observation(state, seat)
 
     def standings(self, state: Any) -> list[Standing]:
         return [Standing(seat + 1, rank, {"points": total, "stones": stones}, retired)

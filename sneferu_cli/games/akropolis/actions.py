@@ -1,0 +1,191 @@
+"""Akropolis's action encoding and observation tensor for the learning libraries (SPEC 16.1).
+
+**Factored actions.** A move ``p @q,r rk`` (A23) is three parts, ``take p``, ``at q,r`` and
+``rk``: every move has exactly three, so no legal move's parts begin another's. The
+action names of a set-up are ``take 1`` … ``take n+2`` (the site holds *n* + 2 tiles,
+section 4.3), then ``at q,r`` for every position an anchor can reach (:func:`positions`,
+ordered by *q*, then *r*, as A23), then ``r0`` … ``r5``.
+
+**The bound on positions.** A seat plays at most *T* = ⌈(*S* − 1) / *n*⌉ turns, *S* the
+tiles in play (section 4.2): every turn takes one tile, the game ends when one tile is
+left (section 7), and turns go plainly clockwise (A12). Every hex of a city that has laid
+*t* tiles lies within 2*t* steps of a starting-tile hex: true for *t* = 0; a ground-level
+tile (5.2) has a hex next to an occupied position (within 2*t* − 1 steps, by induction) and
+its other hexes next to that hex (the three are mutually adjacent, section 3), so within
+2*t*; an upper-level tile lies on occupied positions. So an anchor is within 2*T* steps of
+the starting tile (A3), and the bound is reached (a city laid in a straight line gains two
+steps a tile): 4216 positions with 2 players, 3364 with 3, 2974 with 4, 11344 with 2
+and all tiles, 5164 with 3 and all tiles. A seat retired by the arbiter lets the others
+take more turns; the bindings never retire a seat, and such a state's far moves have no
+id (ValueError naming the part).
+
+**Chance ids:** ``~T01`` … of the set-up's tile set (section 4.2), edition order.
+
+**Observation** (numbers in [0, 1]; Akropolis has no hidden information, A22): the
+observing seat, the deciding seat (none at a chance node or the end) and the chief
+architect, one-hot over the seats; per seat its stones (over a bound: starting stones +
+3*T*), its points *x* as *x* / (*x* + 100), its tiles laid over *T*, retired; per site
+place (*n* + 2) whether it holds a tile, whether it waits for a draw, and its hexes
+``h0 h1 h2`` one-hot over ``hmbtgHMBTGq``; per tile of the tile set whether it is undrawn;
+then per seat eight planes over :func:`positions` (the ``at`` actions' positions, same
+order): the top hex's type (``h m b t g``, district or plaza: five planes), plaza, quarry,
+and its level over *T* + 1 (the highest a stack can be), 0 on an empty position. (In a
+game with a retired seat stones, tiles laid and levels may pass their bounds: they stop
+at 1.)
+
+>>> action_parts("3 @0,-1 r5")
+('take 3', 'at 0,-1', 'r5')
+>>> lay = layout(2, "hmbtga")
+>>> lay.turns, len(lay.positions), len(lay.action_names), lay.action_names[:5]
+(18, 4216, 4226, ['take 1', 'take 2', 'take 3', 'take 4', 'at -37,1'])
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Final
+
+from .edition import HEXES, standard_edition
+from .geometry import CELLS, QUARRY, REACH, cell, distance
+from .scoring import points
+from .state import NO_HEX, AkropolisState, options_of, tables_of
+
+__all__ = ["PLANES", "Layout", "action_parts", "layout", "positions", "turns_per_seat"]
+
+PLANES: Final = 8
+"""Numbers per position and seat in the observation: five types, plaza, quarry, level."""
+POINTS_SCALE: Final = 100
+"""Points ``x`` are shown as ``x / (x + POINTS_SCALE)``: unbounded, monotone, in [0, 1)."""
+
+
+def turns_per_seat(players: int, variant: str) -> int:
+    """*T*: the most turns one seat plays in a game of this set-up (A12, section 7)."""
+    tiles = len(tables_of(standard_edition()).tile_set(players, options_of(variant)[1]))
+    return -(-(tiles - 1) // players)
+
+
+def positions(players: int, variant: str) -> list[tuple[int, int]]:
+    """Every position within 2*T* steps of a starting-tile hex (the module's bound), by
+    *q*, then *r*."""
+    reach = 2 * turns_per_seat(players, variant)
+    start = [(h.q, h.r) for h in standard_edition().start]
+    out = []
+    for q in range(-reach - 1, reach + 2):
+        for r in range(-reach - 1, reach + 2):
+            if min(distance(q - sq, r - sr) for sq, sr in start) <= reach:
+                out.append((q, r))
+    assert all(distance(q, r) <= REACH for q, r in out)
+    return out
+
+
+class Layout:
+    """A set-up's action names and observation layout, made once (:func:`layout`)."""
+
+    def __init__(self, players: int, variant: str) -> None:
+        all_tiles = options_of(variant)[1]
+        self.players = players
+        self.turns = turns_per_seat(players, variant)
+        tables = tables_of(standard_edition())
+        self.tiles = tables.tile_set(players, all_tiles)
+        self.positions = positions(players, variant)
+        self.places = players + 2
+        self.action_names = ([f"take {p}" for p in range(1, self.places + 1)]
+                             + [f"at {q},{r}" for q, r in self.positions]
+                             + [f"r{k}" for k in range(6)])
+        self.outcome_names = [f"~{tables.codes[t]}" for t in self.tiles]
+        self.window: list[int] = [-1] * CELLS
+        """Each cell's index among :attr:`positions`, -1 outside them."""
+        for i, (q, r) in enumerate(self.positions):
+            self.window[cell(q, r)] = i
+        self.stones = max(tables.starting_stones[:players]) + 3 * self.turns
+        """A bound on a seat's stones: its start, then at most 3 quarries a turn (A11)."""
+        self.tile_slot = {t: i for i, t in enumerate(self.tiles)}
+        n = players
+        self.seats_at = 3 * n
+        self.site_at = self.seats_at + 4 * n
+        self.undrawn_at = self.site_at + self.places * (2 + 3 * len(HEXES))
+        self.cities_at = self.undrawn_at + len(self.tiles)
+        self.size = self.cities_at + n * PLANES * len(self.positions)
+
+
+_LAYOUTS: dict[tuple[int, bool], Layout] = {}
+_ZERO: Final = array("d", [0.0])
+
+
+def layout(players: int, variant: str) -> Layout:
+    """The :class:`Layout` of a set-up (the all-tiles option is all that matters of the
+    variant), made once."""
+    key = (players, options_of(variant)[1])
+    made = _LAYOUTS.get(key)
+    if made is None:
+        made = _LAYOUTS[key] = Layout(players, variant)
+    return made
+
+
+_PARTS: dict[str, tuple[str, str, str]] = {}
+
+
+def action_parts(move: str) -> tuple[str, str, str]:
+    """``take p``, ``at q,r``, ``rk`` of a canonical move ``p @q,r rk`` (remembered)."""
+    parts = _PARTS.get(move)
+    if parts is None:
+        place, at, rot = move.split(" ")
+        parts = _PARTS[move] = (f"take {place}", f"at {at[1:]}", rot)
+    return parts
+
+
+def observation(state: AkropolisState, seat: int) -> array[float]:
+    """What ``seat`` sees of ``state`` (everything, A22), laid out as the module says: an
+    ``array('d')``, which the bindings read without a copy per number (it is large)."""
+    lay = layout(state.players, state.variant)
+    n = state.players
+    out = _ZERO * lay.size
+    out[seat] = 1.0
+    if not state.over and not state.to_draw:
+        out[n + state.seat] = 1.0
+    out[2 * n + state.chief] = 1.0
+    at = lay.seats_at
+    for s in range(n):
+        total = points(state, s)
+        out[at] = min(state.stones[s], lay.stones) / lay.stones
+        out[at + 1] = total / (total + POINTS_SCALE) if total > 0 else 0.0
+        out[at + 2] = min(len(state.cities[s].tiles), lay.turns) / lay.turns
+        out[at + 3] = 1.0 if state.retired[s] else 0.0
+        at += 4
+    hexes = state.tables.hexes
+    per_place = 2 + 3 * len(HEXES)
+    for p in range(len(state.site) + state.to_draw):
+        at = lay.site_at + p * per_place
+        if p >= len(state.site):
+            out[at + 1] = 1.0
+            continue
+        out[at] = 1.0
+        for j, h in enumerate(hexes[state.site[p]]):
+            out[at + 2 + j * len(HEXES) + h] = 1.0
+    slot = lay.tile_slot
+    for t in state.undrawn:
+        i = slot.get(t)  # None: a tile of another edition's set (encodings are standard)
+        if i is not None:
+            out[lay.undrawn_at + i] = 1.0
+    size = len(lay.positions)
+    window = lay.window
+    level_scale = lay.turns + 1
+    for s, city in enumerate(state.cities):
+        base = lay.cities_at + s * PLANES * size
+        top = city.top
+        height = city.height
+        for c in city.cells:
+            i = window[c]
+            if i < 0:
+                continue  # only a retired seat's rivals reach beyond (see the module)
+            h = top[c]
+            if h != NO_HEX:
+                if h == QUARRY:
+                    out[base + 6 * size + i] = 1.0
+                else:
+                    out[base + (h % 5) * size + i] = 1.0
+                    if h >= 5:
+                        out[base + 5 * size + i] = 1.0
+            out[base + 7 * size + i] = min(height[c], level_scale) / level_scale
+    return out
+
