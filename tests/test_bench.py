@@ -257,20 +257,24 @@ def test_bench_bindings_prints_one_line_per_game_and_way_through_it():
     lines = r.stdout.splitlines()
     assert lines[0] == "sneferu bench --bindings: 2 random games of each game through each, seed 5"
     assert lines[1].startswith("python 3.")
-    assert lines[2].split() == ["game", "players", "through", "steps", "seconds", "steps/s",
-                                "overhead"]
+    assert lines[2].split() == ["game", "players", "through", "steps", "moves", "seconds",
+                                "steps/s", "overhead"]
     shipped = [g for g in encoded_games() if GAMES[g.name].startswith("sneferu_cli.")]
     assert "imhotep" in [g.name for g in shipped]
     rows = binding_rows(r.stdout)
-    assert [row[:-4] for row in rows] == [
+    assert [row[:-5] for row in rows] == [
         [g.name, str(min(4, max(g.players))), *way.split()] for g in shipped
         for way in ("game interface", "PettingZoo", "OpenSpiel")]
     assert all(re.fullmatch(r"\d+\.\dx", row[-1]) for row in rows)
     assert [row[-1] for row in rows[::3]] == ["1.0x"] * len(shipped)
     imhotep = bindings_bench(get_game("imhotep"), 4, 2, seed=5)
     at = [g.name for g in shipped].index("imhotep") * 3
-    assert [row[-4] for row in rows[at:at + 3]] == [f"{f.steps:,}" for f in imhotep]
-    assert all(f.games == 2 and f.steps > 40 for f in imhotep)
+    assert [row[-5:-3] for row in rows[at:at + 3]] == [[f"{f.steps:,}", f"{f.moves:,}"]
+                                                        for f in imhotep]
+    assert all(f.games == 2 and f.steps == f.moves > 40 for f in imhotep)  # one id a move
+    for row in rows:  # a move is one step or more (a factored encoding's parts)
+        steps, moves = (int(n.replace(",", "")) for n in row[-5:-3])
+        assert steps >= moves > 0
     other = bindings_bench(get_game("imhotep"), 4, 2, seed=6)
     assert [f.steps for f in other] != [f.steps for f in imhotep]
 
@@ -302,3 +306,18 @@ def test_bench_bindings_without_the_rl_extra_is_one_line():
     assert r.returncode == 1
     assert r.stderr == ("sneferu: bench --bindings: the learning-library bindings need the rl "
                         "extra: pip install 'sneferu[rl]' (no module 'pyspiel')\n")
+
+
+def test_bench_bindings_counts_a_move_in_parts_once():
+    """The test-only sealed-parts: every bid is two steps through the bindings (its tens,
+    then its units) and one move; 3 prizes, 2 seats: 6 moves a game."""
+    import sealed_rl_game
+
+    from sneferu_cli.rl.bench import bindings_bench
+    from sneferu_cli.rl.openspiel import register
+
+    sealed_rl_game.register()
+    register()
+    figures = bindings_bench(get_game("sealed-parts"), 2, 3, seed=1)
+    assert [(f.through, f.games, f.steps, f.moves) for f in figures] == [
+        ("game interface", 3, 18, 18), ("PettingZoo", 3, 36, 18), ("OpenSpiel", 3, 36, 18)]
