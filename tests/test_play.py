@@ -202,7 +202,7 @@ def test_the_engines_see_the_position_as_the_arbiter_plays_it(engines):
 
 
 def test_the_bundled_engines_are_found():
-    assert set(BUNDLED) == {"random", "greedy", "mcts", "js-random"}
+    assert set(BUNDLED) == {"random", "greedy", "mcts", "js-random", "policy"}
     for _, file, _ in BUNDLED.values():
         assert (engines_dir() / file).is_file()
     # A wheel carries them where engines_dir() looks first.
