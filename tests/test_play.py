@@ -257,7 +257,7 @@ def test_play_writes_the_traffic_log_and_engine_stderr(tmp_path):
     (("random", "--movetime", "5", "--tc", "5"), "give one, not both"),
     (("random", "--tc", "fast"), "'fast' is not SECONDS+INC"),
     (("no-such-engine",), "no program 'no-such-engine' (bundled engines: random, greedy, "
-                          "mcts, js-random)"),
+                          "mcts, js-random, policy)"),
     (("random", "--builders", "Ramses"), "Ramses"),
     (("random", "-o", "Seed=x"), "seat 1: option Seed (spin): 'x' is not an integer"),
     (("random", "-o", "1:Hash=64"), "seat 1: random has no option 'Hash'"),
