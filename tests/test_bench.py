@@ -15,7 +15,7 @@ from support import ROOT, run_cli
 
 from sneferu_cli.arbiter.bench import instant_engine, pipe_round_trip, time_moves
 from sneferu_cli.bench import STEP_ROUNDS
-from sneferu_cli.game import get_game
+from sneferu_cli.game import GAMES, get_game
 from sneferu_cli.games.sneferu.bench import play_random, run_bench
 from sneferu_cli.games.sneferu.rules import core_build, new_game, standard_edition
 from sneferu_cli.record import read_records
@@ -280,3 +280,86 @@ def test_play_bench_of_imhotep_replays_its_games():
     r = run_cli("play", "--bench", "1", "random", SNEFERU_ONLY, "--game", "imhotep")
     assert r.returncode == 2 and "does not play imhotep" in r.stderr
     assert len(r.stderr.splitlines()) == 1
+
+
+def binding_rows(stdout: str) -> list[list[str]]:
+    """The words of each line of the --bindings table after its three heading lines."""
+    return [line.split() for line in stdout.splitlines()[3:]]
+
+
+def test_bench_bindings_prints_one_line_per_game_and_way_through_it():
+    """SPEC 16.5: every encoded game of the package through the game interface, PettingZoo
+    and OpenSpiel, at 4 players or its largest table; the steps follow from the seed (the
+    table is bindings_bench's)."""
+    from sneferu_cli.rl import encoded_games
+    from sneferu_cli.rl.bench import bindings_bench
+
+    r = run_cli("bench", "--bindings", "--games", "2", "--seed", "5", timeout=300)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "sneferu bench --bindings: 2 random games of each game through each, seed 5"
+    assert lines[1].startswith("python 3.")
+    assert lines[2].split() == ["game", "players", "through", "steps", "moves", "seconds",
+                                "steps/s", "overhead"]
+    shipped = [g for g in encoded_games() if GAMES[g.name].startswith("sneferu_cli.")]
+    assert "imhotep" in [g.name for g in shipped]
+    rows = binding_rows(r.stdout)
+    assert [row[:-5] for row in rows] == [
+        [g.name, str(min(4, max(g.players))), *way.split()] for g in shipped
+        for way in ("game interface", "PettingZoo", "OpenSpiel")]
+    assert all(re.fullmatch(r"\d+\.\dx", row[-1]) for row in rows)
+    assert [row[-1] for row in rows[::3]] == ["1.0x"] * len(shipped)
+    imhotep = bindings_bench(get_game("imhotep"), 4, 2, seed=5)
+    at = [g.name for g in shipped].index("imhotep") * 3
+    assert [row[-5:-3] for row in rows[at:at + 3]] == [[f"{f.steps:,}", f"{f.moves:,}"]
+                                                        for f in imhotep]
+    assert all(f.games == 2 and f.steps == f.moves > 40 for f in imhotep)  # one id a move
+    for row in rows:  # a move is one step or more (a factored encoding's parts)
+        steps, moves = (int(n.replace(",", "")) for n in row[-5:-3])
+        assert steps >= moves > 0
+    other = bindings_bench(get_game("imhotep"), 4, 2, seed=6)
+    assert [f.steps for f in other] != [f.steps for f in imhotep]
+
+
+def test_bench_bindings_of_one_game_and_its_errors():
+    r = run_cli("bench", "--bindings", "--game", "imhotep", "--games", "1", "-p", "3")
+    assert r.returncode == 0, r.stderr
+    assert [row[:2] for row in binding_rows(r.stdout)] == [["imhotep", "3"]] * 3
+    for args, error in ((["-p", "1"], "1 (Imhotep is for 2 to 4 players)"),
+                        (["--rules"], "--rules does not go with --bindings"),
+                        (["--engine-games", "2"], "--engine-games does not go with"),
+                        (["--perft", "x"], "--perft does not go with")):
+        r = run_cli("bench", "--bindings", *args)
+        assert r.returncode == 2, args
+        assert error in r.stderr and len(r.stderr.splitlines()) == 1, r.stderr
+    with_test_games = ROOT / "tests" / "engines" / "with_test_games.py"
+    r = subprocess.run([sys.executable, str(with_test_games), "sneferu", "bench", "--bindings",
+                        "--game", "nim"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert r.stderr == ("sneferu: Invalid value for --game: Nim has no action encoding "
+                        "(Game.action_names) (see 'sneferu bench --help')\n")
+
+
+def test_bench_bindings_without_the_rl_extra_is_one_line():
+    code = ("import sys; sys.modules['pyspiel'] = None\n"
+            "from sneferu_cli.cli import main\n"
+            "main(['bench', '--bindings', '--games', '1'])\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 1
+    assert r.stderr == ("sneferu: bench --bindings: the learning-library bindings need the rl "
+                        "extra: pip install 'sneferu[rl]' (no module 'pyspiel')\n")
+
+
+def test_bench_bindings_counts_a_move_in_parts_once():
+    """The test-only sealed-parts: every bid is two steps through the bindings (its tens,
+    then its units) and one move; 3 prizes, 2 seats: 6 moves a game."""
+    import sealed_rl_game
+
+    from sneferu_cli.rl.bench import bindings_bench
+    from sneferu_cli.rl.openspiel import register
+
+    sealed_rl_game.register()
+    register()
+    figures = bindings_bench(get_game("sealed-parts"), 2, 3, seed=1)
+    assert [(f.through, f.games, f.steps, f.moves) for f in figures] == [
+        ("game interface", 3, 18, 18), ("PettingZoo", 3, 36, 18), ("OpenSpiel", 3, 36, 18)]

@@ -78,3 +78,29 @@ def test_imhotep_tournament_example_runs_from_a_checkout(tmp_path) -> None:
     assert text.count("[Game imhotep]") == 6 == text.count("[Variant ABAAB]")
     replay = run(sys.executable, "-m", "sneferu_cli", "replay", str(records))
     assert replay.returncode == 0 and replay.stdout.count(": verified") == 6, replay.stdout
+
+
+def test_openspiel_mcts_example_enters_a_tournament(tmp_path) -> None:
+    """examples/openspiel_mcts.toml: OpenSpiel's MCTSBot (examples/openspiel_mcts_policy.py,
+    through the bundled engine policy) against greedy in Imhotep, 2 games; the standings
+    name both, there is no fault, and every game replays."""
+    records = tmp_path / "mcts.records"
+    r = run(sys.executable, "-m", "sneferu_cli", "tournament", "examples/openspiel_mcts.toml",
+            "--records", str(records))
+    assert r.returncode == 0, r.stderr
+    table = r.stdout[r.stdout.index("#  engine"):].splitlines()
+    assert sorted(line.split()[1] for line in table[1:3]) == ["greedy", "openspiel-mcts"]
+    assert all(line.split()[-1] == "-" for line in table[1:3])  # no faults
+    text = records.read_text()
+    assert text.count("[Game imhotep]") == 2 and "openspiel-mcts" in text
+    replay = run(sys.executable, "-m", "sneferu_cli", "replay", str(records))
+    assert replay.returncode == 0 and replay.stdout.count(": verified") == 2, replay.stdout
+
+
+def test_openspiel_mcts_example_plays_one_game() -> None:
+    """The example's one-game command (its docstring): sneferu play with the option."""
+    r = run(sys.executable, "-m", "sneferu_cli", "play", "policy", "greedy", "--game",
+            "imhotep", "--seed", "5", "--movetime", "5000", "-o",
+            "1:Policy=examples/openspiel_mcts_policy.py:choose")
+    assert r.returncode == 0, r.stderr
+    assert "Game over after" in r.stdout and "retired" not in r.stdout

@@ -202,7 +202,7 @@ def test_the_engines_see_the_position_as_the_arbiter_plays_it(engines):
 
 
 def test_the_bundled_engines_are_found():
-    assert set(BUNDLED) == {"random", "greedy", "mcts", "js-random"}
+    assert set(BUNDLED) == {"random", "greedy", "mcts", "js-random", "policy"}
     for _, file, _ in BUNDLED.values():
         assert (engines_dir() / file).is_file()
     # A wheel carries them where engines_dir() looks first.
@@ -257,7 +257,7 @@ def test_play_writes_the_traffic_log_and_engine_stderr(tmp_path):
     (("random", "--movetime", "5", "--tc", "5"), "give one, not both"),
     (("random", "--tc", "fast"), "'fast' is not SECONDS+INC"),
     (("no-such-engine",), "no program 'no-such-engine' (bundled engines: random, greedy, "
-                          "mcts, js-random)"),
+                          "mcts, js-random, policy)"),
     (("random", "--builders", "Ramses"), "Ramses"),
     (("random", "-o", "Seed=x"), "seat 1: option Seed (spin): 'x' is not an integer"),
     (("random", "-o", "1:Hash=64"), "seat 1: random has no option 'Hash'"),

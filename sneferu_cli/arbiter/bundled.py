@@ -20,6 +20,8 @@ BUNDLED = {
     "greedy": ("python", "greedy_player.py", "the best result one turn ahead"),
     "mcts": ("python", "mcts_player.py", "Monte Carlo tree search, by time or iterations"),
     "js-random": ("node", "random_player.js", "a legal move at random, in JavaScript"),
+    "policy": ("python", "policy_player.py",
+               "a policy function's action id (option Policy=module:function, SPEC 16.4)"),
 }
 """Bundled engine name: (interpreter, file in engines/, what it plays)."""
 

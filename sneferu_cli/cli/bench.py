@@ -47,9 +47,13 @@ from .options import (
               help="With --perft: print one JSON object (position, perft, moves), the "
                    "format of tests/data/perft.")
 @edition_option
+@click.option("--bindings", is_flag=True,
+              help="Instead: steps per second through the PettingZoo and OpenSpiel "
+                   "bindings against the game interface, for every game with an action "
+                   "encoding (or --game); --games defaults to 30 (the rl extra).")
 def bench(game: Game, players: int, builders: str | None, games: int, engine_games: int,
           tournament_games: int, rules_only: bool, seed: int, perft_position: str | None,
-          depth: int, as_json: bool, edition_path: str | None) -> None:
+          depth: int, as_json: bool, edition_path: str | None, bindings: bool) -> None:
     """Measure the rules, the pipes and the arbiter, each against the pipe's floor.
 
     First random games, legal steps and position notation per second on one core: steps
@@ -70,8 +74,16 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
     (--players defaults to 4 or the game's largest table), and for a game with
     simultaneous nodes the wall time per simultaneous step with the seats asked at once
     and one after the other (engines that answer at once, and engines that take 20 ms).
+    With --bindings, the learning-library bindings instead (SPEC 16.5): random games
+    through the game interface, the PettingZoo environment and the OpenSpiel binding,
+    steps per second and each binding's overhead.
     """
     given = _given(click.get_current_context())
+    if bindings:
+        _bindings(game if "game" in given else None, players if "players" in given else None,
+                  games if "games" in given else BINDINGS_GAMES, seed,
+                  given - {"game", "players", "games", "seed", "bindings"})
+        return
     for name in ("engine_games", "tournament_games"):
         if name in given and rules_only:
             raise click.UsageError(f"--{name.replace('_', '-')} measures engines; --rules "
@@ -130,6 +142,41 @@ def _engines_part(table: str, rules_only: bool, rules: Sequence[Figure], players
                                          tournament[1]))
         except OSError as e:
             raise click.ClickException(f"bench: {e}") from None
+
+
+BINDINGS_GAMES = 30
+"""``--bindings``: random games of each game through each way, unless --games says."""
+
+
+def _bindings(game: Game | None, players: int | None, games: int, seed: int,
+              extra: set[str]) -> None:
+    """``--bindings``: the bench of :mod:`sneferu_cli.rl.bench`, one table."""
+    if extra:
+        flags = {p.name: p.opts[0] for p in click.get_current_context().command.params}
+        raise click.UsageError(f"{min(flags[name] for name in extra)} does not go with "
+                               "--bindings")
+    if game is not None and game.encoding(game.players[0]) is None:
+        raise click.BadParameter(f"{game.title} has no action encoding (Game.action_names)",
+                                 param_hint="--game")
+    from ..rl import encoded_games
+    from ..rl.bench import bindings_bench, bindings_table
+
+    tables = [(g, min(4, max(g.players)) if players is None else players)
+              for g in (encoded_games() if game is None else [game])]
+    for g, seats in tables:
+        if seats not in g.players:
+            raise click.BadParameter(f"{seats} ({g.title} is for {min(g.players)} to "
+                                     f"{max(g.players)} players)", param_hint="--players")
+        if seats < 2:
+            raise click.BadParameter("1 (the OpenSpiel binding offers two players or more)",
+                                     param_hint="--players")
+    figures = []
+    for g, seats in tables:
+        try:
+            figures += bindings_bench(g, seats, games, seed)
+        except ImportError as e:
+            raise click.ClickException(f"bench --bindings: {e}") from None
+    click.echo(bindings_table(figures, seed))
 
 
 def _given(ctx: click.Context) -> set[str]:

@@ -19,6 +19,7 @@ information state is what it saw. Returns come from the final ranking (:func:`re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from . import Decision, encoded_games, need, observation, observation_size, returns
@@ -30,7 +31,7 @@ import pyspiel  # noqa: E402
 
 from ..game import Encoding, Game, get_game  # noqa: E402
 
-__all__ = ["SHORT_NAMES", "register", "short_name", "spiel_players"]
+__all__ = ["SHORT_NAMES", "register", "short_name", "spiel_players", "spiel_state"]
 
 
 def short_name(game: Game) -> str:
@@ -248,6 +249,26 @@ def _chosen(state: SneferuSpielState, player: int) -> tuple[int, ...]:
     """The ids ``player`` has chosen of its pending move (none for any other seat)."""
     decision = state.decision
     return decision.chosen if decision is not None and decision.seat == player else ()
+
+
+def spiel_state(game: str, position: str, parts: Sequence[int] = ()) -> SneferuSpielState:
+    """An OpenSpiel state of the registered ``game`` (its name: ``imhotep``) at
+    ``position`` (its position notation), in the OpenSpiel game of the position's player
+    count and variant, with no history but ``parts`` (the action ids already chosen of a
+    move in parts, applied): for a policy of the bundled ``policy`` engine that searches
+    with OpenSpiel (``examples/openspiel_mcts_policy.py``). A view of a game with hidden
+    information is read as the game reads views: search a full position drawn from it
+    (``Game.determinize``) instead. The game's NotationError when ``position`` is not one,
+    ValueError when a part is not legal there."""
+    rules = get_game(game)
+    state = rules.from_position(position)
+    spiel = pyspiel.load_game(short_name(rules), {"players": rules.players_of(state),
+                                                  "variant": rules.variant_of(state)})
+    out: SneferuSpielState = spiel.new_initial_state()
+    out.position = _Position(state, rules)
+    for action in parts:
+        out.apply_action(action)
+    return out
 
 
 SHORT_NAMES: list[str] = []

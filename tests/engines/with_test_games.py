@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A test engine: ``with_test_games.py NAME`` runs the bundled engine NAME (``random``,
-``greedy`` or ``mcts``: ``engines/NAME_player.py``, as its own main) with the test-only
-games registered too (tests/nim_game.py, tests/sealed_game.py), so that it declares and
-plays them (``feature games sneferu imhotep ... nim sealed``). ``with_test_games.py
+``greedy``, ``mcts`` or ``policy``: ``engines/NAME_player.py``, as its own main) with the
+test-only games registered too (tests/nim_game.py, tests/sealed_game.py,
+tests/sealed_rl_game.py), so that it declares and plays them (``feature games sneferu
+imhotep ... nim sealed sealed-rl``). ``with_test_games.py
 sneferu ARGS`` runs the command line ``sneferu ARGS`` with them registered."""
 
 import runpy
@@ -14,9 +15,11 @@ sys.path.insert(0, str(TESTS))
 
 import nim_game  # noqa: E402
 import sealed_game  # noqa: E402
+import sealed_rl_game  # noqa: E402
 
 nim_game.register()
 sealed_game.register()
+sealed_rl_game.register()
 
 if __name__ == "__main__":
     name = sys.argv.pop(1)

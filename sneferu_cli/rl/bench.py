@@ -1,0 +1,175 @@
+"""The bindings' speed (SPEC 16.5, ``sneferu bench --bindings``): environment steps per
+second through the PettingZoo environment and the OpenSpiel binding against the game's own
+random playouts, in the same run.
+
+A *step* is one decision of a seat: through the game interface a whole move drawn
+uniformly from :meth:`~sneferu_cli.game.Game.legal_moves` and applied with
+``apply_listed_move``; through PettingZoo ``last()`` (the observation and action mask) then
+``step`` with an action id drawn uniformly from the mask; through OpenSpiel the deciding
+seat's ``observation_tensor`` and ``legal_actions`` then ``apply_action``. With a factored
+encoding a move is several steps through the bindings (one per part), so the moves are
+counted too. Chance is drawn by its probabilities on the way (inside the PettingZoo
+environment, as chance actions in OpenSpiel) and is in the time but not counted. The three
+are played in interleaved rounds, so a busy moment of the machine slows them alike; the
+overhead is a binding's time per move over the game interface's."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..bench import core_build_of, python_version
+from ..game import Game, get_game
+from ..words import plural
+
+__all__ = ["INTERFACE", "OPENSPIEL", "PETTINGZOO", "ROUNDS", "BindingFigure",
+           "bindings_bench", "bindings_table"]
+
+INTERFACE = "game interface"
+PETTINGZOO = "PettingZoo"
+OPENSPIEL = "OpenSpiel"
+ROUNDS = 5
+"""The games of each figure are played in this many interleaved rounds."""
+
+
+@dataclass
+class BindingFigure:
+    """``steps`` decisions making ``moves`` moves in ``games`` random games of ``game``
+    played ``through`` one of :data:`INTERFACE`, :data:`PETTINGZOO`, :data:`OPENSPIEL`, in
+    ``seconds``."""
+
+    game: str
+    players: int
+    through: str
+    games: int = 0
+    steps: int = 0
+    moves: int = 0
+    seconds: float = 0.0
+
+    @property
+    def per_move(self) -> float:
+        """Seconds per move."""
+        return self.seconds / self.moves if self.moves else float("inf")
+
+    @property
+    def rate(self) -> float:
+        """Steps per second."""
+        return self.steps / self.seconds if self.seconds > 0 else float("inf")
+
+
+def bindings_bench(game: Game, players: int, games: int, seed: int = 1
+                   ) -> list[BindingFigure]:
+    """Random games of ``game`` (``players`` seats, its first variant) through the game
+    interface, PettingZoo and OpenSpiel: ``games`` each, in :data:`ROUNDS` interleaved
+    rounds. ImportError (the one line of :func:`sneferu_cli.rl.need`) without the rl
+    extra."""
+    from . import openspiel, pettingzoo  # noqa: I001 (first: the rl extra's one line)
+    import pyspiel
+
+    variant = game.variants[0]
+    environment = pettingzoo.env(game=game.name, players=players, variant=variant)
+    spiel = pyspiel.load_game(openspiel.short_name(game),
+                              {"players": players, "variant": variant})
+    rng = random.Random(seed)
+    figures = [BindingFigure(game.name, players, through)
+               for through in (INTERFACE, PETTINGZOO, OPENSPIEL)]
+    one_game: tuple[Callable[[], tuple[int, int]], ...] = (
+        lambda: _interface_game(game, players, variant, rng),
+        lambda: _pettingzoo_game(environment, rng),
+        lambda: _openspiel_game(spiel, rng))
+    for r in range(ROUNDS):
+        count = games * (r + 1) // ROUNDS - games * r // ROUNDS
+        for figure, play in zip(figures, one_game, strict=True):
+            t0 = time.perf_counter()
+            for _ in range(count):
+                steps, moves = play()
+                figure.steps += steps
+                figure.moves += moves
+            figure.seconds += time.perf_counter() - t0
+            figure.games += count
+    return figures
+
+
+def _interface_game(game: Game, players: int, variant: str, rng: random.Random
+                    ) -> tuple[int, int]:
+    """One random game through the game interface; its decisions (and moves: the same)."""
+    state = game.new_game(players, variant=variant)
+    steps = 0
+    while not state.is_over():
+        if state.is_chance_node():
+            game.apply_outcome(state, game.sample_outcome(state, rng))
+        else:
+            game.apply_listed_move(state, rng.choice(game.legal_moves(state)))
+            steps += 1
+    return steps, steps
+
+
+def _moved(decision: Any) -> bool:
+    """Whether a binding's step just completed a move: its pending decision (``Decision``)
+    is gone or has no part chosen."""
+    return decision is None or not decision.chosen
+
+
+def _pettingzoo_game(environment: Any, rng: random.Random) -> tuple[int, int]:
+    """One random game through the AEC environment (seeded from ``rng``); its steps and
+    moves."""
+    import numpy as np
+
+    environment.reset(seed=rng.randrange(2**32))
+    steps = moves = 0
+    for _ in environment.agent_iter():
+        observation, _, termination, truncation, _ = environment.last()
+        if termination or truncation:
+            environment.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        environment.step(int(legal[rng.randrange(len(legal))]))
+        steps += 1
+        moves += _moved(environment.decision)
+    return steps, moves
+
+
+def _openspiel_game(spiel: Any, rng: random.Random) -> tuple[int, int]:
+    """One random game through the OpenSpiel binding; its decisions and moves."""
+    state = spiel.new_initial_state()
+    steps = moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, weights)[0])
+        else:
+            state.observation_tensor(state.current_player())
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+            moves += _moved(state.decision)
+    return steps, moves
+
+
+def bindings_table(figures: list[BindingFigure], seed: int) -> str:
+    """The figures as a plain-text table: the settings, then one line per game and way
+    through it: steps, moves, seconds, steps per second, and the overhead (time per move
+    over that of the same game's interface)."""
+    if not figures:
+        return "sneferu bench --bindings: no game has an action encoding"
+    games = figures[0].games
+    lines = [f"sneferu bench --bindings: {plural(games, 'random game')} of each game "
+             f"through each, seed {seed}",
+             f"python {python_version(core_build_of(_any_state(figures[0].game)))}",
+             f"{'game':<12}{'players':>8}  {'through':<15}{'steps':>9}{'moves':>9}"
+             f"{'seconds':>9}{'steps/s':>10}{'overhead':>10}"]
+    base: dict[str, float] = {}
+    for f in figures:
+        if f.through == INTERFACE:
+            base[f.game] = f.per_move
+        lines.append(f"{f.game:<12}{f.players:>8}  {f.through:<15}{f.steps:>9,}{f.moves:>9,}"
+                     f"{f.seconds:>9.3f}{f.rate:>10,.0f}"
+                     f"{f.per_move / base[f.game]:>9.1f}x")
+    return "\n".join(lines)
+
+
+def _any_state(name: str) -> Any:
+    game = get_game(name)
+    return game.new_game(game.players[0])
