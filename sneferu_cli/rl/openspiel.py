@@ -19,6 +19,7 @@ information state is what it saw. Returns come from the final ranking (:func:`re
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -152,6 +153,7 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         rules = self.encoding.game
         self.position.chances = None
+        self.position.token = next(_TOKENS)
         if self.state.is_chance_node():
             text = self.encoding.outcomes[action]
             rules.apply_outcome(self.state, text)
@@ -192,19 +194,25 @@ class _Position:
     ``copy.deepcopy`` (copied by the game's own ``clone``) and serializes with ``pickle``
     (as its position text: a compiled state is no plain Python object to pickle)."""
 
-    __slots__ = ("chances", "game", "state")
+    __slots__ = ("chances", "game", "state", "token")
 
-    def __init__(self, state: Any, game: Game) -> None:
+    def __init__(self, state: Any, game: Game, token: int | None = None) -> None:
         self.state = state
         self.game = game
         self.chances: list[tuple[int, float]] | None = None
         """The chance node's outcomes as OpenSpiel gets them, once listed (not copied)."""
+        self.token = next(_TOKENS) if token is None else token
+        """Made anew at every change of the OpenSpiel state, kept by a copy: two positions
+        with the same token hold the same state and parts chosen."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
-        return _Position(self.state.clone(), self.game)
+        return _Position(self.state.clone(), self.game, self.token)
 
     def __reduce__(self) -> tuple[Any, tuple[str, str]]:
         return _read_position, (self.game.name, self.game.to_position(self.state))
+
+
+_TOKENS = itertools.count()
 
 
 def _read_position(name: str, text: str) -> _Position:
@@ -226,11 +234,16 @@ class SneferuObserver:
         self.dict = {"observation": self.tensor[:size].reshape(shape)}
         if encoding.max_parts > 1:
             self.dict["chosen"] = self.tensor[size:]
+        self.filled: tuple[int, int] | None = None
+        """The token of the position and the player :attr:`tensor` holds."""
 
     def set_from(self, state: SneferuSpielState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s observation of ``state``."""
-        self.tensor[:] = observation(self.encoding, state.state, player,
-                                     _chosen(state, player))
+        filled = (state.position.token, player)
+        if filled != self.filled:  # OpenSpiel asks twice for one observation_tensor
+            self.tensor[:] = observation(self.encoding, state.state, player,
+                                         _chosen(state, player))
+            self.filled = filled
 
     def string_from(self, state: SneferuSpielState, player: int) -> str:
         """``player``'s view, or with recall the seat and the events it saw; then the
