@@ -325,7 +325,8 @@ def test_bench_bindings_of_one_game_and_its_errors():
     r = run_cli("bench", "--bindings", "--game", "imhotep", "--games", "1", "-p", "3")
     assert r.returncode == 0, r.stderr
     assert [row[:2] for row in binding_rows(r.stdout)] == [["imhotep", "3"]] * 3
-    for args, error in ((["-p", "1"], "1 (Imhotep is for 2 to 4 players)"),
+    for args, error in ((["-p", "1"], "1 (the OpenSpiel binding offers two players or more)"),
+                        (["--game", "imhotep", "-p", "1"], "1 (Imhotep is for 2 to 4 players)"),
                         (["--rules"], "--rules does not go with --bindings"),
                         (["--engine-games", "2"], "--engine-games does not go with"),
                         (["--perft", "x"], "--perft does not go with")):
