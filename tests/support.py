@@ -130,3 +130,49 @@ def random_engine_run(lines: str) -> tuple[int, list[str]]:
     assert r.returncode == 0, r.stderr
     built, *answers = r.stdout.splitlines()
     return int(built), answers
+
+
+def play_with_mcts(name: str, players: int, simulations: int, seed: int) -> tuple[Any, int]:
+    """A whole game of the OpenSpiel game ``name`` played by OpenSpiel's ``MCTSBot``
+    (``simulations`` random rollouts a decision) with chance drawn by its odds, each
+    action checked legal: the final state and the number of the bot's decisions."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game(name, {"players": players})
+    rng = np.random.RandomState(seed)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=simulations, evaluator=evaluator,
+                       random_state=rng)
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            decisions += 1
+    return state, decisions
+
+
+def drawn_as_walked(game: Any, state: Any, rng: Any) -> str:
+    """``game.sample_outcome(state, rng)``, checked to be the plain draw (``randrange`` of
+    the total of ``state.chance_weights()``, walked in their order) taking the same draws
+    from ``rng``: the outcome drawn."""
+    before = rng.getstate()
+    fast = game.sample_outcome(state, rng)
+    after = rng.getstate()
+    rng.setstate(before)
+    weights = state.chance_weights()
+    pick = rng.randrange(sum(w for _, w in weights))
+    for outcome, w in weights:
+        if pick < w:
+            assert str(outcome) == fast
+            break
+        pick -= w
+    assert rng.getstate() == after  # the same draws taken
+    return str(fast)

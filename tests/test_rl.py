@@ -28,12 +28,11 @@ import pytest
 import sealed_rl_game
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import ROOT
+from support import ROOT, play_with_mcts
 
 sealed_rl_game.register()
 
 import pyspiel  # noqa: E402
-from open_spiel.python.algorithms import mcts  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import sneferu_cli.rl.openspiel as spiel  # noqa: E402
@@ -243,20 +242,7 @@ def test_openspiel_mcts_plays(name: str) -> None:
     """OpenSpiel's MCTSBot plays a whole 2-player game through the binding: Sneferu (a
     turn's steps in parts), Imhotep and Silver & Gold (a marking with bonus marks in parts;
     Akropolis's is in tests/akropolis/test_actions.py)."""
-    game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": 2})
-    rng = np.random.RandomState(7)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=4, evaluator=evaluator,
-                       random_state=rng)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(actions, p=probs)))
-        else:
-            action = bot.step(state)
-            assert action in state.legal_actions()
-            state.apply_action(action)
+    state, _ = play_with_mcts(spiel.short_name(get_game(name)), 2, simulations=4, seed=7)
     assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
 
 

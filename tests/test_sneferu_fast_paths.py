@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from positions import Seat, build, edition_with
+from support import drawn_as_walked
 
 from sneferu_cli.games.sneferu import GAME
 from sneferu_cli.games.sneferu.notation import Move
@@ -39,17 +40,6 @@ EDITIONS = {
 def reference_texts(state: GameState) -> list[str]:
     """The legal moves written from the reference enumeration, one by one."""
     return [str(Move(turn)) for turn in state._legal_turns_reference()]
-
-
-def walked_outcome(state: GameState, rng: random.Random) -> str:
-    """The plain draw: ``randrange`` of the total weight, walked in the weights' order."""
-    weights = state.chance_weights()
-    pick = rng.randrange(sum(w for _, w in weights))
-    for outcome, w in weights:
-        if pick < w:
-            return str(outcome)
-        pick -= w
-    raise AssertionError("unreachable")
 
 
 def same_after(state: GameState, text: str) -> None:
@@ -74,12 +64,7 @@ def test_the_fast_paths_equal_the_plain_ones(players: int, variant: str, edition
     decisions = 0
     while not state.is_over():
         if state.is_chance_node():
-            before = rng.getstate()
-            fast = GAME.sample_outcome(state, rng)
-            after = rng.getstate()
-            rng.setstate(before)
-            assert walked_outcome(state, rng) == fast
-            assert rng.getstate() == after  # the same draws taken
+            fast = drawn_as_walked(GAME, state, rng)
             GAME.apply_outcome(state, fast)
             continue
         texts = GAME.legal_moves(state)

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pyspiel
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from open_spiel.python.algorithms import mcts
+from support import play_with_mcts
 
 import sneferu_cli.rl.openspiel  # noqa: F401  (registers sneferu_akropolis)
 from sneferu_cli.games.akropolis import GAME
@@ -288,21 +287,7 @@ def test_mcts_plays() -> None:
     game = pyspiel.load_game("sneferu_akropolis", {"players": 2})
     assert game.num_distinct_actions() == 4226
     assert game.max_game_length() == 73 * 3
-    rng = np.random.RandomState(3)
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=2, evaluator=evaluator,
-                       random_state=rng)
-    state = game.new_initial_state()
-    decisions = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(actions, p=probs)))
-        else:
-            action = bot.step(state)
-            assert action in state.legal_actions()
-            state.apply_action(action)
-            decisions += 1
+    state, decisions = play_with_mcts("sneferu_akropolis", 2, simulations=2, seed=3)
     assert decisions == 36 * 3
     assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
 

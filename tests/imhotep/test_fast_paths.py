@@ -16,21 +16,10 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import drawn_as_walked
 
 from sneferu_cli.games.imhotep import GAME, VARIANTS
 from sneferu_cli.games.imhotep.move import parse_move
-from sneferu_cli.games.imhotep.state import ImhotepState
-
-
-def walked_outcome(state: ImhotepState, rng: random.Random) -> str:
-    """The plain draw: ``randrange`` of the total weight, walked in the weights' order."""
-    weights = state.chance_weights()
-    pick = rng.randrange(sum(w for _, w in weights))
-    for outcome, w in weights:
-        if pick < w:
-            return outcome
-        pick -= w
-    raise AssertionError("unreachable")
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -42,12 +31,7 @@ def test_the_fast_paths_equal_the_plain_ones(players: int, variant: str, seed: i
     decisions = 0
     while not state.is_over():
         if state.is_chance_node():
-            before = rng.getstate()
-            fast = GAME.sample_outcome(state, rng)
-            after = rng.getstate()
-            rng.setstate(before)
-            assert walked_outcome(state, rng) == fast
-            assert rng.getstate() == after  # the same draws consumed
+            fast = drawn_as_walked(GAME, state, rng)
             GAME.apply_outcome(state, fast)
             continue
         texts = GAME.legal_moves(state)
