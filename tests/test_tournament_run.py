@@ -337,7 +337,9 @@ def test_report_formats(tmp_path):
         assert out.returncode == 0 and out.stdout == (tmp_path / file).read_text()
 
 
-def test_a_worker_killed_mid_game_is_replaced_and_its_game_played_again(tmp_path):
+def two_workers_under_way(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, list[int]]:
+    """A run of 16 games on two workers, its first game recorded: the run, its record
+    file and the workers' pids."""
     write_config(tmp_path / "t.toml", {"a": "random", "b": "greedy"}, deals=8, seed=6,
                  movetime=1000)
     p = sneferu("t.toml", "-j", "2", cwd=tmp_path)
@@ -346,6 +348,11 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_game_played_again(tmp_path
     workers = [pid for pid in processes_in(tmp_path)
                if Path(f"/proc/{pid}/comm").read_text() == f"{WORKER_NAME}\n"]
     assert len(workers) == 2
+    return p, records, workers
+
+
+def test_a_worker_killed_mid_game_is_replaced_and_its_game_played_again(tmp_path):
+    p, records, workers = two_workers_under_way(tmp_path)
     os.kill(workers[0], signal.SIGKILL)
     _, err = p.communicate(timeout=LIMIT)
     assert p.returncode == 0, err
@@ -356,13 +363,7 @@ def test_a_worker_killed_mid_game_is_replaced_and_its_game_played_again(tmp_path
 def test_the_workers_are_named_and_hold_no_file_of_the_run(tmp_path):
     """The workers (forked from the main process) show as sneferu-worker, and have closed
     the record file they inherit: its lock goes with the main process."""
-    write_config(tmp_path / "t.toml", {"a": "random", "b": "greedy"}, deals=8, seed=6,
-                 movetime=1000)
-    p = sneferu("t.toml", "-j", "2", cwd=tmp_path)
-    records = tmp_path / "tournament.records"
-    wait_for_games(p, records, 1)
-    workers = [pid for pid in processes_in(tmp_path)
-               if Path(f"/proc/{pid}/comm").read_text() == f"{WORKER_NAME}\n"]
+    p, records, workers = two_workers_under_way(tmp_path)
     files = {Path(os.readlink(f)) for pid in workers
              for f in Path(f"/proc/{pid}/fd").iterdir() if os.path.exists(f)}
     main = {Path(os.readlink(f)) for f in Path(f"/proc/{p.pid}/fd").iterdir()
