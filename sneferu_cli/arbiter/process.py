@@ -328,6 +328,18 @@ class EngineProcess:
                 raise self._gone("closed its output")
             buf += chunk
 
+    def line_now(self) -> str | None:
+        """The next line if one has come (without LF or CR), else None: reads only what
+        the engine has written, without waiting."""
+        if b"\n" not in self._buf and not self._poll_out.poll(0):
+            return None  # the usual case, without a clock or an exception
+        try:
+            return self.readline(0.0)
+        except EngineFault as f:
+            if f.kind != "timeout":
+                raise
+            return None  # the start of a line only
+
     def fds(self) -> list[int]:
         """The file descriptors that become readable when a line may have come: the
         engine's output, and its exit where it is watched."""
@@ -336,16 +348,13 @@ class EngineProcess:
     def unread_lines(self) -> list[str]:
         """The lines the engine has sent so far that were not read yet (does not wait, and
         stops after 0.1 s for an engine that never stops writing)."""
-        if b"\n" not in self._buf and not self._poll_out.poll(0):
-            return []  # the usual case, without a clock or an exception
-        lines = []
-        end = time.monotonic() + 0.1
-        while time.monotonic() < end:
-            try:
-                lines.append(self.readline(0.0))
-            except EngineFault as f:
-                if f.kind != "timeout":
-                    raise
+        lines: list[str] = []
+        end = 0.0
+        while (line := self.line_now()) is not None:
+            lines.append(line)
+            if not end:
+                end = time.monotonic() + 0.1
+            elif time.monotonic() > end:
                 break
         return lines
 
