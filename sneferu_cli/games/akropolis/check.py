@@ -10,7 +10,7 @@ it keeps are those a full search of it finds.
 from __future__ import annotations
 
 from ...game import BrokenInvariant
-from .state import AkropolisState, City
+from .state import AkropolisState, City, spot_text
 
 __all__ = ["check"]
 
@@ -37,7 +37,7 @@ def check(state: AkropolisState) -> None:
                 or sorted(again.cells) != sorted(city.cells)
                 or len(set(city.cells)) != len(city.cells)):
             problems.append(f"seat {seat + 1}: the city is not what its placements build")
-        if city.legal != city.searched():
+        if city.legal != city.searched() or city.legal_texts != list(map(spot_text, city.legal)):
             problems.append(f"seat {seat + 1}: the legal spots kept are not those a search "
                             "of the city finds")
     if problems:

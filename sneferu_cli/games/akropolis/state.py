@@ -117,6 +117,8 @@ class City:
         """The legal spots (5.2), sorted as :meth:`AkropolisState.legal_spots` gives them,
         kept up to date by each placement (:meth:`_update_legal`); never changed in place,
         so a copy shares it."""
+        self.legal_texts: list[str] = []
+        """Each legal spot's text (:func:`spot_text`), in the same order."""
 
     def copy(self) -> City:
         c = City(self.height, self.top, self.tile)
@@ -125,6 +127,7 @@ class City:
         c.spots = list(self.spots)
         c.scores = self.scores
         c.legal = self.legal
+        c.legal_texts = self.legal_texts
         return c
 
     def lay_start(self, tables: Tables) -> None:
@@ -203,7 +206,9 @@ class City:
         scratch.stamp += 1
         stamp = scratch.stamp
         seen = scratch.seen
-        spot_seen = scratch.spots
+        d0 = OFF[0]
+        d1 = OFF[1]
+        d2 = OFF[2]
         added: list[int] = []
         for c in changed:
             for j in range(7):
@@ -215,29 +220,36 @@ class City:
                     if seen[triangle] == stamp:
                         continue
                     seen[triangle] = stamp
-                    a = x * 6 + kind
-                    b = (x + OFF[kind]) * 6 + 2 + kind
-                    e = (x + OFF[kind + 1]) * 6 + 4 + kind
-                    spot_seen[a] = stamp
-                    spot_seen[b] = stamp
-                    spot_seen[e] = stamp
                     if self._triangle_legal(x, kind):
-                        added.append(a)
-                        added.append(b)
-                        added.append(e)
+                        added.append(x * 6 + kind)
+                        added.append((x + OFF[kind]) * 6 + 2 + kind)
+                        added.append((x + OFF[kind + 1]) * 6 + 4 + kind)
         added.sort()
         old = self.legal
+        old_texts = self.legal_texts
         legal: list[int] = []
+        texts: list[str] = []
         i = 0
-        for spot in old:  # the spots kept, merged with those added (both sorted)
-            if spot_seen[spot] == stamp:
-                continue
+        for n in range(len(old)):  # the spots kept, merged with those added (both sorted)
+            spot = old[n]
+            at = spot // 6
+            rot = spot - 6 * at
+            # the x of the spot's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on 1
+            x = (at if rot < 2 else at - d0 if rot == 2 else at - d1 if rot < 5
+                 else at - d2)
+            if seen[CELLS + 2 * x + (rot & 1)] == stamp:
+                continue  # judged again: in added if still legal
             while i < len(added) and added[i] < spot:
                 legal.append(added[i])
+                texts.append(_spot_text(added[i]))
                 i += 1
             legal.append(spot)
-        legal.extend(added[i:])
+            texts.append(old_texts[n])
+        for spot in added[i:]:
+            legal.append(spot)
+            texts.append(_spot_text(spot))
         self.legal = legal
+        self.legal_texts = texts
 
     def _triangle_legal(self, x: int, kind: int) -> bool:
         """Whether the spots of triangle ``2x + kind`` are legal (5.2, A8, A9): its three
@@ -350,9 +362,19 @@ AROUND_KIND: Final = tuple(_around()[1])
 """... and their kind (0: {x, x + d0, x + d1}, 1: {x, x + d1, x + d2})."""
 
 
-_TEXTS: Final[list[list[str]]] = [[] for _ in range(10)]
-"""The text of each move met: by site place, a table indexed by spot (made at the place's
-first move; ``""``: not met yet)."""
+_TEXTS: Final[list[dict[str, str]]] = [{} for _ in range(10)]
+"""The text of each move met, by site place and the text of its spot."""
+_SPOT_TEXTS: Final[dict[int, str]] = {}
+"""The text of each spot met (:func:`spot_text`)."""
+
+
+def _spot_text(spot: int) -> str:
+    text = _SPOT_TEXTS.get(spot)
+    if text is None:
+        text = _SPOT_TEXTS[spot] = spot_text(spot)
+    return text
+
+
 LISTED: Final[dict[str, tuple[int, int]]] = {}
 """The site place and spot of each move text :meth:`AkropolisState.legal_move_texts` made:
 the fast path of listed moves."""
@@ -360,11 +382,10 @@ the fast path of listed moves."""
 
 class _Scratch:
     """Marks for :meth:`City.spots_into` and :meth:`City._update_legal`: one per cell, then
-    one per triangle (``seen``), one per spot (``spots``)."""
+    one per triangle."""
 
     def __init__(self) -> None:
         self.seen: list[int] = [0] * (CELLS * 3)
-        self.spots: list[int] = [0] * (CELLS * 6)
         self.stamp = 0
 
 
@@ -463,16 +484,16 @@ class AkropolisState:
         out: list[str] = []
         if self.over or self.to_draw:
             return out
-        spots = self.cities[self.seat].legal
+        city = self.cities[self.seat]
+        spot_texts = city.legal_texts
         for place in range(1, self.affordable() + 1):
             texts = _TEXTS[place]
-            if not texts:
-                texts.extend([""] * (CELLS * 6))
-            for spot in spots:
-                text = texts[spot]
-                if not text:
-                    text = texts[spot] = f"{place} {spot_text(spot)}"
-                    LISTED[text] = (place, spot)
+            for i in range(len(spot_texts)):
+                where = spot_texts[i]
+                text = texts.get(where)
+                if text is None:
+                    text = texts[where] = f"{place} {where}"
+                    LISTED[text] = (place, city.legal[i])
                 out.append(text)
         return out
 
