@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import msgspec
+
 from ..game import Game, get_game
 from ..protocol.messages import SEP, GameOver, NewGame, Position
 from .process import EngineFault
@@ -95,8 +97,7 @@ class TurnRequest:
         return self._line
 
 
-@dataclass(frozen=True)
-class TurnAnswer:
+class TurnAnswer(msgspec.Struct, frozen=True):
     """A move in move notation, the time it took (ms) and the last info fields sent."""
 
     move: str

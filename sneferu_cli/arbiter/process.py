@@ -283,7 +283,7 @@ class EngineProcess:
         if self.traffic:
             for line in lines:
                 self.traffic.write(self.label, ">", line)
-        data = memoryview(("\n".join(lines) + "\n").encode())
+        data = memoryview("\n".join((*lines, "")).encode())
         while True:
             try:
                 n = os.write(self._in, data)
