@@ -130,8 +130,9 @@ class City:
         c.legal_texts = self.legal_texts
         return c
 
-    def lay_start(self, tables: Tables) -> None:
-        """Put the starting tile at the origin (A3)."""
+    def lay_start(self, tables: Tables, keep_legal: bool = True) -> None:
+        """Put the starting tile at the origin (A3); with ``keep_legal`` False the legal
+        spots are left out of date (a city rebuilt only to compare its hexes)."""
         height = bytearray(self.height)
         top = bytearray(self.top)
         tile = bytearray(self.tile)
@@ -143,7 +144,8 @@ class City:
         self.height = bytes(height)
         self.top = bytes(top)
         self.tile = bytes(tile)
-        self._update_legal([at for at, _ in tables.start])
+        if keep_legal:
+            self._update_legal([at for at, _ in tables.start])
 
     def spot_problem(self, at: int, rot: int) -> str:
         """Why tile placement (anchor cell ``at``, rotation ``rot``) is illegal (5.2), or
@@ -167,9 +169,11 @@ class City:
             return "it would lie on a single tile (A9)"
         return ""
 
-    def place(self, tile: int, hexes: list[int], at: int, rot: int) -> int:
+    def place(self, tile: int, hexes: list[int], at: int, rot: int,
+              keep_legal: bool = True) -> int:
         """Put ``tile`` (its hexes ``hexes``) at the spot; the stones its covered quarries
-        give (A11). The spot must be legal."""
+        give (A11). The spot must be legal. With ``keep_legal`` False the legal spots are
+        left out of date (a city rebuilt only to compare its hexes)."""
         gained = 0
         height = bytearray(self.height)
         top = bytearray(self.top)
@@ -191,7 +195,8 @@ class City:
         self.tiles.append(tile)
         self.spots.append(at * 6 + rot)
         self.scores = None
-        self._update_legal([cells[0], cells[1], cells[2]])
+        if keep_legal:
+            self._update_legal([cells[0], cells[1], cells[2]])
         return gained
 
     def _update_legal(self, changed: list[int]) -> None:
