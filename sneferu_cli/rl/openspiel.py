@@ -13,10 +13,11 @@ decisions of its seat as it has parts, and the observation tensor ends with the 
 chosen so far. Chance nodes list the game's outcomes with their probabilities as chance
 ids (:meth:`Encoding.outcome_id`); with factored outcomes (``Game.outcome_parts``) one
 outcome is as many chance steps as it has parts, each listing the next parts with their
-probabilities given those chosen, and the outcome is applied at its last. A simultaneous node is played sequentially, seat by
-seat in ascending order, as the game interface collects it: the pending moves are hidden
-from the other seats' views, so the game is declared imperfect-information and each seat's
-information state is what it saw. Returns come from the final ranking (:func:`returns`).
+probabilities given those chosen, and the outcome is applied at its last (no seat sees
+the parts before). A simultaneous node is played sequentially, seat by seat in ascending
+order, as the game interface collects it: the pending moves are hidden from the other
+seats' views, so the game is declared imperfect-information and each seat's information
+state is what it saw. Returns come from the final ranking (:func:`returns`).
 """
 
 from __future__ import annotations
