@@ -274,14 +274,19 @@ def test_openspiel_outcome_parts() -> None:
     """A deal in parts (``sealed-parts``: ``~D1.5.9`` is ``~D1``, ``~D5``, ``~D9``): each
     chance step lists the next cards with their probabilities given those chosen; the deal
     is applied at its third card; a partial deal is no event, in no seat's information
-    state, observation or tensor; a clone and a serialized state keep the cards chosen."""
+    state, observation or tensor; a clone and a serialized state keep the cards chosen; a
+    chance id that does not continue a deal is refused."""
     game = pyspiel.load_game("sneferu_sealed_parts", {"players": 2})
     assert game.max_chance_outcomes() == 13 + 3
     state = game.new_initial_state()
     # the lowest card of 3 of 13: C(12, 2) / C(13, 3) = 66/286 for 1, ..., 1/286 for 11
     assert state.chance_outcomes() == [(c - 1, pytest.approx(math.comb(13 - c, 2) / 286))
                                        for c in range(1, 12)]
-    for action in (0, 1, 2):  # ~D1 ~D2 ~D3: seat 1's hand
+    state.apply_action(0)  # ~D1
+    with pytest.raises(ValueError, match=r"^chance id 0 is not a next part of an outcome "
+                                         r"here$"):
+        state.apply_action(0)  # ~D1 again
+    for action in (1, 2):  # ~D2 ~D3: seat 1's hand is 1, 2, 3
         state.apply_action(action)
     seen = [(state.information_state_string(s), state.observation_string(s),
              state.observation_tensor(s)) for s in (0, 1)]

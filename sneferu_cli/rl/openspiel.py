@@ -163,9 +163,14 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         rules = self.encoding.game
+        chance = self.state.is_chance_node()
+        if chance and self.encoding.max_outcome_parts > 1 \
+                and action not in dict(self.chance_outcomes()):
+            # the game sees only whole outcomes: a wrong part is caught here
+            raise ValueError(f"chance id {action} is not a next part of an outcome here")
         self.position.chances = None
         self.position.token = next(_TOKENS)
-        if self.state.is_chance_node():
+        if chance:
             text = self.encoding.outcomes[action]
             if self.encoding.max_outcome_parts > 1:
                 self.chance_parts += (text,)
