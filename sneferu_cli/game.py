@@ -318,6 +318,12 @@ class Game(ABC):
             raise IllegalMove(f"seat {seat + 1} has no decision to take now")
         return self.apply_move(state, text)
 
+    def apply_listed_move_of(self, state: Any, seat: int, text: str) -> None:
+        """Apply ``seat``'s move taken from ``legal_moves_of(state, seat)`` unchanged, as
+        :meth:`apply_move_of` does (no checks needed: a game may override this with a
+        faster path a test proves equal)."""
+        self.apply_move_of(state, seat, text)
+
     def view(self, state: Any, seat: int) -> str:
         """The position ``seat`` (0-based) may know, in position notation: that of
         :meth:`to_position` with everything the seat may not see hidden (other seats' dealt

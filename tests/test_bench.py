@@ -262,6 +262,28 @@ def test_the_instant_engine_plays_imhotep_in_c_or_python(compiler, tmp_path, mon
     assert turns > 40 and seconds > 0 and cpu > 0
 
 
+def test_a_move_is_one_seats_answer_also_at_a_simultaneous_step(tmp_path, monkeypatch):
+    """time_moves counts moves, one per go answered (one pipe round trip each): at a
+    simultaneous step of Silver & Gold every deciding seat's move counts, not the step."""
+    from sneferu_cli.arbiter import bench
+    from sneferu_cli.record.model import Simultaneous, seat_turns, turn_count
+
+    records = []
+
+    def recording(*args, **kwargs):
+        records.append(play_game(*args, **kwargs))
+        return records[-1]
+
+    play_game = bench.play_game
+    monkeypatch.setattr(bench, "play_game", recording)
+    argv, _ = instant_engine(Path(tmp_path))
+    moves, _, _ = time_moves(argv, 3, 1, 5, None, None, get_game("silver-gold"))
+    events = records[0].events
+    assert moves == sum(len(seat_turns(e)) for e in events)
+    steps = [e for e in events if isinstance(e, Simultaneous)]
+    assert moves == turn_count(events) + sum(len(e.turns) - 1 for e in steps) > turn_count(events)
+
+
 def test_an_engine_that_does_not_play_the_game_is_one_line():
     with pytest.raises(OSError, match="does not play imhotep"):
         time_moves(SNEFERU_ONLY.split(), 2, 1, 1, None, None, get_game("imhotep"))

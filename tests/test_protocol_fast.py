@@ -173,6 +173,48 @@ def test_an_engine_line_is_read_fast_exactly_as_the_grammar_reads_it(line: str) 
     assert _outcome(parse_engine_line, line) == slow
 
 
+GAME_WORD = st.one_of(st.sampled_from(["take", "M2", "L", "4A.1", "PASS", "17:a1,a2", "+7:c2",
+                                         "3,1,4,2", "é", "x~", "a{"]),
+                      st.text(alphabet="az09.,:+-~{;\u00a0\x0b\x85é", min_size=1, max_size=5))
+GAME_MOVE = _joined(GAME_WORD, SPACES, 4)
+GAME_LINE = st.one_of(
+    _cat(st.just("move"), SPACES, GAME_MOVE), st.just("readyok"),
+    _cat(st.just("info"), st.lists(_cat(SPACES, KEY, SPACES, VALUE), max_size=3).map("".join),
+         st.one_of(st.just(""),
+                   _cat(SPACES, st.just("pv"), SPACES, _joined(GAME_MOVE, MOVE_SEP, 3)),
+                   _cat(SPACES, st.just("string"), SPACES, REST))),
+    ENGINE_LINE)
+GAME_NOISE = NOISE + "{~\u00a0\x0b\x85\x1c:,"
+
+
+@st.composite
+def game_lines(draw: st.DrawFn) -> str:
+    """A line an engine may send in another game than Sneferu, often mutated."""
+    return mutate(draw, draw(GAME_LINE), GAME_NOISE)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(game_lines())
+@example("move take  M2")
+@example("move ~x")
+@example("move pv")
+@example("info pv take M1;PASS ; L 4A.1 string x")
+@example("info depth 2 pv {x")
+@example("move a\u00a0b")
+def test_another_games_engine_line_is_read_fast_exactly_as_the_grammar_reads_it(
+        line: str) -> None:
+    """In another game (``game_engine_line``: moves are words), the same agreement."""
+    text = line.strip(" \t\r\n")
+    slow = _outcome(lambda t: messages._lark_engine_line(t, "game_engine_line"), text)
+    fast = _outcome(lambda t: messages._fast_engine_line(t, messages._GAME_ANSWER_RE,
+                                                         messages._GAME_INFO_RE), text)
+    if slow == "rejected":
+        assert fast is None
+    else:
+        assert fast == slow
+    assert _outcome(lambda t: parse_engine_line(t, "imhotep"), line) == slow
+
+
 @settings(max_examples=2000, deadline=None)
 @given(mutated(ARBITER_LINE))
 @example("newgame players 2 seat 3 variant standard edition standard")

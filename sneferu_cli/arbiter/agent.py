@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import msgspec
+
 from ..game import Game, get_game
 from ..protocol.messages import SEP, GameOver, NewGame, Position
 from .process import EngineFault
@@ -56,10 +58,13 @@ class TurnRequest:
     def apply(self, move: str) -> str:
         """Check and apply the seat's ``move`` to ``state`` and return its canonical text
         (NotationError or the game's illegal-move ValueError leave ``state`` unchanged). A
-        move of a sequential turn written as listed (:meth:`is_listed`) is legal by
-        construction: it is applied without checks."""
+        move written as listed (:meth:`is_listed`) is legal and canonical by construction:
+        it is applied without checks."""
         game = self.game
         if self.sealed:
+            if self.is_listed(move):
+                game.apply_listed_move_of(self.state, self.seat, move)
+                return move
             return game.apply_move_of(self.state, self.seat, move)
         if self.is_listed(move):
             game.apply_listed_move(self.state, move)
@@ -92,8 +97,7 @@ class TurnRequest:
         return self._line
 
 
-@dataclass(frozen=True)
-class TurnAnswer:
+class TurnAnswer(msgspec.Struct, frozen=True):
     """A move in move notation, the time it took (ms) and the last info fields sent."""
 
     move: str

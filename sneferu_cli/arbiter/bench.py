@@ -285,10 +285,12 @@ class SpeedFigure:
 
 def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, builders: str | None,
                edition: Any, game: Game | None = None) -> tuple[int, float, float]:
-    """Engine turns, wall seconds and the arbiter's CPU seconds of ``games`` games of
+    """Engine moves, wall seconds and the arbiter's CPU seconds of ``games`` games of
     ``game`` (Sneferu when None) between ``seats`` copies of an engine, through the game
-    loop (the engines started once, as a tournament worker does). OSError when an engine
-    fails to start, does not play the game or is retired."""
+    loop (the engines started once, as a tournament worker does). A move is one seat's
+    answer to one ``go``, one pipe round trip: a simultaneous step where four seats answer
+    is four moves. OSError when an engine fails to start, does not play the game or is
+    retired."""
     game = game or get_game()
     engines = Engine.start_all([Engine(list(argv), label=str(i)) for i in range(1, seats + 1)])
     try:
@@ -309,7 +311,7 @@ def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, builders:
     if faults:  # a retired seat plays no more moves: the figure would mean nothing
         raise OSError(f"{argv[-1]}: seat {faults[0].seat} retired: {faults[0].kind} "
                       f"({faults[0].detail})")
-    return sum(_turns(r) for r in records), wall, cpu
+    return sum(len(seat_turns(e)) for r in records for e in r.events), wall, cpu
 
 
 def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import random
 import re
-import selectors
+import select
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -260,13 +260,10 @@ class Engine:
         process = self._running()
         try:
             while True:
-                try:
-                    line = process.readline(0.0)
-                except EngineFault as f:
-                    if f.kind != "timeout":
-                        raise
+                line = process.line_now()
+                if line is None:
                     if time.monotonic() > turn.deadline:
-                        raise EngineFault("timeout", "no line in time") from None
+                        raise EngineFault("timeout", "no line in time")
                     return None
                 msg = self._take(line, "move", turn.info)
                 if msg is not None:
@@ -403,29 +400,32 @@ def answers_as_they_come(engines: Sequence[Engine]
     on its own clock. Waits on every engine's output together, never past the earliest
     deadline of those not answered yet."""
     waiting = list(engines)
-    with selectors.DefaultSelector() as selector:
-        for e in waiting:
-            for fd in e._wait_fds():
-                selector.register(fd, selectors.EVENT_READ, e)
-        ready = list(waiting)  # first whatever each has written already
-        while waiting:
-            for e in ready:
-                try:
-                    answer: TurnAnswer | EngineFault | None = e.poll_turn()
-                except EngineFault as f:
-                    answer = f
-                if answer is not None:
-                    waiting.remove(e)
-                    for key in [k for k in selector.get_map().values() if k.data is e]:
-                        selector.unregister(key.fd)
-                    yield e, answer
-            if waiting:
-                due = min(e._turn.deadline for e in waiting if e._turn is not None)
-                woken = {key.data for key, _ in
-                         selector.select(max(0.0, due - time.monotonic()) + 0.001)}
-                now = time.monotonic()
-                ready = [e for e in waiting if e in woken
-                         or (e._turn is not None and e._turn.deadline < now)]
+    poller = select.poll()  # no system call to make or fill, one per wait
+    owners: dict[int, Engine] = {}
+    for e in waiting:
+        for fd in e._wait_fds():
+            poller.register(fd, select.POLLIN)
+            owners[fd] = e
+    ready = list(waiting)  # first whatever each has written already
+    while waiting:
+        for e in ready:
+            try:
+                answer: TurnAnswer | EngineFault | None = e.poll_turn()
+            except EngineFault as f:
+                answer = f
+            if answer is not None:
+                waiting.remove(e)
+                for fd in [fd for fd, owner in owners.items() if owner is e]:
+                    poller.unregister(fd)
+                    del owners[fd]
+                yield e, answer
+        if waiting:
+            due = min(e._turn.deadline for e in waiting if e._turn is not None)
+            woken = {owners[fd] for fd, _ in
+                     poller.poll((max(0.0, due - time.monotonic()) + 0.001) * 1000)}
+            now = time.monotonic()
+            ready = [e for e in waiting if e in woken
+                     or (e._turn is not None and e._turn.deadline < now)]
 
 
 def _default_name(argv: Sequence[str]) -> str:

@@ -12,7 +12,7 @@ import contextlib
 import ctypes
 import errno
 import os
-import selectors
+import select
 import signal
 import subprocess
 import sys
@@ -260,16 +260,18 @@ class EngineProcess:
         self._out = self.proc.stdout.fileno()
         os.set_blocking(self._in, False)
         os.set_blocking(self._out, False)
-        self._sel_out = selectors.DefaultSelector()
-        self._sel_out.register(self._out, selectors.EVENT_READ)
+        # poll objects, not selectors: a turn waits once for the answer and checks once for
+        # unread lines, and selectors' bookkeeping cost more than the system calls.
+        self._poll_out = select.poll()
+        self._poll_out.register(self._out, select.POLLIN)
         # The process's exit is watched too, not only the end of its output: a child it
         # left behind may hold the output open (Linux pidfd; elsewhere only the output).
         self._exit_fd: int | None = None
         with contextlib.suppress(AttributeError, OSError):
             self._exit_fd = os.pidfd_open(self.proc.pid)
-            self._sel_out.register(self._exit_fd, selectors.EVENT_READ)
-        self._sel_in = selectors.DefaultSelector()
-        self._sel_in.register(self._in, selectors.EVENT_WRITE)
+            self._poll_out.register(self._exit_fd, select.POLLIN)
+        self._poll_in = select.poll()
+        self._poll_in.register(self._in, select.POLLOUT)
         self._drain = threading.Thread(target=self._drain_stderr, name=f"stderr {label}",
                                        args=(stderr, name), daemon=True)
         self._drain.start()
@@ -281,16 +283,18 @@ class EngineProcess:
         if self.traffic:
             for line in lines:
                 self.traffic.write(self.label, ">", line)
-        data = memoryview("".join(f"{line}\n" for line in lines).encode())
-        while data:
+        data = memoryview("\n".join((*lines, "")).encode())
+        while True:
             try:
                 n = os.write(self._in, data)
             except BlockingIOError:
                 n = 0
             except (BrokenPipeError, ConnectionResetError):
                 raise self._gone("closed its input") from None
+            if n == len(data):
+                return
             data = data[n:]
-            if data and not self._sel_in.select(max(0.0, deadline - time.monotonic())):
+            if not self._poll_in.poll(_millis(deadline)):
                 raise EngineFault("timeout", "stopped reading its input")
 
     def readline(self, deadline: float) -> str:
@@ -311,10 +315,10 @@ class EngineProcess:
                 if self.traffic:
                     self.traffic.write(self.label, "<", line)
                 return line
-            ready = self._sel_out.select(max(0.0, deadline - time.monotonic()))
+            ready = self._poll_out.poll(_millis(deadline))
             if not ready:
                 raise EngineFault("timeout", "no line in time")
-            if all(key.fd == self._exit_fd for key, _ in ready):
+            if all(fd == self._exit_fd for fd, _ in ready):
                 raise self._gone("exited")  # its output is held open by another process
             try:
                 chunk = os.read(self._out, 1 << 16)
@@ -324,6 +328,18 @@ class EngineProcess:
                 raise self._gone("closed its output")
             buf += chunk
 
+    def line_now(self) -> str | None:
+        """The next line if one has come (without LF or CR), else None: reads only what
+        the engine has written, without waiting."""
+        if b"\n" not in self._buf and not self._poll_out.poll(0):
+            return None  # the usual case, without a clock or an exception
+        try:
+            return self.readline(0.0)
+        except EngineFault as f:
+            if f.kind != "timeout":
+                raise
+            return None  # the start of a line only
+
     def fds(self) -> list[int]:
         """The file descriptors that become readable when a line may have come: the
         engine's output, and its exit where it is watched."""
@@ -332,14 +348,13 @@ class EngineProcess:
     def unread_lines(self) -> list[str]:
         """The lines the engine has sent so far that were not read yet (does not wait, and
         stops after 0.1 s for an engine that never stops writing)."""
-        lines = []
-        end = time.monotonic() + 0.1
-        while time.monotonic() < end:
-            try:
-                lines.append(self.readline(0.0))
-            except EngineFault as f:
-                if f.kind != "timeout":
-                    raise
+        lines: list[str] = []
+        end = 0.0
+        while (line := self.line_now()) is not None:
+            lines.append(line)
+            if not end:
+                end = time.monotonic() + 0.1
+            elif time.monotonic() > end:
                 break
         return lines
 
@@ -390,8 +405,6 @@ class EngineProcess:
                 with contextlib.suppress(OSError):
                     f.close()
         self._drain.join(timeout=1)
-        self._sel_in.close()
-        self._sel_out.close()
 
     def stderr_tail(self) -> str:
         """The last line the engine wrote to stderr (clipped), or ""."""
@@ -457,6 +470,12 @@ class EngineProcess:
         """A line of stderr for a shared file: ``[label] `` before it (the label at the
         time: a tournament's engine plays one game after another)."""
         return f"[{self.label}] ".encode() + line + b"\n"
+
+
+def _millis(deadline: float) -> float:
+    """The milliseconds left until ``deadline`` (``time.monotonic()`` seconds), at least 0,
+    as ``poll`` takes them."""
+    return max(0.0, (deadline - time.monotonic()) * 1000)
 
 
 def _append(out: IO[bytes], data: bytes, sink: StderrSink | None) -> None:

@@ -280,7 +280,8 @@ def parse_engine_line(line: str, game: str = DEFAULT_GAME) -> EngineMessage:
     """
     text = line.strip(" \t\r\n")
     if game != DEFAULT_GAME:
-        return _lark_engine_line(text, "game_engine_line")
+        fast = _fast_engine_line(text, _GAME_ANSWER_RE, _GAME_INFO_RE)
+        return fast if fast is not None else _lark_engine_line(text, "game_engine_line")
     fast = _fast_engine_line(text)
     return fast if fast is not None else _lark_engine_line(text)
 
@@ -418,6 +419,12 @@ _FIELD = r"(?!pv\b|string\b)[a-z][a-z0-9_]* +[^ \t]+"
 _INFO_RE = re.compile(rf"info((?: +{_FIELD})*)(?: +pv +({_MOVE}(?: *; *{_MOVE})*)"
                       r"| +string +([^ \t](?:.*[^ \t])?))?")
 _FIELD_RE = re.compile(r" +([a-z][a-z0-9_]*) +([^ \t]+)")
+_GAME_WORD = r"[^\s~{;][^\s;]*"
+_GAME_MOVE = rf"{_GAME_WORD}(?: +{_GAME_WORD})*"
+"""Another game's move as ``game_move`` reads it: words, no blank or ``;`` in a word."""
+_GAME_ANSWER_RE = re.compile(rf"move +({_GAME_MOVE})")
+_GAME_INFO_RE = re.compile(rf"info((?: +{_FIELD})*)(?: +pv +({_GAME_MOVE}(?: *; *{_GAME_MOVE})*)"
+                           r"| +string +([^ \t](?:.*[^ \t])?))?")
 _PV_SEP_RE = re.compile(r" *; *")
 _NUMBER = f"-?[0-9]{{1,{MAX_DIGITS}}}"
 """A number the grammar's reader accepts (:func:`~sneferu_cli.game.bound_numbers`)."""
@@ -448,16 +455,19 @@ def _canonical(move: str) -> str:
     return " ".join(move.split())
 
 
-def _fast_engine_line(text: str) -> EngineMessage | None:
+def _fast_engine_line(text: str, answer: re.Pattern[str] = _ANSWER_RE,
+                      info: re.Pattern[str] = _INFO_RE) -> EngineMessage | None:
     """``move``, ``readyok``, ``info`` and the handshake's lines (surrounding blanks
-    removed), else None."""
+    removed), else None. ``answer`` and ``info`` read the ``move`` and ``info`` lines:
+    Sneferu's by default, another game's (``game_engine_line``) with ``_GAME_ANSWER_RE``
+    and ``_GAME_INFO_RE``."""
     if text == "readyok":
         return ReadyOk()
     if text.startswith("move"):
-        m = _ANSWER_RE.fullmatch(text)
+        m = answer.fullmatch(text)
         return Answer(_canonical(m.group(1))) if m else None
     if text.startswith("info"):
-        m = _INFO_RE.fullmatch(text)
+        m = info.fullmatch(text)
         if m is None:
             return None
         fields = dict(_FIELD_RE.findall(m.group(1)))

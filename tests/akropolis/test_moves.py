@@ -15,7 +15,7 @@ from sneferu_cli.bench import perft as count_sequences
 from sneferu_cli.games.akropolis import GAME
 from sneferu_cli.games.akropolis.geometry import cell, q_of, r_of
 from sneferu_cli.games.akropolis.move import parse_move
-from sneferu_cli.games.akropolis.state import AkropolisState
+from sneferu_cli.games.akropolis.state import AkropolisState, spot_text
 
 
 def actions(state: AkropolisState) -> list[str]:
@@ -69,6 +69,28 @@ def test_the_listing_is_the_brute_force_in_order(players, seed, turns):
     assert moves == brute_force(state)
     keys = [parse_move(m) for m in moves]
     assert keys == sorted(keys)  # A23: place, q, r, rotation as numbers
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from([2, 3, 4]), st.integers(0, 2**32 - 1))
+def test_the_spots_each_placement_keeps_are_those_a_search_finds(players, seed):
+    """The fast path: every city keeps its legal spots up to date at each placement,
+    judging only the triangles near the tile laid; at every decision of random games
+    (and in a clone and a position read back) they are those a full search of the city
+    finds (City.spots_into), with their texts."""
+    rng = random.Random(seed)
+    state = GAME.new_game(players)
+    while not state.is_over():
+        if state.is_chance_node():
+            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+            continue
+        for other in (state, state.clone(), GAME.from_position(GAME.to_position(state))):
+            assert other.legal_spots() == other.searched_spots()
+            for city in other.cities:
+                assert city.legal == city.searched()
+                assert city.legal_texts == [spot_text(s) for s in city.legal]
+        GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
+    assert state.legal_spots() == state.searched_spots() == []
 
 
 @settings(max_examples=15, deadline=None)

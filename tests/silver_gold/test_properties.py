@@ -98,3 +98,22 @@ def test_views_mid_deal_and_mid_keep(players, seed):
         GAME.apply_move_of(state, seat, rng.choice(GAME.legal_moves_of(state, seat)))
     check_views(state)
     assert len(GAME.deciding_seats(state)) == 1
+
+
+@SETTINGS
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+def test_a_listed_sealed_move_applies_as_the_checked_one(players, seed):
+    """apply_listed_move_of (the arbiter's path for a move written as listed, no checks)
+    leaves the state apply_move_of leaves, for every seat at every node of random games."""
+    rng = random.Random(seed)
+    state = GAME.new_game(players)
+    while not state.is_over():
+        if state.is_chance_node():
+            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+            continue
+        seat = rng.choice(GAME.deciding_seats(state))
+        text = rng.choice(GAME.legal_moves_of(state, seat))
+        listed = state.clone()
+        GAME.apply_listed_move_of(listed, seat, text)
+        assert GAME.apply_move_of(state, seat, text) == text
+        assert GAME.to_position(listed) == GAME.to_position(state)

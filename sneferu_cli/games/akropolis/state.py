@@ -113,6 +113,12 @@ class City:
         self.scores: list[int] | None = None
         """The scoring's values and stars (:func:`.scoring.breakdown`), kept until the city
         changes."""
+        self.legal: list[int] = []
+        """The legal spots (5.2), sorted as :meth:`AkropolisState.legal_spots` gives them,
+        kept up to date by each placement (:meth:`_update_legal`); never changed in place,
+        so a copy shares it."""
+        self.legal_texts: list[str] = []
+        """Each legal spot's text (:func:`spot_text`), in the same order."""
 
     def copy(self) -> City:
         c = City(self.height, self.top, self.tile)
@@ -120,6 +126,8 @@ class City:
         c.tiles = list(self.tiles)
         c.spots = list(self.spots)
         c.scores = self.scores
+        c.legal = self.legal
+        c.legal_texts = self.legal_texts
         return c
 
     def lay_start(self, tables: Tables) -> None:
@@ -135,6 +143,7 @@ class City:
         self.height = bytes(height)
         self.top = bytes(top)
         self.tile = bytes(tile)
+        self._update_legal([at for at, _ in tables.start])
 
     def spot_problem(self, at: int, rot: int) -> str:
         """Why tile placement (anchor cell ``at``, rotation ``rot``) is illegal (5.2), or
@@ -182,7 +191,92 @@ class City:
         self.tiles.append(tile)
         self.spots.append(at * 6 + rot)
         self.scores = None
+        self._update_legal([cells[0], cells[1], cells[2]])
         return gained
+
+    def _update_legal(self, changed: list[int]) -> None:
+        """Bring :attr:`legal` up to date after the positions ``changed`` were covered.
+
+        A triangle's legality (5.2) depends on its three positions and their neighbours
+        (touching the city), so only the triangles holding a position within one step of a
+        changed one are judged again: their spots leave the list, and those of the legal
+        ones come back in order. tests/akropolis/test_moves.py proves the list equal to a
+        full search (:meth:`spots_into`) over random games."""
+        scratch = _SCRATCH
+        scratch.stamp += 1
+        stamp = scratch.stamp
+        seen = scratch.seen
+        d0 = OFF[0]
+        d1 = OFF[1]
+        d2 = OFF[2]
+        added: list[int] = []
+        for c in changed:
+            for j in range(7):
+                p = c + OFF[j] if j < 6 else c
+                for k in range(6):
+                    x = p + AROUND_OFF[k]
+                    kind = AROUND_KIND[k]
+                    triangle = CELLS + 2 * x + kind
+                    if seen[triangle] == stamp:
+                        continue
+                    seen[triangle] = stamp
+                    if self._triangle_legal(x, kind):
+                        added.append(x * 6 + kind)
+                        added.append((x + OFF[kind]) * 6 + 2 + kind)
+                        added.append((x + OFF[kind + 1]) * 6 + 4 + kind)
+        added.sort()
+        old = self.legal
+        old_texts = self.legal_texts
+        legal: list[int] = []
+        texts: list[str] = []
+        i = 0
+        for n in range(len(old)):  # the spots kept, merged with those added (both sorted)
+            spot = old[n]
+            at = spot // 6
+            rot = spot - 6 * at
+            # the x of the spot's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on 1
+            x = (at if rot < 2 else at - d0 if rot == 2 else at - d1 if rot < 5
+                 else at - d2)
+            if seen[CELLS + 2 * x + (rot & 1)] == stamp:
+                continue  # judged again: in added if still legal
+            while i < len(added) and added[i] < spot:
+                legal.append(added[i])
+                texts.append(_spot_text(added[i]))
+                i += 1
+            legal.append(spot)
+            texts.append(old_texts[n])
+        for spot in added[i:]:
+            legal.append(spot)
+            texts.append(_spot_text(spot))
+        self.legal = legal
+        self.legal_texts = texts
+
+    def _triangle_legal(self, x: int, kind: int) -> bool:
+        """Whether the spots of triangle ``2x + kind`` are legal (5.2, A8, A9): its three
+        positions of one height on two different tiles, or on the ground, in reach,
+        touching the city."""
+        y = x + OFF[kind]
+        z = x + OFF[kind + 1]
+        height = self.height
+        h = height[x]
+        if height[y] != h or height[z] != h:
+            return False
+        if h:
+            tile = self.tile
+            return not (tile[x] == tile[y] and tile[y] == tile[z])
+        if not (in_reach(x) and in_reach(y) and in_reach(z)):
+            return False
+        return any(height[x + off] or height[y + off] or height[z + off] for off in OFF)
+
+    def searched(self) -> list[int]:
+        """The legal spots found by a full search (:meth:`spots_into`), sorted: what
+        :attr:`legal` must hold."""
+        out: list[int] = []
+        scratch = _SCRATCH
+        scratch.stamp += 1
+        self.spots_into(out, scratch.seen, scratch.stamp)
+        out.sort()
+        return out
 
     def spots_into(self, out: list[int], seen: list[int], stamp: int) -> None:
         """Append every legal spot (5.2) to ``out``, unsorted, each once; ``seen`` is
@@ -268,15 +362,27 @@ AROUND_KIND: Final = tuple(_around()[1])
 """... and their kind (0: {x, x + d0, x + d1}, 1: {x, x + d1, x + d2})."""
 
 
-_TEXTS: Final[list[dict[int, str]]] = [{} for _ in range(10)]
-"""The text of each move met, by site place and spot."""
+_TEXTS: Final[list[dict[str, str]]] = [{} for _ in range(10)]
+"""The text of each move met, by site place and the text of its spot."""
+_SPOT_TEXTS: Final[dict[int, str]] = {}
+"""The text of each spot met (:func:`spot_text`)."""
+
+
+def _spot_text(spot: int) -> str:
+    text = _SPOT_TEXTS.get(spot)
+    if text is None:
+        text = _SPOT_TEXTS[spot] = spot_text(spot)
+    return text
+
+
 LISTED: Final[dict[str, tuple[int, int]]] = {}
 """The site place and spot of each move text :meth:`AkropolisState.legal_move_texts` made:
 the fast path of listed moves."""
 
 
 class _Scratch:
-    """Marks for :meth:`City.spots_into`: one per cell, then one per triangle."""
+    """Marks for :meth:`City.spots_into` and :meth:`City._update_legal`: one per cell, then
+    one per triangle."""
 
     def __init__(self) -> None:
         self.seen: list[int] = [0] * (CELLS * 3)
@@ -361,28 +467,33 @@ class AkropolisState:
     def legal_spots(self) -> list[int]:
         """The legal spots of the seat to move's city, sorted: by q, then r, then the
         rotation (A23, the cell numbering follows q then r)."""
-        out: list[int] = []
         if self.over or self.to_draw:
-            return out
-        scratch = _SCRATCH
-        scratch.stamp += 1
-        self.cities[self.seat].spots_into(out, scratch.seen, scratch.stamp)
-        out.sort()
-        return out
+            return []
+        return list(self.cities[self.seat].legal)
+
+    def searched_spots(self) -> list[int]:
+        """:meth:`legal_spots` found by a full search of the city (:meth:`City.spots_into`)
+        instead of the list each placement keeps: the reference the tests hold it to."""
+        if self.over or self.to_draw:
+            return []
+        return self.cities[self.seat].searched()
 
     def legal_move_texts(self) -> list[str]:
         """The legal moves as text (``p @q,r rk``), in the order of A23: by site place, then
         as :meth:`legal_spots`. Each text is made once per process (:data:`LISTED`)."""
-        spots = self.legal_spots()
         out: list[str] = []
+        if self.over or self.to_draw:
+            return out
+        city = self.cities[self.seat]
+        spot_texts = city.legal_texts
         for place in range(1, self.affordable() + 1):
             texts = _TEXTS[place]
-            for spot in spots:
-                text = texts.get(spot)
+            for i in range(len(spot_texts)):
+                where = spot_texts[i]
+                text = texts.get(where)
                 if text is None:
-                    text = f"{place} {spot_text(spot)}"
-                    texts[spot] = text
-                    LISTED[text] = (place, spot)
+                    text = texts[where] = f"{place} {where}"
+                    LISTED[text] = (place, city.legal[i])
                 out.append(text)
         return out
 

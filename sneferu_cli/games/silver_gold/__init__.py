@@ -130,6 +130,9 @@ class SilverGoldGame(Game):
         result: str = state.apply_move_of(seat, move)
         return result
 
+    def apply_listed_move_of(self, state: Any, seat: int, text: str) -> None:
+        state.apply_listed(seat, text, parse_move(text))
+
     def view(self, state: Any, seat: int) -> str:
         from .position import view
 

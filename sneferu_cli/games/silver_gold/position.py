@@ -97,46 +97,63 @@ def _cards(cards: list[int]) -> str:
     return ",".join(map(str, cards)) or "-"
 
 
+_TORCHES = tuple("".join("x" if torches >> r & 1 else "-" for r in range(ROUNDS))
+                 for torches in range(1 << ROUNDS))
+"""The torch boxes' text (``F:x---``) of each bit set of marked torches."""
+_MARKED: dict[int, str] = {}
+"""The text of each set of marked cells met (``a1,a2,b2``), made once: a seat's part of a
+position is written for every view of every request."""
+
+
+def _marked(mask: int) -> str:
+    text = _MARKED.get(mask)
+    if text is None:
+        text = _MARKED[mask] = ",".join([CELL_NAMES[k] for k in cells_of(mask)])
+    return text
+
+
 def _write(state: SilverGoldState, seat: int) -> str:
     phase = PHASES[state.phase]
     if state.phase in _SEATED:
         phase += f":{state.phase_seat + 1}"
     codes = state.tables.codes
-    deck = state.deck_size()
     parts = [f"{state.edition.name} r{state.round}.{state.turn} {phase} "
-             f"exp:{','.join(codes[p] for p in state.revealed) or '-'} "
-             f"offer:{_cards(state.offer)} deck:{deck}"]
+             f"exp:{','.join([codes[p] for p in state.revealed]) or '-'} "
+             f"offer:{_cards(state.offer)} deck:{state.deck_size()}"]
     for s in range(state.players):
         parts.append(_seat(state, s, seat))
     return " | ".join(parts)
 
 
 def _seat(state: SilverGoldState, s: int, viewer: int) -> str:
-    words = [f"{s + 1}:"]
-    for card in state.play[s]:
-        words.append(f"{card}[{','.join(CELL_NAMES[k] for k in cells_of(state.marks[card]))}]")
-    torches = "".join("x" if state.torches[s] >> r & 1 else "-" for r in range(ROUNDS))
-    boxes = sorted(state.boxes[s], key=lambda b: (b[0], -b[1]))
-    words += [f"R{state.red[s]}", f"G{state.green[s]}", f"F:{torches}", f"S{state.skulls[s]}",
-              f"done:{_cards(state.done[s])}",
-              f"pts:{','.join(f'{COLOURS[c]}{v}' for c, v in boxes) or '-'}"]
+    marks = state.marks
+    boxes = state.boxes[s]
+    text = "".join([f"{s + 1}:", *[f" {card}[{_marked(marks[card])}]" for card in state.play[s]],
+                    f" R{state.red[s]} G{state.green[s]} F:{_TORCHES[state.torches[s]]} "
+                    f"S{state.skulls[s]} done:{_cards(state.done[s])} pts:",
+                    ",".join([f"{COLOURS[c]}{v}" for c, v in sorted(boxes, key=_box_order)])
+                    if boxes else "-"])
     other = viewer >= 0 and viewer != s
     if state.hidden[s] or (other and state.dealt[s]):
-        words.append("dealt:?")
+        text += " dealt:?"
     elif state.dealt[s]:
-        words.append(f"dealt:{_cards(state.dealt[s])}")
+        text += f" dealt:{_cards(state.dealt[s])}"
     move = state.sealed[s]
     if move is not None and not other:
         if isinstance(move, Keep):
-            words.append(f"sealed:{move.a},{move.b}")
+            text += f" sealed:{move.a},{move.b}"
         elif isinstance(move, Mark):
-            words.append("sealed:" + mark_text(move.card, move.cells, move.bonus)
-                         .replace(" ", ""))
-    if state.phase in (TAKING, DRAWING, REFILL) and state.now[s]:
-        words += [f"now:{_cards(state.now[s])}", f"owed:{state.owed[s]}"]
+            text += " sealed:" + mark_text(move.card, move.cells, move.bonus).replace(" ", "")
+    if state.now[s] and state.phase in (TAKING, DRAWING, REFILL):
+        text += f" now:{_cards(state.now[s])} owed:{state.owed[s]}"
     if state.retired[s]:
-        words.append("retired")
-    return " ".join(words)
+        text += " retired"
+    return text
+
+
+def _box_order(box: tuple[int, int]) -> tuple[int, int]:
+    """Boxes by colour, best first."""
+    return box[0], -box[1]
 
 
 # --------------------------------------------------------------------------- reading
