@@ -157,6 +157,10 @@ def max_action_parts(edition: Edition) -> int:
     return 1 + sum(crosses[-KEPT:])
 
 
+DEAL_PART = "~deal:"
+"""What a deal and each of its parts begin with."""
+
+
 def outcome_names(edition: Edition) -> list[str]:
     """Every chance outcome part (14.3, the module): a card of a deal, the offer cards, the
     drawn cards, the expedition patterns."""
@@ -164,10 +168,6 @@ def outcome_names(edition: Edition) -> list[str]:
     names = [f"{DEAL_PART}{k}" for k in numbers]
     names += [f"~offer:{k}" for k in numbers] + [f"~draw:{k}" for k in numbers]
     return names + [f"~exp:{e.code}" for e in edition.expeditions]
-
-
-DEAL_PART = "~deal:"
-"""What a deal and each of its parts begin with."""
 
 
 def outcome_parts(outcome: str) -> tuple[str, ...]:
