@@ -370,6 +370,42 @@ class Game(ABC):
         By default none."""
         return ()
 
+    def outcome_parts(self, outcome: str) -> tuple[str, ...]:
+        """The parts a canonical chance outcome is given as to the OpenSpiel binding, each a
+        name :meth:`outcome_names` lists: by default the outcome alone. A game with chance
+        nodes of too many outcomes factors them as :meth:`action_parts` factors moves
+        (SPEC 16.1): :meth:`outcome_names` then lists the distinct parts, and at any chance
+        node no outcome's parts begin another outcome's parts."""
+        return (outcome,)
+
+    def max_outcome_parts(self, players: int, variant: str) -> int:
+        """The most parts a chance outcome of such a game has (:meth:`outcome_parts`; by
+        default 1, and then every outcome is its own one part)."""
+        return 1
+
+    def chance_part_outcomes(self, state: Any,
+                             chosen: tuple[str, ...]) -> list[tuple[str, float]]:
+        """The next parts of the chance node's outcomes that begin with the parts
+        ``chosen``, with their probabilities given ``chosen`` (summing to 1). By default
+        :meth:`chance_outcomes` summed by prefix: right for any game, slow at a node of many
+        outcomes, for which a game gives a closed form."""
+        k = len(chosen)
+        weights: dict[str, float] = {}
+        for outcome, p in self.chance_outcomes(state):
+            parts = self.outcome_parts(outcome)
+            if len(parts) > k and parts[:k] == chosen:
+                weights[parts[k]] = weights.get(parts[k], 0.0) + p
+        total = sum(weights.values())
+        return [(part, p / total) for part, p in weights.items()]
+
+    def outcome_of_parts(self, state: Any, parts: tuple[str, ...]) -> str | None:
+        """The chance node's outcome whose parts are ``parts``; None when they are only the
+        beginning of one. By default looked up among :meth:`chance_outcomes`."""
+        for outcome, _ in self.chance_outcomes(state):
+            if self.outcome_parts(outcome) == parts:
+                return outcome
+        return None
+
     def max_game_length(self, players: int, variant: str) -> int:
         """An upper bound on the decisions and chance events of one game (OpenSpiel's
         ``max_game_length``); a game with an action encoding overrides the default."""
@@ -397,7 +433,8 @@ class Game(ABC):
             _encodings[key] = None if names is None else Encoding(
                 self, players, key[2], tuple(names),
                 tuple(self.outcome_names(players, key[2])),
-                self.max_action_parts(players, key[2]))
+                self.max_action_parts(players, key[2]),
+                self.max_outcome_parts(players, key[2]))
         return _encodings[key]
 
     # ---------------------------------------------------------------- optional
@@ -582,18 +619,23 @@ class Perft(Protocol):
 class Encoding:
     """A set-up's bijection between canonical moves and action ids ``0 .. actions - 1``
     (with a factored encoding, between canonical moves and sequences of ids of their parts),
-    and between chance outcomes and chance ids (:meth:`Game.encoding`, SPEC 16)."""
+    and between chance outcomes and chance ids (or sequences of ids of their parts)
+    (:meth:`Game.encoding`, SPEC 16)."""
 
     def __init__(self, game: Game, players: int, variant: str, moves: tuple[str, ...],
-                 outcomes: tuple[str, ...], max_parts: int = 1) -> None:
+                 outcomes: tuple[str, ...], max_parts: int = 1,
+                 max_outcome_parts: int = 1) -> None:
         self.game = game
         self.players = players
         self.variant = variant
         self.moves = moves
         """The name of each action id: a move, or a part of one when :attr:`max_parts` > 1."""
         self.outcomes = outcomes
+        """The name of each chance id: an outcome, or a part of one."""
         self.max_parts = max_parts
         """The most actions one move takes (1: one id a move)."""
+        self.max_outcome_parts = max_outcome_parts
+        """The most chance ids one chance outcome takes (1: one id an outcome)."""
         self._move_ids = {m: i for i, m in enumerate(moves)}
         self._outcome_ids = {o: i for i, o in enumerate(outcomes)}
         self._ids_of: dict[str, tuple[int, ...]] = {}
@@ -637,11 +679,17 @@ class Encoding:
         return ids
 
     def outcome_id(self, outcome: str) -> int:
-        """The id of a canonical chance outcome; ValueError when the encoding has none."""
+        """The id of a canonical chance outcome (a part of one with a factored encoding);
+        ValueError when the encoding has none."""
         i = self._outcome_ids.get(outcome)
         if i is None:
             raise ValueError(f"{self.game.title}: outcome {outcome!r} has no chance id")
         return i
+
+    def outcome_ids(self, outcome: str) -> tuple[int, ...]:
+        """The chance ids of the parts of a canonical chance outcome
+        (:meth:`Game.outcome_parts`), in order; ValueError when one has no id."""
+        return tuple(self.outcome_id(p) for p in self.game.outcome_parts(outcome))
 
 
 _IDS_KEPT = 1 << 16

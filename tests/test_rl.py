@@ -1,11 +1,12 @@
 """The action encodings and the learning-library bindings (issue 18, SPEC 16), for every
 registered game with an action encoding, the test-only ``sealed-rl`` (Sealed Goofspiel
 with an encoding: simultaneous nodes, a private deal, views) and ``sealed-parts`` (the same
-with a factored encoding: a move in two parts):
+with a factored encoding: a move in two parts, a deal in three):
 
 - the encoding: over random games, every legal move of every deciding seat has a distinct
   id (or sequence of ids of its parts, none beginning another) in range that maps back to
-  it, every chance outcome has an id, the observation has the
+  it, every chance outcome has ids for its parts (at a small node: none beginning another,
+  and the product of the parts' probabilities is the outcome's), the observation has the
   declared shape and depends only on the seat's view;
 - OpenSpiel: ``pyspiel.random_sim_test`` (with serialization), OpenSpiel's ``MCTSBot``
   playing a game, observation strings that are the seat's view;
@@ -17,10 +18,12 @@ with a factored encoding: a move in two parts):
 from __future__ import annotations
 
 import collections
+import math
 import random
 import re
 import subprocess
 import sys
+from typing import Any
 
 import nim_game
 import numpy as np
@@ -36,7 +39,7 @@ import pyspiel  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import sneferu_cli.rl.openspiel as spiel  # noqa: E402
-from sneferu_cli.game import get_game  # noqa: E402
+from sneferu_cli.game import Encoding, Game, get_game  # noqa: E402
 from sneferu_cli.rl import encoded_games, returns, unencoded_games  # noqa: E402
 from sneferu_cli.rl.pettingzoo import env  # noqa: E402
 
@@ -74,8 +77,7 @@ def test_round_trip(name: str, players: int, seed: int) -> None:
     state = game.new_game(players, variant=variant)
     while not state.is_over():
         if state.is_chance_node():
-            for outcome, _ in game.chance_outcomes(state):
-                assert encoding.outcomes[encoding.outcome_id(outcome)] == outcome
+            check_outcome_parts(game, encoding, state)
             game.apply_outcome(state, game.sample_outcome(state, rng))
             continue
         for seat in range(players):
@@ -95,6 +97,38 @@ def test_round_trip(name: str, players: int, seed: int) -> None:
         assert not any(i[:k] in whole for i in ids for k in range(1, len(i)))  # prefix-free
         game.apply_move_of(state, seat, rng.choice(moves))
     assert encoding.actions == len(set(encoding.moves))
+
+
+SMALL_NODE = 300
+"""A chance node with at most this many outcomes has every outcome's parts walked."""
+
+
+def check_outcome_parts(game: Game, encoding: Encoding, state: Any) -> None:
+    """Every outcome of the chance node ``state`` has ids for its parts that map back to
+    them; at a small node no outcome's parts begin another's, and each outcome's
+    probability is the product of its parts' (``chance_part_outcomes``, conditional, each
+    step's summing to 1), which complete it at the last part only (``outcome_of_parts``)."""
+    outcomes = game.chance_outcomes(state)
+    parts_of = [game.outcome_parts(o) for o, _ in outcomes]
+    for (outcome, _), parts in zip(outcomes, parts_of, strict=True):
+        assert 1 <= len(parts) <= encoding.max_outcome_parts
+        assert tuple(encoding.outcomes[i] for i in encoding.outcome_ids(outcome)) == parts
+    if len(outcomes) > SMALL_NODE:
+        return
+    whole = set(parts_of)
+    assert len(whole) == len(parts_of)
+    assert not any(p[:k] in whole for p in parts_of for k in range(1, len(p)))
+    steps: dict[tuple[str, ...], dict[str, float]] = {}
+    for (outcome, probability), parts in zip(outcomes, parts_of, strict=True):
+        product = 1.0
+        for k in range(len(parts)):
+            if parts[:k] not in steps:
+                steps[parts[:k]] = dict(game.chance_part_outcomes(state, parts[:k]))
+                assert sum(steps[parts[:k]].values()) == pytest.approx(1.0)
+            product *= steps[parts[:k]][parts[k]]
+            complete = outcome if k == len(parts) - 1 else None
+            assert game.outcome_of_parts(state, parts[:k + 1]) == complete
+        assert product == pytest.approx(probability)
 
 
 def test_imhotep_encoding_numbers() -> None:
@@ -209,11 +243,10 @@ def test_openspiel_parts() -> None:
     (the bid is sealed)."""
     game = pyspiel.load_game("sneferu_sealed_parts", {"players": 2})
     assert game.num_distinct_actions() == 12
-    assert game.max_game_length() == 2 * (2 + 3 * 3)
+    assert game.max_game_length() == 3 * (2 + 3 * 3)  # a deal in three parts
     state = game.new_initial_state()
-    state.apply_action(0)  # ~D1.2.3
-    state.apply_action(285)  # ~D11.12.13
-    state.apply_action(287)  # ~P2
+    for action in (0, 1, 2, 10, 11, 12, 14):  # ~D1 ~D2 ~D3, ~D11 ~D12 ~D13, ~P2
+        state.apply_action(action)
     assert state.current_player() == 0
     assert state.legal_actions() == [0]  # tens 0: 1, 2 or 3
     state.apply_action(0)
@@ -235,6 +268,48 @@ def test_openspiel_parts() -> None:
     assert clone.current_player() == 0 and clone.legal_actions() == [3, 4, 5]
     with pytest.raises(ValueError, match=r"^seat 2: action 0 \(tens 0\) is not legal now$"):
         state.apply_action(0)  # no bid below 10 in seat 2's hand
+
+
+def test_openspiel_outcome_parts() -> None:
+    """A deal in parts (``sealed-parts``: ``~D1.5.9`` is ``~D1``, ``~D5``, ``~D9``): each
+    chance step lists the next cards with their probabilities given those chosen; the deal
+    is applied at its third card; a partial deal is no event, in no seat's information
+    state, observation or tensor; a clone and a serialized state keep the cards chosen; a
+    chance id that does not continue a deal is refused."""
+    game = pyspiel.load_game("sneferu_sealed_parts", {"players": 2})
+    assert game.max_chance_outcomes() == 13 + 3
+    state = game.new_initial_state()
+    # the lowest card of 3 of 13: C(12, 2) / C(13, 3) = 66/286 for 1, ..., 1/286 for 11
+    assert state.chance_outcomes() == [(c - 1, pytest.approx(math.comb(13 - c, 2) / 286))
+                                       for c in range(1, 12)]
+    state.apply_action(0)  # ~D1
+    with pytest.raises(ValueError, match=r"^chance id 0 is not a next part of an outcome "
+                                         r"here$"):
+        state.apply_action(0)  # ~D1 again
+    for action in (1, 2):  # ~D2 ~D3: seat 1's hand is 1, 2, 3
+        state.apply_action(action)
+    seen = [(state.information_state_string(s), state.observation_string(s),
+             state.observation_tensor(s)) for s in (0, 1)]
+    state.apply_action(4)  # ~D5: the lowest of the 10 cards 4..13 left
+    assert state.current_player() == pyspiel.PlayerId.CHANCE
+    # given ~D5, two of the 8 cards above 5: C(13 - c, 1) / C(8, 2) for 6, ..., 12
+    assert state.chance_outcomes() == [(c - 1, pytest.approx((13 - c) / 28))
+                                       for c in range(6, 13)]
+    assert [(state.information_state_string(s), state.observation_string(s),
+             state.observation_tensor(s)) for s in (0, 1)] == seen
+    clone = state.clone()
+    copy = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))[1]
+    for s in (state, clone, copy):
+        s.apply_action(8)  # ~D9
+        assert s.chance_outcomes() == [(c - 1, 1 / 4) for c in range(10, 14)]
+        s.apply_action(12)  # ~D13: seat 2's hand is 5, 9, 13
+        assert s.current_player() == pyspiel.PlayerId.CHANCE  # the prize
+    assert str(state) == str(clone) == str(copy)
+    assert state.information_state_string(0).splitlines()[-1] == (
+        "sealed prizes=1.2.3 prize=- scores=0,0 hands=1.2.3/?.?.? bids=-,- played=- "
+        "retired=0,0")
+    assert "5.9.13" in state.information_state_string(1)
 
 
 @pytest.mark.parametrize("name", ["sneferu", "imhotep", "silver-gold"])

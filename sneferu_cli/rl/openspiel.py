@@ -11,10 +11,13 @@ Parameters: ``players`` (the game's smallest count by default, at least 2) and `
 (its first variant by default). With a factored encoding (SPEC 16.1) one move is as many
 decisions of its seat as it has parts, and the observation tensor ends with the parts
 chosen so far. Chance nodes list the game's outcomes with their probabilities as chance
-ids (:meth:`Encoding.outcome_id`). A simultaneous node is played sequentially, seat by
-seat in ascending order, as the game interface collects it: the pending moves are hidden
-from the other seats' views, so the game is declared imperfect-information and each seat's
-information state is what it saw. Returns come from the final ranking (:func:`returns`).
+ids (:meth:`Encoding.outcome_id`); with factored outcomes (``Game.outcome_parts``) one
+outcome is as many chance steps as it has parts, each listing the next parts with their
+probabilities given those chosen, and the outcome is applied at its last (no seat sees
+the parts before). A simultaneous node is played sequentially, seat by seat in ascending
+order, as the game interface collects it: the pending moves are hidden from the other
+seats' views, so the game is declared imperfect-information and each seat's information
+state is what it saw. Returns come from the final ranking (:func:`returns`).
 """
 
 from __future__ import annotations
@@ -89,7 +92,8 @@ class SneferuSpielGame(pyspiel.Game):  # type: ignore[misc]
             num_distinct_actions=encoding.actions,
             max_chance_outcomes=len(encoding.outcomes),
             num_players=players, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
-            max_game_length=self.rules.max_game_length(players, variant) * encoding.max_parts)
+            max_game_length=self.rules.max_game_length(players, variant)
+            * max(encoding.max_parts, encoding.max_outcome_parts))
         super().__init__(_game_type(self.rules), info,
                          {"players": players, "variant": variant})
 
@@ -120,6 +124,8 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
         self.decision: Decision | None = None
         """The deciding seat's decision, made when first asked for and kept until its move
         is applied."""
+        self.chance_parts: tuple[str, ...] = ()
+        """The parts chosen so far of the chance node's outcome (``Game.outcome_parts``)."""
 
     @property
     def state(self) -> Any:
@@ -143,19 +149,35 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
         return self._decision().legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The chance ids of the node's outcomes with their probabilities."""
+        """The chance ids of the node's outcomes (or of their next parts) with their
+        probabilities (given the parts chosen)."""
         position = self.position
         if position.chances is None:  # OpenSpiel asks several times at a node
-            outcomes = self.encoding.game.chance_outcomes(self.state)
+            rules = self.encoding.game
+            if self.encoding.max_outcome_parts == 1:
+                outcomes = rules.chance_outcomes(self.state)
+            else:
+                outcomes = rules.chance_part_outcomes(self.state, self.chance_parts)
             position.chances = sorted((self.encoding.outcome_id(o), p) for o, p in outcomes)
         return list(position.chances)
 
     def _apply_action(self, action: int) -> None:
         rules = self.encoding.game
+        chance = self.state.is_chance_node()
+        if chance and self.encoding.max_outcome_parts > 1 \
+                and action not in dict(self.chance_outcomes()):
+            # the game sees only whole outcomes: a wrong part is caught here
+            raise ValueError(f"chance id {action} is not a next part of an outcome here")
         self.position.chances = None
         self.position.token = next(_TOKENS)
-        if self.state.is_chance_node():
+        if chance:
             text = self.encoding.outcomes[action]
+            if self.encoding.max_outcome_parts > 1:
+                self.chance_parts += (text,)
+                outcome = rules.outcome_of_parts(self.state, self.chance_parts)
+                if outcome is None:
+                    return  # a part of an outcome: chance decides again, nobody sees it
+                text, self.chance_parts = outcome, ()
             rules.apply_outcome(self.state, text)
         else:
             try:

@@ -2,12 +2,14 @@
 the counts per set-up, named ids, the parts of a move and their prefix-freeness, the
 completeness of the action names (every part of every legal move over random games has an
 id) and their exactness (every name is a part of a listed legal move in a position built
-for it), the chance ids, the game-length bound, a hand-built position's observation and
+for it), the chance ids (a deal card by card: the closed form of the parts' probabilities
+against the default), the game-length bound, a hand-built position's observation and
 an observation that never shows another seat's deal or sealed move (G21, G22)."""
 
 from __future__ import annotations
 
 import collections
+import math
 import random
 
 import numpy as np
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 from silver_gold.helpers import Seat, build
 
 import sneferu_cli.rl.openspiel  # noqa: F401 (registers sneferu_silver_gold)
+from sneferu_cli.game import Game
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.actions import (
     action_parts,
@@ -67,7 +70,8 @@ def test_counts_per_set_up(players: int) -> None:
     assert GAME.max_game_length(players, "standard") == {2: 180, 3: 206, 4: 232}[players]
     assert GAME.observation_shape(players, "standard") == ({2: 1468, 3: 2137,
                                                             4: 2806}[players],)
-    assert len(encoding.outcomes) == 194_580 + 48 + 48 + 6
+    assert len(encoding.outcomes) == 48 + 48 + 48 + 6  # a deal card by card
+    assert GAME.max_outcome_parts(players, "standard") == 4
 
 
 def test_named_ids() -> None:
@@ -83,9 +87,10 @@ def test_named_ids() -> None:
     with pytest.raises(ValueError, match=r"^Silver & Gold Pyramids: move '1:a2,a1' has no "
                                          r"action id$"):
         encoding.action_id("1:a2,a1")  # not canonical (G26)
-    assert encoding.outcomes[:2] == ("~deal:1,2,3,4", "~deal:1,2,3,5")
-    assert encoding.outcomes[194_579:194_582] == ("~deal:45,46,47,48", "~offer:1",
-                                                  "~offer:2")
+    assert encoding.outcomes[:2] == ("~deal:1", "~deal:2")
+    assert encoding.outcomes[47:50] == ("~deal:48", "~offer:1", "~offer:2")
+    assert encoding.outcome_ids("~deal:5,18,22,47") == (4, 17, 21, 46)
+    assert encoding.outcome_ids("~draw:3") == (48 + 48 + 2,)
     assert encoding.outcomes[-7:] == ("~draw:48", "~exp:D2", "~exp:I3", "~exp:V3",
                                       "~exp:T4", "~exp:L4", "~exp:O4")
 
@@ -335,12 +340,109 @@ def test_pettingzoo_takes_a_marking_in_parts() -> None:
 
 def test_openspiel_game() -> None:
     """The OpenSpiel game (tests/test_rl.py has OpenSpiel's MCTSBot play it): its bound on
-    a game's actions is max_game_length times max_action_parts."""
+    a game's actions is max_game_length times max_action_parts; its chance ids are the
+    parts of the outcomes."""
     game = pyspiel.load_game("sneferu_silver_gold", {"players": 3})
     assert game.num_distinct_actions() == 8456
-    assert game.max_chance_outcomes() == 194_682
-    assert game.max_game_length() == 206 * 5
+    assert game.max_chance_outcomes() == 150  # 48 deal cards, 48 offer, 48 draw, 6 exp
+    assert game.max_game_length() == 206 * 5  # a move's parts (5) outnumber a deal's (4)
     assert game.observation_tensor_shape() == [2137 + 8456]
+
+
+def deal_state(players: int, deals: tuple[str, ...]) -> SilverGoldState:
+    state = GAME.new_game(players)
+    for deal in deals:
+        GAME.apply_outcome(state, deal)
+    return state
+
+
+def test_deal_parts_closed_form() -> None:
+    """A deal card by card, ascending (SPEC 16.1): with k cards to deal after card l and
+    m(x) deck cards above x, card c comes next with probability C(m(c), k-1) / C(m(l), k)."""
+    first = deal_state(2, ())
+    parts = GAME.chance_part_outcomes(first, ())
+    assert [c for c, _ in parts] == [f"~deal:{c}" for c in range(1, 46)]  # 3 above 45
+    assert parts[0][1] == pytest.approx(4 / 48)  # C(47, 3) / C(48, 4): card 1 dealt
+    assert parts[-1][1] == pytest.approx(1 / 194_580)  # 45 46 47 48
+    after_5 = dict(GAME.chance_part_outcomes(first, ("~deal:5",)))
+    assert after_5["~deal:6"] == pytest.approx(3 / 43)  # C(42, 2) / C(43, 3)
+    assert "~deal:5" not in after_5 and "~deal:47" not in after_5
+    last = GAME.chance_part_outcomes(first, ("~deal:5", "~deal:18", "~deal:22"))
+    assert last == [(f"~deal:{c}", 1 / 26) for c in range(23, 49)]
+    assert GAME.outcome_of_parts(first, ("~deal:5", "~deal:18", "~deal:22")) is None
+    assert GAME.outcome_of_parts(first, ("~deal:5", "~deal:18", "~deal:22", "~deal:47")) \
+        == "~deal:5,18,22,47"
+    assert GAME.outcome_parts("~deal:5,18,22,47") == ("~deal:5", "~deal:18", "~deal:22",
+                                                        "~deal:47")
+    # seat 2's deal is from the 44 cards seat 1 did not get
+    second = deal_state(2, ("~deal:1,2,3,5",))
+    assert GAME.chance_part_outcomes(second, ())[:2] == [
+        ("~deal:4", pytest.approx(4 / 44)), ("~deal:6", pytest.approx(math.comb(42, 3)
+                                                                       / math.comb(44, 4)))]
+
+
+@pytest.mark.parametrize("deals", [(), ("~deal:1,2,3,5", "~deal:9,20,31,42")])
+def test_deal_parts_as_the_default_aggregator(deals: tuple[str, ...]) -> None:
+    """The closed form is the default (Game.chance_part_outcomes: the node's outcomes
+    summed by prefix) along a deal's parts, and a sample of deals' products of their parts'
+    probabilities are their own (uniform over the 4-card sets of the deck)."""
+    state = deal_state(3, deals)
+    outcomes = GAME.chance_outcomes(state)
+    rng = random.Random(len(deals))
+    parts = GAME.outcome_parts(rng.choice(outcomes)[0])
+    for k in range(4):
+        closed = GAME.chance_part_outcomes(state, parts[:k])
+        summed = Game.chance_part_outcomes(GAME, state, parts[:k])
+        assert [c for c, _ in closed] == [c for c, _ in summed]
+        assert [p for _, p in closed] == pytest.approx([p for _, p in summed])
+        assert Game.outcome_of_parts(GAME, state, parts[:k + 1]) \
+            == GAME.outcome_of_parts(state, parts[:k + 1])
+    for outcome, probability in rng.sample(outcomes, 50):
+        chosen: tuple[str, ...] = ()
+        product = 1.0
+        for part in GAME.outcome_parts(outcome):
+            product *= dict(GAME.chance_part_outcomes(state, chosen))[part]
+            chosen += (part,)
+        assert product == pytest.approx(probability) == pytest.approx(1 / math.comb(
+            48 - 4 * len(deals), 4))
+        assert GAME.outcome_of_parts(state, chosen) == outcome
+
+
+def test_openspiel_partial_deal_shows_nothing() -> None:
+    """G21 through OpenSpiel: two games that deal seat 1 different cards look the same to
+    seat 2 (information state, observation string and tensor) at every step; a deal's first
+    three cards change nothing any seat sees, its fourth shows the seat its cards."""
+    game = pyspiel.load_game("sneferu_silver_gold", {"players": 2})
+    states = [game.new_initial_state() for _ in range(2)]
+    encoding = GAME.encoding(2)
+    assert encoding is not None
+
+    def seen(state: pyspiel.State, seat: int) -> tuple[str, str, list[float]]:
+        return (state.information_state_string(seat), state.observation_string(seat),
+                state.observation_tensor(seat))
+
+    def all_seen() -> list[tuple[str, str, list[float]]]:
+        return [seen(state, seat) for state in states for seat in (0, 1)]
+
+    start = all_seen()
+    for card in (5, 18, 22):
+        for k, state in enumerate(states):
+            state.apply_action(encoding.outcome_id(f"~deal:{card + k}"))
+        assert all_seen() == start
+    for k, state in enumerate(states):
+        state.apply_action(encoding.outcome_id(f"~deal:{47 + k}"))  # 5,18,22,47 / 6,19,23,48
+    dealt = all_seen()
+    assert dealt[0] != dealt[2]  # seat 1 sees its own cards
+    assert dealt[1] == dealt[3] != start[1]  # seat 2 sees a deal (deck:44), not its cards
+    assert " 1: R0 G0 F:---- S0 done:- pts:- dealt:? |" in dealt[1][1]
+    for card in (10, 11, 12):  # seat 2's deal, part by part
+        for state in states:
+            state.apply_action(encoding.outcome_id(f"~deal:{card}"))
+        assert all_seen() == dealt
+    for state in states:
+        state.apply_action(encoding.outcome_id("~deal:13"))
+    assert seen(states[0], 1) == seen(states[1], 1) != dealt[1]
+    assert "dealt:10,11,12,13" in states[0].information_state_string(1)
 
 
 def test_observation_of_a_retired_seat() -> None:

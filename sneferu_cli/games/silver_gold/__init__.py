@@ -32,7 +32,7 @@ from sneferu_cli.game import Game, IllegalMove, Standing
 
 from .edition import Edition, load_edition, parse_edition, standard_edition
 from .move import canonical_outcome, parse_move, parse_outcome
-from .state import SilverGoldState, new_game, sample_outcome
+from .state import DEALING, DEALT, SilverGoldState, new_game, sample_outcome
 
 __all__ = ["GAME", "SilverGoldGame", "SilverGoldState"]
 
@@ -163,6 +163,27 @@ class SilverGoldGame(Game):
         from .actions import outcome_names
 
         return outcome_names(standard_edition())
+
+    def outcome_parts(self, outcome: str) -> tuple[str, ...]:
+        from .actions import outcome_parts
+
+        return outcome_parts(outcome)
+
+    def max_outcome_parts(self, players: int, variant: str) -> int:
+        return DEALT
+
+    def chance_part_outcomes(self, state: Any,
+                             chosen: tuple[str, ...]) -> list[tuple[str, float]]:
+        from .actions import deal_part_outcomes
+
+        if state.phase == DEALING:
+            return deal_part_outcomes(state, chosen)
+        return self.chance_outcomes(state)  # one part each
+
+    def outcome_of_parts(self, state: Any, parts: tuple[str, ...]) -> str | None:
+        from .actions import outcome_of_parts
+
+        return outcome_of_parts(parts)
 
     def max_game_length(self, players: int, variant: str) -> int:
         from .actions import max_game_length

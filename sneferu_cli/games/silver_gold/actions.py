@@ -31,8 +31,16 @@ move on the seat's other card, which can be any card with a cross. Both directio
 tested: every part of every legal move over random games has an id, and each id is a part
 of a listed legal move in a position built for it (``tests/silver_gold/test_actions.py``).
 
-Chance ids: every deal (the 4-card sets, lexicographic), ``~offer:N``, ``~draw:N``, then
-``~exp:CODE`` per pattern.
+Chance outcomes are factored too (:func:`outcome_parts`): a deal ``~deal:5,18,22,47`` (one of
+194 580 at the first deal) is given as its cards in ascending order, the parts
+``~deal:5``, ``~deal:18``, ``~deal:22``, ``~deal:47`` (*a card of the deal*), and is
+complete at its fourth card (:func:`outcome_of_parts`); ``~offer:N``, ``~draw:N`` and
+``~exp:CODE`` are one part each. A deal is uniform over the 4-card sets of the cards not
+visible anywhere (3.2), so with ``k`` cards still to deal after the last chosen card ``l``
+(0 before the first) and ``m(x)`` the deck's cards above ``x``, the next card is ``c > l``
+with probability ``C(m(c), k - 1) / C(m(l), k)`` (:func:`deal_part_outcomes`).
+Chance ids: ``~deal:N``, ``~offer:N``, ``~draw:N`` for every card, then ``~exp:CODE`` per
+pattern.
 
 The observation (:func:`observation`; numbers in [0, 1]) holds only what the seat may know
 (its view, G21, G22): its own dealt cards, never another seat's, nor another seat's
@@ -52,6 +60,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 
 from .edition import COLOURS, PER_COLOUR, SIZE, Edition
 from .move import CELL_NAMES, mark_text
@@ -75,9 +84,9 @@ from .state import (
     tables_of,
 )
 
-__all__ = ["action_names", "action_parts", "bonus_marks", "main_markings", "markable",
-           "max_action_parts", "max_game_length", "observation", "observation_size",
-           "outcome_names"]
+__all__ = ["action_names", "action_parts", "bonus_marks", "deal_part_outcomes",
+           "main_markings", "markable", "max_action_parts", "max_game_length", "observation",
+           "observation_size", "outcome_names", "outcome_of_parts", "outcome_parts"]
 
 GRID_CODES = "#ETRGFSPX"
 """The cell codes of a chamber's grid planes in the observation."""
@@ -148,13 +157,48 @@ def max_action_parts(edition: Edition) -> int:
     return 1 + sum(crosses[-KEPT:])
 
 
+DEAL_PART = "~deal:"
+"""What a deal and each of its parts begin with."""
+
+
 def outcome_names(edition: Edition) -> list[str]:
-    """Every chance outcome (14.3): the deals, the offer cards, the drawn cards, the
-    expedition patterns."""
+    """Every chance outcome part (14.3, the module): a card of a deal, the offer cards, the
+    drawn cards, the expedition patterns."""
     numbers = range(1, len(edition.cards) + 1)
-    names = ["~deal:" + ",".join(map(str, deal)) for deal in itertools.combinations(numbers, DEALT)]
+    names = [f"{DEAL_PART}{k}" for k in numbers]
     names += [f"~offer:{k}" for k in numbers] + [f"~draw:{k}" for k in numbers]
     return names + [f"~exp:{e.code}" for e in edition.expeditions]
+
+
+def outcome_parts(outcome: str) -> tuple[str, ...]:
+    """The parts of a canonical chance outcome: a deal's cards ascending, ``~deal:N``
+    each; any other outcome whole."""
+    if outcome.startswith(DEAL_PART):
+        return tuple(DEAL_PART + k for k in outcome[len(DEAL_PART):].split(","))
+    return (outcome,)
+
+
+def outcome_of_parts(parts: tuple[str, ...]) -> str | None:
+    """The outcome whose parts are ``parts``: a deal once it has its four cards (None
+    before), any other outcome at once."""
+    if not parts[0].startswith(DEAL_PART):
+        return parts[0]
+    if len(parts) < DEALT:
+        return None
+    return DEAL_PART + ",".join(p[len(DEAL_PART):] for p in parts)
+
+
+def deal_part_outcomes(state: SilverGoldState,
+                       chosen: tuple[str, ...]) -> list[tuple[str, float]]:
+    """The next card of the deal at ``state`` after the cards ``chosen`` (parts), with its
+    probability given them (the module): ``C(m(c), k - 1) / C(m(l), k)``."""
+    last = int(chosen[-1][len(DEAL_PART):]) if chosen else 0
+    k = DEALT - len(chosen)
+    above = [c for c in state.pool_cards() if c > last]
+    total = math.comb(len(above), k)
+    # m(c) = len(above) - 1 - i; a card too high to leave k - 1 cards above it is no part
+    return [(f"{DEAL_PART}{c}", math.comb(len(above) - 1 - i, k - 1) / total)
+            for i, c in enumerate(above[:len(above) - k + 1])]
 
 
 def max_game_length(edition: Edition, players: int) -> int:
