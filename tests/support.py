@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -176,3 +176,13 @@ def drawn_as_walked(game: Any, state: Any, rng: Any) -> str:
         pick -= w
     assert rng.getstate() == after  # the same draws taken
     return str(fast)
+
+
+def decisions_of(game: Any, state: Any, rng: Any) -> Iterator[Any]:
+    """``state`` at each decision of its game to the end, chance drawn with ``rng`` by its
+    odds on the way; the caller applies the decision's moves after each."""
+    while not state.is_over():
+        if state.is_chance_node():
+            game.apply_outcome(state, game.sample_outcome(state, rng))
+            continue
+        yield state

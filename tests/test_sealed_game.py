@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sealed_game import GAME, IllegalSealed, register
+from support import decisions_of
 
 from sneferu_cli.game import NotationError, get_game
 
@@ -116,11 +117,7 @@ def test_bad_positions_are_notation_errors():
 def random_play(seed: int, players: int):
     """Yield every decision state of a random game, with the seat order it collects in."""
     rng = random.Random(seed)
-    state = GAME.new_game(players)
-    while not state.is_over():
-        if state.is_chance_node():
-            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
-            continue
+    for state in decisions_of(GAME, GAME.new_game(players), rng):
         yield state, rng
         seats = list(GAME.deciding_seats(state))
         rng.shuffle(seats)

@@ -10,6 +10,7 @@ import pytest
 from akropolis.helpers import start
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import decisions_of
 
 from sneferu_cli.bench import perft as count_sequences
 from sneferu_cli.games.akropolis import GAME
@@ -80,10 +81,7 @@ def test_the_spots_each_placement_keeps_are_those_a_search_finds(players, seed):
     finds (City.spots_into), with their texts."""
     rng = random.Random(seed)
     state = GAME.new_game(players)
-    while not state.is_over():
-        if state.is_chance_node():
-            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
-            continue
+    for state in decisions_of(GAME, state, rng):
         for other in (state, state.clone(), GAME.from_position(GAME.to_position(state))):
             assert other.legal_spots() == other.searched_spots()
             for city in other.cities:

@@ -11,6 +11,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import decisions_of
 
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.state import KEEPING, MARKING, SilverGoldState
@@ -106,11 +107,7 @@ def test_a_listed_sealed_move_applies_as_the_checked_one(players, seed):
     """apply_listed_move_of (the arbiter's path for a move written as listed, no checks)
     leaves the state apply_move_of leaves, for every seat at every node of random games."""
     rng = random.Random(seed)
-    state = GAME.new_game(players)
-    while not state.is_over():
-        if state.is_chance_node():
-            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
-            continue
+    for state in decisions_of(GAME, GAME.new_game(players), rng):
         seat = rng.choice(GAME.deciding_seats(state))
         text = rng.choice(GAME.legal_moves_of(state, seat))
         listed = state.clone()
