@@ -80,15 +80,15 @@ def test_the_spots_each_placement_keeps_are_those_a_search_finds(players, seed):
     (and in a clone and a position read back) they are those a full search of the city
     finds (City.spots_into), with their texts."""
     rng = random.Random(seed)
-    state = GAME.new_game(players)
-    for state in decisions_of(GAME, state, rng):
+    game = GAME.new_game(players)
+    for state in decisions_of(GAME, game, rng):
         for other in (state, state.clone(), GAME.from_position(GAME.to_position(state))):
             assert other.legal_spots() == other.searched_spots()
             for city in other.cities:
                 assert city.legal == city.searched()
                 assert city.legal_texts == [spot_text(s) for s in city.legal]
         GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
-    assert state.legal_spots() == state.searched_spots() == []
+    assert game.legal_spots() == game.searched_spots() == []
 
 
 @settings(max_examples=15, deadline=None)
