@@ -245,3 +245,14 @@ def test_spiel_state_is_the_position_in_openspiel():
     tens = names.index("tens 0")
     assert [names[a] for a in spiel_state("sealed-parts", position, (tens,)).legal_actions()] \
         == ["units 1", "units 6", "units 7"]
+
+
+def test_play_bench_gives_the_engines_their_options():
+    """``sneferu play --bench`` sets each seat's ``--option`` as a game does: the policy
+    plays every game without a fault (it used to get no Policy and fault at once)."""
+    r = subprocess.run([sys.executable, "-m", "sneferu_cli", "play", "--bench", "2",
+                        "policy", "greedy", "--game", "imhotep", "--seed", "3",
+                        "-o", f"1:{policy('checked')}"], capture_output=True, text=True,
+                       timeout=300, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    assert "played:" in r.stdout and "fault" not in r.stdout, r.stdout

@@ -44,7 +44,7 @@ from ..game import DEFAULT_GAME, Game, get_game
 from ..record.model import Event, GameRecord, Simultaneous, seat_turns, turn_count
 from ..words import plural
 from .bundled import engine_command, engines_dir
-from .engine import Engine, automatic_options, refuse_other_games
+from .engine import Engine, OptionSetting, refuse_other_games, seat_options
 from .game import TimeControl, play_game
 
 __all__ = [
@@ -117,10 +117,13 @@ THINK = (0, 20)
 
 def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
                  builders: str | None, edition: Any, time_control: TimeControl,
-                 game: Game | None = None, variant: str | None = None) -> str:
+                 game: Game | None = None, variant: str | None = None,
+                 settings: Sequence[OptionSetting] = (),
+                 edition_file: str | None = None) -> str:
     """Run the three measurements with ``game`` (Sneferu when None) in ``variant`` (its
-    first when None) and describe them in a few lines. ValueError when an engine does not
-    play the game."""
+    first when None), the engines given the options ``settings`` (``sneferu play
+    --option``) as in a game, and describe them in a few lines. ValueError when an engine
+    does not play the game."""
     game = game or get_game()
     engines = Engine.start_all([Engine(a, label=str(i)) for i, a in enumerate(argvs, 1)])
     try:
@@ -130,7 +133,7 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
         refuse_other_games(engines, game.name)
         names = ", ".join(e.name for e in engines)
         records, wall = _play(engines, games, seed, builders, edition, time_control, game,
-                              variant)
+                              variant, settings, edition_file)
     finally:
         Engine.quit_all(engines)
     turns = sum(_turns(r) for r in records)
@@ -178,14 +181,15 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
 
 
 def _play(engines: Sequence[Engine], games: int, seed: int, builders: str | None,
-          edition: Any, tc: TimeControl, game: Game,
-          variant: str | None = None) -> tuple[list[GameRecord], float]:
+          edition: Any, tc: TimeControl, game: Game, variant: str | None = None,
+          settings: Sequence[OptionSetting] = (),
+          edition_file: str | None = None) -> tuple[list[GameRecord], float]:
     records = []
     wall = 0.0
     for g in range(games):
         for seat, e in enumerate(engines, start=1):
-            for name, value in automatic_options(e, seed=seed + g, seat=seat,
-                                                 edition_file=None).items():
+            for name, value in seat_options(e, seat, settings, seed=seed + g,
+                                            edition_file=edition_file).items():
                 e.set_option(name, value)
         start = time.perf_counter()
         records.append(play_game(engines, seed=seed + g, time_control=tc, builders=builders,

@@ -465,6 +465,22 @@ def automatic_options(engine: Engine, *, seed: int, seat: int,
     return values
 
 
+OptionSetting = tuple[int | None, str, str]
+"""A ``--option [SEAT:]NAME=VALUE``: the seat (None: every engine that declares NAME), the
+name and the value."""
+
+
+def seat_options(engine: Engine, seat: int, settings: Sequence[OptionSetting], *, seed: int,
+                 edition_file: str | None) -> dict[str, str]:
+    """The options to set on ``engine`` at ``seat`` for a game of ``seed``: the automatic
+    ones, then those of ``settings`` for that seat (or for every engine declaring them)."""
+    values = automatic_options(engine, seed=seed, seat=seat, edition_file=edition_file)
+    for only, name, value in settings:
+        if only == seat or (only is None and name in engine.options):
+            values[name] = value
+    return values
+
+
 def refuse_other_games(engines: Sequence[Engine], game: str) -> None:
     """ValueError (one line) naming the first engine that does not declare ``game`` among
     the games it plays (``feature games``; an engine without it plays Sneferu only)."""

@@ -16,7 +16,7 @@ import click
 
 from ..arbiter.agent import Agent
 from ..arbiter.bundled import BUNDLED, engine_command
-from ..arbiter.engine import Engine, automatic_options, refuse_other_games
+from ..arbiter.engine import Engine, OptionSetting, refuse_other_games, seat_options
 from ..arbiter.game import (
     DEFAULT_CLOCK,
     GameInterrupted,
@@ -123,7 +123,8 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
         try:
             click.echo(bench_report(argvs, games=bench, seed=seed, builders=builders,
                                     edition=edition, time_control=control, game=game,
-                                    variant=variant))
+                                    variant=variant, settings=settings,
+                                    edition_file=edition_path))
         except ValueError as e:
             raise click.UsageError(str(e)) from None
         return
@@ -211,7 +212,7 @@ def _save(path: str | None, record: GameRecord) -> None:
             raise click.FileError(path, e.strerror) from None
 
 
-def _option(text: str, seats: int) -> tuple[int | None, str, str]:
+def _option(text: str, seats: int) -> OptionSetting:
     """``[SEAT:]NAME=VALUE`` as (seat or None, name, value)."""
     where, colon, rest = text.partition(":")
     seat = None
@@ -226,7 +227,7 @@ def _option(text: str, seats: int) -> tuple[int | None, str, str]:
     return seat, name, value
 
 
-def _set_options(agents: list[Agent], settings: list[tuple[int | None, str, str]], seed: int,
+def _set_options(agents: list[Agent], settings: list[OptionSetting], seed: int,
                  edition_path: str | None) -> None:
     engines = [a for a in agents if isinstance(a, Engine) and a.fault is None]
     for only, name, value in settings:
@@ -237,10 +238,7 @@ def _set_options(agents: list[Agent], settings: list[tuple[int | None, str, str]
     for seat, agent in enumerate(agents, start=1):
         if not isinstance(agent, Engine) or agent.fault is not None:
             continue
-        values = automatic_options(agent, seed=seed, seat=seat, edition_file=edition_path)
-        for only, name, value in settings:
-            if only == seat or (only is None and name in agent.options):
-                values[name] = value
+        values = seat_options(agent, seat, settings, seed=seed, edition_file=edition_path)
         for name, text in values.items():
             try:
                 agent.set_option(name, text)
