@@ -44,6 +44,7 @@ __all__ = [
     "TurnSteps",
     "UnknownGame",
     "bound_numbers",
+    "delegate",
     "game_names",
     "get_game",
 ]
@@ -245,10 +246,13 @@ class Game(ABC):
     def standings(self, state: Any) -> list[Standing]:
         """Every seat's standing, by seat (ranks are final only when the game is over)."""
 
-    @abstractmethod
     def termination(self, state: Any) -> str:
         """Why the game ended: ``normal``, ``all-retired`` or a game's own word; ``aborted``
-        while it is not over."""
+        while it is not over. By default ``all-retired`` when every seat's standing is
+        retired, else ``normal``."""
+        if not state.is_over():
+            return "aborted"
+        return "all-retired" if all(s.retired for s in self.standings(state)) else "normal"
 
     # ---------------------------------------------------------------- pictures
 
@@ -690,6 +694,28 @@ class Encoding:
         """The chance ids of the parts of a canonical chance outcome
         (:meth:`Game.outcome_parts`), in order; ValueError when one has no id."""
         return tuple(self.outcome_id(p) for p in self.game.outcome_parts(outcome))
+
+
+def delegate(module: str, function: str) -> Callable[..., Any]:
+    """A :class:`Game` method that calls ``function`` of ``module`` in the game's own
+    package (``picture``, ``rules.edition``) with the method's arguments, the module
+    imported at the first call: how a game hands a member to the module that does it
+    (``picture = delegate("picture", "picture")``)."""
+
+    found: dict[type, Callable[..., Any]] = {}
+
+    def method(self: Game, *args: Any) -> Any:
+        call = found.get(type(self))
+        if call is None:  # the package of the class that holds this method (a subclass's too)
+            owner = next(c for c in type(self).__mro__ if method in vars(c).values())
+            package = owner.__module__
+            call = found[type(self)] = getattr(
+                importlib.import_module(f"{package}.{module}"), function)
+        return call(*args)
+
+    method.__name__ = function
+    method.__doc__ = f"``{module}.{function}`` of the game's package."
+    return method
 
 
 _IDS_KEPT = 1 << 16

@@ -27,13 +27,11 @@ from __future__ import annotations
 import itertools
 import random
 from array import array
-from pathlib import Path
 from typing import Any, ClassVar
 
-from sneferu_cli.game import Game, Standing
+from sneferu_cli.game import Game, Standing, delegate
 
 from .actions import action_parts, layout, observation
-from .edition import Edition, load_edition, parse_edition, standard_edition
 from .geometry import REACH, cell, distance
 from .move import MOVE, parse_move, parse_outcome
 from .scoring import ranking
@@ -63,14 +61,9 @@ class AkropolisGame(Game):
     score_keys: ClassVar[tuple[str, ...]] = ("points", "stones")
     move_pattern: ClassVar[str | None] = MOVE
 
-    def standard_edition(self) -> Edition:
-        return standard_edition()
-
-    def load_edition(self, path: Path) -> Edition:
-        return load_edition(path)
-
-    def parse_edition(self, raw: bytes, source: str) -> Edition:
-        return parse_edition(raw, source)
+    standard_edition = delegate("edition", "standard_edition")
+    load_edition = delegate("edition", "load_edition")
+    parse_edition = delegate("edition", "parse_edition")
 
     def new_game(self, players: int, *, variant: str | None = None,
                  edition: Any | None = None) -> AkropolisState:
@@ -160,20 +153,11 @@ class AkropolisGame(Game):
         return [Standing(seat + 1, rank, {"points": total, "stones": stones}, retired)
                 for seat, rank, total, stones, retired in ranking(state)]
 
-    def termination(self, state: Any) -> str:
-        if not state.is_over():
-            return "aborted"
-        return "all-retired" if state.all_retired() else "normal"
-
-    def picture(self, state: Any) -> str:
-        from .picture import picture
-
-        return picture(state)
-
-    def picture_parts(self, state: Any) -> list[tuple[str, str]]:
-        from .picture import sections
-
-        return sections(state)
+    picture = delegate("picture", "picture")
+    picture_parts = delegate("picture", "sections")
+    page_data = delegate("picture", "page_data")
+    check = delegate("check", "check")
+    evaluate = delegate("heuristic", "values")
 
     move_help: ClassVar[str] = """\
 Type one move: PLACE @Q,R rK
@@ -182,21 +166,6 @@ Type one move: PLACE @Q,R rK
   3 @0,0 r5    take site place 3 (costs 2 stones), first hex at (0,0), rotation 5
 Rotations turn the tile clockwise about its first hex, 60 degrees a step (r0..r5);
 positions are axial (q to the south-east, r to the south), as the picture labels them."""
-
-    def page_data(self, state: Any) -> dict[str, Any]:
-        from .picture import page_data
-
-        return page_data(state)
-
-    def check(self, state: Any) -> None:
-        from .check import check
-
-        check(state)
-
-    def evaluate(self, state: Any) -> list[float]:
-        from .heuristic import values
-
-        return values(state)
 
 
 GAME = AkropolisGame()

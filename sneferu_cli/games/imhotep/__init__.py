@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import itertools
 import random
-from pathlib import Path
 from typing import Any, ClassVar
 
-from sneferu_cli.game import Game, Standing
+from sneferu_cli.game import Game, Standing, delegate
 
-from .edition import Edition, load_edition, parse_edition, standard_edition
+from .edition import standard_edition
 from .move import parse_move, parse_outcome
 from .state import ImhotepState, new_game, sample_outcome
 
@@ -49,14 +48,9 @@ class ImhotepGame(Game):
     variants: ClassVar[tuple[str, ...]] = VARIANTS
     score_keys: ClassVar[tuple[str, ...]] = ("points", "sled")
 
-    def standard_edition(self) -> Edition:
-        return standard_edition()
-
-    def load_edition(self, path: Path) -> Edition:
-        return load_edition(path)
-
-    def parse_edition(self, raw: bytes, source: str) -> Edition:
-        return parse_edition(raw, source)
+    standard_edition = delegate("edition", "standard_edition")
+    load_edition = delegate("edition", "load_edition")
+    parse_edition = delegate("edition", "parse_edition")
 
     def new_game(self, players: int, *, variant: str | None = None,
                  edition: Any | None = None) -> ImhotepState:
@@ -126,20 +120,11 @@ class ImhotepGame(Game):
         return [Standing(s.seat + 1, s.rank, {"points": s.points, "sled": s.sled}, s.retired)
                 for s in state.ranking()]
 
-    def termination(self, state: Any) -> str:
-        if not state.is_over():
-            return "aborted"
-        return "all-retired" if state.all_retired() else "normal"
-
-    def picture(self, state: Any) -> str:
-        from .picture import picture
-
-        return picture(state)
-
-    def picture_parts(self, state: Any) -> list[tuple[str, str]]:
-        from .picture import sections
-
-        return sections(state)
+    picture = delegate("picture", "picture")
+    picture_parts = delegate("picture", "sections")
+    page_data = delegate("picture", "page_data")
+    check = delegate("check", "check")
+    evaluate = delegate("heuristic", "values")
 
     def picture_focus(self, state: Any) -> tuple[str, ...]:
         from .picture import focus
@@ -160,21 +145,6 @@ Type one move (ships as on the round card, e.g. 3A; slots from the bow; sites M 
   keep ENT          keep one card of the pair
   pyr PL, pyr PR bonus 3A.1   choose a side-B pyramid (and its bonus)
   temple pts, temple stones   the side-B temple's PS choice"""
-
-    def page_data(self, state: Any) -> dict[str, Any]:
-        from .picture import page_data
-
-        return page_data(state)
-
-    def check(self, state: Any) -> None:
-        from .check import check
-
-        check(state)
-
-    def evaluate(self, state: Any) -> list[float]:
-        from .heuristic import values
-
-        return values(state)
 
 
 GAME = ImhotepGame()

@@ -25,12 +25,11 @@ private, and the set-up keep and every step-2 marking are sealed decisions of al
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any, ClassVar
 
-from sneferu_cli.game import Game, IllegalMove, Standing
+from sneferu_cli.game import Game, IllegalMove, Standing, delegate
 
-from .edition import Edition, load_edition, parse_edition, standard_edition
+from .edition import standard_edition
 from .move import canonical_outcome, parse_move, parse_outcome
 from .state import DEALING, DEALT, SilverGoldState, new_game, sample_outcome
 
@@ -50,14 +49,9 @@ class SilverGoldGame(Game):
     score_keys: ClassVar[tuple[str, ...]] = ("points", "tiebreak")
     hidden_information: ClassVar[bool] = True
 
-    def standard_edition(self) -> Edition:
-        return standard_edition()
-
-    def load_edition(self, path: Path) -> Edition:
-        return load_edition(path)
-
-    def parse_edition(self, raw: bytes, source: str) -> Edition:
-        return parse_edition(raw, source)
+    standard_edition = delegate("edition", "standard_edition")
+    load_edition = delegate("edition", "load_edition")
+    parse_edition = delegate("edition", "parse_edition")
 
     def new_game(self, players: int, *, variant: str | None = None,
                  edition: Any | None = None) -> SilverGoldState:
@@ -206,22 +200,13 @@ class SilverGoldGame(Game):
         return [Standing(seat + 1, rank, {"points": points, "tiebreak": tiebreak}, retired)
                 for seat, rank, points, tiebreak, retired in state.ranking()]
 
-    def termination(self, state: Any) -> str:
-        if not state.is_over():
-            return "aborted"
-        return "all-retired" if state.all_retired() else "normal"
-
     # ---------------------------------------------------------------- pictures
 
-    def picture(self, state: Any) -> str:
-        from .picture import picture
-
-        return picture(state)
-
-    def picture_parts(self, state: Any) -> list[tuple[str, str]]:
-        from .picture import sections
-
-        return sections(state)
+    picture = delegate("picture", "picture")
+    picture_parts = delegate("picture", "sections")
+    page_data = delegate("picture", "page_data")
+    check = delegate("check", "check")
+    evaluate = delegate("heuristic", "values")
 
     move_help: ClassVar[str] = """\
 Type one move (cards by their order number, cells a1..e5, row 1 the entrance row):
@@ -230,21 +215,6 @@ Type one move (cards by their order number, cells a1..e5, row 1 the entrance row
   17:b3                 or mark one single cell instead
   7:c1,d1,e1 +7:c2      each red cross marked owes a bonus mark: +card:cell, in order
   take 31, take deck    after completing a card: a card of the offer, or the deck's top"""
-
-    def page_data(self, state: Any) -> dict[str, Any]:
-        from .picture import page_data
-
-        return page_data(state)
-
-    def check(self, state: Any) -> None:
-        from .check import check
-
-        check(state)
-
-    def evaluate(self, state: Any) -> list[float]:
-        from .heuristic import values
-
-        return values(state)
 
 
 GAME = SilverGoldGame()

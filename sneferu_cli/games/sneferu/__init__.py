@@ -18,17 +18,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...game import Game, Perft, RulesBench, Standing, TurnSteps
+from ...game import Game, Perft, RulesBench, Standing, TurnSteps, delegate
 from . import actions, record
 from .notation.fast import MOVE, read_canonical_move, read_listed_steps, read_outcome
-from .notation.picture import picture, sections
 from .notation.position import from_position, to_position
-from .page import page_data
 from .rules.chance import sample_outcome_text
-from .rules.edition import Edition, load_edition, parse_edition, standard_edition
+from .rules.edition import Edition, standard_edition
 from .rules.state import GameState, new_game
 
 if TYPE_CHECKING:
@@ -50,14 +47,9 @@ class SneferuGame(Game):
     variants = ("standard", "builders")
     score_keys = ("stones", "food")
 
-    def standard_edition(self) -> Edition:
-        return standard_edition()
-
-    def load_edition(self, path: Path) -> Edition:
-        return load_edition(path)
-
-    def parse_edition(self, raw: bytes, source: str) -> Edition:
-        return parse_edition(raw, source)
+    standard_edition = delegate("rules.edition", "standard_edition")
+    load_edition = delegate("rules.edition", "load_edition")
+    parse_edition = delegate("rules.edition", "parse_edition")
 
     def new_game(self, players: int, *, variant: str | None = None,
                  edition: Any | None = None) -> GameState:
@@ -166,19 +158,10 @@ Type a whole turn in move notation, its steps separated by spaces:
   MG@1.2 4.1 BT@1.3 place a stored stone first, then buy and place
   end               the forced end, when no stone can be bought"""
 
-    def picture(self, state: GameState) -> str:
-        return picture(state)
-
-    def picture_parts(self, state: GameState) -> list[tuple[str, str]]:
-        return sections(state)
-
-    def page_data(self, state: GameState) -> dict[str, Any]:
-        return page_data(state)
-
-    def check(self, state: GameState) -> None:
-        from .rules.check import check
-
-        check(state)
+    picture = delegate("notation.picture", "picture")
+    picture_parts = delegate("notation.picture", "sections")
+    page_data = delegate("page", "page_data")
+    check = delegate("rules.check", "check")
 
     def new_game_from_tags(self, players: int, variant: str, setup: str | None,
                            seat_setups: Sequence[str | None], edition: Any) -> GameState:
