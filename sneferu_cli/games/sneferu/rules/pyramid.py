@@ -1,14 +1,21 @@
 """A player's pyramid: slots, support, food icons and enclosed areas.
 
 Level ``n`` (1 = bottom) has ``L + 1 - n`` slots. Each slot holds one stone lying flat, a
-left and a right *cell*. Cells are bits of one integer laid out row by row, ``W = 2L + 1``
-bits a level (one spare bit a row keeps left/right shifts from wrapping), so adjacency,
-flood fill and the enclosed-area test are a few shifts and masks. The geometry of an
-edition is computed once; a :class:`Pyramid` keeps its masks up to date as stones arrive.
+left and a right *cell*. Cells are bits of one integer, a row of ``S = 2L`` bits a level,
+each level's cells from bit 0 of its row; a level's stones sit half a stone to the right
+of those below, so the cell above cell ``j`` of a level is cell ``j - 1`` of the next
+(``S - 1`` bits up). Adjacency, flood fill and the enclosed-area test are a few shifts and
+masks; a mask per direction keeps a shift inside the pyramid, so no shift leaves the
+highest cell's bit: with 6 levels that is bit 61, and the masks stay ints that mypyc keeps
+unboxed (below 2**62). The geometry of an edition is computed once; a :class:`Pyramid`
+keeps its masks up to date as stones arrive.
 
 >>> g = Geometry.of(6, ())
 >>> g.slot_count, g.index(2, 1), g.support_of(g.index(2, 1))
 (21, 6, (0, 1))
+>>> left, right = g.left_bit, g.right_bit  # of slot 2.2: beside, below, above
+>>> g.neighbours(left[7]) == right[6] | right[7] | right[1] | right[11]
+True
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ class Geometry:
 
     def __init__(self, levels: int, icons: tuple[tuple[int, int, str, int], ...]) -> None:
         self.levels = levels
-        self.width = w = 2 * levels + 1
+        self.stride = stride = 2 * levels
         self.slot_count = levels * (levels + 1) // 2
         self.valid = 0
         level_of: list[int] = []
@@ -33,14 +40,22 @@ class Geometry:
         left_bit: list[int] = []
         right_bit: list[int] = []
         self.slot_index: dict[tuple[int, int], int] = {}
+        # The cells with a neighbour on their right, on their left, above and below.
+        self.has_right = self.has_left = self.has_above = self.has_below = 0
         for n in range(1, levels + 1):
+            cells = 2 * (levels + 1 - n)
+            for j in range(cells):
+                bit = 1 << ((n - 1) * stride + j)
+                self.has_right |= bit if j < cells - 1 else 0
+                self.has_left |= bit if j > 0 else 0
+                self.has_above |= bit if n < levels and 0 < j < cells - 1 else 0
+                self.has_below |= bit if n > 1 else 0
             for k in range(1, levels + 2 - n):
-                x = (n - 1) + 2 * (k - 1)
                 self.slot_index[(n, k)] = len(level_of)
                 level_of.append(n)
                 number_of.append(k)
-                left_bit.append(1 << ((n - 1) * w + x))
-                right_bit.append(1 << ((n - 1) * w + x + 1))
+                left_bit.append(1 << ((n - 1) * stride + 2 * (k - 1)))
+                right_bit.append(left_bit[-1] << 1)
                 self.valid |= left_bit[-1] | right_bit[-1]
         # The slot index of slot 1 of each level (level 1 first).
         self.level_start = tuple(self.slot_index[(n, 1)] for n in range(1, levels + 1))
@@ -97,8 +112,9 @@ class Geometry:
 
     def neighbours(self, cells: int) -> int:
         """The cells orthogonally adjacent to any of ``cells`` (inside the pyramid)."""
-        w = self.width
-        return ((cells << 1) | (cells >> 1) | (cells << w) | (cells >> w)) & self.valid
+        up = self.stride - 1
+        return (((cells & self.has_right) << 1) | ((cells & self.has_left) >> 1)
+                | ((cells & self.has_above) << up) | ((cells & self.has_below) >> up))
 
 
 class Pyramid:
@@ -164,11 +180,14 @@ class Pyramid:
         self.count += 1
         # Only areas holding a new cell, or that just lost an empty neighbour, can close;
         # an area is enclosed when none of its cells touches an empty cell.
-        w = g.width
+        right, left, above, below = g.has_right, g.has_left, g.has_above, g.has_below
+        up = g.stride - 1
         cells = self.cells
-        touched = (new | (new << 1) | (new >> 1) | (new << w) | (new >> w)) & cells
+        touched = (new | ((new & right) << 1) | ((new & left) >> 1) | ((new & above) << up)
+                   | ((new & below) >> up)) & cells
         empty = g.valid & ~cells
-        near_empty = (empty << 1) | (empty >> 1) | (empty << w) | (empty >> w)
+        near_empty = (((empty & right) << 1) | ((empty & left) >> 1)
+                      | ((empty & above) << up) | ((empty & below) >> up))
         seeds = touched & ~near_empty
         enclosed: list[int] = []
         if not seeds:
@@ -179,13 +198,18 @@ class Pyramid:
             while todo:
                 area = todo & -todo
                 while True:
-                    grown = (area | (area << 1) | (area >> 1) | (area << w) | (area >> w)) & cells_m
+                    grown = (area | ((area & right) << 1) | ((area & left) >> 1)
+                             | ((area & above) << up) | ((area & below) >> up)) & cells_m
                     if grown == area:
                         break
                     area = grown
                 todo &= ~area
                 if not area & near_empty:
-                    enclosed.append(area.bit_count())
+                    size = 0  # the cells of the area (int.bit_count is a method call)
+                    while area:
+                        area &= area - 1
+                        size += 1
+                    enclosed.append(size)
         self.areas.extend(enclosed)
         return enclosed
 
