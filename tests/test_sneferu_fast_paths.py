@@ -4,8 +4,10 @@
   move texts made once per buy, a start with stored stones walked with the buys whose
   outcomes need no trying left untried) is ``str`` of each turn of the reference
   enumeration, ``_legal_turns_reference``, which tries every step sequence on copies;
-- ``apply_listed_move`` (the move looked up by its text) leaves the state ``apply_move``
-  leaves, for listed moves of every start of turn;
+- ``apply_listed_move`` (the move looked up by its text and applied unchecked, from the
+  numbers of its buy and placement) leaves the state ``apply_move`` leaves, for listed
+  moves of every start of turn: Heba's sail-back, the storehouse, the forced end, Lateef's
+  feast left untaken, the buy that ends a solo game;
 - ``sample_outcome`` draws the outcome that ``randrange`` over the total of
   ``chance_weights()``, walked in order, falls on, taking the same draws from the generator
   (a bag draw by ``getrandbits`` as ``random.Random.randrange`` takes it);
@@ -20,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from positions import Seat, build, edition_with
-from support import drawn_as_walked
+from support import decisions_of, drawn_as_walked
 
 from sneferu_cli.games.sneferu import GAME
 from sneferu_cli.games.sneferu.notation import Move
@@ -75,6 +77,39 @@ def test_the_fast_paths_equal_the_plain_ones(players: int, variant: str, edition
             same_after(state, text)
         GAME.apply_listed_move(state, rng.choice(texts))
     assert GAME.legal_moves(state) == []
+
+
+def kinds_of(state: GameState, text: str) -> set[str]:
+    """What is special about a listed move that the tables keep (else nothing)."""
+    if text not in state.tables.listed:
+        return set()
+    p = state.players[state.seat]
+    return {kind for kind, there in (
+        ("sail-back", text.endswith("h")), ("store", text.endswith("store")),
+        ("end", text == "end"), ("buy alone", " " not in text and text != "end"),
+        ("feast left", p.builder is not None and p.builder.name == "Lateef"
+         and not p.feasted)) if there}
+
+
+@pytest.mark.parametrize(("players", "setup", "seed"), [
+    (1, None, 1), (1, None, 2), (4, "Lateef,Heba,Tsekani,Aya", 3),
+    (2, "Heba,Lateef", 4), (3, "Aya,Heba,Lateef", 5)])
+def test_listed_moves_of_whole_games_apply_as_checked(players: int, setup: str | None,
+                                                      seed: int) -> None:
+    """At every decision of a random game, every listed move of a special kind (and one
+    other) applied from the tables leaves the state the checked move leaves."""
+    rng = random.Random(seed)
+    start = GAME.new_game(players) if setup is None else GAME.new_game_set_up(players, setup)
+    met: set[str] = set()
+    for state in decisions_of(GAME, start, rng):
+        texts = GAME.legal_moves(state)
+        special = [t for t in texts if kinds_of(state, t)]
+        for text in [*special, rng.choice(texts)]:
+            met |= kinds_of(state, text)
+            same_after(state, text)
+        GAME.apply_listed_move(state, rng.choice(texts))
+    assert start.is_over()
+    assert met >= ({"buy alone"} if players == 1 else {"sail-back", "feast left"})
 
 
 def test_every_stored_start_of_random_games_lists_the_reference() -> None:

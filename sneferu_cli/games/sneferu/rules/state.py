@@ -701,16 +701,7 @@ class GameState:
         """Apply a step of the active player or a chance outcome; raise IllegalAction."""
         kind = type(action)
         if kind is _DRAW_T and self._phase == _DRAW:
-            stone = action.stone  # type: ignore[union-attr]
-            if not self.bag[stone]:
-                raise IllegalAction(f"{action}: the bag holds {self._bag_text()}")
-            self.bag[stone] -= 1
-            self.bag_total -= 1
-            pending = self.pending
-            self.offer[pending.pop(0)].append(stone)
-            if not pending or not self.bag_total:
-                pending.clear()
-                self._begin_turn()
+            self._refill(int(action.stone))  # type: ignore[union-attr]
         elif kind is _BUY_T:
             self._buy(action)  # type: ignore[arg-type]
         elif kind is _PLACE_T:
@@ -725,9 +716,7 @@ class GameState:
             if self._phase != _PLACE or not self.can_store:
                 raise IllegalAction("store: only with the STOREHOUSE bonus of the quarry the "
                                     "boat started on, for a stone of its colour, before placing")
-            self.players[self.seat].store.append(self.hand)
-            self.hand = -1
-            self._finish_main()
+            self._store_hand()
         elif kind is _FEAST_T:
             self._feast()
         elif kind is _END_T:
@@ -736,6 +725,25 @@ class GameState:
             self._shift(action)  # type: ignore[arg-type]
         else:
             raise IllegalAction(f"not an action: {action!r}")
+
+    def _refill(self, stone: int) -> None:
+        """A draw from the bag refilling the next column due (phase DRAW)."""
+        if not self.bag[stone]:
+            raise IllegalAction(f"{self.tables.draw_text[stone]}: the bag holds "
+                                f"{self._bag_text()}")
+        self.bag[stone] -= 1
+        self.bag_total -= 1
+        pending = self.pending
+        self.offer[pending.pop(0)].append(stone)
+        if not pending or not self.bag_total:
+            pending.clear()
+            self._begin_turn()
+
+    def _store_hand(self) -> None:
+        """The stone in hand to the storehouse (the store step, checked)."""
+        self.players[self.seat].store.append(self.hand)
+        self.hand = -1
+        self._finish_main()
 
     def _not_now(self, what: str) -> str:
         where = {_SETUP: "during set-up (a chance node)", _START: "before the buy",
@@ -771,26 +779,29 @@ class GameState:
         food, time = self._cost(c, r, tile if step.bonus else -1)
         if food > p.food:
             raise IllegalAction(f"buy {step}: costs {food} food, the player has {p.food}")
+        if p.space + time > t.last:
+            raise IllegalAction(f"buy {step}: {time} time would take the boat from space "
+                                f"{p.space} past space {t.last}")
+        self._take(p, c, r, step.bonus, tile)
+
+    def _take(self, p: Player, c: int, r: int, bonus: bool, tile: int) -> None:
+        """``p`` buys the stone of offer cell ``c``, ``r`` (0-based), a buy checked:
+        ``tile`` is the start quarry's tile if the stone has its colour, else -1, and
+        ``bonus`` says the buy uses it."""
+        t = self.tables
+        food, time = self._cost(c, r, tile if bonus else -1)
         start = p.space
         end = start + time
-        if end > t.last:
-            raise IllegalAction(f"buy {step}: {time} time would take the boat from space "
-                                f"{start} past space {t.last}")
         p.food -= food
         if end != start:
             p.space = end
             p.arrival = self.next_arrival
             self.next_arrival += 1
-        if step.bonus:
-            if tile == _FOOD1:
-                p.food += t.food1
-            elif tile == _FOOD2:
-                p.food += t.food2
-            elif tile == _TIMEFOOD:
-                p.food += t.timefood
-        del self.offer[c][r]
+        if bonus:
+            p.food += t.bonus_food[tile]
+        col = self.offer[c]
+        self.hand = col.pop(r)
         self.pending.append(c)
-        self.hand = stone
         self.can_store = tile == _STOREHOUSE
         self.start_space = -1
         self._phase = _PLACE
@@ -862,18 +873,25 @@ class GameState:
                 raise IllegalAction(f"place {step}: Heba's sail-back is used once per game")
             if p.space == 0:
                 raise IllegalAction(f"place {step}: the boat is on space 0, it cannot sail back")
-        if phase == _PLACE:
+        self._put(p, s, left, right, step.heba, phase == _PLACE)
+
+    def _put(self, p: Player, s: int, left: int, right: int, heba: bool,
+             bought: bool) -> None:
+        """``p`` places a stone of materials ``left``, ``right`` into slot ``s``, with
+        Heba's sail-back if ``heba``, a placement checked: the stone in hand if
+        ``bought`` (then the turn goes on), else a stored one."""
+        if bought:
             self.hand = -1
         else:
-            p.store.remove(stone)
+            p.store.remove(_STONE_OF_PAIR[left * 5 + right])
         self._place(p, s, left, right)
-        if step.heba:
+        if heba:
             p.sailed = True
             assert p.builder is not None
             p.space = max(0, p.space - p.builder.amount)
             p.arrival = self.next_arrival
             self.next_arrival += 1
-        if phase == _PLACE:
+        if bought:
             self._finish_main()
 
     def _place(self, p: Player, s: int, left: int, right: int) -> None:
@@ -1079,10 +1097,26 @@ class GameState:
         """:meth:`apply_listed_turn` of the steps a listing wrote as ``text``, looked up
         (:meth:`legal_turn_texts` keeps them); False, and nothing done, for a text not kept
         (the caller reads it)."""
-        steps = self.tables.listed_move(text)
-        if steps is None:
+        t = self.tables
+        n = t.listed.get(text)
+        if n is None:
             return False
-        self._apply_steps(steps)
+        if n < 0:
+            self._forced_end()
+        else:  # the steps of Tables.listed_move, applied as apply() would, unchecked
+            number, then = n // t.moves_per_buy, n % t.moves_per_buy
+            p = self.players[self.seat]
+            c, r = t.column_of[number], t.row_of[number]
+            stone = self.offer[c][r]
+            q = t.quarry_at[self.start_space]
+            colour = q >= 0 and STONE_MASK[stone] >> t.quarry_material[q] & 1
+            self._take(p, c, r, number & 1 == 1, self.tiles[q] if colour else -1)
+            if then < t.store_at:
+                self._put(p, then // 50, then // 10 % 5, then // 2 % 5, then & 1 == 1, True)
+            elif then == t.store_at:
+                self._store_hand()
+        if self._phase == _POST:  # done, implied
+            self._end_turn()
         return True
 
     def _apply_steps(self, steps: Sequence[Step]) -> None:
