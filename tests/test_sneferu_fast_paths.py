@@ -11,7 +11,8 @@
 - ``sample_outcome`` draws the outcome that ``randrange`` over the total of
   ``chance_weights()``, walked in order, falls on, taking the same draws from the generator
   (a bag draw by ``getrandbits`` as ``random.Random.randrange`` takes it);
-- every move text the tables keep reads back, through the grammar, as the steps kept.
+- every move text the tables keep reads back, through the grammar, as the steps kept, and
+  every chance outcome's text (``apply_outcome`` looks it up) as the outcome kept.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from support import decisions_of, drawn_as_walked
 
 from sneferu_cli.games.sneferu import GAME
 from sneferu_cli.games.sneferu.notation import Move
-from sneferu_cli.games.sneferu.notation.fast import read_move
-from sneferu_cli.games.sneferu.rules import GameState, new_game
+from sneferu_cli.games.sneferu.notation.fast import read_move, read_outcome
+from sneferu_cli.games.sneferu.rules import GameState, IllegalAction, new_game
 from sneferu_cli.games.sneferu.rules.chance import randrange
 from sneferu_cli.games.sneferu.rules.edition import standard_edition
 
@@ -174,6 +175,39 @@ def test_every_kept_move_text_reads_back_as_its_steps() -> None:
         assert tables.listed_move(text) == read_move(text).steps, text
     assert tables.listed_move("end") == read_move("end").steps
     assert tables.listed_move("1.1  BT@1.1") is None  # not a text the tables write
+
+
+def test_every_kept_outcome_text_reads_back_as_its_outcome() -> None:
+    """The tables' chance outcomes (``Tables.outcome_of``, ``outcome_text``): the grammar
+    reads each text as the outcome kept, and each outcome is written as its text."""
+    tables = new_game(4, builders="random").tables
+    assert len(tables.outcome_of) == 10 + 6 + 4 + 4  # stones, tiles, seats, builders
+    for text, outcome in tables.outcome_of.items():
+        assert read_outcome(text) == outcome
+        assert tables.outcome_text[outcome] == str(outcome) == text
+
+
+def test_an_outcome_looked_up_is_checked_as_one_read() -> None:
+    """A draw of a stone the bag no longer holds, at a refill, and a draw where a tile is
+    laid: ``apply_outcome`` refuses them with the words ``apply`` has for them."""
+    rng = random.Random(1)
+    state = GAME.new_game(2)
+    while not state.draws_from_bag() or state.is_drawing_offer():  # to the first refill
+        if state.is_chance_node():
+            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+        else:
+            GAME.apply_listed_move(state, GAME.legal_moves(state)[0])
+    state.bag_total -= state.bag[0]
+    state.bag[0] = 0  # no BT left
+    with pytest.raises(IllegalAction) as looked_up:
+        GAME.apply_outcome(state.clone(), "~BT")
+    with pytest.raises(IllegalAction) as read:
+        state.clone().apply(read_outcome("~BT"))
+    assert str(looked_up.value) == str(read.value)
+    assert str(read.value).startswith("~BT: the bag holds BM:")
+    setup = new_game(2)
+    with pytest.raises(IllegalAction, match="lays a tile on the quarry at space"):
+        GAME.apply_outcome(setup, "~BT")
 
 
 class Recorded(random.Random):

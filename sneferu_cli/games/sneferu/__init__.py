@@ -90,7 +90,8 @@ class SneferuGame(Game):
         return sample_outcome_text(state, rng)
 
     def apply_outcome(self, state: GameState, text: str) -> None:
-        state.apply(read_outcome(text))
+        if not state.apply_outcome_text(text):
+            state.apply(read_outcome(text))
 
     def canonical_outcome(self, text: str) -> str:
         return str(read_outcome(text))

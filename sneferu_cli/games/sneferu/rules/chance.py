@@ -10,7 +10,7 @@ that picks the very same outcome.)
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -36,11 +36,14 @@ def sample_outcome(state: GameState, rng: random.Random) -> Outcome:
 
 
 def sample_outcome_text(state: GameState, rng: random.Random) -> str:
-    """``str(sample_outcome(state, rng))``, the same draw, with a bag draw's text made once
-    per edition."""
+    """``str(sample_outcome(state, rng))``, the same draw, with its text made once per
+    edition (``Tables.outcome_text``)."""
+    t = state.tables
     if state.draws_from_bag():
-        return state.tables.draw_text[_drawn_stone(state, rng)]
-    return str(sample_outcome(state, rng))
+        return t.draw_text[_drawn_stone(state, rng)]
+    outcome = sample_outcome(state, rng)
+    text = t.outcome_text.get(outcome)
+    return text if text is not None else str(outcome)
 
 
 def _drawn_stone(state: GameState, rng: random.Random) -> int:
@@ -54,12 +57,15 @@ def _drawn_stone(state: GameState, rng: random.Random) -> int:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+_RANDOM: Final = random.Random  # a C static once compiled, not a module attribute
+
+
 def randrange(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)`` (``n`` > 0): the same number, and the same draws taken from
     ``rng``. For a plain ``random.Random`` it is computed as that method does (the fewest
     bits that can hold ``n - 1``, drawn again while too large), without its Python frames;
     ``tests/test_sneferu_fast_paths.py`` checks the two agree."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _RANDOM:
         return rng.randrange(n)
     k = n.bit_length()
     r = rng.getrandbits(k)

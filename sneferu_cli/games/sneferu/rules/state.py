@@ -192,6 +192,13 @@ class Tables:
         self.place_text = [[[[str(x) if x is not None else "" for x in pair] for pair in row]
                             for row in slot] for slot in self.place]
         self.draw_text = [str(d) for d in self.draw]
+        # Every chance outcome of the edition by its text, and back: what the game
+        # interface writes and reads at each chance node, without str() or a parser.
+        outcomes: list[Outcome] = [*self.draw, *self.lay, *(Arrive(i) for i in range(4)),
+                                   *(Assign(b.name) for b in self.builders)]
+        self.outcome_of: dict[str, Outcome] = {str(o): o for o in outcomes}
+        self.outcome_text: dict[Outcome, str] = {o: str(o) for o in outcomes}
+        self.drawn_stone: dict[str, int] = {text: s for s, text in enumerate(self.draw_text)}
         self.placement_lists: dict[int, tuple[tuple[Place, ...], tuple[int, ...]]] = {}
         # A placement's number: ((slot * 5 + left) * 5 + right) * 2 + heba; ``store_at``
         # is the store step's, ``store_at + 1`` none (a buy alone).
@@ -590,6 +597,22 @@ class GameState:
         self.setup_next = self._find_setup_next()
         if not self.setup_next[0]:
             self._begin_turn()
+
+    def apply_outcome_text(self, text: str) -> bool:
+        """:meth:`apply` of the chance outcome written ``text``, as ``str`` writes it
+        (``Tables.outcome_of``); False, and nothing done, for any other text (the caller
+        reads it)."""
+        t = self.tables
+        if self._phase == _DRAW:
+            stone = t.drawn_stone.get(text)
+            if stone is not None:
+                self._refill(stone)
+                return True
+        outcome = t.outcome_of.get(text)
+        if outcome is None:
+            return False
+        self.apply(outcome)
+        return True
 
     def _bag_text(self) -> str:
         return " ".join(f"{Stone(s).name}:{n}" for s, n in enumerate(self.bag) if n) or "nothing"
