@@ -57,7 +57,9 @@ def _drawn_stone(state: GameState, rng: random.Random) -> int:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-_RANDOM: Final = random.Random  # a C static once compiled, not a module attribute
+# C statics once compiled: no module attribute looked up, no method looked up on rng.
+_RANDOM: Final = random.Random
+_GETRANDBITS: Final = random.Random.getrandbits
 
 
 def randrange(rng: random.Random, n: int) -> int:
@@ -68,7 +70,7 @@ def randrange(rng: random.Random, n: int) -> int:
     if type(rng) is not _RANDOM:
         return rng.randrange(n)
     k = n.bit_length()
-    r = rng.getrandbits(k)
+    r: int = _GETRANDBITS(rng, k)
     while r >= n:
-        r = rng.getrandbits(k)
+        r = _GETRANDBITS(rng, k)
     return r

@@ -175,8 +175,8 @@ class Pyramid:
                 self.open |= 1 << u
         self.cells |= new
         mat = self.material
-        mat[left] |= lb
-        mat[right] |= rb
+        mat[left] = mat[left] | lb  # (|= on a list item is not compiled to C ints)
+        mat[right] = mat[right] | rb
         self.count += 1
         # Only areas holding a new cell, or that just lost an empty neighbour, can close;
         # an area is enclosed when none of its cells touches an empty cell.

@@ -525,8 +525,9 @@ class GameState:
         left = t.eye_pool[:] if eye else t.other_pool[:]
         tiles = self.tiles
         for q in t.same_class[quarry]:
-            if tiles[q] >= 0:
-                left[tiles[q]] -= 1
+            tile = tiles[q]
+            if tile >= 0:
+                left[tile] = left[tile] - 1  # (-= on a list item is not compiled to C ints)
         return left
 
     def draws_from_bag(self) -> bool:
@@ -555,22 +556,31 @@ class GameState:
                 return "boat", i
         return "", -1
 
-    def _draw(self, o: Outcome, column: int) -> None:
-        if type(o) is not Draw or not self.bag[o.stone]:
-            raise IllegalAction(f"{o}: the next chance event is a draw from the bag, which "
-                                f"holds {self._bag_text()}")
-        self.bag[o.stone] -= 1
+    def _deal(self, stone: int) -> None:
+        """A draw from the bag filling the offer at set-up (a column at a time)."""
+        bag = self.bag
+        if not bag[stone]:
+            raise IllegalAction(self._not_drawn(self.tables.draw_text[stone]))
+        bag[stone] = bag[stone] - 1
         self.bag_total -= 1
-        self.offer[column].append(o.stone)
+        index = self.setup_next[1]
+        col = self.offer[index]
+        col.append(stone)
+        if len(col) >= self.tables.rows:  # else: the same column again
+            self.setup_next = self._find_setup_next()
+
+    def _not_drawn(self, outcome: str) -> str:
+        return (f"{outcome}: the next chance event is a draw from the bag, which holds "
+                f"{self._bag_text()}")
 
     def _apply_outcome(self, o: Outcome) -> None:
         if self._phase != _SETUP:
             raise IllegalAction(f"{o}: this is not a chance node (a player is to move)")
         kind, index = self.setup_next
         if kind == "offer":
-            self._draw(o, index)
-            if len(self.offer[index]) >= self.tables.rows:  # else: the same column again
-                self.setup_next = self._find_setup_next()
+            if type(o) is not _DRAW_T:
+                raise IllegalAction(self._not_drawn(str(o)))
+            self._deal(int(o.stone))
             return
         if kind == "tile":
             if type(o) is not LayTile or self._tile_pool(index)[o.tile] <= 0:
@@ -603,10 +613,13 @@ class GameState:
         (``Tables.outcome_of``); False, and nothing done, for any other text (the caller
         reads it)."""
         t = self.tables
-        if self._phase == _DRAW:
-            stone = t.drawn_stone.get(text)
-            if stone is not None:
+        stone = t.drawn_stone.get(text)
+        if stone is not None:
+            if self._phase == _DRAW:
                 self._refill(stone)
+                return True
+            if self._phase == _SETUP and self.setup_next[0] == "offer":
+                self._deal(stone)
                 return True
         outcome = t.outcome_of.get(text)
         if outcome is None:
@@ -754,11 +767,14 @@ class GameState:
         if not self.bag[stone]:
             raise IllegalAction(f"{self.tables.draw_text[stone]}: the bag holds "
                                 f"{self._bag_text()}")
-        self.bag[stone] -= 1
+        bag = self.bag
+        bag[stone] = bag[stone] - 1
         self.bag_total -= 1
         pending = self.pending
         self.offer[pending.pop(0)].append(stone)
-        if not pending or not self.bag_total:
+        if not pending:
+            self._begin_turn()
+        elif not self.bag_total:
             pending.clear()
             self._begin_turn()
 
@@ -843,7 +859,7 @@ class GameState:
                 if c == bought_column or not col or not STONE_MASK[col[0]] >> colour & 1:
                     continue
                 stone = col.pop(0)
-                self.ptah[stone] += 1
+                self.ptah[stone] = self.ptah[stone] + 1
                 self.ptah_total += 1
                 self.pending.append(c)
                 if self.ptah_total >= t.ptah_target:
