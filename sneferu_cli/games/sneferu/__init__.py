@@ -16,15 +16,13 @@ above reach them only through :data:`GAME` (``get_game("sneferu")``, the builder
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...game import Game, Perft, RulesBench, Standing, TurnSteps, delegate
-from . import actions, record
-from .notation.fast import MOVE, read_canonical_move, read_listed_steps, read_outcome
+from . import actions, interface, record
+from .notation.fast import MOVE, read_canonical_move, read_outcome
 from .notation.position import from_position, to_position
-from .rules.chance import sample_outcome_text
 from .rules.edition import Edition, standard_edition
 from .rules.state import GameState, new_game
 
@@ -86,12 +84,9 @@ class SneferuGame(Game):
     def chance_outcomes(self, state: GameState) -> list[tuple[str, float]]:
         return [(str(o), p) for o, p in state.chance_outcomes()]
 
-    def sample_outcome(self, state: GameState, rng: random.Random) -> str:
-        return sample_outcome_text(state, rng)
-
-    def apply_outcome(self, state: GameState, text: str) -> None:
-        if not state.apply_outcome_text(text):
-            state.apply(read_outcome(text))
+    # Compiled functions (interface.py) called with no Python frame of this class's.
+    sample_outcome = staticmethod(interface.sample_outcome)
+    apply_outcome = staticmethod(interface.apply_outcome)
 
     def canonical_outcome(self, text: str) -> str:
         return str(read_outcome(text))
@@ -107,9 +102,7 @@ class SneferuGame(Game):
         state.apply_turn(move.steps)
         return canonical
 
-    def apply_listed_move(self, state: GameState, text: str) -> None:
-        if not state.apply_listed_text(text):
-            state.apply_listed_turn(read_listed_steps(text))
+    apply_listed_move = staticmethod(interface.apply_listed_move)
 
     def canonical_move(self, text: str) -> str:
         return read_canonical_move(text)[1]
