@@ -41,6 +41,14 @@ def sample_outcome_text(state: GameState, rng: random.Random) -> str:
     t = state.tables
     if state.draws_from_bag():
         return t.draw_text[_drawn_stone(state, rng)]
+    if state.is_chance_node():
+        kind, index = state.setup_next
+        if kind == "tile":  # the outcomes of chance_weights(): the pool's kinds, in order
+            pool = state._tile_pool(index)
+            return t.lay_text[_walked(pool, sum(pool), rng)]
+        if kind == "boat":  # the seats not arrived yet, in order, one each
+            waiting = [1 if p.arrival < 0 else 0 for p in state.players]
+            return t.arrive_text[_walked(waiting, sum(waiting), rng)]
     outcome = sample_outcome(state, rng)
     text = t.outcome_text.get(outcome)
     return text if text is not None else str(outcome)
@@ -49,10 +57,17 @@ def sample_outcome_text(state: GameState, rng: random.Random) -> str:
 def _drawn_stone(state: GameState, rng: random.Random) -> int:
     """The stone a draw from the bag picks: ``randrange`` over the bag's count, walked in
     stone order (the outcomes of ``chance_weights`` at such a node, in their order)."""
-    pick = randrange(rng, state.bag_total)
-    for stone, n in enumerate(state.bag):
+    return _walked(state.bag, state.bag_total, rng)
+
+
+def _walked(counts: list[int], total: int, rng: random.Random) -> int:
+    """The index of ``counts`` (summing to ``total`` > 0) that ``randrange(total)`` falls
+    on, walking them in order: :func:`sample_outcome`'s draw over outcomes of these
+    weights (outcomes of weight 0 left out, which changes nothing)."""
+    pick = randrange(rng, total)
+    for i, n in enumerate(counts):
         if pick < n:
-            return stone
+            return i
         pick -= n
     raise AssertionError("unreachable")  # pragma: no cover
 

@@ -192,6 +192,8 @@ class Tables:
         self.place_text = [[[[str(x) if x is not None else "" for x in pair] for pair in row]
                             for row in slot] for slot in self.place]
         self.draw_text = [str(d) for d in self.draw]
+        self.lay_text = [str(x) for x in self.lay]
+        self.arrive_text = [str(Arrive(i)) for i in range(4)]
         # Every chance outcome of the edition by its text, and back: what the game
         # interface writes and reads at each chance node, without str() or a parser.
         outcomes: list[Outcome] = [*self.draw, *self.lay, *(Arrive(i) for i in range(4)),
