@@ -120,12 +120,19 @@ class Geometry:
 class Pyramid:
     """The stones in one player's pyramid, with masks kept current for fast scoring."""
 
-    __slots__ = ("areas", "cells", "count", "filled", "geometry", "material", "open", "stones")
+    __slots__ = ("areas", "basalt", "cells", "count", "filled", "geometry", "gold", "granite",
+                 "mokattam", "open", "stones", "tura")
 
     stones: list[int]  # per slot: -1 when empty, else left * 5 + right (materials)
     filled: int  # slot mask
     cells: int  # cell mask
-    material: list[int]  # cell mask per material
+    # The cell mask of each material (plain int attributes, not a list: mypyc keeps them
+    # unboxed); ``material`` lists them.
+    basalt: int
+    tura: int
+    mokattam: int
+    granite: int
+    gold: int
     open: int  # empty slots that are supported
     count: int
     areas: list[int]  # sizes of the enclosed areas, in the order enclosed
@@ -137,7 +144,8 @@ class Pyramid:
             self.stones = source.stones[:]
             self.filled = source.filled
             self.cells = source.cells
-            self.material = source.material[:]
+            self.basalt, self.tura, self.mokattam = source.basalt, source.tura, source.mokattam
+            self.granite, self.gold = source.granite, source.gold
             self.open = source.open
             self.count = source.count
             self.areas = source.areas[:]
@@ -145,10 +153,38 @@ class Pyramid:
         self.stones = [-1] * geometry.slot_count
         self.filled = 0
         self.cells = 0
-        self.material = [0, 0, 0, 0, 0]
+        self.basalt = self.tura = self.mokattam = self.granite = self.gold = 0
         self.open = geometry.bottom_slots
         self.count = 0
         self.areas = []
+
+    @property
+    def material(self) -> list[int]:
+        """The cell mask of each material, in :class:`Material` order."""
+        return [self.basalt, self.tura, self.mokattam, self.granite, self.gold]
+
+    def _cells_of(self, m: int) -> int:
+        """The cell mask of material ``m``."""
+        if m == 0:
+            return self.basalt
+        if m == 1:
+            return self.tura
+        if m == 2:
+            return self.mokattam
+        return self.granite if m == 3 else self.gold
+
+    def _add_cells(self, m: int, cells: int) -> None:
+        """Add ``cells`` to the mask of material ``m``."""
+        if m == 0:
+            self.basalt |= cells
+        elif m == 1:
+            self.tura |= cells
+        elif m == 2:
+            self.mokattam |= cells
+        elif m == 3:
+            self.granite |= cells
+        else:
+            self.gold |= cells
 
     def copy(self) -> Pyramid:
         return Pyramid(self.geometry, self)
@@ -174,9 +210,8 @@ class Pyramid:
             if g.support[u] & filled == g.support[u]:
                 self.open |= 1 << u
         self.cells |= new
-        mat = self.material
-        mat[left] = mat[left] | lb  # (|= on a list item is not compiled to C ints)
-        mat[right] = mat[right] | rb
+        self._add_cells(left, lb)
+        self._add_cells(right, rb)
         self.count += 1
         # Only areas holding a new cell, or that just lost an empty neighbour, can close;
         # an area is enclosed when none of its cells touches an empty cell.
@@ -193,7 +228,7 @@ class Pyramid:
         if not seeds:
             return enclosed
         for m in range(5):
-            cells_m = mat[m]
+            cells_m = self._cells_of(m)
             todo = seeds & cells_m
             while todo:
                 area = todo & -todo
@@ -210,7 +245,7 @@ class Pyramid:
                         area &= area - 1
                         size += 1
                     enclosed.append(size)
-        self.areas.extend(enclosed)
+                    self.areas.append(size)
         return enclosed
 
     def highest_level(self) -> int:
