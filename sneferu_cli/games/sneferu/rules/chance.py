@@ -44,11 +44,10 @@ def sample_outcome_text(state: GameState, rng: random.Random) -> str:
     if state.is_chance_node():
         kind, index = state.setup_next
         if kind == "tile":  # the outcomes of chance_weights(): the pool's kinds, in order
-            pool = state._tile_pool(index)
-            return t.lay_text[_walked(pool, sum(pool), rng)]
+            return t.lay_text[_walked(state._tile_pool(index), -1, rng)]
         if kind == "boat":  # the seats not arrived yet, in order, one each
             waiting = [1 if p.arrival < 0 else 0 for p in state.players]
-            return t.arrive_text[_walked(waiting, sum(waiting), rng)]
+            return t.arrive_text[_walked(waiting, -1, rng)]
     outcome = sample_outcome(state, rng)
     text = t.outcome_text.get(outcome)
     return text if text is not None else str(outcome)
@@ -61,9 +60,13 @@ def _drawn_stone(state: GameState, rng: random.Random) -> int:
 
 
 def _walked(counts: list[int], total: int, rng: random.Random) -> int:
-    """The index of ``counts`` (summing to ``total`` > 0) that ``randrange(total)`` falls
-    on, walking them in order: :func:`sample_outcome`'s draw over outcomes of these
-    weights (outcomes of weight 0 left out, which changes nothing)."""
+    """The index of ``counts`` (summing to ``total`` > 0, or -1: summed here) that
+    ``randrange(total)`` falls on, walking them in order: :func:`sample_outcome`'s draw
+    over outcomes of these weights (outcomes of weight 0 left out, which changes nothing)."""
+    if total < 0:
+        total = 0
+        for n in counts:  # (not sum(): a call through Python once compiled)
+            total += n
     pick = randrange(rng, total)
     for i, n in enumerate(counts):
         if pick < n:
