@@ -6,11 +6,23 @@ k of level n covers x = (n-1) + 2(k-1) and the cell to its right.
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from positions import Seat, build, edition_with, filler_colour, levels_below, placements, play
 
 from sneferu_cli.games.sneferu.notation import parse_action, to_position
-from sneferu_cli.games.sneferu.rules import IllegalAction, Material, standard_edition
+from sneferu_cli.games.sneferu.rules import (
+    Geometry,
+    IllegalAction,
+    Material,
+    Pyramid,
+    standard_edition,
+)
+from sneferu_cli.games.sneferu.rules.check import enclosed_areas
 
 
 def placing(pyramid: str, stone: str, *, edition=None):
@@ -202,3 +214,43 @@ def test_areas_beyond_the_chart_get_its_last_entry():
                        "area_food = [0, 2, 4, 7, 9]"))
     for size, food in ((5, 9), (6, 9), (11, 9), (4, 7)):
         assert gain(top_area_state(size, edition=ed), "MB@6.1") == food + 3
+
+
+# ------------------------------------------------------------------ the masks, any size
+
+@settings(max_examples=60, deadline=None)
+@given(levels=st.integers(1, 8), seed=st.integers(0, 2**32 - 1))
+def test_the_pyramid_masks_agree_with_the_cells_of_any_pyramid(levels: int, seed: int) -> None:
+    """4.5 on pyramids of 1 to 8 levels filled in a random order with random stones (6
+    levels fit the masks in 62 bits, 7 and 8 do not): each placement encloses the areas
+    the plain flood fill over the cells (``check.enclosed_areas``) gains, and the cells
+    next to each cell are those of the rules' (level, x) grid."""
+    rng = random.Random(seed)
+    g = Geometry.of(levels, ())
+    pyramid = Pyramid(g)
+    cell_of: dict[tuple[int, int], int] = {}  # (level, x) -> the cell's bit
+    for s in range(g.slot_count):
+        n, k = g.level_of[s], g.number_of[s]
+        cell_of[(n, n - 1 + 2 * (k - 1))] = g.left_bit[s]
+        cell_of[(n, n + 2 * (k - 1))] = g.right_bit[s]
+    for (n, x), bit in cell_of.items():
+        near = [cell_of.get(c, 0) for c in ((n, x - 1), (n, x + 1), (n - 1, x), (n + 1, x))]
+        assert g.neighbours(bit) == sum(near)
+    while pyramid.open:
+        s = rng.choice(list(pyramid.open_slots()))
+        left, right = rng.sample(range(5), 2)
+        before = Counter(enclosed_areas(pyramid.stones, levels))
+        enclosed = pyramid.place(s, left, right)
+        assert Counter(enclosed) == Counter(enclosed_areas(pyramid.stones, levels)) - before
+    assert sorted(pyramid.areas) == enclosed_areas(pyramid.stones, levels)
+    assert pyramid.count == g.slot_count
+    for m in range(5):
+        assert pyramid.material[m] == sum(bit for (n, x), bit in cell_of.items()
+                                          if _material_at(pyramid, g, n, x) == m)
+
+
+def _material_at(pyramid: Pyramid, g: Geometry, n: int, x: int) -> int:
+    """The material of cell (level n, x) of a full pyramid."""
+    s = g.index(n, (x - (n - 1)) // 2 + 1)
+    v = pyramid.stones[s]
+    return v // 5 if (x - (n - 1)) % 2 == 0 else v % 5
