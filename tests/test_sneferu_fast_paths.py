@@ -181,7 +181,7 @@ def test_every_kept_outcome_text_reads_back_as_its_outcome() -> None:
     """The tables' chance outcomes (``Tables.outcome_of``, ``outcome_text``): the grammar
     reads each text as the outcome kept, and each outcome is written as its text."""
     tables = new_game(4, builders="random").tables
-    assert len(tables.outcome_of) == 10 + 6 + 4 + 4  # stones, tiles, seats, builders
+    assert len(tables.outcome_of) == 10 + 6 + 4  # stones, tiles, seats
     for text, outcome in tables.outcome_of.items():
         assert read_outcome(text) == outcome
         assert tables.outcome_text[outcome] == str(outcome) == text

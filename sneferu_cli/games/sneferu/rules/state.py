@@ -194,10 +194,11 @@ class Tables:
         self.draw_text = [str(d) for d in self.draw]
         self.lay_text = [str(x) for x in self.lay]
         self.arrive_text = [str(Arrive(i)) for i in range(4)]
-        # Every chance outcome of the edition by its text, and back: what the game
+        # The chance outcomes of the edition by their texts, and back: what the game
         # interface writes and reads at each chance node, without str() or a parser.
-        outcomes: list[Outcome] = [*self.draw, *self.lay, *(Arrive(i) for i in range(4)),
-                                   *(Assign(b.name) for b in self.builders)]
+        # (Not a builder's: the notation reads a name in capitals as a tile, and a
+        # builder is drawn at most once a seat.)
+        outcomes: list[Outcome] = [*self.draw, *self.lay, *(Arrive(i) for i in range(4))]
         self.outcome_of: dict[str, Outcome] = {str(o): o for o in outcomes}
         self.outcome_text: dict[Outcome, str] = {o: str(o) for o in outcomes}
         self.drawn_stone: dict[str, int] = {text: s for s, text in enumerate(self.draw_text)}
