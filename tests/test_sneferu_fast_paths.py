@@ -113,6 +113,20 @@ def test_listed_moves_of_whole_games_apply_as_checked(players: int, setup: str |
     assert met >= ({"buy alone"} if players == 1 else {"sail-back", "feast left"})
 
 
+def test_a_kept_text_away_from_a_start_of_turn_is_refused_as_the_checked_move() -> None:
+    """A move text the tables keep, given at a chance node: ``apply_listed_move`` does not
+    apply it unchecked, it says what the checked move says."""
+    rng = random.Random(1)
+    state = GAME.new_game(2)
+    while state.is_chance_node():
+        GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+    text = GAME.legal_moves(state)[0]
+    GAME.apply_listed_move(state, text)
+    assert state.is_chance_node() and text in state.tables.listed  # the refill
+    with pytest.raises(IllegalAction, match="the turn is already over"):
+        GAME.apply_listed_move(state, text)
+
+
 def test_every_stored_start_of_random_games_lists_the_reference() -> None:
     """Starts of turn with a stored stone are rare (about one a 4-player game): every one
     of 40 random games' is listed as the reference lists it, moves and texts."""

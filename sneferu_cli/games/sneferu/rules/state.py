@@ -1138,10 +1138,11 @@ class GameState:
     def apply_listed_text(self, text: str) -> bool:
         """:meth:`apply_listed_turn` of the steps a listing wrote as ``text``, looked up
         (:meth:`legal_turn_texts` keeps them); False, and nothing done, for a text not kept
-        (the caller reads it)."""
+        (the caller reads it) or anywhere but at a start of turn (every listed text begins
+        there, and the checked steps then say what is wrong)."""
         t = self.tables
         n = t.listed.get(text)
-        if n is None:
+        if n is None or self._phase != _START:
             return False
         if n < 0:
             self._forced_end()
