@@ -185,7 +185,7 @@ def from_position(text: str, edition: Edition | None = None) -> AkropolisState:
         state.stones.append(stones)
         state.retired[i] = retired
         city = City()
-        city.lay_start(tables)
+        city.lay_start(tables, keep_legal=False)  # its legal spots found when first listed
         state.cities.append(city)
         for k, (code, q, r, rot) in enumerate(placements):
             where = f"seat {i + 1}, placement {k + 1}"
@@ -195,7 +195,7 @@ def from_position(text: str, edition: Edition | None = None) -> AkropolisState:
             if problem:
                 raise NotationError(f"position: {where}: {code} cannot lie at "
                                     f"{q},{r} r{rot}: {problem}")
-            city.place(t, tables.hexes[t], cell(q, r), rot)
+            city.place(t, tables.hexes[t], cell(q, r), rot, keep_legal=False)
     state.undrawn = [t for t in tables.tile_set(n, state.all_tiles) if t not in used]
     _check_flow(state)
     return state

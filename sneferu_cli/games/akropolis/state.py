@@ -27,7 +27,7 @@ from typing import Final
 
 from ...game import IllegalMove
 from .edition import HEXES, PLAZAS, Edition, standard_edition
-from .geometry import CELLS, OFF, QUARRY, cell, in_reach, inner, q_of, r_of
+from .geometry import CELLS, OFF, QUARRY, W, cell, in_reach, inner, q_of, r_of
 
 __all__ = ["LISTED", "NO_HEX", "START_TILE", "AkropolisIllegalMove", "AkropolisState", "City",
            "Tables", "new_game", "options_of", "sample_tile", "spot_cells", "spot_text",
@@ -115,10 +115,13 @@ class City:
         changes."""
         self.legal: list[int] = []
         """The legal spots (5.2), sorted as :meth:`AkropolisState.legal_spots` gives them,
-        kept up to date by each placement (:meth:`_update_legal`); never changed in place,
-        so a copy shares it."""
+        kept up to date by each placement (:meth:`_update_legal`) while
+        :attr:`legal_known`; never changed in place, so a copy shares it."""
         self.legal_texts: list[str] = []
         """Each legal spot's text (:func:`spot_text`), in the same order."""
+        self.legal_known = True
+        """False once a placement left :attr:`legal` out of date (``keep_legal`` False: a
+        city read from a position); :meth:`refresh` finds it again."""
 
     def copy(self) -> City:
         c = City(self.height, self.top, self.tile)
@@ -128,11 +131,20 @@ class City:
         c.scores = self.scores
         c.legal = self.legal
         c.legal_texts = self.legal_texts
+        c.legal_known = self.legal_known
         return c
+
+    def refresh(self) -> None:
+        """Bring :attr:`legal` up to date by a full search when :attr:`legal_known` is
+        False (then the placements keep it again)."""
+        if not self.legal_known:
+            self.legal = self.searched()
+            self.legal_texts = [_spot_text(s) for s in self.legal]
+            self.legal_known = True
 
     def lay_start(self, tables: Tables, keep_legal: bool = True) -> None:
         """Put the starting tile at the origin (A3); with ``keep_legal`` False the legal
-        spots are left out of date (a city rebuilt only to compare its hexes)."""
+        spots are left out of date until :meth:`refresh` (a city read or rebuilt)."""
         height = bytearray(self.height)
         top = bytearray(self.top)
         tile = bytearray(self.tile)
@@ -146,6 +158,8 @@ class City:
         self.tile = bytes(tile)
         if keep_legal:
             self._update_legal([at for at, _ in tables.start])
+        else:
+            self.legal_known = False
 
     def spot_problem(self, at: int, rot: int) -> str:
         """Why tile placement (anchor cell ``at``, rotation ``rot``) is illegal (5.2), or
@@ -173,7 +187,7 @@ class City:
               keep_legal: bool = True) -> int:
         """Put ``tile`` (its hexes ``hexes``) at the spot; the stones its covered quarries
         give (A11). The spot must be legal. With ``keep_legal`` False the legal spots are
-        left out of date (a city rebuilt only to compare its hexes)."""
+        left out of date until :meth:`refresh` (a city read or rebuilt)."""
         gained = 0
         height = bytearray(self.height)
         top = bytearray(self.top)
@@ -197,6 +211,8 @@ class City:
         self.scores = None
         if keep_legal:
             self._update_legal([cells[0], cells[1], cells[2]])
+        else:
+            self.legal_known = False
         return gained
 
     def _update_legal(self, changed: list[int]) -> None:
@@ -205,17 +221,27 @@ class City:
         A triangle's legality (5.2) depends on its three positions and their neighbours
         (touching the city), so only the triangles holding a position within one step of a
         changed one are judged again: their spots leave the list, and those of the legal
-        ones come back in order. tests/akropolis/test_moves.py proves the list equal to a
+        ones come back in order. Those spots lie within two steps of a changed position, so
+        in each grid column from two before the changed ones to two after, between two rows
+        before and two after: only these stretches of the sorted list are read one by one,
+        the rest is copied whole. tests/akropolis/test_moves.py proves the list equal to a
         full search (:meth:`spots_into`) over random games."""
+        if not self.legal_known:
+            return  # found by a full search when next asked (refresh)
         scratch = _SCRATCH
         scratch.stamp += 1
         stamp = scratch.stamp
         seen = scratch.seen
-        d0 = OFF[0]
-        d1 = OFF[1]
-        d2 = OFF[2]
         added: list[int] = []
+        first_column = last_column = changed[0] // W
+        first_row = last_row = changed[0] % W
         for c in changed:
+            column = c // W
+            row = c - column * W
+            first_column = min(first_column, column)
+            last_column = max(last_column, column)
+            first_row = min(first_row, row)
+            last_row = max(last_row, row)
             for j in range(7):
                 p = c + OFF[j] if j < 6 else c
                 for k in range(6):
@@ -234,25 +260,42 @@ class City:
         old_texts = self.legal_texts
         legal: list[int] = []
         texts: list[str] = []
-        i = 0
-        for n in range(len(old)):  # the spots kept, merged with those added (both sorted)
-            spot = old[n]
-            at = spot // 6
-            rot = spot - 6 * at
-            # the x of the spot's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on 1
-            x = (at if rot < 2 else at - d0 if rot == 2 else at - d1 if rot < 5
-                 else at - d2)
-            if seen[CELLS + 2 * x + (rot & 1)] == stamp:
-                continue  # judged again: in added if still legal
-            while i < len(added) and added[i] < spot:
+        d0 = OFF[0]
+        d1 = OFF[1]
+        d2 = OFF[2]
+        done = 0  # old[:done] is dealt with
+        i = 0  # added[:i] is in legal
+        for column in range(first_column - 2, last_column + 3):
+            low = (column * W + first_row - 2) * 6
+            high = (column * W + last_row + 3) * 6  # the stretch: spots low <= s < high
+            start = _first_at_least(old, low, done)
+            end = _first_at_least(old, high, start)
+            if done < start:
+                legal.extend(old[done:start])
+                texts.extend(old_texts[done:start])
+            for n in range(start, end):  # the spots kept, merged with those added
+                spot = old[n]
+                at = spot // 6
+                rot = spot - 6 * at
+                # the x of the spot's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on 1
+                x = (at if rot < 2 else at - d0 if rot == 2 else at - d1 if rot < 5
+                     else at - d2)
+                if seen[CELLS + 2 * x + (rot & 1)] == stamp:
+                    continue  # judged again: in added if still legal
+                while i < len(added) and added[i] < spot:
+                    legal.append(added[i])
+                    texts.append(_spot_text(added[i]))
+                    i += 1
+                legal.append(spot)
+                texts.append(old_texts[n])
+            while i < len(added) and added[i] < high:
                 legal.append(added[i])
                 texts.append(_spot_text(added[i]))
                 i += 1
-            legal.append(spot)
-            texts.append(old_texts[n])
-        for spot in added[i:]:
-            legal.append(spot)
-            texts.append(_spot_text(spot))
+            done = end
+        if done < len(old):
+            legal.extend(old[done:])
+            texts.extend(old_texts[done:])
         self.legal = legal
         self.legal_texts = texts
 
@@ -385,6 +428,19 @@ LISTED: Final[dict[str, tuple[int, int]]] = {}
 the fast path of listed moves."""
 
 
+def _first_at_least(spots: list[int], value: int, low: int) -> int:
+    """The first index from ``low`` on of sorted ``spots`` holding ``value`` or more
+    (``len(spots)`` when none does)."""
+    high = len(spots)
+    while low < high:
+        middle = (low + high) >> 1
+        if spots[middle] < value:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
 class _Scratch:
     """Marks for :meth:`City.spots_into` and :meth:`City._update_legal`: one per cell, then
     one per triangle."""
@@ -474,7 +530,9 @@ class AkropolisState:
         rotation (A23, the cell numbering follows q then r)."""
         if self.over or self.to_draw:
             return []
-        return list(self.cities[self.seat].legal)
+        city = self.cities[self.seat]
+        city.refresh()
+        return list(city.legal)
 
     def searched_spots(self) -> list[int]:
         """:meth:`legal_spots` found by a full search of the city (:meth:`City.spots_into`)
@@ -490,6 +548,7 @@ class AkropolisState:
         if self.over or self.to_draw:
             return out
         city = self.cities[self.seat]
+        city.refresh()
         spot_texts = city.legal_texts
         for place in range(1, self.affordable() + 1):
             texts = _TEXTS[place]
