@@ -90,7 +90,7 @@ def test_the_spots_each_placement_keeps_are_those_a_search_finds(players, seed):
             for city in other.cities:
                 city.refresh()
                 assert city.legal == city.searched()
-                assert city.legal_texts == [spot_text(s) for s in city.legal]
+                assert [t[0] for t in city.legal_texts] == [spot_text(s) for s in city.legal]
         assert all(city.legal_known for city in state.cities)
         GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
     assert game.legal_spots() == game.searched_spots() == []

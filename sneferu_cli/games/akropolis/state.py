@@ -29,9 +29,9 @@ from ...game import IllegalMove
 from .edition import HEXES, PLAZAS, Edition, standard_edition
 from .geometry import CELLS, OFF, QUARRY, W, cell, in_reach, inner, q_of, r_of
 
-__all__ = ["LISTED", "NO_HEX", "START_TILE", "AkropolisIllegalMove", "AkropolisState", "City",
-           "Tables", "new_game", "options_of", "sample_tile", "spot_cells", "spot_text",
-           "tables_of"]
+__all__ = ["LISTED", "NO_HEX", "SITE_PLACES", "START_TILE", "AkropolisIllegalMove",
+           "AkropolisState", "City", "Tables", "new_game", "options_of", "sample_tile",
+           "spot_cells", "spot_text", "tables_of", "texts_of"]
 
 START_TILE: Final = 1
 """The tile number of the starting tile in a city's ``tile`` grid (city tile *i* is
@@ -117,8 +117,9 @@ class City:
         """The legal spots (5.2), sorted as :meth:`AkropolisState.legal_spots` gives them,
         kept up to date by each placement (:meth:`_update_legal`) while
         :attr:`legal_known`; never changed in place, so a copy shares it."""
-        self.legal_texts: list[str] = []
-        """Each legal spot's text (:func:`spot_text`), in the same order."""
+        self.legal_texts: list[list[str]] = []
+        """Each legal spot's texts, in the same order: its own (:func:`spot_text`), then
+        its move's from each site place (:func:`texts_of`)."""
         self.legal_known = True
         """False once a placement left :attr:`legal` out of date (``keep_legal`` False: a
         city read from a position); :meth:`refresh` finds it again."""
@@ -139,7 +140,7 @@ class City:
         False (then the placements keep it again)."""
         if not self.legal_known:
             self.legal = self.searched()
-            self.legal_texts = [_spot_text(s) for s in self.legal]
+            self.legal_texts = [texts_of(s) for s in self.legal]
             self.legal_known = True
 
     def lay_start(self, tables: Tables, keep_legal: bool = True) -> None:
@@ -259,7 +260,7 @@ class City:
         old = self.legal
         old_texts = self.legal_texts
         legal: list[int] = []
-        texts: list[str] = []
+        texts: list[list[str]] = []
         d0 = OFF[0]
         d1 = OFF[1]
         d2 = OFF[2]
@@ -284,13 +285,13 @@ class City:
                     continue  # judged again: in added if still legal
                 while i < len(added) and added[i] < spot:
                     legal.append(added[i])
-                    texts.append(_spot_text(added[i]))
+                    texts.append(texts_of(added[i]))
                     i += 1
                 legal.append(spot)
                 texts.append(old_texts[n])
             while i < len(added) and added[i] < high:
                 legal.append(added[i])
-                texts.append(_spot_text(added[i]))
+                texts.append(texts_of(added[i]))
                 i += 1
             done = end
         if done < len(old):
@@ -410,22 +411,29 @@ AROUND_KIND: Final = tuple(_around()[1])
 """... and their kind (0: {x, x + d0, x + d1}, 1: {x, x + d1, x + d2})."""
 
 
-_TEXTS: Final[list[dict[str, str]]] = [{} for _ in range(10)]
-"""The text of each move met, by site place and the text of its spot."""
-_SPOT_TEXTS: Final[dict[int, str]] = {}
-"""The text of each spot met (:func:`spot_text`)."""
-
-
-def _spot_text(spot: int) -> str:
-    text = _SPOT_TEXTS.get(spot)
-    if text is None:
-        text = _SPOT_TEXTS[spot] = spot_text(spot)
-    return text
-
-
+SITE_PLACES: Final = 6
+"""The most places a site has: *n* + 2 with 4 players (section 4.3)."""
+_TEXTS: Final[dict[int, list[str]]] = {}
+"""The texts of each spot met (:func:`texts_of`)."""
 LISTED: Final[dict[str, tuple[int, int]]] = {}
-"""The site place and spot of each move text :meth:`AkropolisState.legal_move_texts` made:
-the fast path of listed moves."""
+"""The site place and spot of each move text :func:`texts_of` made: the fast path of
+listed moves."""
+
+
+def texts_of(spot: int) -> list[str]:
+    """The texts of a spot: its own (:func:`spot_text`), then at index *p* its move's from
+    site place *p*, 1 to :data:`SITE_PLACES` (A23). Made once per process, each move text
+    entered in :data:`LISTED`; never change the list."""
+    texts = _TEXTS.get(spot)
+    if texts is None:
+        where = spot_text(spot)
+        texts = [where]
+        for place in range(1, SITE_PLACES + 1):
+            text = f"{place} {where}"
+            texts.append(text)
+            LISTED[text] = (place, spot)
+        _TEXTS[spot] = texts
+    return texts
 
 
 def _first_at_least(spots: list[int], value: int, low: int) -> int:
@@ -543,7 +551,7 @@ class AkropolisState:
 
     def legal_move_texts(self) -> list[str]:
         """The legal moves as text (``p @q,r rk``), in the order of A23: by site place, then
-        as :meth:`legal_spots`. Each text is made once per process (:data:`LISTED`)."""
+        as :meth:`legal_spots`. Each text is made once per process (:func:`texts_of`)."""
         out: list[str] = []
         if self.over or self.to_draw:
             return out
@@ -551,14 +559,8 @@ class AkropolisState:
         city.refresh()
         spot_texts = city.legal_texts
         for place in range(1, self.affordable() + 1):
-            texts = _TEXTS[place]
-            for i in range(len(spot_texts)):
-                where = spot_texts[i]
-                text = texts.get(where)
-                if text is None:
-                    text = texts[where] = f"{place} {where}"
-                    LISTED[text] = (place, city.legal[i])
-                out.append(text)
+            for texts in spot_texts:
+                out.append(texts[place])
         return out
 
     def affordable(self) -> int:
