@@ -229,27 +229,29 @@ class City:
         full search (:meth:`spots_into`) over random games."""
         if not self.legal_known:
             return  # found by a full search when next asked (refresh)
-        scratch = _SCRATCH
-        scratch.stamp += 1
-        stamp = scratch.stamp
-        seen = scratch.seen
+        stamp = object()
+        seen = _SEEN
         added: list[int] = []
         first_column = last_column = changed[0] // W
         first_row = last_row = changed[0] % W
         for c in changed:
             column = c // W
             row = c - column * W
-            first_column = min(first_column, column)
-            last_column = max(last_column, column)
-            first_row = min(first_row, row)
-            last_row = max(last_row, row)
+            if column < first_column:
+                first_column = column
+            elif column > last_column:
+                last_column = column
+            if row < first_row:
+                first_row = row
+            elif row > last_row:
+                last_row = row
             for j in range(7):
                 p = c + OFF[j] if j < 6 else c
                 for k in range(6):
                     x = p + AROUND_OFF[k]
                     kind = AROUND_KIND[k]
                     triangle = CELLS + 2 * x + kind
-                    if seen[triangle] == stamp:
+                    if seen[triangle] is stamp:
                         continue
                     seen[triangle] = stamp
                     if self._triangle_legal(x, kind):
@@ -281,12 +283,14 @@ class City:
                 # the x of the spot's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on 1
                 x = (at if rot < 2 else at - d0 if rot == 2 else at - d1 if rot < 5
                      else at - d2)
-                if seen[CELLS + 2 * x + (rot & 1)] == stamp:
-                    continue  # judged again: in added if still legal
                 while i < len(added) and added[i] < spot:
                     legal.append(added[i])
                     texts.append(texts_of(added[i]))
                     i += 1
+                if seen[CELLS + 2 * x + (rot & 1)] is stamp:  # judged again
+                    if i == len(added) or added[i] != spot:
+                        continue  # no longer legal
+                    i += 1  # still legal: its texts kept
                 legal.append(spot)
                 texts.append(old_texts[n])
             while i < len(added) and added[i] < high:
@@ -321,15 +325,13 @@ class City:
         """The legal spots found by a full search (:meth:`spots_into`), sorted: what
         :attr:`legal` must hold."""
         out: list[int] = []
-        scratch = _SCRATCH
-        scratch.stamp += 1
-        self.spots_into(out, scratch.seen, scratch.stamp)
+        self.spots_into(out, _SEEN, object())
         out.sort()
         return out
 
-    def spots_into(self, out: list[int], seen: list[int], stamp: int) -> None:
+    def spots_into(self, out: list[int], seen: list[object], stamp: object) -> None:
         """Append every legal spot (5.2) to ``out``, unsorted, each once; ``seen`` is
-        scratch, marked with ``stamp`` (a number not yet in it).
+        scratch, marked with ``stamp`` (an object not yet in it).
 
         Spots are found as *triangles* of three mutually adjacent positions, each once:
         triangle ``2x`` is {x, x + d0, x + d1}, ``2x + 1`` is {x, x + d1, x + d2}; each legal
@@ -361,14 +363,14 @@ class City:
         for c in self.cells:
             for off in OFF:
                 e = c + off
-                if height[e] or seen[e] == stamp:
+                if height[e] or seen[e] is stamp:
                     continue
                 seen[e] = stamp
                 near = inner(e)  # every position of its triangles is in reach
                 for k in range(6):
                     x = e + AROUND_OFF[k]
                     triangle = 2 * x + AROUND_KIND[k]
-                    if seen[CELLS + triangle] == stamp:
+                    if seen[CELLS + triangle] is stamp:
                         continue
                     seen[CELLS + triangle] = stamp
                     if AROUND_KIND[k]:
@@ -449,16 +451,10 @@ def _first_at_least(spots: list[int], value: int, low: int) -> int:
     return low
 
 
-class _Scratch:
-    """Marks for :meth:`City.spots_into` and :meth:`City._update_legal`: one per cell, then
-    one per triangle."""
-
-    def __init__(self) -> None:
-        self.seen: list[int] = [0] * (CELLS * 3)
-        self.stamp = 0
-
-
-_SCRATCH: Final = _Scratch()
+_SEEN: Final[list[object]] = [None] * (CELLS * 3)
+"""Marks for :meth:`City.spots_into` and :meth:`City._update_legal`, one per cell, then one
+per triangle: a search marks what it has seen with an object of its own (compared by
+identity: no number to box)."""
 
 
 class AkropolisState:
