@@ -415,8 +415,8 @@ AROUND_KIND: Final = tuple(_around()[1])
 
 SITE_PLACES: Final = 6
 """The most places a site has: *n* + 2 with 4 players (section 4.3)."""
-_TEXTS: Final[dict[int, list[str]]] = {}
-"""The texts of each spot met (:func:`texts_of`)."""
+_TEXTS: Final[list[list[str] | None]] = [None] * (CELLS * 6)
+"""The texts of each spot met (:func:`texts_of`), by spot."""
 LISTED: Final[dict[str, tuple[int, int]]] = {}
 """The site place and spot of each move text :func:`texts_of` made: the fast path of
 listed moves."""
@@ -426,7 +426,7 @@ def texts_of(spot: int) -> list[str]:
     """The texts of a spot: its own (:func:`spot_text`), then at index *p* its move's from
     site place *p*, 1 to :data:`SITE_PLACES` (A23). Made once per process, each move text
     entered in :data:`LISTED`; never change the list."""
-    texts = _TEXTS.get(spot)
+    texts = _TEXTS[spot]
     if texts is None:
         where = spot_text(spot)
         texts = [where]
