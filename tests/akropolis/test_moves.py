@@ -89,8 +89,8 @@ def test_the_spots_each_placement_keeps_are_those_a_search_finds(players, seed):
             assert other.legal_spots() == other.searched_spots()
             for city in other.cities:
                 city.refresh()
-                assert city.legal == city.searched()
-                assert [t[0] for t in city.legal_texts] == [spot_text(s) for s in city.legal]
+                assert [s.number for s in city.legal] == city.searched()
+                assert [s.texts[0] for s in city.legal] == [spot_text(s) for s in city.searched()]
         assert all(city.legal_known for city in state.cities)
         GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
     assert game.legal_spots() == game.searched_spots() == []

@@ -30,8 +30,8 @@ from .edition import HEXES, PLAZAS, Edition, standard_edition
 from .geometry import CELLS, OFF, QUARRY, W, cell, in_reach, inner, q_of, r_of
 
 __all__ = ["LISTED", "NO_HEX", "SITE_PLACES", "START_TILE", "AkropolisIllegalMove",
-           "AkropolisState", "City", "Tables", "new_game", "options_of", "sample_tile",
-           "spot_cells", "spot_text", "tables_of", "texts_of"]
+           "AkropolisState", "City", "Spot", "Tables", "new_game", "options_of", "sample_tile",
+           "spot_cells", "spot_of", "spot_text", "tables_of"]
 
 START_TILE: Final = 1
 """The tile number of the starting tile in a city's ``tile`` grid (city tile *i* is
@@ -113,13 +113,11 @@ class City:
         self.scores: list[int] | None = None
         """The scoring's values and stars (:func:`.scoring.breakdown`), kept until the city
         changes."""
-        self.legal: list[int] = []
-        """The legal spots (5.2), sorted as :meth:`AkropolisState.legal_spots` gives them,
-        kept up to date by each placement (:meth:`_update_legal`) while
-        :attr:`legal_known`; never changed in place, so a copy shares it."""
-        self.legal_texts: list[list[str]] = []
-        """Each legal spot's texts, in the same order: its own (:func:`spot_text`), then
-        its move's from each site place (:func:`texts_of`)."""
+        self.legal: list[Spot] = []
+        """The legal spots (5.2) with their texts (:func:`spot_of`), sorted as
+        :meth:`AkropolisState.legal_spots` gives them, kept up to date by each placement
+        (:meth:`_update_legal`) while :attr:`legal_known`; never changed in place, so a
+        copy shares it."""
         self.legal_known = True
         """False once a placement left :attr:`legal` out of date (``keep_legal`` False: a
         city read from a position); :meth:`refresh` finds it again."""
@@ -131,7 +129,6 @@ class City:
         c.spots = list(self.spots)
         c.scores = self.scores
         c.legal = self.legal
-        c.legal_texts = self.legal_texts
         c.legal_known = self.legal_known
         return c
 
@@ -139,8 +136,7 @@ class City:
         """Bring :attr:`legal` up to date by a full search when :attr:`legal_known` is
         False (then the placements keep it again)."""
         if not self.legal_known:
-            self.legal = self.searched()
-            self.legal_texts = [texts_of(s) for s in self.legal]
+            self.legal = [spot_of(s) for s in self.searched()]
             self.legal_known = True
 
     def lay_start(self, tables: Tables, keep_legal: bool = True) -> None:
@@ -221,17 +217,17 @@ class City:
 
         A triangle's legality (5.2) depends on its three positions and their neighbours
         (touching the city), so only the triangles holding a position within one step of a
-        changed one are judged again: their spots leave the list, and those of the legal
-        ones come back in order. Those spots lie within two steps of a changed position, so
-        in each grid column from two before the changed ones to two after, between two rows
-        before and two after: only these stretches of the sorted list are read one by one,
-        the rest is copied whole. tests/akropolis/test_moves.py proves the list equal to a
-        full search (:meth:`spots_into`) over random games."""
+        changed one are judged again, and marked legal or not. Their spots lie within two
+        steps of a changed position: in each grid column from two before the changed ones
+        to two after, between two rows before and two after. Each such stretch is read spot
+        by spot in order (a spot of a triangle judged again is legal as marked, any other as
+        it was); the rest of the sorted list is copied whole. tests/akropolis/test_moves.py
+        proves the list equal to a full search (:meth:`spots_into`) over random games."""
         if not self.legal_known:
             return  # found by a full search when next asked (refresh)
-        stamp = object()
+        legal_mark = object()  # the marks of this update, compared by identity
+        illegal_mark = object()
         seen = _SEEN
-        added: list[int] = []
         first_column = last_column = changed[0] // W
         first_row = last_row = changed[0] % W
         for c in changed:
@@ -251,58 +247,36 @@ class City:
                     x = p + AROUND_OFF[k]
                     kind = AROUND_KIND[k]
                     triangle = CELLS + 2 * x + kind
-                    if seen[triangle] is stamp:
+                    mark = seen[triangle]
+                    if mark is legal_mark or mark is illegal_mark:
                         continue
-                    seen[triangle] = stamp
-                    if self._triangle_legal(x, kind):
-                        added.append(x * 6 + kind)
-                        added.append((x + OFF[kind]) * 6 + 2 + kind)
-                        added.append((x + OFF[kind + 1]) * 6 + 4 + kind)
-        added.sort()
+                    seen[triangle] = (legal_mark if self._triangle_legal(x, kind)
+                                      else illegal_mark)
         old = self.legal
-        old_texts = self.legal_texts
-        legal: list[int] = []
-        texts: list[list[str]] = []
-        d0 = OFF[0]
-        d1 = OFF[1]
-        d2 = OFF[2]
+        legal: list[Spot] = []
         done = 0  # old[:done] is dealt with
-        i = 0  # added[:i] is in legal
         for column in range(first_column - 2, last_column + 3):
-            low = (column * W + first_row - 2) * 6
-            high = (column * W + last_row + 3) * 6  # the stretch: spots low <= s < high
-            start = _first_at_least(old, low, done)
-            end = _first_at_least(old, high, start)
-            if done < start:
-                legal.extend(old[done:start])
-                texts.extend(old_texts[done:start])
-            for n in range(start, end):  # the spots kept, merged with those added
-                spot = old[n]
-                at = spot // 6
-                rot = spot - 6 * at
-                # the x of the spot's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on 1
-                x = (at if rot < 2 else at - d0 if rot == 2 else at - d1 if rot < 5
-                     else at - d2)
-                while i < len(added) and added[i] < spot:
-                    legal.append(added[i])
-                    texts.append(texts_of(added[i]))
-                    i += 1
-                if seen[CELLS + 2 * x + (rot & 1)] is stamp:  # judged again
-                    if i == len(added) or added[i] != spot:
-                        continue  # no longer legal
-                    i += 1  # still legal: its texts kept
-                legal.append(spot)
-                texts.append(old_texts[n])
-            while i < len(added) and added[i] < high:
-                legal.append(added[i])
-                texts.append(texts_of(added[i]))
-                i += 1
-            done = end
+            first = column * W + first_row - 2  # the stretch: its first and last cells
+            last = column * W + last_row + 2
+            n = _first_at_least(old, first * 6, done)
+            if done < n:
+                legal.extend(old[done:n])
+            for at in range(first, last + 1):
+                base = CELLS + 2 * at
+                for rot in range(6):
+                    number = at * 6 + rot
+                    was = n < len(old) and old[n].number == number
+                    if was:
+                        n += 1
+                    mark = seen[base + TRIANGLE_OFF[rot]]
+                    if mark is legal_mark:
+                        legal.append(old[n - 1] if was else spot_of(number))
+                    elif was and mark is not illegal_mark:
+                        legal.append(old[n - 1])
+            done = n
         if done < len(old):
             legal.extend(old[done:])
-            texts.extend(old_texts[done:])
         self.legal = legal
-        self.legal_texts = texts
 
     def _triangle_legal(self, x: int, kind: int) -> bool:
         """Whether the spots of triangle ``2x + kind`` are legal (5.2, A8, A9): its three
@@ -411,40 +385,54 @@ AROUND_OFF: Final = tuple(_around()[0])
 """The six triangles around a position: their ``x`` as an offset from it ..."""
 AROUND_KIND: Final = tuple(_around()[1])
 """... and their kind (0: {x, x + d0, x + d1}, 1: {x, x + d1, x + d2})."""
+TRIANGLE_OFF: Final = (0, 1, -2 * OFF[0], 1 - 2 * OFF[1], -2 * OFF[1], 1 - 2 * OFF[2])
+"""By rotation, the triangle of a spot less twice its anchor cell: rotations 0, 2, 4 lie on
+triangles of kind 0, 1, 3, 5 on kind 1, whose ``x`` is the anchor less 0, 0, d0, d1, d1,
+d2 (:meth:`City.spots_into`)."""
 
 
 SITE_PLACES: Final = 6
 """The most places a site has: *n* + 2 with 4 players (section 4.3)."""
-_TEXTS: Final[list[list[str] | None]] = [None] * (CELLS * 6)
-"""The texts of each spot met (:func:`texts_of`), by spot."""
 LISTED: Final[dict[str, tuple[int, int]]] = {}
-"""The site place and spot of each move text :func:`texts_of` made: the fast path of
-listed moves."""
+"""The site place and spot of each move text a :class:`Spot` made: the fast path of listed
+moves."""
 
 
-def texts_of(spot: int) -> list[str]:
-    """The texts of a spot: its own (:func:`spot_text`), then at index *p* its move's from
-    site place *p*, 1 to :data:`SITE_PLACES` (A23). Made once per process, each move text
-    entered in :data:`LISTED`; never change the list."""
-    texts = _TEXTS[spot]
-    if texts is None:
-        where = spot_text(spot)
-        texts = [where]
+class Spot:
+    """A spot (``number``: cell * 6 + rotation) with its texts: ``texts[0]`` its own
+    (:func:`spot_text`), ``texts[p]`` its move's from site place *p*, 1 to
+    :data:`SITE_PLACES` (A23), each move text entered in :data:`LISTED`. Made once per
+    spot and process (:func:`spot_of`); never change it."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        where = spot_text(number)
+        self.texts: list[str] = [where]
         for place in range(1, SITE_PLACES + 1):
             text = f"{place} {where}"
-            texts.append(text)
-            LISTED[text] = (place, spot)
-        _TEXTS[spot] = texts
-    return texts
+            self.texts.append(text)
+            LISTED[text] = (place, number)
 
 
-def _first_at_least(spots: list[int], value: int, low: int) -> int:
-    """The first index from ``low`` on of sorted ``spots`` holding ``value`` or more
-    (``len(spots)`` when none does)."""
+_SPOTS: Final[list[Spot | None]] = [None] * (CELLS * 6)
+"""The :class:`Spot` of each spot met, by number."""
+
+
+def spot_of(number: int) -> Spot:
+    """The :class:`Spot` of spot ``number`` (made at its first use)."""
+    spot = _SPOTS[number]
+    if spot is None:
+        spot = _SPOTS[number] = Spot(number)
+    return spot
+
+
+def _first_at_least(spots: list[Spot], number: int, low: int) -> int:
+    """The first index from ``low`` on of sorted ``spots`` numbered ``number`` or more
+    (``len(spots)`` when none is)."""
     high = len(spots)
     while low < high:
         middle = (low + high) >> 1
-        if spots[middle] < value:
+        if spots[middle].number < number:
             low = middle + 1
         else:
             high = middle
@@ -536,7 +524,7 @@ class AkropolisState:
             return []
         city = self.cities[self.seat]
         city.refresh()
-        return list(city.legal)
+        return [spot.number for spot in city.legal]
 
     def searched_spots(self) -> list[int]:
         """:meth:`legal_spots` found by a full search of the city (:meth:`City.spots_into`)
@@ -547,16 +535,16 @@ class AkropolisState:
 
     def legal_move_texts(self) -> list[str]:
         """The legal moves as text (``p @q,r rk``), in the order of A23: by site place, then
-        as :meth:`legal_spots`. Each text is made once per process (:func:`texts_of`)."""
+        as :meth:`legal_spots`. Each text is made once per process (:class:`Spot`)."""
         out: list[str] = []
         if self.over or self.to_draw:
             return out
         city = self.cities[self.seat]
         city.refresh()
-        spot_texts = city.legal_texts
+        legal = city.legal
         for place in range(1, self.affordable() + 1):
-            for texts in spot_texts:
-                out.append(texts[place])
+            for spot in legal:
+                out.append(spot.texts[place])
         return out
 
     def affordable(self) -> int:
