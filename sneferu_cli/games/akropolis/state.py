@@ -254,6 +254,9 @@ class City:
                                       else illegal_mark)
         old = self.legal
         legal: list[Spot] = []
+        d0 = OFF[0]
+        d1 = OFF[1]
+        d2 = OFF[2]
         done = 0  # old[:done] is dealt with
         for column in range(first_column - 2, last_column + 3):
             first = column * W + first_row - 2  # the stretch: its first and last cells
@@ -262,13 +265,16 @@ class City:
             if done < n:
                 legal.extend(old[done:n])
             for at in range(first, last + 1):
-                base = CELLS + 2 * at
                 for rot in range(6):
                     number = at * 6 + rot
                     was = n < len(old) and old[n].number == number
                     if was:
                         n += 1
-                    mark = seen[base + TRIANGLE_OFF[rot]]
+                    # the x of the spot's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5
+                    # on kind 1 (spots_into)
+                    x = (at if rot < 2 else at - d0 if rot == 2 else at - d1 if rot < 5
+                         else at - d2)
+                    mark = seen[CELLS + 2 * x + (rot & 1)]
                     if mark is legal_mark:
                         legal.append(old[n - 1] if was else spot_of(number))
                     elif was and mark is not illegal_mark:
@@ -385,10 +391,6 @@ AROUND_OFF: Final = tuple(_around()[0])
 """The six triangles around a position: their ``x`` as an offset from it ..."""
 AROUND_KIND: Final = tuple(_around()[1])
 """... and their kind (0: {x, x + d0, x + d1}, 1: {x, x + d1, x + d2})."""
-TRIANGLE_OFF: Final = (0, 1, -2 * OFF[0], 1 - 2 * OFF[1], -2 * OFF[1], 1 - 2 * OFF[2])
-"""By rotation, the triangle of a spot less twice its anchor cell: rotations 0, 2, 4 lie on
-triangles of kind 0, 1, 3, 5 on kind 1, whose ``x`` is the anchor less 0, 0, d0, d1, d1,
-d2 (:meth:`City.spots_into`)."""
 
 
 SITE_PLACES: Final = 6
