@@ -48,18 +48,30 @@ class AkropolisIllegalMove(IllegalMove):
 
 class Tables:
     """What the rules read of an edition, as integers: each tile's three hex codes, the
-    starting tile, the stars per plaza kind (district order ``hmbtg``)."""
+    starting tile, the stars per plaza kind (district order ``hmbtg``); and each tile's
+    chance outcome (``~T17``)."""
 
     def __init__(self, edition: Edition) -> None:
         self.edition = edition
         self.codes: list[str] = [t.code for t in edition.tiles]
         self.index: dict[str, int] = {c: i for i, c in enumerate(self.codes)}
+        self.outcomes: list[str] = ["~" + c for c in self.codes]
+        """Each tile's chance outcome text."""
+        self.outcome_index: dict[str, int] = {o: i for i, o in enumerate(self.outcomes)}
         self.hexes: list[list[int]] = [[HEXES.index(c) for c in t.hexes] for t in edition.tiles]
         self.markings: list[str] = [t.marking for t in edition.tiles]
         self.start: list[tuple[int, int]] = [(cell(h.q, h.r), HEXES.index(h.hex))
                                              for h in edition.start]
         self.stars: list[int] = [edition.stars.of(p) for p in PLAZAS]
         self.starting_stones: list[int] = list(edition.starting_stones)
+        self._started: City | None = None
+
+    def started(self) -> City:
+        """A city of the starting tile alone (A3), made once: copy it."""
+        if self._started is None:
+            self._started = City()
+            self._started.lay_start(self)
+        return self._started
 
     def tile_set(self, players: int, all_tiles: bool) -> list[int]:
         """The tiles in play (section 4.2), in edition order."""
@@ -615,10 +627,9 @@ def new_game(players: int, variant: str = "hmbtga", edition: Edition | None = No
     t = state.tables
     state.undrawn = t.tile_set(players, state.all_tiles)
     state.stones = t.starting_stones[:players]
+    started = t.started()
     for _ in range(players):
-        city = City()
-        city.lay_start(t)
-        state.cities.append(city)
+        state.cities.append(started.copy())
     state.to_draw = players + 2
     return state
 
