@@ -31,10 +31,8 @@ def check(state: AkropolisState) -> None:
         problems.append(f"stones {state.stones}")
     for seat, city in enumerate(state.cities):
         again = City()
-        again.lay_start(t, keep_legal=False)
-        for tile, spot in zip(city.tiles, city.spots, strict=True):
-            again.place(tile, t.hexes[tile], spot // 6, spot % 6, keep_legal=False)
-        if (again.height != city.height or again.top != city.top or again.tile != city.tile
+        if (again.replay(t, city.tiles, city.spots) < len(city.tiles)
+                or again.height != city.height or again.top != city.top or again.tile != city.tile
                 or sorted(again.cells) != sorted(city.cells)
                 or len(set(city.cells)) != len(city.cells)):
             problems.append(f"seat {seat + 1}: the city is not what its placements build")

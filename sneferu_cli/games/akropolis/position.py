@@ -184,21 +184,38 @@ def from_position(text: str, edition: Edition | None = None) -> AkropolisState:
     for i, (stones, placements, retired) in enumerate(f.seats):
         state.stones.append(stones)
         state.retired[i] = retired
-        city = City()
-        city.lay_start(tables, keep_legal=False)  # its legal spots found when first listed
-        state.cities.append(city)
+        tiles: list[int] = []
+        spots: list[int] = []
+        error: NotationError | None = None  # the first placement wrong in itself
         for k, (code, q, r, rot) in enumerate(placements):
-            where = f"seat {i + 1}, placement {k + 1}"
-            t = tile_of(code, where)
-            problem = ("too far from the city" if distance(q, r) > REACH
-                       else city.spot_problem(cell(q, r), rot))
-            if problem:
-                raise NotationError(f"position: {where}: {code} cannot lie at "
-                                    f"{q},{r} r{rot}: {problem}")
-            city.place(t, tables.hexes[t], cell(q, r), rot, keep_legal=False)
+            try:
+                tiles.append(tile_of(code, f"seat {i + 1}, placement {k + 1}"))
+            except NotationError as e:
+                error = e
+                break
+            if distance(q, r) > REACH:
+                error = _cannot_lie(i, k, placements, "too far from the city")
+                break
+            spots.append(cell(q, r) * 6 + rot)
+        city = City()  # its legal spots are found when first listed
+        laid = city.replay(tables, tiles[:len(spots)], spots)
+        if laid < len(spots):
+            at = spots[laid] // 6
+            raise _cannot_lie(i, laid, placements, city.spot_problem(at, spots[laid] - 6 * at))
+        if error is not None:
+            raise error
+        state.cities.append(city)
     state.undrawn = [t for t in tables.tile_set(n, state.all_tiles) if t not in used]
     _check_flow(state)
     return state
+
+
+def _cannot_lie(seat: int, k: int, placements: list[Placement], problem: str
+               ) -> NotationError:
+    """The error of placement ``k`` (0-based) of ``seat``'s city: ``problem``."""
+    code, q, r, rot = placements[k]
+    return NotationError(f"position: seat {seat + 1}, placement {k + 1}: {code} cannot lie at "
+                         f"{q},{r} r{rot}: {problem}")
 
 
 def _trees(nodes: list[Tree[Token] | Token]) -> list[Tree[Token]]:

@@ -173,34 +173,54 @@ class City:
     def spot_problem(self, at: int, rot: int) -> str:
         """Why tile placement (anchor cell ``at``, rotation ``rot``) is illegal (5.2), or
         ``""`` when it is legal."""
-        c1 = at + OFF[rot]
-        c2 = at + OFF[(rot + 1) % 6]
-        if not (in_reach(at) and in_reach(c1) and in_reach(c2)):
-            return "too far from the city"
-        height = self.height
-        h = height[at]
-        if h != height[c1] or h != height[c2]:
-            return "the three positions under it are not of one height (A8)"
-        if h == 0:
-            for c in (at, c1, c2):
-                for off in OFF:
-                    if height[c + off]:
-                        return ""
-            return "it touches no tile of the city (5.2)"
-        tile = self.tile
-        if tile[at] == tile[c1] == tile[c2]:
-            return "it would lie on a single tile (A9)"
-        return ""
+        return _spot_problem(self.height, self.tile, at, rot)
 
     def place(self, tile: int, hexes: list[int], at: int, rot: int,
               keep_legal: bool = True) -> int:
         """Put ``tile`` (its hexes ``hexes``) at the spot; the stones its covered quarries
         give (A11). The spot must be legal. With ``keep_legal`` False the legal spots are
         left out of date until :meth:`refresh` (a city read or rebuilt)."""
-        gained = 0
         height = bytearray(self.height)
         top = bytearray(self.top)
         tiles = bytearray(self.tile)
+        gained = self._lay(height, top, tiles, tile, hexes, at, rot)
+        self.height = bytes(height)
+        self.top = bytes(top)
+        self.tile = bytes(tiles)
+        if keep_legal:
+            self._update_legal([at, at + OFF[rot], at + OFF[(rot + 1) % 6]])
+        else:
+            self.legal_known = False
+        return gained
+
+    def replay(self, tables: Tables, tiles: list[int], spots: list[int]) -> int:
+        """Lay the starting tile (A3), then each of ``tiles`` at its spot in order, the
+        grids copied once for all (a city read or rebuilt; its legal spots left to
+        :meth:`refresh`): how many were laid, all of them or those before the first whose
+        spot is illegal (5.2), which :meth:`spot_problem` then explains. Every spot's
+        positions must be on the grid (at most ``REACH`` steps out)."""
+        self.lay_start(tables, keep_legal=False)
+        height = bytearray(self.height)
+        top = bytearray(self.top)
+        grid = bytearray(self.tile)
+        laid = 0
+        for k in range(len(tiles)):
+            at = spots[k] // 6
+            rot = spots[k] - 6 * at
+            if _spot_problem(height, grid, at, rot):
+                break
+            self._lay(height, top, grid, tiles[k], tables.hexes[tiles[k]], at, rot)
+            laid += 1
+        self.height = bytes(height)
+        self.top = bytes(top)
+        self.tile = bytes(grid)
+        return laid
+
+    def _lay(self, height: bytearray, top: bytearray, grid: bytearray, tile: int,
+             hexes: list[int], at: int, rot: int) -> int:
+        """Put ``tile`` at the spot in the grids given (the city's, being changed) and note
+        the placement; the stones its covered quarries give (A11)."""
+        gained = 0
         cells = (at, at + OFF[rot], at + OFF[(rot + 1) % 6])
         for j in range(3):
             c = cells[j]
@@ -211,17 +231,10 @@ class City:
                 gained += 1
             height[c] = h + 1
             top[c] = hexes[j]
-            tiles[c] = tile + 2
-        self.height = bytes(height)
-        self.top = bytes(top)
-        self.tile = bytes(tiles)
+            grid[c] = tile + 2
         self.tiles.append(tile)
         self.spots.append(at * 6 + rot)
         self.scores = None
-        if keep_legal:
-            self._update_legal([cells[0], cells[1], cells[2]])
-        else:
-            self.legal_known = False
         return gained
 
     def _update_legal(self, changed: list[int]) -> None:
@@ -383,6 +396,27 @@ class City:
                         out.append(x * 6)
                         out.append(y * 6 + 2)
                         out.append(z * 6 + 4)
+
+
+def _spot_problem(height: bytes | bytearray, tile: bytes | bytearray, at: int, rot: int
+                  ) -> str:
+    """:meth:`City.spot_problem` in the grids given."""
+    c1 = at + OFF[rot]
+    c2 = at + OFF[(rot + 1) % 6]
+    if not (in_reach(at) and in_reach(c1) and in_reach(c2)):
+        return "too far from the city"
+    h = height[at]
+    if h != height[c1] or h != height[c2]:
+        return "the three positions under it are not of one height (A8)"
+    if h == 0:
+        for c in (at, c1, c2):
+            for off in OFF:
+                if height[c + off]:
+                    return ""
+        return "it touches no tile of the city (5.2)"
+    if tile[at] == tile[c1] == tile[c2]:
+        return "it would lie on a single tile (A9)"
+    return ""
 
 
 def _around() -> tuple[list[int], list[int]]:
