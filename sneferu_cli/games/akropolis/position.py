@@ -80,6 +80,9 @@ _VARIANT = re.compile(r"[hH][mM][bB][tT][gG][aA]")
 _PLACE = re.compile(r"T[A-Za-z0-9]{1,8}|\?")
 _COORD = r"(0|-?[1-9][0-9]?)"
 _PLACEMENT = re.compile(rf"(T[A-Za-z0-9]{{1,8}})@{_COORD},{_COORD}r([0-5])")
+_ONE = r"T[A-Za-z0-9]{1,8}@(?:0|-?[1-9][0-9]?),(?:0|-?[1-9][0-9]?)r[0-5]"
+_CITY = re.compile(rf"{_ONE}(?:/{_ONE})*")
+"""A city's placements, ``/``-separated: each is a :data:`_PLACEMENT`."""
 _SEAT = re.compile(r"(0|[1-9][0-9]{0,2}):([^:]+)(:retired)?")
 
 
@@ -111,11 +114,10 @@ def _fields(text: str) -> Fields | None:
             return None
         placements: list[Placement] = []
         if m[2] != "-":
-            for part in m[2].split("/"):
-                pm = _PLACEMENT.fullmatch(part)
-                if pm is None:
-                    return None
-                placements.append((pm[1], int(pm[2]), int(pm[3]), int(pm[4])))
+            if _CITY.fullmatch(m[2]) is None:
+                return None
+            placements = [(code, int(q), int(r), int(rot))
+                          for code, q, r, rot in _PLACEMENT.findall(m[2])]
         seats.append((int(m[1]), placements, m[3] is not None))
     return Fields(words[0], words[1], int(words[2]), int(words[3]), site, seats)
 
@@ -161,18 +163,22 @@ def from_position(text: str, edition: Edition | None = None) -> AkropolisState:
     allowed = set(tables.tile_set(n, state.all_tiles))
     used: set[int] = set()
 
-    def tile_of(code: str, where: str) -> int:
+    def tile_of(code: str, seat: int, k: int) -> int:
+        """The tile of ``code``, placement ``k`` (0-based) of ``seat``'s city or (``seat``
+        -1) site place ``k + 1``."""
         t = tables.index.get(code)
+        if t is not None and t in allowed and t not in used:
+            used.add(t)
+            return t
+        where = (f"site place {k + 1}" if seat < 0
+                 else f"seat {seat + 1}, placement {k + 1}")
         if t is None:
             raise NotationError(f"position: {where}: unknown tile {code} (not in edition "
                                 f"{ed.name!r})")
         if t not in allowed:
             raise NotationError(f"position: {where}: tile {code} (marked "
                                 f"{tables.markings[t]}) is not in play with {n} players")
-        if t in used:
-            raise NotationError(f"position: {where}: tile {code} appears twice")
-        used.add(t)
-        return t
+        raise NotationError(f"position: {where}: tile {code} appears twice")
 
     for i, p in enumerate(f.site):
         if p == "?":
@@ -180,7 +186,7 @@ def from_position(text: str, edition: Edition | None = None) -> AkropolisState:
         elif state.to_draw:
             raise NotationError("position: site: places still to be drawn (?) come last")
         else:
-            state.site.append(tile_of(p, f"site place {i + 1}"))
+            state.site.append(tile_of(p, -1, i))
     for i, (stones, placements, retired) in enumerate(f.seats):
         state.stones.append(stones)
         state.retired[i] = retired
@@ -189,7 +195,7 @@ def from_position(text: str, edition: Edition | None = None) -> AkropolisState:
         error: NotationError | None = None  # the first placement wrong in itself
         for k, (code, q, r, rot) in enumerate(placements):
             try:
-                tiles.append(tile_of(code, f"seat {i + 1}, placement {k + 1}"))
+                tiles.append(tile_of(code, i, k))
             except NotationError as e:
                 error = e
                 break
