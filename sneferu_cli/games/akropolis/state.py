@@ -166,7 +166,8 @@ class City:
         self.top = bytes(top)
         self.tile = bytes(tile)
         if keep_legal:
-            self._update_legal([at for at, _ in tables.start])
+            changed = [at for at, _ in tables.start]
+            self._update_legal(changed, 0, _near_triangles(changed))
         else:
             self.legal_known = False
 
@@ -188,7 +189,12 @@ class City:
         self.top = bytes(top)
         self.tile = bytes(tiles)
         if keep_legal:
-            self._update_legal([at, at + OFF[rot], at + OFF[(rot + 1) % 6]])
+            # the tile's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on kind 1, whose
+            # x is the anchor less 0, 0, d0, d1, d1, d2 (spots_into)
+            x = (at if rot < 2 else at - OFF[0] if rot == 2 else at - OFF[1] if rot < 5
+                 else at - OFF[2])
+            self._update_legal([at, at + OFF[rot], at + OFF[(rot + 1) % 6]], x,
+                               _NEAR[rot & 1])
         else:
             self.legal_known = False
         return gained
@@ -237,12 +243,13 @@ class City:
         self.scores = None
         return gained
 
-    def _update_legal(self, changed: list[int]) -> None:
+    def _update_legal(self, changed: list[int], x: int, near: list[int]) -> None:
         """Bring :attr:`legal` up to date after the positions ``changed`` were covered.
 
         A triangle's legality (5.2) depends on its three positions and their neighbours
         (touching the city), so only the triangles holding a position within one step of a
-        changed one are judged again, and marked legal or not. Their spots lie within two
+        changed one are judged again (``near``: :func:`_near_triangles`, their ``x`` less
+        ``x``), and marked legal or not. Their spots lie within two
         steps of a changed position: in each grid column from two before the changed ones
         to two after, between two rows before and two after. Each such stretch is read spot
         by spot in order (a spot of a triangle judged again is legal as marked, any other as
@@ -266,17 +273,11 @@ class City:
                 first_row = row
             elif row > last_row:
                 last_row = row
-            for j in range(7):
-                p = c + OFF[j] if j < 6 else c
-                for k in range(6):
-                    x = p + AROUND_OFF[k]
-                    kind = AROUND_KIND[k]
-                    triangle = CELLS + 2 * x + kind
-                    mark = seen[triangle]
-                    if mark is legal_mark or mark is illegal_mark:
-                        continue
-                    seen[triangle] = (legal_mark if self._triangle_legal(x, kind)
-                                      else illegal_mark)
+        for i in range(0, len(near), 2):
+            y = x + near[i]
+            kind = near[i + 1]
+            seen[CELLS + 2 * y + kind] = (legal_mark if self._triangle_legal(y, kind)
+                                          else illegal_mark)
         old = self.legal
         legal: list[Spot] = []
         d0 = OFF[0]
@@ -437,6 +438,26 @@ AROUND_OFF: Final = tuple(_around()[0])
 """The six triangles around a position: their ``x`` as an offset from it ..."""
 AROUND_KIND: Final = tuple(_around()[1])
 """... and their kind (0: {x, x + d0, x + d1}, 1: {x, x + d1, x + d2})."""
+
+
+def _near_triangles(changed: list[int]) -> list[int]:
+    """The triangles holding a position within one step of one of ``changed``, each once:
+    ``x`` and kind after each other."""
+    found: list[int] = []
+    met: set[tuple[int, int]] = set()
+    for c in changed:
+        for p in [c, *(c + off for off in OFF)]:
+            for k in range(6):
+                triangle = (p + AROUND_OFF[k], AROUND_KIND[k])
+                if triangle not in met:
+                    met.add(triangle)
+                    found += triangle
+    return found
+
+
+_NEAR: Final = [_near_triangles([0, OFF[kind], OFF[kind + 1]]) for kind in (0, 1)]
+"""By kind, :func:`_near_triangles` of the triangle of kind *kind* at cell 0: those a tile
+laid on a triangle (``x``, kind) makes to judge again, their ``x`` less its ``x``."""
 
 
 SITE_PLACES: Final = 6
