@@ -77,18 +77,47 @@ def test_the_listing_is_the_brute_force_in_order(players, seed, turns):
 def test_the_spots_each_placement_keeps_are_those_a_search_finds(players, seed):
     """The fast path: every city keeps its legal spots up to date at each placement,
     judging only the triangles near the tile laid; at every decision of random games
-    (and in a clone and a position read back) they are those a full search of the city
-    finds (City.spots_into), with their texts."""
+    (and in a clone) they are those a full search of the city finds (City.spots_into),
+    with their texts. A position read leaves them to be found when first listed
+    (City.refresh): the same."""
     rng = random.Random(seed)
     game = GAME.new_game(players)
     for state in decisions_of(GAME, game, rng):
-        for other in (state, state.clone(), GAME.from_position(GAME.to_position(state))):
+        read = GAME.from_position(GAME.to_position(state))
+        assert not any(city.legal_known for city in read.cities)
+        for other in (state, state.clone(), read):
             assert other.legal_spots() == other.searched_spots()
             for city in other.cities:
-                assert city.legal == city.searched()
-                assert city.legal_texts == [spot_text(s) for s in city.legal]
+                city.refresh()
+                assert [s.number for s in city.legal] == city.searched()
+                assert [s.texts[0] for s in city.legal] == [spot_text(s) for s in city.searched()]
+        assert all(city.legal_known for city in state.cities)
         GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
     assert game.legal_spots() == game.searched_spots() == []
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from([2, 3, 4]), st.integers(0, 2**32 - 1), st.integers(0, 40))
+def test_a_game_read_from_a_position_lists_as_the_game_played(players, seed, turns):
+    """A position read mid-game (its cities' legal spots left to be found when listed)
+    goes on to list exactly the moves of the game it was written from, to the end: the
+    cities not listed yet take placements while out of date."""
+    state = seeded(players, "hmbtga", seed, turns)
+    read = GAME.from_position(GAME.to_position(state))
+    rng = random.Random(seed)
+    while not state.is_over():
+        if state.is_chance_node():
+            outcome = GAME.sample_outcome(state, rng)
+            GAME.apply_outcome(state, outcome)
+            GAME.apply_outcome(read, outcome)
+            continue
+        moves = GAME.legal_moves(state)
+        assert GAME.legal_moves(read) == moves
+        move = rng.choice(moves)
+        GAME.apply_listed_move(state, move)
+        GAME.apply_listed_move(read, move)
+        GAME.check(read)
+    assert GAME.to_position(read) == GAME.to_position(state)
 
 
 @settings(max_examples=15, deadline=None)

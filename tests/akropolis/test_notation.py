@@ -196,6 +196,8 @@ def mutated_position(draw: st.DrawFn) -> str:
 @example("standard hmbtga 1 1 T123456789 1:- 2:-")
 @example("standard hmbtga 1 1 T01 1:T01@0,0r0:retired:retired 2:-")
 @example("standard hmbtga 1 1 T01 1:T01@0,0r0/ 2:-")
+@example("standard hmbtga 1 1 T01 1:T01@0,0r0//T02@1,0r0 2:-")
+@example("standard hmbtga 1 1 T01 1:T01@0,0r0/T02@1,0r0T03@2,0r0 2:-")
 @example("standard hmbtga 1 1 ?? 1:- 2:-")
 def test_the_position_grammar_and_the_fast_reader_agree(text):
     """position.fields reads the fields with regular expressions; the Lark grammar must

@@ -9,7 +9,7 @@ import random
 import pytest
 from akropolis.helpers import play, start
 
-from sneferu_cli.game import IllegalMove
+from sneferu_cli.game import IllegalMove, NotationError
 from sneferu_cli.games.akropolis import GAME
 from sneferu_cli.games.akropolis.edition import HEXES
 from sneferu_cli.games.akropolis.geometry import cell
@@ -49,6 +49,21 @@ def test_every_city_starts_with_the_starting_tile():
         assert tops == {cell(0, 0): "H", cell(0, -1): "q", cell(1, 0): "q", cell(-1, 1): "q"}
 
 
+def test_new_cities_are_copies_that_placements_leave_apart():
+    """Every new city is a copy of one starting city (Tables.started): a placement in one
+    city of one game changes no other city, of that game or of another."""
+    state = start(2)
+    other = start(2)
+    before = GAME.to_position(other), [list(c.cells) for c in other.cities]
+    for _ in range(2):
+        play(state, GAME.legal_moves(state)[0])
+    assert [len(c.tiles) for c in state.cities] == [1, 1]
+    assert (GAME.to_position(other), [list(c.cells) for c in other.cities]) == before
+    assert GAME.legal_moves(other) == GAME.legal_moves(start(2))
+    fresh = start(2)
+    assert fresh.cities[0].legal == other.cities[0].legal and not fresh.cities[0].tiles
+
+
 def test_site_draws_are_uniform_over_the_undrawn_tiles():
     """4.3, A4: n + 2 draws into places 1 .. n + 2; each undrawn tile equally likely."""
     state = new_game(2)
@@ -60,6 +75,8 @@ def test_site_draws_are_uniform_over_the_undrawn_tiles():
         GAME.apply_outcome(state, "~T05")
     with pytest.raises(IllegalMove, match="unknown tile"):
         GAME.apply_outcome(state, "~T99")
+    with pytest.raises(NotationError, match="bad chance outcome 'T05'"):
+        GAME.apply_outcome(state, "T05")
     play(state, "~T02")
     assert [state.tables.codes[t] for t in state.site] == list(EXAMPLE_SITE)
     assert not state.is_chance_node() and state.current_seat() == 0

@@ -83,18 +83,18 @@ class AkropolisGame(Game):
     def chance_outcomes(self, state: Any) -> list[tuple[str, float]]:
         if not state.is_chance_node():
             return []
-        codes = state.tables.codes
+        outcomes = state.tables.outcomes
         p = 1.0 / len(state.undrawn)
-        return [("~" + codes[t], p) for t in state.undrawn]
+        return [(outcomes[t], p) for t in state.undrawn]
 
     def sample_outcome(self, state: Any, rng: random.Random) -> str:
-        return "~" + str(state.tables.codes[sample_tile(state, rng)])
+        result: str = state.tables.outcomes[sample_tile(state, rng)]
+        return result
 
     def apply_outcome(self, state: Any, text: str) -> None:
-        code = parse_outcome(text)
-        tile = state.tables.index.get(code)
+        tile = state.tables.outcome_index.get(text)
         if tile is None:
-            raise AkropolisIllegalMove(f"unknown tile {code}")
+            raise AkropolisIllegalMove(f"unknown tile {parse_outcome(text)}")
         state.draw(tile)
 
     def canonical_outcome(self, text: str) -> str:

@@ -80,6 +80,9 @@ _VARIANT = re.compile(r"[hH][mM][bB][tT][gG][aA]")
 _PLACE = re.compile(r"T[A-Za-z0-9]{1,8}|\?")
 _COORD = r"(0|-?[1-9][0-9]?)"
 _PLACEMENT = re.compile(rf"(T[A-Za-z0-9]{{1,8}})@{_COORD},{_COORD}r([0-5])")
+_ONE = r"T[A-Za-z0-9]{1,8}@(?:0|-?[1-9][0-9]?),(?:0|-?[1-9][0-9]?)r[0-5]"
+_CITY = re.compile(rf"{_ONE}(?:/{_ONE})*")
+"""A city's placements, ``/``-separated: each is a :data:`_PLACEMENT`."""
 _SEAT = re.compile(r"(0|[1-9][0-9]{0,2}):([^:]+)(:retired)?")
 
 
@@ -111,11 +114,10 @@ def _fields(text: str) -> Fields | None:
             return None
         placements: list[Placement] = []
         if m[2] != "-":
-            for part in m[2].split("/"):
-                pm = _PLACEMENT.fullmatch(part)
-                if pm is None:
-                    return None
-                placements.append((pm[1], int(pm[2]), int(pm[3]), int(pm[4])))
+            if _CITY.fullmatch(m[2]) is None:
+                return None
+            placements = [(code, int(q), int(r), int(rot))
+                          for code, q, r, rot in _PLACEMENT.findall(m[2])]
         seats.append((int(m[1]), placements, m[3] is not None))
     return Fields(words[0], words[1], int(words[2]), int(words[3]), site, seats)
 
@@ -161,18 +163,22 @@ def from_position(text: str, edition: Edition | None = None) -> AkropolisState:
     allowed = set(tables.tile_set(n, state.all_tiles))
     used: set[int] = set()
 
-    def tile_of(code: str, where: str) -> int:
+    def tile_of(code: str, seat: int, k: int) -> int:
+        """The tile of ``code``, placement ``k`` (0-based) of ``seat``'s city or (``seat``
+        -1) site place ``k + 1``."""
         t = tables.index.get(code)
+        if t is not None and t in allowed and t not in used:
+            used.add(t)
+            return t
+        where = (f"site place {k + 1}" if seat < 0
+                 else f"seat {seat + 1}, placement {k + 1}")
         if t is None:
             raise NotationError(f"position: {where}: unknown tile {code} (not in edition "
                                 f"{ed.name!r})")
         if t not in allowed:
             raise NotationError(f"position: {where}: tile {code} (marked "
                                 f"{tables.markings[t]}) is not in play with {n} players")
-        if t in used:
-            raise NotationError(f"position: {where}: tile {code} appears twice")
-        used.add(t)
-        return t
+        raise NotationError(f"position: {where}: tile {code} appears twice")
 
     for i, p in enumerate(f.site):
         if p == "?":
@@ -180,25 +186,42 @@ def from_position(text: str, edition: Edition | None = None) -> AkropolisState:
         elif state.to_draw:
             raise NotationError("position: site: places still to be drawn (?) come last")
         else:
-            state.site.append(tile_of(p, f"site place {i + 1}"))
+            state.site.append(tile_of(p, -1, i))
     for i, (stones, placements, retired) in enumerate(f.seats):
         state.stones.append(stones)
         state.retired[i] = retired
-        city = City()
-        city.lay_start(tables)
-        state.cities.append(city)
+        tiles: list[int] = []
+        spots: list[int] = []
+        error: NotationError | None = None  # the first placement wrong in itself
         for k, (code, q, r, rot) in enumerate(placements):
-            where = f"seat {i + 1}, placement {k + 1}"
-            t = tile_of(code, where)
-            problem = ("too far from the city" if distance(q, r) > REACH
-                       else city.spot_problem(cell(q, r), rot))
-            if problem:
-                raise NotationError(f"position: {where}: {code} cannot lie at "
-                                    f"{q},{r} r{rot}: {problem}")
-            city.place(t, tables.hexes[t], cell(q, r), rot)
+            try:
+                tiles.append(tile_of(code, i, k))
+            except NotationError as e:
+                error = e
+                break
+            if distance(q, r) > REACH:
+                error = _cannot_lie(i, k, placements, "too far from the city")
+                break
+            spots.append(cell(q, r) * 6 + rot)
+        city = City()  # its legal spots are found when first listed
+        laid = city.replay(tables, tiles[:len(spots)], spots)
+        if laid < len(spots):
+            at = spots[laid] // 6
+            raise _cannot_lie(i, laid, placements, city.spot_problem(at, spots[laid] - 6 * at))
+        if error is not None:
+            raise error
+        state.cities.append(city)
     state.undrawn = [t for t in tables.tile_set(n, state.all_tiles) if t not in used]
     _check_flow(state)
     return state
+
+
+def _cannot_lie(seat: int, k: int, placements: list[Placement], problem: str
+               ) -> NotationError:
+    """The error of placement ``k`` (0-based) of ``seat``'s city: ``problem``."""
+    code, q, r, rot = placements[k]
+    return NotationError(f"position: seat {seat + 1}, placement {k + 1}: {code} cannot lie at "
+                         f"{q},{r} r{rot}: {problem}")
 
 
 def _trees(nodes: list[Tree[Token] | Token]) -> list[Tree[Token]]:

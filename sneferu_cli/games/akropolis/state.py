@@ -27,11 +27,11 @@ from typing import Final
 
 from ...game import IllegalMove
 from .edition import HEXES, PLAZAS, Edition, standard_edition
-from .geometry import CELLS, OFF, QUARRY, cell, in_reach, inner, q_of, r_of
+from .geometry import CELLS, OFF, QUARRY, W, cell, in_reach, inner, q_of, r_of
 
-__all__ = ["LISTED", "NO_HEX", "START_TILE", "AkropolisIllegalMove", "AkropolisState", "City",
-           "Tables", "new_game", "options_of", "sample_tile", "spot_cells", "spot_text",
-           "tables_of"]
+__all__ = ["LISTED", "NO_HEX", "SITE_PLACES", "START_TILE", "AkropolisIllegalMove",
+           "AkropolisState", "City", "Spot", "Tables", "new_game", "options_of", "sample_tile",
+           "spot_cells", "spot_of", "spot_text", "tables_of"]
 
 START_TILE: Final = 1
 """The tile number of the starting tile in a city's ``tile`` grid (city tile *i* is
@@ -48,18 +48,30 @@ class AkropolisIllegalMove(IllegalMove):
 
 class Tables:
     """What the rules read of an edition, as integers: each tile's three hex codes, the
-    starting tile, the stars per plaza kind (district order ``hmbtg``)."""
+    starting tile, the stars per plaza kind (district order ``hmbtg``); and each tile's
+    chance outcome (``~T17``)."""
 
     def __init__(self, edition: Edition) -> None:
         self.edition = edition
         self.codes: list[str] = [t.code for t in edition.tiles]
         self.index: dict[str, int] = {c: i for i, c in enumerate(self.codes)}
+        self.outcomes: list[str] = ["~" + c for c in self.codes]
+        """Each tile's chance outcome text."""
+        self.outcome_index: dict[str, int] = {o: i for i, o in enumerate(self.outcomes)}
         self.hexes: list[list[int]] = [[HEXES.index(c) for c in t.hexes] for t in edition.tiles]
         self.markings: list[str] = [t.marking for t in edition.tiles]
         self.start: list[tuple[int, int]] = [(cell(h.q, h.r), HEXES.index(h.hex))
                                              for h in edition.start]
         self.stars: list[int] = [edition.stars.of(p) for p in PLAZAS]
         self.starting_stones: list[int] = list(edition.starting_stones)
+        self._started: City | None = None
+
+    def started(self) -> City:
+        """A city of the starting tile alone (A3), made once: copy it."""
+        if self._started is None:
+            self._started = City()
+            self._started.lay_start(self)
+        return self._started
 
     def tile_set(self, players: int, all_tiles: bool) -> list[int]:
         """The tiles in play (section 4.2), in edition order."""
@@ -113,12 +125,14 @@ class City:
         self.scores: list[int] | None = None
         """The scoring's values and stars (:func:`.scoring.breakdown`), kept until the city
         changes."""
-        self.legal: list[int] = []
-        """The legal spots (5.2), sorted as :meth:`AkropolisState.legal_spots` gives them,
-        kept up to date by each placement (:meth:`_update_legal`); never changed in place,
-        so a copy shares it."""
-        self.legal_texts: list[str] = []
-        """Each legal spot's text (:func:`spot_text`), in the same order."""
+        self.legal: list[Spot] = []
+        """The legal spots (5.2) with their texts (:func:`spot_of`), sorted as
+        :meth:`AkropolisState.legal_spots` gives them, kept up to date by each placement
+        (:meth:`_update_legal`) while :attr:`legal_known`; never changed in place, so a
+        copy shares it."""
+        self.legal_known = True
+        """False once a placement left :attr:`legal` out of date (``keep_legal`` False: a
+        city read from a position); :meth:`refresh` finds it again."""
 
     def copy(self) -> City:
         c = City(self.height, self.top, self.tile)
@@ -127,12 +141,19 @@ class City:
         c.spots = list(self.spots)
         c.scores = self.scores
         c.legal = self.legal
-        c.legal_texts = self.legal_texts
+        c.legal_known = self.legal_known
         return c
+
+    def refresh(self) -> None:
+        """Bring :attr:`legal` up to date by a full search when :attr:`legal_known` is
+        False (then the placements keep it again)."""
+        if not self.legal_known:
+            self.legal = [spot_of(s) for s in self.searched()]
+            self.legal_known = True
 
     def lay_start(self, tables: Tables, keep_legal: bool = True) -> None:
         """Put the starting tile at the origin (A3); with ``keep_legal`` False the legal
-        spots are left out of date (a city rebuilt only to compare its hexes)."""
+        spots are left out of date until :meth:`refresh` (a city read or rebuilt)."""
         height = bytearray(self.height)
         top = bytearray(self.top)
         tile = bytearray(self.tile)
@@ -145,39 +166,67 @@ class City:
         self.top = bytes(top)
         self.tile = bytes(tile)
         if keep_legal:
-            self._update_legal([at for at, _ in tables.start])
+            changed = [at for at, _ in tables.start]
+            self._update_legal(changed, 0, _near_triangles(changed))
+        else:
+            self.legal_known = False
 
     def spot_problem(self, at: int, rot: int) -> str:
         """Why tile placement (anchor cell ``at``, rotation ``rot``) is illegal (5.2), or
         ``""`` when it is legal."""
-        c1 = at + OFF[rot]
-        c2 = at + OFF[(rot + 1) % 6]
-        if not (in_reach(at) and in_reach(c1) and in_reach(c2)):
-            return "too far from the city"
-        height = self.height
-        h = height[at]
-        if h != height[c1] or h != height[c2]:
-            return "the three positions under it are not of one height (A8)"
-        if h == 0:
-            for c in (at, c1, c2):
-                for off in OFF:
-                    if height[c + off]:
-                        return ""
-            return "it touches no tile of the city (5.2)"
-        tile = self.tile
-        if tile[at] == tile[c1] == tile[c2]:
-            return "it would lie on a single tile (A9)"
-        return ""
+        return _spot_problem(self.height, self.tile, at, rot)
 
     def place(self, tile: int, hexes: list[int], at: int, rot: int,
               keep_legal: bool = True) -> int:
         """Put ``tile`` (its hexes ``hexes``) at the spot; the stones its covered quarries
         give (A11). The spot must be legal. With ``keep_legal`` False the legal spots are
-        left out of date (a city rebuilt only to compare its hexes)."""
-        gained = 0
+        left out of date until :meth:`refresh` (a city read or rebuilt)."""
         height = bytearray(self.height)
         top = bytearray(self.top)
         tiles = bytearray(self.tile)
+        gained = self._lay(height, top, tiles, tile, hexes, at, rot)
+        self.height = bytes(height)
+        self.top = bytes(top)
+        self.tile = bytes(tiles)
+        if keep_legal:
+            # the tile's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on kind 1, whose
+            # x is the anchor less 0, 0, d0, d1, d1, d2 (spots_into)
+            x = (at if rot < 2 else at - OFF[0] if rot == 2 else at - OFF[1] if rot < 5
+                 else at - OFF[2])
+            self._update_legal([at, at + OFF[rot], at + OFF[(rot + 1) % 6]], x,
+                               _NEAR[rot & 1])
+        else:
+            self.legal_known = False
+        return gained
+
+    def replay(self, tables: Tables, tiles: list[int], spots: list[int]) -> int:
+        """Lay the starting tile (A3), then each of ``tiles`` at its spot in order, the
+        grids copied once for all (a city read or rebuilt; its legal spots left to
+        :meth:`refresh`): how many were laid, all of them or those before the first whose
+        spot is illegal (5.2), which :meth:`spot_problem` then explains. Every spot's
+        positions must be on the grid (at most ``REACH`` steps out)."""
+        self.lay_start(tables, keep_legal=False)
+        height = bytearray(self.height)
+        top = bytearray(self.top)
+        grid = bytearray(self.tile)
+        laid = 0
+        for k in range(len(tiles)):
+            at = spots[k] // 6
+            rot = spots[k] - 6 * at
+            if _spot_problem(height, grid, at, rot):
+                break
+            self._lay(height, top, grid, tiles[k], tables.hexes[tiles[k]], at, rot)
+            laid += 1
+        self.height = bytes(height)
+        self.top = bytes(top)
+        self.tile = bytes(grid)
+        return laid
+
+    def _lay(self, height: bytearray, top: bytearray, grid: bytearray, tile: int,
+             hexes: list[int], at: int, rot: int) -> int:
+        """Put ``tile`` at the spot in the grids given (the city's, being changed) and note
+        the placement; the stones its covered quarries give (A11)."""
+        gained = 0
         cells = (at, at + OFF[rot], at + OFF[(rot + 1) % 6])
         for j in range(3):
             c = cells[j]
@@ -188,73 +237,78 @@ class City:
                 gained += 1
             height[c] = h + 1
             top[c] = hexes[j]
-            tiles[c] = tile + 2
-        self.height = bytes(height)
-        self.top = bytes(top)
-        self.tile = bytes(tiles)
+            grid[c] = tile + 2
         self.tiles.append(tile)
         self.spots.append(at * 6 + rot)
         self.scores = None
-        if keep_legal:
-            self._update_legal([cells[0], cells[1], cells[2]])
         return gained
 
-    def _update_legal(self, changed: list[int]) -> None:
+    def _update_legal(self, changed: list[int], x: int, near: list[int]) -> None:
         """Bring :attr:`legal` up to date after the positions ``changed`` were covered.
 
         A triangle's legality (5.2) depends on its three positions and their neighbours
         (touching the city), so only the triangles holding a position within one step of a
-        changed one are judged again: their spots leave the list, and those of the legal
-        ones come back in order. tests/akropolis/test_moves.py proves the list equal to a
-        full search (:meth:`spots_into`) over random games."""
-        scratch = _SCRATCH
-        scratch.stamp += 1
-        stamp = scratch.stamp
-        seen = scratch.seen
+        changed one are judged again (``near``: :func:`_near_triangles`, their ``x`` less
+        ``x``), and marked legal or not. Their spots lie within two
+        steps of a changed position: in each grid column from two before the changed ones
+        to two after, between two rows before and two after. Each such stretch is read spot
+        by spot in order (a spot of a triangle judged again is legal as marked, any other as
+        it was); the rest of the sorted list is copied whole. tests/akropolis/test_moves.py
+        proves the list equal to a full search (:meth:`spots_into`) over random games."""
+        if not self.legal_known:
+            return  # found by a full search when next asked (refresh)
+        legal_mark = object()  # the marks of this update, compared by identity
+        illegal_mark = object()
+        seen = _SEEN
+        first_column = last_column = changed[0] // W
+        first_row = last_row = changed[0] % W
+        for c in changed:
+            column = c // W
+            row = c - column * W
+            if column < first_column:
+                first_column = column
+            elif column > last_column:
+                last_column = column
+            if row < first_row:
+                first_row = row
+            elif row > last_row:
+                last_row = row
+        for i in range(0, len(near), 2):
+            y = x + near[i]
+            kind = near[i + 1]
+            seen[CELLS + 2 * y + kind] = (legal_mark if self._triangle_legal(y, kind)
+                                          else illegal_mark)
+        old = self.legal
+        legal: list[Spot] = []
         d0 = OFF[0]
         d1 = OFF[1]
         d2 = OFF[2]
-        added: list[int] = []
-        for c in changed:
-            for j in range(7):
-                p = c + OFF[j] if j < 6 else c
-                for k in range(6):
-                    x = p + AROUND_OFF[k]
-                    kind = AROUND_KIND[k]
-                    triangle = CELLS + 2 * x + kind
-                    if seen[triangle] == stamp:
-                        continue
-                    seen[triangle] = stamp
-                    if self._triangle_legal(x, kind):
-                        added.append(x * 6 + kind)
-                        added.append((x + OFF[kind]) * 6 + 2 + kind)
-                        added.append((x + OFF[kind + 1]) * 6 + 4 + kind)
-        added.sort()
-        old = self.legal
-        old_texts = self.legal_texts
-        legal: list[int] = []
-        texts: list[str] = []
-        i = 0
-        for n in range(len(old)):  # the spots kept, merged with those added (both sorted)
-            spot = old[n]
-            at = spot // 6
-            rot = spot - 6 * at
-            # the x of the spot's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on 1
-            x = (at if rot < 2 else at - d0 if rot == 2 else at - d1 if rot < 5
-                 else at - d2)
-            if seen[CELLS + 2 * x + (rot & 1)] == stamp:
-                continue  # judged again: in added if still legal
-            while i < len(added) and added[i] < spot:
-                legal.append(added[i])
-                texts.append(_spot_text(added[i]))
-                i += 1
-            legal.append(spot)
-            texts.append(old_texts[n])
-        for spot in added[i:]:
-            legal.append(spot)
-            texts.append(_spot_text(spot))
+        done = 0  # old[:done] is dealt with
+        for column in range(first_column - 2, last_column + 3):
+            first = column * W + first_row - 2  # the stretch: its first and last cells
+            last = column * W + last_row + 2
+            n = _first_at_least(old, first * 6, done)
+            if done < n:
+                legal.extend(old[done:n])
+            for at in range(first, last + 1):
+                for rot in range(6):
+                    number = at * 6 + rot
+                    was = n < len(old) and old[n].number == number
+                    if was:
+                        n += 1
+                    # the x of the spot's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5
+                    # on kind 1 (spots_into)
+                    x = (at if rot < 2 else at - d0 if rot == 2 else at - d1 if rot < 5
+                         else at - d2)
+                    mark = seen[CELLS + 2 * x + (rot & 1)]
+                    if mark is legal_mark:
+                        legal.append(old[n - 1] if was else spot_of(number))
+                    elif was and mark is not illegal_mark:
+                        legal.append(old[n - 1])
+            done = n
+        if done < len(old):
+            legal.extend(old[done:])
         self.legal = legal
-        self.legal_texts = texts
 
     def _triangle_legal(self, x: int, kind: int) -> bool:
         """Whether the spots of triangle ``2x + kind`` are legal (5.2, A8, A9): its three
@@ -277,15 +331,13 @@ class City:
         """The legal spots found by a full search (:meth:`spots_into`), sorted: what
         :attr:`legal` must hold."""
         out: list[int] = []
-        scratch = _SCRATCH
-        scratch.stamp += 1
-        self.spots_into(out, scratch.seen, scratch.stamp)
+        self.spots_into(out, _SEEN, object())
         out.sort()
         return out
 
-    def spots_into(self, out: list[int], seen: list[int], stamp: int) -> None:
+    def spots_into(self, out: list[int], seen: list[object], stamp: object) -> None:
         """Append every legal spot (5.2) to ``out``, unsorted, each once; ``seen`` is
-        scratch, marked with ``stamp`` (a number not yet in it).
+        scratch, marked with ``stamp`` (an object not yet in it).
 
         Spots are found as *triangles* of three mutually adjacent positions, each once:
         triangle ``2x`` is {x, x + d0, x + d1}, ``2x + 1`` is {x, x + d1, x + d2}; each legal
@@ -317,14 +369,14 @@ class City:
         for c in self.cells:
             for off in OFF:
                 e = c + off
-                if height[e] or seen[e] == stamp:
+                if height[e] or seen[e] is stamp:
                     continue
                 seen[e] = stamp
                 near = inner(e)  # every position of its triangles is in reach
                 for k in range(6):
                     x = e + AROUND_OFF[k]
                     triangle = 2 * x + AROUND_KIND[k]
-                    if seen[CELLS + triangle] == stamp:
+                    if seen[CELLS + triangle] is stamp:
                         continue
                     seen[CELLS + triangle] = stamp
                     if AROUND_KIND[k]:
@@ -347,6 +399,27 @@ class City:
                         out.append(z * 6 + 4)
 
 
+def _spot_problem(height: bytes | bytearray, tile: bytes | bytearray, at: int, rot: int
+                  ) -> str:
+    """:meth:`City.spot_problem` in the grids given."""
+    c1 = at + OFF[rot]
+    c2 = at + OFF[(rot + 1) % 6]
+    if not (in_reach(at) and in_reach(c1) and in_reach(c2)):
+        return "too far from the city"
+    h = height[at]
+    if h != height[c1] or h != height[c2]:
+        return "the three positions under it are not of one height (A8)"
+    if h == 0:
+        for c in (at, c1, c2):
+            for off in OFF:
+                if height[c + off]:
+                    return ""
+        return "it touches no tile of the city (5.2)"
+    if tile[at] == tile[c1] == tile[c2]:
+        return "it would lie on a single tile (A9)"
+    return ""
+
+
 def _around() -> tuple[list[int], list[int]]:
     """The six triangles holding a position p: (x - p as a cell offset, kind)."""
     offs: list[int] = []
@@ -367,34 +440,78 @@ AROUND_KIND: Final = tuple(_around()[1])
 """... and their kind (0: {x, x + d0, x + d1}, 1: {x, x + d1, x + d2})."""
 
 
-_TEXTS: Final[list[dict[str, str]]] = [{} for _ in range(10)]
-"""The text of each move met, by site place and the text of its spot."""
-_SPOT_TEXTS: Final[dict[int, str]] = {}
-"""The text of each spot met (:func:`spot_text`)."""
+def _near_triangles(changed: list[int]) -> list[int]:
+    """The triangles holding a position within one step of one of ``changed``, each once:
+    ``x`` and kind after each other."""
+    found: list[int] = []
+    met: set[tuple[int, int]] = set()
+    for c in changed:
+        for p in [c, *(c + off for off in OFF)]:
+            for k in range(6):
+                triangle = (p + AROUND_OFF[k], AROUND_KIND[k])
+                if triangle not in met:
+                    met.add(triangle)
+                    found += triangle
+    return found
 
 
-def _spot_text(spot: int) -> str:
-    text = _SPOT_TEXTS.get(spot)
-    if text is None:
-        text = _SPOT_TEXTS[spot] = spot_text(spot)
-    return text
+_NEAR: Final = [_near_triangles([0, OFF[kind], OFF[kind + 1]]) for kind in (0, 1)]
+"""By kind, :func:`_near_triangles` of the triangle of kind *kind* at cell 0: those a tile
+laid on a triangle (``x``, kind) makes to judge again, their ``x`` less its ``x``."""
 
 
+SITE_PLACES: Final = 6
+"""The most places a site has: *n* + 2 with 4 players (section 4.3)."""
 LISTED: Final[dict[str, tuple[int, int]]] = {}
-"""The site place and spot of each move text :meth:`AkropolisState.legal_move_texts` made:
-the fast path of listed moves."""
+"""The site place and spot of each move text a :class:`Spot` made: the fast path of listed
+moves."""
 
 
-class _Scratch:
-    """Marks for :meth:`City.spots_into` and :meth:`City._update_legal`: one per cell, then
-    one per triangle."""
+class Spot:
+    """A spot (``number``: cell * 6 + rotation) with its texts: ``texts[0]`` its own
+    (:func:`spot_text`), ``texts[p]`` its move's from site place *p*, 1 to
+    :data:`SITE_PLACES` (A23), each move text entered in :data:`LISTED`. Made once per
+    spot and process (:func:`spot_of`); never change it."""
 
-    def __init__(self) -> None:
-        self.seen: list[int] = [0] * (CELLS * 3)
-        self.stamp = 0
+    def __init__(self, number: int) -> None:
+        self.number = number
+        where = spot_text(number)
+        self.texts: list[str] = [where]
+        for place in range(1, SITE_PLACES + 1):
+            text = f"{place} {where}"
+            self.texts.append(text)
+            LISTED[text] = (place, number)
 
 
-_SCRATCH: Final = _Scratch()
+_SPOTS: Final[list[Spot | None]] = [None] * (CELLS * 6)
+"""The :class:`Spot` of each spot met, by number."""
+
+
+def spot_of(number: int) -> Spot:
+    """The :class:`Spot` of spot ``number`` (made at its first use)."""
+    spot = _SPOTS[number]
+    if spot is None:
+        spot = _SPOTS[number] = Spot(number)
+    return spot
+
+
+def _first_at_least(spots: list[Spot], number: int, low: int) -> int:
+    """The first index from ``low`` on of sorted ``spots`` numbered ``number`` or more
+    (``len(spots)`` when none is)."""
+    high = len(spots)
+    while low < high:
+        middle = (low + high) >> 1
+        if spots[middle].number < number:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+_SEEN: Final[list[object]] = [None] * (CELLS * 3)
+"""Marks for :meth:`City.spots_into` and :meth:`City._update_legal`, one per cell, then one
+per triangle: a search marks what it has seen with an object of its own (compared by
+identity: no number to box)."""
 
 
 class AkropolisState:
@@ -474,7 +591,9 @@ class AkropolisState:
         rotation (A23, the cell numbering follows q then r)."""
         if self.over or self.to_draw:
             return []
-        return list(self.cities[self.seat].legal)
+        city = self.cities[self.seat]
+        city.refresh()
+        return [spot.number for spot in city.legal]
 
     def searched_spots(self) -> list[int]:
         """:meth:`legal_spots` found by a full search of the city (:meth:`City.spots_into`)
@@ -485,21 +604,16 @@ class AkropolisState:
 
     def legal_move_texts(self) -> list[str]:
         """The legal moves as text (``p @q,r rk``), in the order of A23: by site place, then
-        as :meth:`legal_spots`. Each text is made once per process (:data:`LISTED`)."""
+        as :meth:`legal_spots`. Each text is made once per process (:class:`Spot`)."""
         out: list[str] = []
         if self.over or self.to_draw:
             return out
         city = self.cities[self.seat]
-        spot_texts = city.legal_texts
+        city.refresh()
+        legal = city.legal
         for place in range(1, self.affordable() + 1):
-            texts = _TEXTS[place]
-            for i in range(len(spot_texts)):
-                where = spot_texts[i]
-                text = texts.get(where)
-                if text is None:
-                    text = texts[where] = f"{place} {where}"
-                    LISTED[text] = (place, city.legal[i])
-                out.append(text)
+            for spot in legal:
+                out.append(spot.texts[place])
         return out
 
     def affordable(self) -> int:
@@ -568,10 +682,9 @@ def new_game(players: int, variant: str = "hmbtga", edition: Edition | None = No
     t = state.tables
     state.undrawn = t.tile_set(players, state.all_tiles)
     state.stones = t.starting_stones[:players]
+    started = t.started()
     for _ in range(players):
-        city = City()
-        city.lay_start(t)
-        state.cities.append(city)
+        state.cities.append(started.copy())
     state.to_draw = players + 2
     return state
 
