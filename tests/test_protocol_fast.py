@@ -29,12 +29,14 @@ from sneferu_cli.games.sneferu.notation.fast import (
 from sneferu_cli.games.sneferu.notation.move import Move, parse_outcome
 from sneferu_cli.protocol import messages
 from sneferu_cli.protocol.messages import (
+    SEP,
     GameOver,
     IsReady,
     NewGame,
     Quit,
     SetOption,
     Sneferu,
+    is_listed_in,
     parse_arbiter_line,
     parse_engine_line,
 )
@@ -284,3 +286,20 @@ def test_the_arbiter_plays_and_records_a_game_without_building_a_grammar() -> No
                        timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["0", "normal", "0"]
+
+
+# Listed texts as the games write them: words of letters, digits and signs, no ';'.
+_LISTED_WORD = st.text("ab1,-.:+", min_size=1, max_size=3)
+_LISTED = st.lists(_LISTED_WORD, min_size=1, max_size=3).map(" ".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_LISTED, min_size=1, max_size=8), _LISTED | st.text("ab1 ;", max_size=9))
+@example(["a", "b"], "a ; b")
+@example(["a b", "c"], "b")
+@example(["a", "b"], "a ;")
+@example(["a"], "a")
+def test_a_move_is_listed_in_the_go_line_exactly_when_it_is_one_of_its_texts(
+        listed: list[str], move: str) -> None:
+    line = SEP.join(listed)
+    assert is_listed_in(line, move) == (move in listed)

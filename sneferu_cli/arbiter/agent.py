@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import msgspec
 
 from ..game import Game, get_game
-from ..protocol.messages import SEP, GameOver, NewGame, Position
+from ..protocol.messages import SEP, GameOver, NewGame, Position, is_listed_in
 from .process import EngineFault
 
 
@@ -82,6 +82,8 @@ class TurnRequest:
     def is_listed(self, move: str) -> bool:
         """True when ``move`` is written exactly as one of the legal moves listed (only
         once :meth:`legal` was called): it is legal by construction."""
+        if self._line is not None:  # a search of the go line's text, not of its 300 strings
+            return is_listed_in(self._line, move)
         return self._legal is not None and move in self._legal
 
     def current_position(self) -> str:

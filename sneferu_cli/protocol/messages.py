@@ -39,7 +39,8 @@ __all__ = [  # noqa: RUF022 (constants first, then the messages in protocol orde
     "ArbiterMessage", "GameOver", "Go", "IsReady", "NewGame", "Position", "Quit", "SetOption",
     "Sneferu",
     "Answer", "EngineMessage", "Feature", "Id", "Info", "OptionSpec", "ReadyOk", "SneferuOk",
-    "parse_arbiter_line", "parse_engine_line", "read_arbiter_line", "with_legal",
+    "is_listed_in", "parse_arbiter_line", "parse_engine_line", "read_arbiter_line",
+    "with_legal",
 ]
 
 PROTOCOL_VERSION = 1
@@ -138,6 +139,16 @@ def with_legal(go: str, legal: str) -> str:
     joins a position's list once): ``str(Go(..., legal=moves))`` is
     ``with_legal(str(Go(...)), SEP.join(moves))``."""
     return f"{go} legalmoves {legal}"
+
+
+def is_listed_in(line: str, move: str) -> bool:
+    """Whether ``move`` is one of the texts ``SEP`` joined into ``line`` (as
+    ``move in line.split(SEP)``, without splitting: no listed text holds a ``;``, so
+    every ``;`` of ``line`` is a separator's)."""
+    if ";" in move:
+        return False
+    return (line == move or line.startswith(move + SEP) or line.endswith(SEP + move)
+            or f"{SEP}{move}{SEP}" in line)
 
 
 class GameOver(msgspec.Struct, frozen=True):
