@@ -1173,24 +1173,19 @@ class GameState:
         """List the legal turns of a plain start of turn without trying them; False if not plain.
 
         Plain: no stored stone, no feast to take, a bag that is not empty (no shift). Such a
-        turn is a buy, then a placement or ``store``, or the forced end alone. Buys of one
-        column come together, and those of two columns differ (the column is part of the
-        outcome); within a column, only a buy of a kind of stone already bought from it can
-        repeat an outcome (the stones the column keeps differ otherwise), so only then are
-        outcomes compared (:meth:`_repeats`, as the whole states after them would be, built
-        without those states). Distinct outcomes after the buy stay distinct after a
-        placement, except Heba's sail-back to space 0 from spaces 1 and 2, which gets its
-        own check. The placements of a buy are the tables' (``stone_places``,
-        ``stone_texts_of``) at the indices of ``place_order`` of the open slots, the same
-        for every buy. Fills ``turns`` and/or ``texts`` in the order of
-        :meth:`_legal_turns_reference`.
+        turn is a buy, then a placement or ``store``, or the forced end alone: those of
+        each buy of :meth:`_plain_buys`, whose placements are the tables'
+        (``stone_places``, ``stone_texts_of``) at the indices of ``place_order`` of the
+        open slots, the same for every buy. Fills ``turns`` and/or ``texts`` in the order
+        of :meth:`_legal_turns_reference`.
         """
         if self._phase != _START or not self.bag_total:
             return False
         p = self.players[self.seat]
         if p.store or (p.power is _FEAST and not p.feasted):
             return False
-        buys = self._buy_numbers(p)
+        skips: dict[int, int] = {}
+        buys = self._plain_buys(p, skips)
         if not buys:
             if turns is not None:
                 turns.append((END,))
@@ -1198,75 +1193,113 @@ class GameState:
                 texts.append(str(END))
             return True
         t = self.tables
-        heba = p.power is _SAIL_BACK and not p.sailed and not p.ended
-        space = p.space
-        q = t.quarry_at[self.start_space]
-        quarry_tile = self.tiles[q] if q >= 0 else -1
-        colour_bit = 1 << t.quarry_material[q] if q >= 0 else 0
-        solo = self.ptah is not None
-        offer = self.offer
         opened = p.pyramid.open
         plain_order = t.place_order(opened, False)
-        kept: list[int] = []  # the buys of the column at hand listed so far
-        column = -1
-        kinds = 0
-        sailed_to_0: set[tuple[int, int, int, bool, int]] = set()
-        column_of, row_of = t.column_of, t.row_of
-        for number in buys:
-            c, r = column_of[number], row_of[number]
-            if c != column:
-                column = c
-                kinds = 0
-                kept.clear()
-            col = offer[c]
-            stone = col[r]
-            if kinds >> stone & 1 and self._repeats(number, kept):
+        for k, x in enumerate(buys):
+            number = (x >> 3) // 10
+            if x & 1:  # Ptah's take ends the game (R7): the buy alone
+                if turns is not None:
+                    turns.append((t.buy_of[number],))
+                if texts is not None:
+                    c, r = t.column_of[number], t.row_of[number]
+                    t.turn_texts_of(c, r, number & 1)  # its steps go to t.listed
+                    texts.append(t.buy_text[c][r][number & 1])
                 continue
-            kinds |= 1 << stone
-            kept.append(number)
-            bonus = number & 1
-            if solo:
-                work = self.clone()
-                work.apply(t.buy_of[number])
-                if work._phase == _OVER:  # Ptah's take ends the game (R7): the buy alone
-                    if turns is not None:
-                        turns.append((t.buy_of[number],))
-                    if texts is not None:
-                        t.turn_texts_of(c, r, bonus)  # its steps go to t.listed
-                        texts.append(t.buy_text[c][r][bonus])
-                    continue
-            tile = quarry_tile if STONE_MASK[stone] & colour_bit else -1
-            order = plain_order
-            skip = _NO_SKIP
-            if heba:
-                food, end = self._bought(number)
-                if end > 0:
-                    order = t.place_order(opened, True)
-                    if end <= 2:  # Heba sailing back from spaces 1 and 2 lands on 0 both times
-                        skip = set()
-                        rest = self._rest(c, r)
-                        for j, i in enumerate(order):
-                            if i & 2:  # with the sail-back
-                                hk = (c, rest, food, end != space, j)
-                                if hk in sailed_to_0:
-                                    skip.add(j)
-                                sailed_to_0.add(hk)
+            order = t.place_order(opened, True) if x & 4 else plain_order
+            skip = skips.get(k, 0) if skips else 0
             if texts is not None:
-                row = t.stone_texts_of(number, stone)
+                row = t.stone_texts[x >> 3]
+                if row is None:
+                    row = t.stone_texts_of(number, (x >> 3) % 10)
                 if not skip:
                     for i in order:
                         texts.append(row[i])
                 else:
-                    texts += [row[i] for j, i in enumerate(order) if j not in skip]
-                if tile == _STOREHOUSE:
-                    texts.append(t.turn_texts_of(c, r, bonus)[t.store_at])
+                    texts += [row[i] for j, i in enumerate(order) if not skip >> j & 1]
+                if x & 2:
+                    texts.append(t.turn_texts_of(t.column_of[number], t.row_of[number],
+                                                 number & 1)[t.store_at])
             if turns is not None:
                 buy = t.buy_of[number]
-                places = t.stone_places[stone]
-                turns += [(buy, places[i]) for j, i in enumerate(order) if j not in skip]
-                if tile == _STOREHOUSE:
+                places = t.stone_places[(x >> 3) % 10]
+                turns += [(buy, places[i]) for j, i in enumerate(order) if not skip >> j & 1]
+                if x & 2:
                     turns.append((buy, STORE))
         return True
+
+    def _plain_buys(self, p: Player, skips: dict[int, int]) -> list[int]:
+        """The buys of a plain start of turn (:meth:`_plain_turns`) by ``p`` that lead to
+        distinct states, in legal-step order, each as ``(number * 10 + stone) * 8 +
+        flags`` (``Tables.buy_of``; flags 1: the buy alone ends the game, Ptah's take,
+        R7; 2: the STOREHOUSE bonus applies, ``store`` follows the placements; 4: Heba's
+        placements may sail back). ``skips`` gets, by place in the list, the placements
+        (a bit each, by place in ``place_order``) that repeat an earlier buy's: Heba
+        sailing back to space 0 from spaces 1 and 2 lands there both times.
+
+        Buys of one column come together, and those of two columns differ (the column is
+        part of the outcome); within a column, two buys lead to the same state when they
+        keep the same stones in it (a run of stones of one kind from the one to the
+        other) at the same food and space. A plain buy is dropped when a buy of a row
+        below it in its run costs the same (same column: same time), a buy with the bonus
+        when it repeats one listed (:meth:`_repeats`).
+        """
+        t = self.tables
+        q = t.quarry_at[self.start_space]
+        store_bit = 1 << t.quarry_material[q] if q >= 0 and self.tiles[q] == _STOREHOUSE else 0
+        solo = self.ptah is not None
+        heba = p.power is _SAIL_BACK and not p.sailed and not p.ended
+        offer = self.offer
+        out: list[int] = []
+        kept: list[int] = []  # the buys of the column at hand listed so far
+        column = -1
+        col: list[int] = []
+        prices: tuple[int, ...] = ()
+        sailed_to_0: set[tuple[int, int, int, bool, int]] = set()
+        column_of, row_of = t.column_of, t.row_of
+        for number in self._buy_numbers(p):
+            c, r = column_of[number], row_of[number]
+            if c != column:
+                column = c
+                kept.clear()
+                col = offer[c]
+                prices = t.prices[c]
+            stone = col[r]
+            if number & 1:
+                if self._repeats(number, kept):
+                    continue
+            else:
+                below = r - 1
+                while below >= 0 and col[below] == stone and prices[below] != prices[r]:
+                    below -= 1
+                if below >= 0 and col[below] == stone:
+                    continue
+            kept.append(number)
+            x = (number * 10 + stone) * 8
+            if solo:
+                work = self.clone()
+                work.apply(t.buy_of[number])
+                if work._phase == _OVER:
+                    out.append(x | 1)
+                    continue
+            if STONE_MASK[stone] & store_bit:
+                x |= 2
+            if heba:
+                food, end = self._bought(number)
+                if end > 0:
+                    x |= 4
+                    if end <= 2:
+                        rest = self._rest(c, r)
+                        skip = 0
+                        for j, i in enumerate(t.place_order(p.pyramid.open, True)):
+                            if i & 2:  # with the sail-back
+                                hk = (c, rest, food, end != p.space, j)
+                                if hk in sailed_to_0:
+                                    skip |= 1 << j
+                                sailed_to_0.add(hk)
+                        if skip:
+                            skips[len(out)] = skip
+            out.append(x)
+        return out
 
     def _bonus_tile(self, stone: int) -> int:
         """The tile of the quarry the active boat started this turn on where ``stone`` has
