@@ -193,27 +193,29 @@ class Tables:
                             for row in slot] for slot in self.place]
         self.draw_text = [str(d) for d in self.draw]
         self.placement_lists: dict[int, tuple[tuple[Place, ...], tuple[int, ...]]] = {}
-        # Each stone's placements in every slot, at [(slot * 2 + heba) * 2 + swapped]
-        # (swapped 0: its materials left and right as STONE_MATERIALS gives them, 1: the
-        # other way round), with their numbers (``store_at``): a stone's placements into
-        # some open slots are these at the indices of ``place_order``.
+        # Each stone's placements in every slot, first without Heba's sail-back, at
+        # [slot * 2 + swapped], then without and with it, at [2 * slots + slot * 4 + heba *
+        # 2 + swapped] (swapped 0: its materials left and right as STONE_MATERIALS gives
+        # them, 1: the other way round), with their numbers (``store_at``): a stone's
+        # placements into some open slots are these at the indices of ``place_order``.
         stone_places: list[tuple[Place, ...]] = []
         stone_place_numbers: list[tuple[int, ...]] = []
         for a, b in _MATERIALS_OF:
             places: list[Place] = []
             numbers: list[int] = []
-            for s in range(g.slot_count):
-                for h in (0, 1):
-                    for x, y in ((a, b), (b, a)):
-                        place = self.place[s][x][y][h]
-                        assert place is not None  # a stone's materials differ
-                        places.append(place)
-                        numbers.append(((s * 5 + x) * 5 + y) * 2 + h)
+            for heba in ((0,), (0, 1)):
+                for s in range(g.slot_count):
+                    for h in heba:
+                        for x, y in ((a, b), (b, a)):
+                            place = self.place[s][x][y][h]
+                            assert place is not None  # a stone's materials differ
+                            places.append(place)
+                            numbers.append(((s * 5 + x) * 5 + y) * 2 + h)
             stone_places.append(tuple(places))
             stone_place_numbers.append(tuple(numbers))
         self.stone_places = tuple(stone_places)
         self.stone_place_numbers = tuple(stone_place_numbers)
-        self.place_orders: dict[int, tuple[int, ...]] = {}
+        self.place_orders: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
         # A placement's number: ((slot * 5 + left) * 5 + right) * 2 + heba; ``store_at``
         # is the store step's, ``store_at + 1`` none (a buy alone).
         self.store_at = g.slot_count * 50
@@ -237,10 +239,12 @@ class Tables:
         self.bonus_food[_FOOD1], self.bonus_food[_FOOD2] = self.food1, self.food2
         self.bonus_food[_TIMEFOOD] = self.timefood
 
-    def place_order(self, open_slots: int, sail: bool) -> tuple[int, ...]:
+    def place_order(self, open_slots: int,
+                    sail: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Where a stone's placements into ``open_slots`` are in ``stone_places``, in
-        legal-step order: slot by slot upwards, without then with Heba's sail-back
-        (``sail``), the stone's materials as given then swapped.
+        legal-step order (slot by slot upwards, without then with Heba's sail-back when
+        ``sail``, the stone's materials as given then swapped), and the same as runs of
+        consecutive indices: start, stop, start, stop...
 
         Kept once made (few masks of open slots recur over many games).
         """
@@ -249,12 +253,19 @@ class Tables:
         if found is not None:
             return found
         order: list[int] = []
+        runs: list[int] = []
         for s in range(self.slots):
             if open_slots >> s & 1:
-                order += (s * 4, s * 4 + 1, s * 4 + 2, s * 4 + 3) if sail else (s * 4, s * 4 + 1)
+                first = 2 * self.slots + s * 4 if sail else s * 2
+                stop = first + (4 if sail else 2)
+                order += range(first, stop)
+                if runs and runs[-1] == first:
+                    runs[-1] = stop
+                else:
+                    runs += (first, stop)
         if len(self.place_orders) >= PLACEMENT_LISTS_KEPT:
             self.place_orders.clear()
-        found = self.place_orders[key] = tuple(order)
+        found = self.place_orders[key] = tuple(order), tuple(runs)
         return found
 
     def placements(self, open_slots: int, stone: int,
@@ -268,7 +279,7 @@ class Tables:
         found = self.placement_lists.get(key)
         if found is not None:
             return found
-        order = self.place_order(open_slots, sail)
+        order = self.place_order(open_slots, sail)[0]
         places, numbers = self.stone_places[stone], self.stone_place_numbers[stone]
         if len(self.placement_lists) >= PLACEMENT_LISTS_KEPT:
             self.placement_lists.clear()
@@ -1173,19 +1184,25 @@ class GameState:
         """List the legal turns of a plain start of turn without trying them; False if not plain.
 
         Plain: no stored stone, no feast to take, a bag that is not empty (no shift). Such a
-        turn is a buy, then a placement or ``store``, or the forced end alone: those of
-        each buy of :meth:`_plain_buys`, whose placements are the tables'
-        (``stone_places``, ``stone_texts_of``) at the indices of ``place_order`` of the
-        open slots, the same for every buy. Fills ``turns`` and/or ``texts`` in the order
-        of :meth:`_legal_turns_reference`.
+        turn is a buy, then a placement or ``store``, or the forced end alone. Buys of one
+        column come together, and those of two columns differ (the column is part of the
+        outcome); within a column, two buys lead to the same state when they keep the same
+        stones in it (a run of stones of one kind from the one to the other) at the same
+        food and space. So a plain buy is dropped when a buy of a row below it in its run
+        costs the same (same column: same time), a buy with the bonus when it repeats one
+        listed (:meth:`_repeats`). Distinct outcomes after the buy stay distinct after a
+        placement, except Heba's sail-back to space 0 from spaces 1 and 2, which gets its
+        own check. The placements of a buy are the tables' (``stone_places``,
+        ``stone_texts_of``) at the indices of ``place_order`` of the open slots, the same
+        for every buy, its texts whole runs of them at a time. Fills ``turns`` and/or
+        ``texts`` in the order of :meth:`_legal_turns_reference`.
         """
         if self._phase != _START or not self.bag_total:
             return False
         p = self.players[self.seat]
         if p.store or (p.power is _FEAST and not p.feasted):
             return False
-        skips: dict[int, int] = {}
-        buys = self._plain_buys(p, skips)
+        buys = self._buy_numbers(p)
         if not buys:
             if turns is not None:
                 turns.append((END,))
@@ -1193,70 +1210,21 @@ class GameState:
                 texts.append(str(END))
             return True
         t = self.tables
-        opened = p.pyramid.open
-        plain_order = t.place_order(opened, False)
-        for k, x in enumerate(buys):
-            number = (x >> 3) // 10
-            if x & 1:  # Ptah's take ends the game (R7): the buy alone
-                if turns is not None:
-                    turns.append((t.buy_of[number],))
-                if texts is not None:
-                    c, r = t.column_of[number], t.row_of[number]
-                    t.turn_texts_of(c, r, number & 1)  # its steps go to t.listed
-                    texts.append(t.buy_text[c][r][number & 1])
-                continue
-            order = t.place_order(opened, True) if x & 4 else plain_order
-            skip = skips.get(k, 0) if skips else 0
-            if texts is not None:
-                row = t.stone_texts[x >> 3]
-                if row is None:
-                    row = t.stone_texts_of(number, (x >> 3) % 10)
-                if not skip:
-                    for i in order:
-                        texts.append(row[i])
-                else:
-                    texts += [row[i] for j, i in enumerate(order) if not skip >> j & 1]
-                if x & 2:
-                    texts.append(t.turn_texts_of(t.column_of[number], t.row_of[number],
-                                                 number & 1)[t.store_at])
-            if turns is not None:
-                buy = t.buy_of[number]
-                places = t.stone_places[(x >> 3) % 10]
-                turns += [(buy, places[i]) for j, i in enumerate(order) if not skip >> j & 1]
-                if x & 2:
-                    turns.append((buy, STORE))
-        return True
-
-    def _plain_buys(self, p: Player, skips: dict[int, int]) -> list[int]:
-        """The buys of a plain start of turn (:meth:`_plain_turns`) by ``p`` that lead to
-        distinct states, in legal-step order, each as ``(number * 10 + stone) * 8 +
-        flags`` (``Tables.buy_of``; flags 1: the buy alone ends the game, Ptah's take,
-        R7; 2: the STOREHOUSE bonus applies, ``store`` follows the placements; 4: Heba's
-        placements may sail back). ``skips`` gets, by place in the list, the placements
-        (a bit each, by place in ``place_order``) that repeat an earlier buy's: Heba
-        sailing back to space 0 from spaces 1 and 2 lands there both times.
-
-        Buys of one column come together, and those of two columns differ (the column is
-        part of the outcome); within a column, two buys lead to the same state when they
-        keep the same stones in it (a run of stones of one kind from the one to the
-        other) at the same food and space. A plain buy is dropped when a buy of a row
-        below it in its run costs the same (same column: same time), a buy with the bonus
-        when it repeats one listed (:meth:`_repeats`).
-        """
-        t = self.tables
         q = t.quarry_at[self.start_space]
         store_bit = 1 << t.quarry_material[q] if q >= 0 and self.tiles[q] == _STOREHOUSE else 0
+        plus = q >= 0 and not store_bit  # buys with the bonus may come
         solo = self.ptah is not None
         heba = p.power is _SAIL_BACK and not p.sailed and not p.ended
+        opened = p.pyramid.open
+        plain_order, plain_runs = t.place_order(opened, False)
         offer = self.offer
-        out: list[int] = []
         kept: list[int] = []  # the buys of the column at hand listed so far
         column = -1
         col: list[int] = []
         prices: tuple[int, ...] = ()
         sailed_to_0: set[tuple[int, int, int, bool, int]] = set()
         column_of, row_of = t.column_of, t.row_of
-        for number in self._buy_numbers(p):
+        for number in buys:
             c, r = column_of[number], row_of[number]
             if c != column:
                 column = c
@@ -1264,7 +1232,8 @@ class GameState:
                 col = offer[c]
                 prices = t.prices[c]
             stone = col[r]
-            if number & 1:
+            bonus = number & 1
+            if bonus:
                 if self._repeats(number, kept):
                     continue
             else:
@@ -1273,33 +1242,48 @@ class GameState:
                     below -= 1
                 if below >= 0 and col[below] == stone:
                     continue
-            kept.append(number)
-            x = (number * 10 + stone) * 8
+            if plus:
+                kept.append(number)
             if solo:
                 work = self.clone()
                 work.apply(t.buy_of[number])
-                if work._phase == _OVER:
-                    out.append(x | 1)
+                if work._phase == _OVER:  # Ptah's take ends the game (R7): the buy alone
+                    if turns is not None:
+                        turns.append((t.buy_of[number],))
+                    if texts is not None:
+                        t.turn_texts_of(c, r, bonus)  # its steps go to t.listed
+                        texts.append(t.buy_text[c][r][bonus])
                     continue
-            if STONE_MASK[stone] & store_bit:
-                x |= 2
+            order, runs = plain_order, plain_runs
+            skip = 0  # placements dropped, a bit each by place in order
             if heba:
                 food, end = self._bought(number)
                 if end > 0:
-                    x |= 4
-                    if end <= 2:
+                    order, runs = t.place_order(opened, True)
+                    if end <= 2:  # Heba sailing back from spaces 1 and 2 lands on 0 both times
                         rest = self._rest(c, r)
-                        skip = 0
-                        for j, i in enumerate(t.place_order(p.pyramid.open, True)):
-                            if i & 2:  # with the sail-back
+                        for j, i in enumerate(order):
+                            if (i - 2 * t.slots) & 2:  # with the sail-back
                                 hk = (c, rest, food, end != p.space, j)
                                 if hk in sailed_to_0:
                                     skip |= 1 << j
                                 sailed_to_0.add(hk)
-                        if skip:
-                            skips[len(out)] = skip
-            out.append(x)
-        return out
+            if texts is not None:
+                row = t.stone_texts_of(number, stone)
+                if not skip:
+                    for j in range(0, len(runs), 2):
+                        texts += row[runs[j]:runs[j + 1]]
+                else:
+                    texts += [row[i] for j, i in enumerate(order) if not skip >> j & 1]
+                if STONE_MASK[stone] & store_bit:
+                    texts.append(t.turn_texts_of(c, r, bonus)[t.store_at])
+            if turns is not None:
+                buy = t.buy_of[number]
+                places = t.stone_places[stone]
+                turns += [(buy, places[i]) for j, i in enumerate(order) if not skip >> j & 1]
+                if STONE_MASK[stone] & store_bit:
+                    turns.append((buy, STORE))
+        return True
 
     def _bonus_tile(self, stone: int) -> int:
         """The tile of the quarry the active boat started this turn on where ``stone`` has
