@@ -121,6 +121,10 @@ _NO_SKIP: Final[set[int]] = set()  # never changed: no placement skipped
 # How many placement lists (Tables.placements) an edition keeps at most (random 4-player
 # games meet about 3,700 over 3,000 games).
 PLACEMENT_LISTS_KEPT = 20_000
+# How many segments of listings (Tables.buy_texts) an edition keeps at most (random
+# 4-player games meet about 49,000 over 360 games, most of them early; 100,000 take
+# about 12 MB).
+BUY_TEXTS_KEPT = 100_000
 
 class Tables:
     """Numbers and precomputed step objects of an edition, shared by all its states."""
@@ -193,29 +197,27 @@ class Tables:
                             for row in slot] for slot in self.place]
         self.draw_text = [str(d) for d in self.draw]
         self.placement_lists: dict[int, tuple[tuple[Place, ...], tuple[int, ...]]] = {}
-        # Each stone's placements in every slot, first without Heba's sail-back, at
-        # [slot * 2 + swapped], then without and with it, at [2 * slots + slot * 4 + heba *
-        # 2 + swapped] (swapped 0: its materials left and right as STONE_MATERIALS gives
-        # them, 1: the other way round), with their numbers (``store_at``): a stone's
-        # placements into some open slots are these at the indices of ``place_order``.
+        # Each stone's placements in every slot, at [(slot * 2 + heba) * 2 + swapped]
+        # (swapped 0: its materials left and right as STONE_MATERIALS gives them, 1: the
+        # other way round), with their numbers (``store_at``): a stone's placements into
+        # some open slots are these at the indices of ``place_order``.
         stone_places: list[tuple[Place, ...]] = []
         stone_place_numbers: list[tuple[int, ...]] = []
         for a, b in _MATERIALS_OF:
             places: list[Place] = []
             numbers: list[int] = []
-            for heba in ((0,), (0, 1)):
-                for s in range(g.slot_count):
-                    for h in heba:
-                        for x, y in ((a, b), (b, a)):
-                            place = self.place[s][x][y][h]
-                            assert place is not None  # a stone's materials differ
-                            places.append(place)
-                            numbers.append(((s * 5 + x) * 5 + y) * 2 + h)
+            for s in range(g.slot_count):
+                for h in (0, 1):
+                    for x, y in ((a, b), (b, a)):
+                        place = self.place[s][x][y][h]
+                        assert place is not None  # a stone's materials differ
+                        places.append(place)
+                        numbers.append(((s * 5 + x) * 5 + y) * 2 + h)
             stone_places.append(tuple(places))
             stone_place_numbers.append(tuple(numbers))
         self.stone_places = tuple(stone_places)
         self.stone_place_numbers = tuple(stone_place_numbers)
-        self.place_orders: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+        self.place_orders: dict[int, tuple[int, ...]] = {}
         # A placement's number: ((slot * 5 + left) * 5 + right) * 2 + heba; ``store_at``
         # is the store step's, ``store_at + 1`` none (a buy alone).
         self.store_at = g.slot_count * 50
@@ -229,6 +231,12 @@ class Tables:
         # The same texts by buy and stone, indexed as ``stone_places``, made when a
         # listing first needs them: stone_texts[buy number * 10 + stone].
         self.stone_texts: list[tuple[str, ...] | None] = [None] * (len(self.buy_of) * 10)
+        # The texts of a buy and stone followed by each placement of the stone into some
+        # open slots (a segment of a listing), made when a listing first needs them:
+        # buy_texts[(open slots * 2 + sail) * len(stone_texts) + buy number * 10 + stone].
+        # Few masks of open slots recur over many games, so most listings are written
+        # from these alone.
+        self.buy_texts: dict[int, tuple[str, ...]] = {}
         # The move of every text written from these tables, as buy number * moves_per_buy
         # + placement number (-1: the forced end): ints, which it leaves alone too.
         self.moves_per_buy = self.store_at + 2
@@ -239,12 +247,10 @@ class Tables:
         self.bonus_food[_FOOD1], self.bonus_food[_FOOD2] = self.food1, self.food2
         self.bonus_food[_TIMEFOOD] = self.timefood
 
-    def place_order(self, open_slots: int,
-                    sail: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def place_order(self, open_slots: int, sail: bool) -> tuple[int, ...]:
         """Where a stone's placements into ``open_slots`` are in ``stone_places``, in
-        legal-step order (slot by slot upwards, without then with Heba's sail-back when
-        ``sail``, the stone's materials as given then swapped), and the same as runs of
-        consecutive indices: start, stop, start, stop...
+        legal-step order: slot by slot upwards, without then with Heba's sail-back
+        (``sail``), the stone's materials as given then swapped.
 
         Kept once made (few masks of open slots recur over many games).
         """
@@ -253,19 +259,12 @@ class Tables:
         if found is not None:
             return found
         order: list[int] = []
-        runs: list[int] = []
         for s in range(self.slots):
             if open_slots >> s & 1:
-                first = 2 * self.slots + s * 4 if sail else s * 2
-                stop = first + (4 if sail else 2)
-                order += range(first, stop)
-                if runs and runs[-1] == first:
-                    runs[-1] = stop
-                else:
-                    runs += (first, stop)
+                order += (s * 4, s * 4 + 1, s * 4 + 2, s * 4 + 3) if sail else (s * 4, s * 4 + 1)
         if len(self.place_orders) >= PLACEMENT_LISTS_KEPT:
             self.place_orders.clear()
-        found = self.place_orders[key] = tuple(order), tuple(runs)
+        found = self.place_orders[key] = tuple(order)
         return found
 
     def placements(self, open_slots: int, stone: int,
@@ -279,7 +278,7 @@ class Tables:
         found = self.placement_lists.get(key)
         if found is not None:
             return found
-        order = self.place_order(open_slots, sail)[0]
+        order = self.place_order(open_slots, sail)
         places, numbers = self.stone_places[stone], self.stone_place_numbers[stone]
         if len(self.placement_lists) >= PLACEMENT_LISTS_KEPT:
             self.placement_lists.clear()
@@ -325,6 +324,21 @@ class Tables:
         made = tuple([row[n] for n in self.stone_place_numbers[stone]])
         self.stone_texts[number * 10 + stone] = made
         return made
+
+    def buy_texts_of(self, number: int, stone: int, open_slots: int,
+                     sail: bool) -> tuple[str, ...]:
+        """The whole-move texts of the buy numbered ``number`` of ``stone`` followed by
+        each of its placements into ``open_slots`` (:meth:`placements` order; ``sail``:
+        with Heba's sail-back too), from :meth:`stone_texts_of`; kept (``buy_texts``)."""
+        key = (open_slots << 1 | sail) * len(self.stone_texts) + number * 10 + stone
+        found = self.buy_texts.get(key)
+        if found is not None:
+            return found
+        row = self.stone_texts_of(number, stone)
+        if len(self.buy_texts) >= BUY_TEXTS_KEPT:
+            self.buy_texts.clear()
+        found = self.buy_texts[key] = tuple([row[i] for i in self.place_order(open_slots, sail)])
+        return found
 
     def listed_move(self, text: str) -> tuple[Step, ...] | None:
         """The steps of a whole-move text these tables wrote (``listed``), else None."""
@@ -1192,9 +1206,9 @@ class GameState:
         costs the same (same column: same time), a buy with the bonus when it repeats one
         listed (:meth:`_repeats`). Distinct outcomes after the buy stay distinct after a
         placement, except Heba's sail-back to space 0 from spaces 1 and 2, which gets its
-        own check. The placements of a buy are the tables' (``stone_places``,
-        ``stone_texts_of``) at the indices of ``place_order`` of the open slots, the same
-        for every buy, its texts whole runs of them at a time. Fills ``turns`` and/or
+        own check. The placements of a buy are the tables' (``stone_places``) at the
+        indices of ``place_order`` of the open slots, the same for every buy, and its
+        texts a segment the tables keep (``buy_texts_of``). Fills ``turns`` and/or
         ``texts`` in the order of :meth:`_legal_turns_reference`.
         """
         if self._phase != _START or not self.bag_total:
@@ -1216,7 +1230,6 @@ class GameState:
         solo = self.ptah is not None
         heba = p.power is _SAIL_BACK and not p.sailed and not p.ended
         opened = p.pyramid.open
-        plain_order, plain_runs = t.place_order(opened, False)
         offer = self.offer
         kept: list[int] = []  # the buys of the column at hand listed so far
         column = -1
@@ -1254,33 +1267,34 @@ class GameState:
                         t.turn_texts_of(c, r, bonus)  # its steps go to t.listed
                         texts.append(t.buy_text[c][r][bonus])
                     continue
-            order, runs = plain_order, plain_runs
-            skip = 0  # placements dropped, a bit each by place in order
+            sail = False
+            skip = 0  # placements dropped, a bit each by place in place_order
             if heba:
                 food, end = self._bought(number)
                 if end > 0:
-                    order, runs = t.place_order(opened, True)
+                    sail = True
                     if end <= 2:  # Heba sailing back from spaces 1 and 2 lands on 0 both times
                         rest = self._rest(c, r)
-                        for j, i in enumerate(order):
-                            if (i - 2 * t.slots) & 2:  # with the sail-back
+                        for j, i in enumerate(t.place_order(opened, True)):
+                            if i & 2:  # with the sail-back
                                 hk = (c, rest, food, end != p.space, j)
                                 if hk in sailed_to_0:
                                     skip |= 1 << j
                                 sailed_to_0.add(hk)
             if texts is not None:
-                row = t.stone_texts_of(number, stone)
                 if not skip:
-                    for j in range(0, len(runs), 2):
-                        texts += row[runs[j]:runs[j + 1]]
+                    texts.extend(t.buy_texts_of(number, stone, opened, sail))
                 else:
-                    texts += [row[i] for j, i in enumerate(order) if not skip >> j & 1]
+                    row = t.stone_texts_of(number, stone)
+                    texts += [row[i] for j, i in enumerate(t.place_order(opened, True))
+                              if not skip >> j & 1]
                 if STONE_MASK[stone] & store_bit:
                     texts.append(t.turn_texts_of(c, r, bonus)[t.store_at])
             if turns is not None:
                 buy = t.buy_of[number]
                 places = t.stone_places[stone]
-                turns += [(buy, places[i]) for j, i in enumerate(order) if not skip >> j & 1]
+                turns += [(buy, places[i]) for j, i in enumerate(t.place_order(opened, sail))
+                          if not skip >> j & 1]
                 if STONE_MASK[stone] & store_bit:
                     turns.append((buy, STORE))
         return True
