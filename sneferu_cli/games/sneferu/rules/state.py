@@ -122,9 +122,10 @@ _NO_SKIP: Final[set[int]] = set()  # never changed: no placement skipped
 # games meet about 3,700 over 3,000 games).
 PLACEMENT_LISTS_KEPT = 20_000
 # How many segments of listings (Tables.buy_texts) an edition keeps at most (random
-# 4-player games meet about 49,000 over 360 games, most of them early; 100,000 take
-# about 12 MB).
+# 4-player games meet about 47,000 over 360 games, most of them early, for about 370
+# masks of open slots; 100,000 take about 12 MB).
 BUY_TEXTS_KEPT = 100_000
+BUY_TEXT_MASKS_KEPT = 2_000  # and for so many masks (a list of 560 entries each)
 
 class Tables:
     """Numbers and precomputed step objects of an edition, shared by all its states."""
@@ -233,10 +234,10 @@ class Tables:
         self.stone_texts: list[tuple[str, ...] | None] = [None] * (len(self.buy_of) * 10)
         # The texts of a buy and stone followed by each placement of the stone into some
         # open slots (a segment of a listing), made when a listing first needs them:
-        # buy_texts[(open slots * 2 + sail) * len(stone_texts) + buy number * 10 + stone].
-        # Few masks of open slots recur over many games, so most listings are written
-        # from these alone.
-        self.buy_texts: dict[int, tuple[str, ...]] = {}
+        # buy_texts[open slots * 2 + sail][buy number * 10 + stone]. Few masks of open
+        # slots recur over many games, so most listings are written from these alone.
+        self.buy_texts: dict[int, list[tuple[str, ...] | None]] = {}
+        self.buy_texts_made = 0
         # The move of every text written from these tables, as buy number * moves_per_buy
         # + placement number (-1: the forced end): ints, which it leaves alone too.
         self.moves_per_buy = self.store_at + 2
@@ -325,19 +326,36 @@ class Tables:
         self.stone_texts[number * 10 + stone] = made
         return made
 
+    def buy_texts_into(self, open_slots: int, sail: bool) -> list[tuple[str, ...] | None]:
+        """The segments of listings kept for ``open_slots`` (``buy_texts``), by buy number
+        * 10 + stone; None where :meth:`buy_texts_of` has not made one yet."""
+        key = open_slots << 1 | sail
+        found = self.buy_texts.get(key)
+        if found is None:
+            if len(self.buy_texts) >= BUY_TEXT_MASKS_KEPT:
+                self.buy_texts.clear()
+                self.buy_texts_made = 0
+            found = self.buy_texts[key] = [None] * len(self.stone_texts)
+        return found
+
     def buy_texts_of(self, number: int, stone: int, open_slots: int,
                      sail: bool) -> tuple[str, ...]:
         """The whole-move texts of the buy numbered ``number`` of ``stone`` followed by
         each of its placements into ``open_slots`` (:meth:`placements` order; ``sail``:
-        with Heba's sail-back too), from :meth:`stone_texts_of`; kept (``buy_texts``)."""
-        key = (open_slots << 1 | sail) * len(self.stone_texts) + number * 10 + stone
-        found = self.buy_texts.get(key)
+        with Heba's sail-back too), from :meth:`stone_texts_of`; kept (``buy_texts``, at
+        most ``BUY_TEXTS_KEPT``)."""
+        kept = self.buy_texts_into(open_slots, sail)
+        found = kept[number * 10 + stone]
         if found is not None:
             return found
-        row = self.stone_texts_of(number, stone)
-        if len(self.buy_texts) >= BUY_TEXTS_KEPT:
+        if self.buy_texts_made >= BUY_TEXTS_KEPT:
             self.buy_texts.clear()
-        found = self.buy_texts[key] = tuple([row[i] for i in self.place_order(open_slots, sail)])
+            self.buy_texts_made = 0
+            kept = self.buy_texts_into(open_slots, sail)
+        row = self.stone_texts_of(number, stone)
+        found = kept[number * 10 + stone] = tuple(
+            [row[i] for i in self.place_order(open_slots, sail)])
+        self.buy_texts_made += 1
         return found
 
     def listed_move(self, text: str) -> tuple[Step, ...] | None:
@@ -1230,6 +1248,7 @@ class GameState:
         solo = self.ptah is not None
         heba = p.power is _SAIL_BACK and not p.sailed and not p.ended
         opened = p.pyramid.open
+        segments = t.buy_texts_into(opened, False) if texts is not None else []
         offer = self.offer
         kept: list[int] = []  # the buys of the column at hand listed so far
         column = -1
@@ -1282,8 +1301,11 @@ class GameState:
                                     skip |= 1 << j
                                 sailed_to_0.add(hk)
             if texts is not None:
-                if not skip:
-                    texts.extend(t.buy_texts_of(number, stone, opened, sail))
+                segment = segments[number * 10 + stone] if not sail else None
+                if segment is not None:
+                    texts += segment
+                elif not skip:
+                    texts += t.buy_texts_of(number, stone, opened, sail)
                 else:
                     row = t.stone_texts_of(number, stone)
                     texts += [row[i] for j, i in enumerate(t.place_order(opened, True))
