@@ -125,8 +125,7 @@ PLACEMENT_LISTS_KEPT = 20_000
 # 4-player games meet about 47,000 over 360 games, most of them early, for about 370
 # masks of open slots; 100,000 take about 12 MB).
 BUY_TEXTS_KEPT = 100_000
-BUY_TEXT_MASKS_KEPT = 2_000  # and for so many masks
-_NO_SEGMENTS: Final[tuple[tuple[str, ...] | None, ...]] = (None,) * len(Stone)  # none made
+BUY_TEXT_MASKS_KEPT = 2_000  # and for so many masks (a list of 560 entries each)
 
 class Tables:
     """Numbers and precomputed step objects of an edition, shared by all its states."""
@@ -235,12 +234,9 @@ class Tables:
         self.stone_texts: list[tuple[str, ...] | None] = [None] * (len(self.buy_of) * 10)
         # The texts of a buy and stone followed by each placement of the stone into some
         # open slots (a segment of a listing), made when a listing first needs them:
-        # buy_texts[open slots * 2 + sail][buy number][stone]. Few masks of open slots
-        # recur over many games, so most listings are written from these alone. A buy's
-        # segments are a tuple, replaced when one is added: tuples of strings (and None)
-        # that the garbage collector stops tracking, where lists would be traversed at
-        # each full collection.
-        self.buy_texts: dict[int, list[tuple[tuple[str, ...] | None, ...]]] = {}
+        # buy_texts[open slots * 2 + sail][buy number * 10 + stone]. Few masks of open
+        # slots recur over many games, so most listings are written from these alone.
+        self.buy_texts: dict[int, list[tuple[str, ...] | None]] = {}
         self.buy_texts_made = 0
         # The move of every text written from these tables, as buy number * moves_per_buy
         # + placement number (-1: the forced end): ints, which it leaves alone too.
@@ -330,17 +326,16 @@ class Tables:
         self.stone_texts[number * 10 + stone] = made
         return made
 
-    def buy_texts_into(self, open_slots: int,
-                       sail: bool) -> list[tuple[tuple[str, ...] | None, ...]]:
+    def buy_texts_into(self, open_slots: int, sail: bool) -> list[tuple[str, ...] | None]:
         """The segments of listings kept for ``open_slots`` (``buy_texts``), by buy number
-        and stone; None where :meth:`buy_texts_of` has not made one yet."""
+        * 10 + stone; None where :meth:`buy_texts_of` has not made one yet."""
         key = open_slots << 1 | sail
         found = self.buy_texts.get(key)
         if found is None:
             if len(self.buy_texts) >= BUY_TEXT_MASKS_KEPT:
                 self.buy_texts.clear()
                 self.buy_texts_made = 0
-            found = self.buy_texts[key] = [_NO_SEGMENTS] * len(self.buy_of)
+            found = self.buy_texts[key] = [None] * len(self.stone_texts)
         return found
 
     def buy_texts_of(self, number: int, stone: int, open_slots: int,
@@ -350,7 +345,7 @@ class Tables:
         with Heba's sail-back too), from :meth:`stone_texts_of`; kept (``buy_texts``, at
         most ``BUY_TEXTS_KEPT``)."""
         kept = self.buy_texts_into(open_slots, sail)
-        found = kept[number][stone]
+        found = kept[number * 10 + stone]
         if found is not None:
             return found
         if self.buy_texts_made >= BUY_TEXTS_KEPT:
@@ -358,9 +353,8 @@ class Tables:
             self.buy_texts_made = 0
             kept = self.buy_texts_into(open_slots, sail)
         row = self.stone_texts_of(number, stone)
-        found = tuple([row[i] for i in self.place_order(open_slots, sail)])
-        segments = kept[number]
-        kept[number] = (*segments[:stone], found, *segments[stone + 1:])
+        found = kept[number * 10 + stone] = tuple(
+            [row[i] for i in self.place_order(open_slots, sail)])
         self.buy_texts_made += 1
         return found
 
@@ -1307,7 +1301,7 @@ class GameState:
                                     skip |= 1 << j
                                 sailed_to_0.add(hk)
             if texts is not None:
-                segment = segments[number][stone] if not sail else None
+                segment = segments[number * 10 + stone] if not sail else None
                 if segment is not None:
                     texts += segment
                 elif not skip:
