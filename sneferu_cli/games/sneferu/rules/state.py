@@ -1222,7 +1222,7 @@ class GameState:
         stones in it (a run of stones of one kind from the one to the other) at the same
         food and space. So a plain buy is dropped when a buy of a row below it in its run
         costs the same (same column: same time), a buy with the bonus when it repeats one
-        listed (:meth:`_repeats`). Distinct outcomes after the buy stay distinct after a
+        before it (:meth:`_repeats`). Distinct outcomes after the buy stay distinct after a
         placement, except Heba's sail-back to space 0 from spaces 1 and 2, which gets its
         own check. The placements of a buy are the tables' (``stone_places``) at the
         indices of ``place_order`` of the open slots, the same for every buy, and its
@@ -1244,29 +1244,28 @@ class GameState:
         t = self.tables
         q = t.quarry_at[self.start_space]
         store_bit = 1 << t.quarry_material[q] if q >= 0 and self.tiles[q] == _STOREHOUSE else 0
-        plus = q >= 0 and not store_bit  # buys with the bonus may come
         solo = self.ptah is not None
         heba = p.power is _SAIL_BACK and not p.sailed and not p.ended
         opened = p.pyramid.open
         segments = t.buy_texts_into(opened, False) if texts is not None else []
         offer = self.offer
-        kept: list[int] = []  # the buys of the column at hand listed so far
         column = -1
+        first = 0  # where the buys of the column at hand start in buys
         col: list[int] = []
         prices: tuple[int, ...] = ()
-        sailed_to_0: set[tuple[int, int, int, bool, int]] = set()
+        sailed_to_0: set[tuple[int, int, int, bool, int]] | None = None
         column_of, row_of = t.column_of, t.row_of
-        for number in buys:
+        for at, number in enumerate(buys):
             c, r = column_of[number], row_of[number]
             if c != column:
                 column = c
-                kept.clear()
+                first = at
                 col = offer[c]
                 prices = t.prices[c]
             stone = col[r]
             bonus = number & 1
             if bonus:
-                if self._repeats(number, kept):
+                if self._repeats(buys, first, at):
                     continue
             else:
                 below = r - 1
@@ -1274,8 +1273,6 @@ class GameState:
                     below -= 1
                 if below >= 0 and col[below] == stone:
                     continue
-            if plus:
-                kept.append(number)
             if solo:
                 work = self.clone()
                 work.apply(t.buy_of[number])
@@ -1294,6 +1291,8 @@ class GameState:
                     sail = True
                     if end <= 2:  # Heba sailing back from spaces 1 and 2 lands on 0 both times
                         rest = self._rest(c, r)
+                        if sailed_to_0 is None:
+                            sailed_to_0 = set()
                         for j, i in enumerate(t.place_order(opened, True)):
                             if i & 2:  # with the sail-back
                                 hk = (c, rest, food, end != p.space, j)
@@ -1350,26 +1349,28 @@ class GameState:
                 rest = rest * 16 + kept + 1
         return rest
 
-    def _repeats(self, number: int, kept: list[int]) -> bool:
-        """Whether the buy numbered ``number`` leads where a buy of ``kept`` (earlier buys
-        of its column from this start of turn) does: the same food and space, and the
-        same stones kept in the column, so a run of stones of one kind from the one
-        bought to the other. Then the whole state after them is the same, Ptah's take
-        too (it depends on the column bought, the spaces sailed and the offer)."""
+    def _repeats(self, buys: list[int], first: int, at: int) -> bool:
+        """Whether buy ``buys[at]`` (numbers, ``Tables.buy_of``) leads where one of
+        ``buys[first:at]`` (earlier buys of its column from this start of turn) does: the
+        same food and space, and the same stones kept in the column, so a run of stones
+        of one kind from the one bought to the other. Then the whole state after them is
+        the same, Ptah's take too (it depends on the column bought, the spaces sailed and
+        the offer). An earlier buy that repeats another stands for it."""
         t = self.tables
+        number = buys[at]
         col = self.offer[t.column_of[number]]
         r = t.row_of[number]
         stone = col[r]
+        low = r
+        while low > 0 and col[low - 1] == stone:
+            low -= 1
+        high = r
+        while high + 1 < len(col) and col[high + 1] == stone:
+            high += 1
         bought = self._bought(number)
-        for k in kept:
-            other = t.row_of[k]
-            low, high = (other, r) if other < r else (r, other)
-            run = True
-            for i in range(low, high + 1):
-                if col[i] != stone:
-                    run = False
-                    break
-            if run and self._bought(k) == bought:
+        for k in range(first, at):
+            other = t.row_of[buys[k]]
+            if low <= other <= high and self._bought(buys[k]) == bought:
                 return True
         return False
 
