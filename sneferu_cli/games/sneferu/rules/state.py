@@ -338,13 +338,15 @@ class Tables:
             found = self.buy_texts[key] = [None] * len(self.stone_texts)
         return found
 
-    def buy_texts_of(self, number: int, stone: int, open_slots: int,
-                     sail: bool) -> tuple[str, ...]:
+    def buy_texts_of(self, number: int, stone: int, open_slots: int, sail: bool,
+                     kept: list[tuple[str, ...] | None] | None = None) -> tuple[str, ...]:
         """The whole-move texts of the buy numbered ``number`` of ``stone`` followed by
         each of its placements into ``open_slots`` (:meth:`placements` order; ``sail``:
         with Heba's sail-back too), from :meth:`stone_texts_of`; kept (``buy_texts``, at
-        most ``BUY_TEXTS_KEPT``)."""
-        kept = self.buy_texts_into(open_slots, sail)
+        most ``BUY_TEXTS_KEPT``; ``kept``: :meth:`buy_texts_into` of those slots, when the
+        caller has it)."""
+        if kept is None:
+            kept = self.buy_texts_into(open_slots, sail)
         found = kept[number * 10 + stone]
         if found is not None:
             return found
@@ -1304,7 +1306,8 @@ class GameState:
                 if segment is not None:
                     texts += segment
                 elif not skip:
-                    texts += t.buy_texts_of(number, stone, opened, sail)
+                    texts += t.buy_texts_of(number, stone, opened, sail,
+                                            segments if not sail else None)
                 else:
                     row = t.stone_texts_of(number, stone)
                     texts += [row[i] for j, i in enumerate(t.place_order(opened, True))
