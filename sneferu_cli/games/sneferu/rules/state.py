@@ -1301,6 +1301,7 @@ class GameState:
                                 if hk in sailed_to_0:
                                     skip |= 1 << j
                                 sailed_to_0.add(hk)
+            store = store_bit != 0 and STONE_MASK[stone] & store_bit != 0
             if texts is not None:
                 segment = segments[number * 10 + stone] if not sail else None
                 if segment is not None:
@@ -1312,14 +1313,14 @@ class GameState:
                     row = t.stone_texts_of(number, stone)
                     texts += [row[i] for j, i in enumerate(t.place_order(opened, True))
                               if not skip >> j & 1]
-                if STONE_MASK[stone] & store_bit:
+                if store:
                     texts.append(t.turn_texts_of(c, r, bonus)[t.store_at])
             if turns is not None:
                 buy = t.buy_of[number]
                 places = t.stone_places[stone]
                 turns += [(buy, places[i]) for j, i in enumerate(t.place_order(opened, sail))
                           if not skip >> j & 1]
-                if STONE_MASK[stone] & store_bit:
+                if store:
                     turns.append((buy, STORE))
         return True
 
