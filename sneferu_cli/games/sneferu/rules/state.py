@@ -112,6 +112,8 @@ _END_STEP: Final = END
 _MATERIALS_OF: Final = tuple((int(a), int(b)) for a, b in STONE_MATERIALS)
 # The stone (an int) of materials a, b at [a * 5 + b].
 _STONE_OF_PAIR: Final = tuple(int(x) for x in STONE_OF_PAIR)
+# A character for each stone, for keys of states (_offer_key).
+_STONE_CHAR: Final = tuple(chr(ord("0") + s) for s in Stone)
 # Bit masks: which materials a stone is made of.
 STONE_MASK: Final = tuple((1 << a) | (1 << b) for a, b in STONE_MATERIALS)
 
@@ -1427,10 +1429,8 @@ class GameState:
                 continue
             nxt = node.clone()
             nxt.apply(step)
-            key = nxt._turn_key(mover)
-            if key in seen:
+            if not _added(seen, nxt._turn_key(mover)):
                 continue
-            seen.add(key)
             done = type(step) is Done  # implied at the end of a move, not written
             text = prefix_text if done else f"{prefix_text} {step}" if prefix_text else str(step)
             if nxt.turn_over_since(turn):
@@ -1487,8 +1487,7 @@ class GameState:
                     texts.append(lead + row[t.store_at])
             return True
         arrival = self.next_arrival if end != p.space else p.arrival
-        offer = tuple(tuple(x) if i != c else (*col[:r], *col[r + 1:])
-                      for i, x in enumerate(self.offer))
+        offer = _offer_key(self.offer, c, r)
         head = (_DRAW, self.seat, self.turn, -1, False, offer, (*self.pending, c), None)
         store = tuple(sorted(p.store))
         for i, number in enumerate(numbers):
@@ -1497,17 +1496,15 @@ class GameState:
             enclosed = pyramid.place(s, number // 10 % 5, number // 2 % 5)
             key = (*head, (food + self._gain(p, pyramid, s, enclosed), end, arrival,
                            tuple(pyramid.stones), store, p.feasted, p.sailed, p.ended))
-            if key in seen:
+            if not _added(seen, key):
                 continue
-            seen.add(key)
             out.append((*prefix, buy, places[i]))
             if texts is not None:
                 texts.append(lead + row[number])
         if tile == _STOREHOUSE:
             key = (*head, (food, end, arrival, tuple(p.pyramid.stones),
                            tuple(sorted([*p.store, stone])), p.feasted, p.sailed, p.ended))
-            if key not in seen:
-                seen.add(key)
+            if _added(seen, key):
                 out.append((*prefix, buy, _STORE_STEP))
                 if texts is not None:
                     texts.append(lead + row[t.store_at])
@@ -1519,8 +1516,24 @@ class GameState:
         mine = (p.food, p.space, p.arrival, tuple(p.pyramid.stones), tuple(sorted(p.store)),
                 p.feasted, p.sailed, p.ended)
         return (self._phase, self.seat, self.turn, self.hand, self.can_store,
-                tuple(tuple(col) for col in self.offer), tuple(self.pending),
+                _offer_key(self.offer, -1, -1), tuple(self.pending),
                 tuple(self.ptah) if self.ptah is not None else None, mine)
+
+
+def _offer_key(offer: list[list[int]], c: int, r: int) -> str:
+    """The offer as a string for keys of states (a string keeps its hash, which a key
+    made for each placement of one buy then does not compute again), without row ``r`` of
+    column ``c`` (-1: none): a character a stone, ``/`` between columns."""
+    return "/".join(["".join([_STONE_CHAR[x] for i, x in enumerate(col) if i != r or k != c])
+                     for k, col in enumerate(offer)])
+
+
+def _added(seen: set[object], key: object) -> bool:
+    """Add ``key`` to ``seen``; True if it was not there (one hash of the key, where
+    ``in`` then ``add`` would take two)."""
+    size = len(seen)
+    seen.add(key)
+    return len(seen) > size
 
 
 def new_game(players: int = 4, *, builders: Iterable[str] | str | None = None,
