@@ -112,8 +112,6 @@ _END_STEP: Final = END
 _MATERIALS_OF: Final = tuple((int(a), int(b)) for a, b in STONE_MATERIALS)
 # The stone (an int) of materials a, b at [a * 5 + b].
 _STONE_OF_PAIR: Final = tuple(int(x) for x in STONE_OF_PAIR)
-# A character for each stone, for keys of states (_offer_key).
-_STONE_CHAR: Final = tuple(chr(ord("0") + s) for s in Stone)
 # Bit masks: which materials a stone is made of.
 STONE_MASK: Final = tuple((1 << a) | (1 << b) for a, b in STONE_MATERIALS)
 
@@ -1487,7 +1485,8 @@ class GameState:
                     texts.append(lead + row[t.store_at])
             return True
         arrival = self.next_arrival if end != p.space else p.arrival
-        offer = _offer_key(self.offer, c, r)
+        offer = tuple(tuple(x) if i != c else (*col[:r], *col[r + 1:])
+                      for i, x in enumerate(self.offer))
         head = (_DRAW, self.seat, self.turn, -1, False, offer, (*self.pending, c), None)
         store = tuple(sorted(p.store))
         for i, number in enumerate(numbers):
@@ -1516,16 +1515,8 @@ class GameState:
         mine = (p.food, p.space, p.arrival, tuple(p.pyramid.stones), tuple(sorted(p.store)),
                 p.feasted, p.sailed, p.ended)
         return (self._phase, self.seat, self.turn, self.hand, self.can_store,
-                _offer_key(self.offer, -1, -1), tuple(self.pending),
+                tuple(tuple(col) for col in self.offer), tuple(self.pending),
                 tuple(self.ptah) if self.ptah is not None else None, mine)
-
-
-def _offer_key(offer: list[list[int]], c: int, r: int) -> str:
-    """The offer as a string for keys of states (a string keeps its hash, which a key
-    made for each placement of one buy then does not compute again), without row ``r`` of
-    column ``c`` (-1: none): a character a stone, ``/`` between columns."""
-    return "/".join(["".join([_STONE_CHAR[x] for i, x in enumerate(col) if i != r or k != c])
-                     for k, col in enumerate(offer)])
 
 
 def _added(seen: set[object], key: object) -> bool:
