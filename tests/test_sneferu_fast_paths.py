@@ -26,7 +26,6 @@ from sneferu_cli.games.sneferu import GAME
 from sneferu_cli.games.sneferu.notation import Move
 from sneferu_cli.games.sneferu.notation.fast import read_move
 from sneferu_cli.games.sneferu.rules import GameState, new_game
-from sneferu_cli.games.sneferu.rules import state as state_module
 from sneferu_cli.games.sneferu.rules.chance import randrange
 from sneferu_cli.games.sneferu.rules.edition import standard_edition
 
@@ -170,7 +169,7 @@ UNORDERED_ROWS = edition_with(("row_extra_food = [0, 1, 1, 2, 2, 3, 3]",
        seed=st.integers(0, 2**32 - 1))
 def test_every_listing_is_its_turns_written(players: int, variant: str, edition: str,
                                             seed: int) -> None:
-    """Random games: at every decision the listing (kept segments of move texts) is each
+    """Random games: at every decision the listing (move texts from the tables) is each
     turn of ``legal_turns`` (the same buys, placements from the step tables) written, and
     every third one lists what the reference lists."""
     rng = random.Random(seed)
@@ -184,39 +183,20 @@ def test_every_listing_is_its_turns_written(players: int, variant: str, edition:
         GAME.apply_listed_move(at, rng.choice(texts))
 
 
-def test_kept_segments_are_cleared_at_their_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With room for 7 segments of listings and 2 masks of open slots only, the tables
-    clear what they keep over and over, in the middle of listings of more than 7 buys
-    too, and the listings stay what the reference lists."""
-    monkeypatch.setattr(state_module, "BUY_TEXTS_KEPT", 7)
-    monkeypatch.setattr(state_module, "BUY_TEXT_MASKS_KEPT", 2)
-    rng = random.Random(5)
-    masks, long = set(), 0
-    for _ in range(3):
-        state = GAME.new_game(4, edition=EDITIONS["small bag"])
-        for at in decisions_of(GAME, state, rng):
-            texts = GAME.legal_moves(at)
-            assert texts == reference_texts(at), GAME.to_position(at)
-            assert len(at.tables.buy_texts) <= 2 and at.tables.buy_texts_made <= 7
-            masks.add(at.players[at.seat].pyramid.open)
-            long += len({text.split()[0] for text in texts}) > 7
-            GAME.apply_listed_move(at, rng.choice(texts))
-    assert len(masks) > 20 and long > 20
-
-
 @settings(max_examples=200, deadline=None)
 @given(open_slots=st.integers(0, 2**21 - 1), stone=st.integers(0, 9),
        number=st.integers(0, 4 * 7 * 2 - 1), sail=st.booleans())
-def test_a_kept_segment_is_the_buy_and_each_placement_written(open_slots: int, stone: int,
+def test_a_buy_and_its_placements_are_written_from_the_tables(open_slots: int, stone: int,
                                                               number: int, sail: bool) -> None:
-    """``Tables.buy_texts_of``: the buy's text, a space and each placement of ``placements``
-    (the same open slots, stone and sail-back), as the grammar writes them; and the order of
-    ``place_order`` picks those placements out of ``stone_places``."""
+    """``Tables.stone_texts_of`` at the indices of ``place_order``: the buy's text, a space
+    and each placement of ``placements`` (the same open slots, stone and sail-back), as the
+    grammar writes them; and the same indices pick those placements out of
+    ``stone_places``."""
     tables = new_game(4).tables
     places, _ = tables.placements(open_slots, stone, sail)
     buy = tables.buy_of[number]
-    assert tables.buy_texts_of(number, stone, open_slots, sail) == tuple(
-        str(Move((buy, place))) for place in places)
-    assert tuple(tables.stone_places[stone][i]
-                 for i in tables.place_order(open_slots, sail)) == places
+    order = tables.place_order(open_slots, sail)
+    row = tables.stone_texts_of(number, stone)
+    assert tuple(row[i] for i in order) == tuple(str(Move((buy, place))) for place in places)
+    assert tuple(tables.stone_places[stone][i] for i in order) == places
     assert len(places) == bin(open_slots).count("1") * (4 if sail else 2)

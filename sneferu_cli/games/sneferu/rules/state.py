@@ -121,11 +121,6 @@ _NO_SKIP: Final[set[int]] = set()  # never changed: no placement skipped
 # How many placement lists (Tables.placements) an edition keeps at most (random 4-player
 # games meet about 3,700 over 3,000 games).
 PLACEMENT_LISTS_KEPT = 20_000
-# How many segments of listings (Tables.buy_texts) an edition keeps at most (random
-# 4-player games meet about 47,000 over 360 games, most of them early, for about 370
-# masks of open slots; 100,000 take about 12 MB).
-BUY_TEXTS_KEPT = 100_000
-BUY_TEXT_MASKS_KEPT = 2_000  # and for so many masks (a list of 560 entries each)
 
 class Tables:
     """Numbers and precomputed step objects of an edition, shared by all its states."""
@@ -232,12 +227,6 @@ class Tables:
         # The same texts by buy and stone, indexed as ``stone_places``, made when a
         # listing first needs them: stone_texts[buy number * 10 + stone].
         self.stone_texts: list[tuple[str, ...] | None] = [None] * (len(self.buy_of) * 10)
-        # The texts of a buy and stone followed by each placement of the stone into some
-        # open slots (a segment of a listing), made when a listing first needs them:
-        # buy_texts[open slots * 2 + sail][buy number * 10 + stone]. Few masks of open
-        # slots recur over many games, so most listings are written from these alone.
-        self.buy_texts: dict[int, list[tuple[str, ...] | None]] = {}
-        self.buy_texts_made = 0
         # The move of every text written from these tables, as buy number * moves_per_buy
         # + placement number (-1: the forced end): ints, which it leaves alone too.
         self.moves_per_buy = self.store_at + 2
@@ -325,40 +314,6 @@ class Tables:
         made = tuple([row[n] for n in self.stone_place_numbers[stone]])
         self.stone_texts[number * 10 + stone] = made
         return made
-
-    def buy_texts_into(self, open_slots: int, sail: bool) -> list[tuple[str, ...] | None]:
-        """The segments of listings kept for ``open_slots`` (``buy_texts``), by buy number
-        * 10 + stone; None where :meth:`buy_texts_of` has not made one yet."""
-        key = open_slots << 1 | sail
-        found = self.buy_texts.get(key)
-        if found is None:
-            if len(self.buy_texts) >= BUY_TEXT_MASKS_KEPT:
-                self.buy_texts.clear()
-                self.buy_texts_made = 0
-            found = self.buy_texts[key] = [None] * len(self.stone_texts)
-        return found
-
-    def buy_texts_of(self, number: int, stone: int, open_slots: int, sail: bool,
-                     kept: list[tuple[str, ...] | None] | None = None) -> tuple[str, ...]:
-        """The whole-move texts of the buy numbered ``number`` of ``stone`` followed by
-        each of its placements into ``open_slots`` (:meth:`placements` order; ``sail``:
-        with Heba's sail-back too), from :meth:`stone_texts_of`; kept (``buy_texts``, at
-        most ``BUY_TEXTS_KEPT``; ``kept``: :meth:`buy_texts_into` of those slots, when the
-        caller has it)."""
-        if kept is None:
-            kept = self.buy_texts_into(open_slots, sail)
-        found = kept[number * 10 + stone]
-        if found is not None:
-            return found
-        if self.buy_texts_made >= BUY_TEXTS_KEPT:
-            self.buy_texts.clear()
-            self.buy_texts_made = 0
-            kept = self.buy_texts_into(open_slots, sail)
-        row = self.stone_texts_of(number, stone)
-        found = kept[number * 10 + stone] = tuple(
-            [row[i] for i in self.place_order(open_slots, sail)])
-        self.buy_texts_made += 1
-        return found
 
     def listed_move(self, text: str) -> tuple[Step, ...] | None:
         """The steps of a whole-move text these tables wrote (``listed``), else None."""
@@ -1226,10 +1181,12 @@ class GameState:
         costs the same (same column: same time), a buy with the bonus when it repeats one
         before it (:meth:`_repeats`). Distinct outcomes after the buy stay distinct after a
         placement, except Heba's sail-back to space 0 from spaces 1 and 2, which gets its
-        own check. The placements of a buy are the tables' (``stone_places``) at the
-        indices of ``place_order`` of the open slots, the same for every buy, and its
-        texts a segment the tables keep (``buy_texts_of``). Fills ``turns`` and/or
-        ``texts`` in the order of :meth:`_legal_turns_reference`.
+        own check. The placements of a buy, and its texts, are the tables'
+        (``stone_places``, ``stone_texts_of``) at the indices of ``place_order`` of the
+        open slots, the same for every buy. (Keeping each buy's texts into each mask of
+        open slots saved instructions but cost time: the garbage collector ran three
+        times as often for the tuples kept.) Fills ``turns`` and/or ``texts`` in the
+        order of :meth:`_legal_turns_reference`.
         """
         if self._phase != _START or not self.bag_total:
             return False
@@ -1249,7 +1206,7 @@ class GameState:
         solo = self.ptah is not None
         heba = p.power is _SAIL_BACK and not p.sailed and not p.ended
         opened = p.pyramid.open
-        segments = t.buy_texts_into(opened, False) if texts is not None else []
+        plain_order = t.place_order(opened, False)
         offer = self.offer
         column = -1
         first = 0  # where the buys of the column at hand start in buys
@@ -1303,14 +1260,11 @@ class GameState:
                                 sailed_to_0.add(hk)
             store = store_bit != 0 and STONE_MASK[stone] & store_bit != 0
             if texts is not None:
-                segment = segments[number * 10 + stone] if not sail else None
-                if segment is not None:
-                    texts += segment
-                elif not skip:
-                    texts += t.buy_texts_of(number, stone, opened, sail,
-                                            segments if not sail else None)
+                row = t.stone_texts_of(number, stone)
+                if not skip:
+                    for i in t.place_order(opened, sail) if sail else plain_order:
+                        texts.append(row[i])
                 else:
-                    row = t.stone_texts_of(number, stone)
                     texts += [row[i] for j, i in enumerate(t.place_order(opened, True))
                               if not skip >> j & 1]
                 if store:
