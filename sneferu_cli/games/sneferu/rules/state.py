@@ -116,7 +116,6 @@ _STONE_OF_PAIR: Final = tuple(int(x) for x in STONE_OF_PAIR)
 STONE_MASK: Final = tuple((1 << a) | (1 << b) for a, b in STONE_MATERIALS)
 
 
-_NO_SKIP: Final[set[int]] = set()  # never changed: no placement skipped
 
 # How many placement lists (Tables.placements) an edition keeps at most (random 4-player
 # games meet about 3,700 over 3,000 games).
@@ -231,7 +230,7 @@ class Tables:
         # + placement number (-1: the forced end): ints, which it leaves alone too.
         self.moves_per_buy = self.store_at + 2
         self.listed: dict[str, int] = {str(END): -1}
-        # Bounds for telling a buy's outcomes apart by one int (GameState._plain_turns).
+        # Bounds for telling a buy's outcomes apart by one int (GameState._buy_outcomes).
         self.rest_bound: int = 16 ** self.rows
         self.bonus_food = [0] * len(Tile)
         self.bonus_food[_FOOD1], self.bonus_food[_FOOD2] = self.food1, self.food2
@@ -1259,21 +1258,20 @@ class GameState:
                                     skip |= 1 << j
                                 sailed_to_0.add(hk)
             store = store_bit != 0 and STONE_MASK[stone] & store_bit != 0
+            order = t.place_order(opened, True) if sail else plain_order
             if texts is not None:
                 row = t.stone_texts_of(number, stone)
                 if not skip:
-                    for i in t.place_order(opened, sail) if sail else plain_order:
+                    for i in order:
                         texts.append(row[i])
                 else:
-                    texts += [row[i] for j, i in enumerate(t.place_order(opened, True))
-                              if not skip >> j & 1]
+                    texts += [row[i] for j, i in enumerate(order) if not skip >> j & 1]
                 if store:
                     texts.append(t.turn_texts_of(c, r, bonus)[t.store_at])
             if turns is not None:
                 buy = t.buy_of[number]
                 places = t.stone_places[stone]
-                turns += [(buy, places[i]) for j, i in enumerate(t.place_order(opened, sail))
-                          if not skip >> j & 1]
+                turns += [(buy, places[i]) for j, i in enumerate(order) if not skip >> j & 1]
                 if store:
                     turns.append((buy, STORE))
         return True
