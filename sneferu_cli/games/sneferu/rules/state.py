@@ -116,7 +116,6 @@ _STONE_OF_PAIR: Final = tuple(int(x) for x in STONE_OF_PAIR)
 STONE_MASK: Final = tuple((1 << a) | (1 << b) for a, b in STONE_MATERIALS)
 
 
-_NO_SKIP: Final[set[int]] = set()  # never changed: no placement skipped
 
 # How many placement lists (Tables.placements) an edition keeps at most (random 4-player
 # games meet about 3,700 over 3,000 games).
@@ -203,6 +202,27 @@ class Tables:
         self.outcome_text: dict[Outcome, str] = {o: str(o) for o in outcomes}
         self.drawn_stone: dict[str, int] = {text: s for s, text in enumerate(self.draw_text)}
         self.placement_lists: dict[int, tuple[tuple[Place, ...], tuple[int, ...]]] = {}
+        # Each stone's placements in every slot, at [(slot * 2 + heba) * 2 + swapped]
+        # (swapped 0: its materials left and right as STONE_MATERIALS gives them, 1: the
+        # other way round), with their numbers (``store_at``): a stone's placements into
+        # some open slots are these at the indices of ``place_order``.
+        stone_places: list[tuple[Place, ...]] = []
+        stone_place_numbers: list[tuple[int, ...]] = []
+        for a, b in _MATERIALS_OF:
+            places: list[Place] = []
+            numbers: list[int] = []
+            for s in range(g.slot_count):
+                for h in (0, 1):
+                    for x, y in ((a, b), (b, a)):
+                        place = self.place[s][x][y][h]
+                        assert place is not None  # a stone's materials differ
+                        places.append(place)
+                        numbers.append(((s * 5 + x) * 5 + y) * 2 + h)
+            stone_places.append(tuple(places))
+            stone_place_numbers.append(tuple(numbers))
+        self.stone_places = tuple(stone_places)
+        self.stone_place_numbers = tuple(stone_place_numbers)
+        self.place_orders: dict[int, tuple[int, ...]] = {}
         # A placement's number: ((slot * 5 + left) * 5 + right) * 2 + heba; ``store_at``
         # is the store step's, ``store_at + 1`` none (a buy alone).
         self.store_at = g.slot_count * 50
@@ -213,15 +233,38 @@ class Tables:
         # listing first needs them: turn_texts[buy number][placement number]. Tuples of
         # strings, which the garbage collector leaves alone.
         self.turn_texts: list[tuple[str, ...] | None] = [None] * len(self.buy_of)
+        # The same texts by buy and stone, indexed as ``stone_places``, made when a
+        # listing first needs them: stone_texts[buy number * 10 + stone].
+        self.stone_texts: list[tuple[str, ...] | None] = [None] * (len(self.buy_of) * 10)
         # The move of every text written from these tables, as buy number * moves_per_buy
         # + placement number (-1: the forced end): ints, which it leaves alone too.
         self.moves_per_buy = self.store_at + 2
         self.listed: dict[str, int] = {str(END): -1}
-        # Bounds for telling a buy's outcomes apart by one int (GameState._plain_turns).
+        # Bounds for telling a buy's outcomes apart by one int (GameState._buy_outcomes).
         self.rest_bound: int = 16 ** self.rows
         self.bonus_food = [0] * len(Tile)
         self.bonus_food[_FOOD1], self.bonus_food[_FOOD2] = self.food1, self.food2
         self.bonus_food[_TIMEFOOD] = self.timefood
+
+    def place_order(self, open_slots: int, sail: bool) -> tuple[int, ...]:
+        """Where a stone's placements into ``open_slots`` are in ``stone_places``, in
+        legal-step order: slot by slot upwards, without then with Heba's sail-back
+        (``sail``), the stone's materials as given then swapped.
+
+        Kept once made (few masks of open slots recur over many games).
+        """
+        key = open_slots << 1 | sail
+        found = self.place_orders.get(key)
+        if found is not None:
+            return found
+        order: list[int] = []
+        for s in range(self.slots):
+            if open_slots >> s & 1:
+                order += (s * 4, s * 4 + 1, s * 4 + 2, s * 4 + 3) if sail else (s * 4, s * 4 + 1)
+        if len(self.place_orders) >= PLACEMENT_LISTS_KEPT:
+            self.place_orders.clear()
+        found = self.place_orders[key] = tuple(order)
+        return found
 
     def placements(self, open_slots: int, stone: int,
                    sail: bool) -> tuple[tuple[Place, ...], tuple[int, ...]]:
@@ -234,24 +277,12 @@ class Tables:
         found = self.placement_lists.get(key)
         if found is not None:
             return found
-        a, b = _MATERIALS_OF[stone]
-        places: list[Place] = []
-        numbers: list[int] = []
-        o = open_slots
-        while o:
-            low = o & -o
-            s = low.bit_length() - 1
-            o ^= low
-            row = self.place[s]
-            for h in range(2 if sail else 1):
-                for x, y in ((a, b), (b, a)):
-                    place = row[x][y][h]
-                    assert place is not None
-                    places.append(place)
-                    numbers.append(((s * 5 + x) * 5 + y) * 2 + h)
+        order = self.place_order(open_slots, sail)
+        places, numbers = self.stone_places[stone], self.stone_place_numbers[stone]
         if len(self.placement_lists) >= PLACEMENT_LISTS_KEPT:
             self.placement_lists.clear()
-        found = self.placement_lists[key] = tuple(places), tuple(numbers)
+        found = self.placement_lists[key] = (tuple([places[i] for i in order]),
+                                             tuple([numbers[i] for i in order]))
         return found
 
     def turn_texts_of(self, c: int, r: int, bonus: int) -> tuple[str, ...]:
@@ -279,6 +310,18 @@ class Tables:
         texts.append(text)
         listed[text] = first + self.store_at
         made = self.turn_texts[number] = tuple(texts)
+        return made
+
+    def stone_texts_of(self, number: int, stone: int) -> tuple[str, ...]:
+        """The whole-move texts of the buy numbered ``number`` of ``stone`` followed by
+        each placement of ``stone``, indexed as ``stone_places`` (from
+        :meth:`turn_texts_of`, so their moves are in ``listed``)."""
+        made = self.stone_texts[number * 10 + stone]
+        if made is not None:
+            return made
+        row = self.turn_texts_of(self.column_of[number], self.row_of[number], number & 1)
+        made = tuple([row[n] for n in self.stone_place_numbers[stone]])
+        self.stone_texts[number * 10 + stone] = made
         return made
 
     def listed_move(self, text: str) -> tuple[Step, ...] | None:
@@ -1206,13 +1249,20 @@ class GameState:
         """List the legal turns of a plain start of turn without trying them; False if not plain.
 
         Plain: no stored stone, no feast to take, a bag that is not empty (no shift). Such a
-        turn is a buy, then a placement or ``store``, or the forced end alone. The outcome
-        of a buy is told apart by (column, what the column keeps, food, space), plus the
-        offer and Ptah's stones in a solo game: the same key as the whole state after it,
-        built without that state except in solo. Distinct outcomes after the buy stay
-        distinct after a placement, except Heba's sail-back to space 0 from spaces 1 and 2,
-        which gets its own check. Fills ``turns`` and/or ``texts`` in the order of
-        :meth:`_legal_turns_reference`.
+        turn is a buy, then a placement or ``store``, or the forced end alone. Buys of one
+        column come together, and those of two columns differ (the column is part of the
+        outcome); within a column, two buys lead to the same state when they keep the same
+        stones in it (a run of stones of one kind from the one to the other) at the same
+        food and space. So a plain buy is dropped when a buy of a row below it in its run
+        costs the same (same column: same time), a buy with the bonus when it repeats one
+        before it (:meth:`_repeats`). Distinct outcomes after the buy stay distinct after a
+        placement, except Heba's sail-back to space 0 from spaces 1 and 2, which gets its
+        own check. The placements of a buy, and its texts, are the tables'
+        (``stone_places``, ``stone_texts_of``) at the indices of ``place_order`` of the
+        open slots, the same for every buy. (Keeping each buy's texts into each mask of
+        open slots saved instructions but cost time: the garbage collector ran three
+        times as often for the tuples kept.) Fills ``turns`` and/or ``texts`` in the
+        order of :meth:`_legal_turns_reference`.
         """
         if self._phase != _START or not self.bag_total:
             return False
@@ -1227,87 +1277,135 @@ class GameState:
                 texts.append(str(END))
             return True
         t = self.tables
-        heba = p.power is _SAIL_BACK and not p.sailed and not p.ended
-        space, food = p.space, p.food
         q = t.quarry_at[self.start_space]
-        quarry_tile = self.tiles[q] if q >= 0 else -1
-        colour_bit = 1 << t.quarry_material[q] if q >= 0 else 0
-        bonus_food = t.bonus_food
+        store_bit = 1 << t.quarry_material[q] if q >= 0 and self.tiles[q] == _STOREHOUSE else 0
+        solo = self.ptah is not None
+        heba = p.power is _SAIL_BACK and not p.sailed and not p.ended
+        opened = p.pyramid.open
+        plain_order = t.place_order(opened, False)
         offer = self.offer
-        # A buy's outcome as one int (column, the stones it keeps, food, space; bounded
-        # digits under an unbounded food); in solo a tuple that adds what Ptah took.
-        # Buys of one column come together, and those of two columns differ: the keys of
-        # the column at hand are enough, and only a buy of a kind of stone already bought
-        # from it can repeat one (the stones it keeps differ otherwise).
-        seen: list[object] = []
-        seen_column = -1
-        kinds = 0
-        spaces, columns, rest_bound = t.last + 1, t.columns, t.rest_bound
-        sailed_to_0: set[tuple[int, int, int, bool, int]] = set()
-        column_of, row_of, buy_of = t.column_of, t.row_of, t.buy_of
-        for number in buys:
-            buy = buy_of[number]
-            c, r, bonus = column_of[number], row_of[number], number & 1
-            if c != seen_column:
-                seen.clear()
-                seen_column = c
-                kinds = 0
-            col = offer[c]
+        column = -1
+        first = 0  # where the buys of the column at hand start in buys
+        col: list[int] = []
+        prices: tuple[int, ...] = ()
+        sailed_to_0: set[tuple[int, int, int, bool, int]] | None = None
+        column_of, row_of = t.column_of, t.row_of
+        for at, number in enumerate(buys):
+            c, r = column_of[number], row_of[number]
+            if c != column:
+                column = c
+                first = at
+                col = offer[c]
+                prices = t.prices[c]
             stone = col[r]
-            again = kinds >> stone & 1
-            kinds |= 1 << stone
-            rest = 0
-            for i, kept in enumerate(col):
-                if i != r:
-                    rest = rest * 16 + kept + 1
-            tile = quarry_tile if STONE_MASK[stone] & colour_bit else -1
-            cost, time = self._cost(c, r, tile if bonus else -1)
-            after = food - cost + (bonus_food[tile] if bonus else 0)
-            end = space + time
-            key: object = ((after * spaces + end) * columns + c) * rest_bound + rest
-            if self.ptah is not None:  # Ptah takes stones (R7), and may end the game
-                work = self.clone()
-                work.apply(buy)
-                key = (key, tuple(map(tuple, work.offer)), tuple(work.pending),
-                       tuple(work.ptah or ()), work._phase)
-                if work._phase == _OVER:
-                    if not again or key not in seen:
-                        seen.append(key)
-                        if turns is not None:
-                            turns.append((buy,))
-                        if texts is not None:
-                            t.turn_texts_of(c, r, bonus)  # its steps go to t.listed
-                            texts.append(t.buy_text[c][r][bonus])
+            bonus = number & 1
+            if bonus:
+                if self._repeats(buys, first, at):
                     continue
-            if again and key in seen:
-                continue
-            seen.append(key)
-            sail = heba and end > 0
-            places, numbers = t.placements(p.pyramid.open, stone, sail)
-            # Heba sailing back from spaces 1 and 2 lands on 0 both times: one outcome.
-            skip: set[int] = set() if sail and end <= 2 else _NO_SKIP
-            if sail and end <= 2:
-                for i, place in enumerate(places):
-                    if place.heba:
-                        hk = (c, rest, after, end != space, i)
-                        if hk in sailed_to_0:
-                            skip.add(i)
-                        sailed_to_0.add(hk)
-            if turns is not None:
-                turns += ([(buy, place) for place in places] if not skip else
-                          [(buy, place) for i, place in enumerate(places) if i not in skip])
-                if tile == _STOREHOUSE:
-                    turns.append((buy, STORE))
+            else:
+                below = r - 1
+                while below >= 0 and col[below] == stone and prices[below] != prices[r]:
+                    below -= 1
+                if below >= 0 and col[below] == stone:
+                    continue
+            if solo:
+                work = self.clone()
+                work.apply(t.buy_of[number])
+                if work._phase == _OVER:  # Ptah's take ends the game (R7): the buy alone
+                    if turns is not None:
+                        turns.append((t.buy_of[number],))
+                    if texts is not None:
+                        t.turn_texts_of(c, r, bonus)  # its steps go to t.listed
+                        texts.append(t.buy_text[c][r][bonus])
+                    continue
+            sail = False
+            skip = 0  # placements dropped, a bit each by place in place_order
+            if heba:
+                food, end = self._bought(number)
+                if end > 0:
+                    sail = True
+                    if end <= 2:  # Heba sailing back from spaces 1 and 2 lands on 0 both times
+                        rest = self._rest(c, r)
+                        if sailed_to_0 is None:
+                            sailed_to_0 = set()
+                        for j, i in enumerate(t.place_order(opened, True)):
+                            if i & 2:  # with the sail-back
+                                hk = (c, rest, food, end != p.space, j)
+                                if hk in sailed_to_0:
+                                    skip |= 1 << j
+                                sailed_to_0.add(hk)
+            store = store_bit != 0 and STONE_MASK[stone] & store_bit != 0
+            order = t.place_order(opened, True) if sail else plain_order
             if texts is not None:
-                row = t.turn_texts_of(c, r, bonus)
+                row = t.stone_texts_of(number, stone)
                 if not skip:
-                    for n in numbers:
-                        texts.append(row[n])
+                    for i in order:
+                        texts.append(row[i])
                 else:
-                    texts += [row[n] for i, n in enumerate(numbers) if i not in skip]
-                if tile == _STOREHOUSE:
-                    texts.append(row[t.store_at])
+                    texts += [row[i] for j, i in enumerate(order) if not skip >> j & 1]
+                if store:
+                    texts.append(t.turn_texts_of(c, r, bonus)[t.store_at])
+            if turns is not None:
+                buy = t.buy_of[number]
+                places = t.stone_places[stone]
+                turns += [(buy, places[i]) for j, i in enumerate(order) if not skip >> j & 1]
+                if store:
+                    turns.append((buy, STORE))
         return True
+
+    def _bonus_tile(self, stone: int) -> int:
+        """The tile of the quarry the active boat started this turn on where ``stone`` has
+        the quarry's colour (its bonus can apply), else -1."""
+        t = self.tables
+        q = t.quarry_at[self.start_space]
+        return self.tiles[q] if q >= 0 and STONE_MASK[stone] >> t.quarry_material[q] & 1 else -1
+
+    def _bought(self, number: int) -> tuple[int, int]:
+        """The active player's food and space after the buy numbered ``number``
+        (``Tables.buy_of``), the bonus used for a '+' buy."""
+        t = self.tables
+        p = self.players[self.seat]
+        c, r = t.column_of[number], t.row_of[number]
+        if number & 1:
+            tile = self._bonus_tile(self.offer[c][r])
+            cost, time = self._cost(c, r, tile)
+            return p.food - cost + t.bonus_food[tile], p.space + time
+        cost, time = self._cost(c, r, -1)
+        return p.food - cost, p.space + time
+
+    def _rest(self, c: int, r: int) -> int:
+        """The stones column ``c`` keeps when its row ``r`` is bought, as one int (a
+        hexadecimal digit a stone, bottom first)."""
+        rest = 0
+        for i, kept in enumerate(self.offer[c]):
+            if i != r:
+                rest = rest * 16 + kept + 1
+        return rest
+
+    def _repeats(self, buys: list[int], first: int, at: int) -> bool:
+        """Whether buy ``buys[at]`` (numbers, ``Tables.buy_of``) leads where one of
+        ``buys[first:at]`` (earlier buys of its column from this start of turn) does: the
+        same food and space, and the same stones kept in the column, so a run of stones
+        of one kind from the one bought to the other. Then the whole state after them is
+        the same, Ptah's take too (it depends on the column bought, the spaces sailed and
+        the offer). An earlier buy that repeats another stands for it."""
+        t = self.tables
+        number = buys[at]
+        col = self.offer[t.column_of[number]]
+        r = t.row_of[number]
+        stone = col[r]
+        low = r
+        while low > 0 and col[low - 1] == stone:
+            low -= 1
+        high = r
+        while high + 1 < len(col) and col[high + 1] == stone:
+            high += 1
+        bought = self._bought(number)
+        for k in range(first, at):
+            other = t.row_of[buys[k]]
+            if low <= other <= high and self._bought(buys[k]) == bought:
+                return True
+        return False
 
     def _legal_turns_reference(self) -> list[tuple[Step, ...]]:
         """:meth:`legal_turns` the slow, plain way: try every step sequence on copies.
@@ -1358,10 +1456,8 @@ class GameState:
                 continue
             nxt = node.clone()
             nxt.apply(step)
-            key = nxt._turn_key(mover)
-            if key in seen:
+            if not _added(seen, nxt._turn_key(mover)):
                 continue
-            seen.add(key)
             done = type(step) is Done  # implied at the end of a move, not written
             text = prefix_text if done else f"{prefix_text} {step}" if prefix_text else str(step)
             if nxt.turn_over_since(turn):
@@ -1393,24 +1489,19 @@ class GameState:
         t = self.tables
         p = self.players[self.seat]
         c, r = buy.column - 1, buy.row - 1
+        number = (c * t.rows + r) * 2 + int(buy.bonus)
         col = self.offer[c]
         stone = col[r]
-        q = t.quarry_at[self.start_space]
-        tile = self.tiles[q] if q >= 0 and STONE_MASK[stone] >> t.quarry_material[q] & 1 else -1
-        cost, time = self._cost(c, r, tile if buy.bonus else -1)
-        end = p.space + time
+        tile = self._bonus_tile(stone)
+        food, end = self._bought(number)
         if end >= t.last and (p.store or tile == _STOREHOUSE):
             return False
-        food = p.food - cost + (t.bonus_food[tile] if buy.bonus else 0)
         places, numbers = t.placements(p.pyramid.open, stone, False)
         row = t.turn_texts_of(c, r, int(buy.bonus)) if texts is not None else ()
         lead = prefix_text + " " if prefix_text else ""
         if end < t.last and not stored >> stone & 1:
-            rest = 0
-            for i, kept in enumerate(col):
-                if i != r:
-                    rest = rest * 16 + kept + 1
-            outcome = ((food * (t.last + 1) + end) * t.columns + c) * t.rest_bound + rest
+            outcome = ((food * (t.last + 1) + end) * t.columns + c) * t.rest_bound + self._rest(
+                c, r)
             if outcome in bought:
                 return True
             bought.add(outcome)
@@ -1433,17 +1524,15 @@ class GameState:
             enclosed = pyramid.place(s, number // 10 % 5, number // 2 % 5)
             key = (*head, (food + self._gain(p, pyramid, s, enclosed), end, arrival,
                            tuple(pyramid.stones), store, p.feasted, p.sailed, p.ended))
-            if key in seen:
+            if not _added(seen, key):
                 continue
-            seen.add(key)
             out.append((*prefix, buy, places[i]))
             if texts is not None:
                 texts.append(lead + row[number])
         if tile == _STOREHOUSE:
             key = (*head, (food, end, arrival, tuple(p.pyramid.stones),
                            tuple(sorted([*p.store, stone])), p.feasted, p.sailed, p.ended))
-            if key not in seen:
-                seen.add(key)
+            if _added(seen, key):
                 out.append((*prefix, buy, _STORE_STEP))
                 if texts is not None:
                     texts.append(lead + row[t.store_at])
@@ -1457,6 +1546,14 @@ class GameState:
         return (self._phase, self.seat, self.turn, self.hand, self.can_store,
                 tuple(tuple(col) for col in self.offer), tuple(self.pending),
                 tuple(self.ptah) if self.ptah is not None else None, mine)
+
+
+def _added(seen: set[object], key: object) -> bool:
+    """Add ``key`` to ``seen``; True if it was not there (one hash of the key, where
+    ``in`` then ``add`` would take two)."""
+    size = len(seen)
+    seen.add(key)
+    return len(seen) > size
 
 
 def new_game(players: int = 4, *, builders: Iterable[str] | str | None = None,
