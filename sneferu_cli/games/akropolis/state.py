@@ -467,9 +467,12 @@ laid on a triangle (``x``, kind) makes to judge again, their ``x`` less its ``x`
 
 SITE_PLACES: Final = 6
 """The most places a site has: *n* + 2 with 4 players (section 4.3)."""
-LISTED: Final[dict[str, tuple[int, int]]] = {}
-"""The site place and spot of each move text a :class:`Spot` made: the fast path of listed
-moves."""
+LISTED: Final[dict[str, int]] = {}
+"""The spot and site place of each move text a :class:`Spot` made, as ``spot * 8 +
+place``: the fast path of listed moves (an integer, not a tuple: nothing for the garbage
+collector to count)."""
+_PLACE_WORDS: Final = [f"{place} " for place in range(SITE_PLACES + 1)]
+"""The start of a move text from site place *p* (A23)."""
 
 
 class Spot:
@@ -483,18 +486,19 @@ class Spot:
         where = spot_text(number)
         self.texts: list[str] = [where]
         for place in range(1, SITE_PLACES + 1):
-            text = f"{place} {where}"
+            text = _PLACE_WORDS[place] + where
             self.texts.append(text)
-            LISTED[text] = (place, number)
+            LISTED[text] = number * 8 + place
 
 
-_SPOTS: Final[list[Spot | None]] = [None] * (CELLS * 6)
-"""The :class:`Spot` of each spot met, by number."""
+_SPOTS: Final[dict[int, Spot]] = {}
+"""The :class:`Spot` of each spot met, by number (a dict, not a list of every spot: the
+garbage collector goes through the few met, not 106,000 places)."""
 
 
 def spot_of(number: int) -> Spot:
     """The :class:`Spot` of spot ``number`` (made at its first use)."""
-    spot = _SPOTS[number]
+    spot = _SPOTS.get(number)
     if spot is None:
         spot = _SPOTS[number] = Spot(number)
     return spot
