@@ -614,15 +614,15 @@ class AkropolisState:
     def legal_move_texts(self) -> list[str]:
         """The legal moves as text (``p @q,r rk``), in the order of A23: by site place, then
         as :meth:`legal_spots`. Each text is made once per process (:class:`Spot`)."""
-        out: list[str] = []
         if self.over or self.to_draw:
-            return out
+            return []
         city = self.cities[self.seat]
         city.refresh()
         legal = city.legal
-        for place in range(1, self.affordable() + 1):
-            for spot in legal:
-                out.append(spot.texts[place])
+        # comprehensions over a list: made at their length, not grown append by append
+        out = [spot.texts[1] for spot in legal]
+        for place in range(2, self.affordable() + 1):
+            out.extend([spot.texts[place] for spot in legal])
         return out
 
     def affordable(self) -> int:
