@@ -41,7 +41,7 @@ def hand_city(hexes: dict[tuple[int, int], str]) -> City:
         top[c] = HEXES.index(text[0])
         tile[c] = k + 2
         cells.append(c)
-    city = City(height, top, tile)
+    city = City(bytes(height), bytes(top), bytes(tile))
     city.cells = cells
     return city
 

@@ -99,10 +99,10 @@ def test_the_spots_each_placement_keeps_are_those_a_search_finds(players, seed):
 @settings(max_examples=15, deadline=None)
 @given(st.sampled_from([2, 3, 4]), st.integers(0, 2**32 - 1))
 def test_a_clone_and_its_original_change_apart(players, seed):
-    """The fast path: a clone shares its cities' grids until either places a tile
-    (City.shared), then the placing one copies them. Every decision of random games: a
-    clone plays on; the original's position, listing and grids are unchanged, and the
-    original's own next move leaves the clone as it was."""
+    """The fast path: a clone shares its cities' grids and kept spots (City.copy), never
+    changed in place. Every decision of random games: a clone plays on; the original's
+    position, listing and grids are unchanged, and the original's own next move leaves
+    the clone as it was."""
     rng = random.Random(seed)
     game = GAME.new_game(players)
     for state in decisions_of(GAME, game, rng):

@@ -102,6 +102,6 @@ def test_check_finds_a_broken_state():
     with pytest.raises(BrokenInvariant, match="stones"):
         GAME.check(broken)
     broken = state.clone()
-    broken.cities[1].height = bytearray(len(broken.cities[1].height))
+    broken.cities[1].height = bytes(len(broken.cities[1].height))
     with pytest.raises(BrokenInvariant, match="seat 2: the city is not what"):
         GAME.check(broken)

@@ -110,21 +110,15 @@ _OPTIONS: Final[dict[str, tuple[list[bool], bool]]] = {}
 
 
 class City:
-    """One player's city: per position its height, top hex and top tile (``bytearray``
-    grids, changed in place by a placement; a copy shares them until either city places a
-    tile: :attr:`shared`); the occupied positions (``cells``, in order of first
-    occupation); the placements made, in order (``tiles`` and ``spots``). The grids given
-    are used as they are."""
+    """One player's city: per position its height, top hex and top tile (immutable bytes,
+    replaced when a tile is placed, so that a copy shares them); the occupied positions
+    (``cells``, in order of first occupation); the placements made, in order (``tiles``
+    and ``spots``)."""
 
-    def __init__(self, height: bytearray | None = None, top: bytearray | None = None,
-                 tile: bytearray | None = None) -> None:
-        self.height: bytearray = bytearray(_NO_CELLS) if height is None else height
-        self.top: bytearray = bytearray(_EMPTY_TOPS) if top is None else top
-        self.tile: bytearray = bytearray(_NO_CELLS) if tile is None else tile
-        self.shared = False
-        """True when the grids may be another city's too (after :meth:`copy`, for both
-        cities): the next change copies them first (:meth:`_own`), three copies of 17 kB
-        instead of six at every placement."""
+    def __init__(self, height: bytes = b"", top: bytes = b"", tile: bytes = b"") -> None:
+        self.height: bytes = height or _NO_CELLS
+        self.top: bytes = top or _EMPTY_TOPS
+        self.tile: bytes = tile or _NO_CELLS
         self.cells: list[int] = []
         self.tiles: list[int] = []
         self.spots: list[int] = []
@@ -142,7 +136,6 @@ class City:
 
     def copy(self) -> City:
         c = City(self.height, self.top, self.tile)
-        c.shared = self.shared = True
         c.cells = list(self.cells)
         c.tiles = list(self.tiles)
         c.spots = list(self.spots)
@@ -150,14 +143,6 @@ class City:
         c.legal = self.legal
         c.legal_known = self.legal_known
         return c
-
-    def _own(self) -> None:
-        """Give the city grids of its own, when they are :attr:`shared`, before a change."""
-        if self.shared:
-            self.height = bytearray(self.height)
-            self.top = bytearray(self.top)
-            self.tile = bytearray(self.tile)
-            self.shared = False
 
     def refresh(self) -> None:
         """Bring :attr:`legal` up to date by a full search when :attr:`legal_known` is
@@ -169,15 +154,17 @@ class City:
     def lay_start(self, tables: Tables, keep_legal: bool = True) -> None:
         """Put the starting tile at the origin (A3); with ``keep_legal`` False the legal
         spots are left out of date until :meth:`refresh` (a city read or rebuilt)."""
-        self._own()
-        height = self.height
-        top = self.top
-        tile = self.tile
+        height = bytearray(self.height)
+        top = bytearray(self.top)
+        tile = bytearray(self.tile)
         for at, hex_ in tables.start:
             height[at] = 1
             top[at] = hex_
             tile[at] = START_TILE
             self.cells.append(at)
+        self.height = bytes(height)
+        self.top = bytes(top)
+        self.tile = bytes(tile)
         if keep_legal:
             changed = [at for at, _ in tables.start]
             self._update_legal(changed, 0, _near_triangles(changed))
@@ -194,8 +181,13 @@ class City:
         """Put ``tile`` (its hexes ``hexes``) at the spot; the stones its covered quarries
         give (A11). The spot must be legal. With ``keep_legal`` False the legal spots are
         left out of date until :meth:`refresh` (a city read or rebuilt)."""
-        self._own()
-        gained = self._lay(self.height, self.top, self.tile, tile, hexes, at, rot)
+        height = bytearray(self.height)
+        top = bytearray(self.top)
+        tiles = bytearray(self.tile)
+        gained = self._lay(height, top, tiles, tile, hexes, at, rot)
+        self.height = bytes(height)
+        self.top = bytes(top)
+        self.tile = bytes(tiles)
         if keep_legal:
             # the tile's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on kind 1, whose
             # x is the anchor less 0, 0, d0, d1, d1, d2 (spots_into)
@@ -209,14 +201,14 @@ class City:
 
     def replay(self, tables: Tables, tiles: list[int], spots: list[int]) -> int:
         """Lay the starting tile (A3), then each of ``tiles`` at its spot in order, the
-        grids changed in place (a city read or rebuilt; its legal spots left to
+        grids copied once for all (a city read or rebuilt; its legal spots left to
         :meth:`refresh`): how many were laid, all of them or those before the first whose
         spot is illegal (5.2), which :meth:`spot_problem` then explains. Every spot's
         positions must be on the grid (at most ``REACH`` steps out)."""
-        self.lay_start(tables, keep_legal=False)  # the grids are the city's own now
-        height = self.height
-        top = self.top
-        grid = self.tile
+        self.lay_start(tables, keep_legal=False)
+        height = bytearray(self.height)
+        top = bytearray(self.top)
+        grid = bytearray(self.tile)
         laid = 0
         for k in range(len(tiles)):
             at = spots[k] // 6
@@ -225,12 +217,15 @@ class City:
                 break
             self._lay(height, top, grid, tiles[k], tables.hexes[tiles[k]], at, rot)
             laid += 1
+        self.height = bytes(height)
+        self.top = bytes(top)
+        self.tile = bytes(grid)
         return laid
 
     def _lay(self, height: bytearray, top: bytearray, grid: bytearray, tile: int,
              hexes: list[int], at: int, rot: int) -> int:
-        """Put ``tile`` at the spot in the grids given (the city's own) and note the
-        placement; the stones its covered quarries give (A11)."""
+        """Put ``tile`` at the spot in the grids given (the city's, being changed) and note
+        the placement; the stones its covered quarries give (A11)."""
         gained = 0
         cells = (at, at + OFF[rot], at + OFF[(rot + 1) % 6])
         for j in range(3):
