@@ -96,6 +96,30 @@ def test_the_spots_each_placement_keeps_are_those_a_search_finds(players, seed):
     assert game.legal_spots() == game.searched_spots() == []
 
 
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from([2, 3, 4]), st.integers(0, 2**32 - 1))
+def test_a_clone_and_its_original_change_apart(players, seed):
+    """The fast path: a clone shares its cities' grids and kept spots (City.copy), never
+    changed in place. Every decision of random games: a clone plays on; the original's
+    position, listing and grids are unchanged, and the original's own next move leaves
+    the clone as it was."""
+    rng = random.Random(seed)
+    game = GAME.new_game(players)
+    for state in decisions_of(GAME, game, rng):
+        before = GAME.to_position(state)
+        moves = GAME.legal_moves(state)
+        grids = [(bytes(c.height), bytes(c.top), bytes(c.tile)) for c in state.cities]
+        clone = state.clone()
+        GAME.apply_listed_move(clone, moves[-1])
+        after = GAME.to_position(clone)
+        assert after != before
+        assert GAME.to_position(state) == before and GAME.legal_moves(state) == moves
+        assert [(bytes(c.height), bytes(c.top), bytes(c.tile)) for c in state.cities] == grids
+        GAME.apply_listed_move(state, moves[0])
+        assert GAME.to_position(clone) == after
+        GAME.check(clone)
+
+
 @settings(max_examples=10, deadline=None)
 @given(st.sampled_from([2, 3, 4]), st.integers(0, 2**32 - 1), st.integers(0, 40))
 def test_a_game_read_from_a_position_lists_as_the_game_played(players, seed, turns):

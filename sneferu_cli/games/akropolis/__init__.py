@@ -119,9 +119,10 @@ class AkropolisGame(Game):
         listed = LISTED.get(text)
         if listed is None:
             place, q, r, rot = parse_move(text)
-            listed = (place, cell(q, r) * 6 + rot)
-        place, spot = listed
-        state.move_unchecked(place, spot // 6, spot % 6)
+            state.move_unchecked(place, cell(q, r), rot)
+            return
+        spot = listed >> 3
+        state.move_unchecked(listed & 7, spot // 6, spot % 6)
 
     def canonical_move(self, text: str) -> str:
         parse_move(text)
