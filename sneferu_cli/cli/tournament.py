@@ -21,7 +21,7 @@ from ..game import DEFAULT_GAME
 from ..record.jsonl import read_any
 from ..record.text import RecordError, decode_records
 from ..tournament.cluster import Cluster
-from ..tournament.config import ConfigError, TournamentConfig, load_config
+from ..tournament.config import RUN_SETTINGS, ConfigError, TournamentConfig, load_config
 from ..tournament.journal import Journal, StateError
 from ..tournament.progress import Progress, describe_sprt
 from ..tournament.runner import Logs, RunError, TournamentRun, probe_engines
@@ -29,9 +29,6 @@ from ..tournament.schedule import Schedule
 from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
 from ..words import plural
 from .options import builders_option, edition_option, variant_option
-
-RUN_SETTINGS = ("records", "state", "concurrency", "cluster")
-"""Flags that may change on resume (the others define the games)."""
 
 DEMO_GAMES = 36
 
@@ -134,6 +131,9 @@ class _WithReport(click.Command):
 @click.option("--cluster", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Play the games on the workers of a Dask scheduler, or on N worker "
                    "processes started here (needs: pip install \"sneferu[dask]\").")
+@click.option("--fsync", type=click.Choice(["game", "second"]), default=None,
+              help="When finished games are made durable against a power loss: after every "
+                   "game, or at most once a second (default; a killed run loses nothing).")
 @click.option("--resume", is_flag=True,
               help="Continue the tournament of the state file (--state, else RECORDS.state); "
                    "a CONFIG or game flags, when given, must define the same games.")
@@ -177,6 +177,7 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
                     state = flags["state"] or f"{records}.state"
                 journal = Journal.resume(state, cfg)
                 stack.enter_context(journal)
+                journal.fsync = flags["fsync"] or journal.fsync
                 cfg = journal.config
                 where = flags["cluster"] or cfg.cluster
                 # a finished tournament's resume starts no engine and no cluster
