@@ -6,32 +6,38 @@ command says so); never a traceback.
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import click
 
 from ..edition import EditionError
 from ..game import IllegalMove, NotationError
-from .bench import bench
-from .play import play
-from .position import position
-from .replay import replay
-from .serve import serve
-from .tournament import tournament
+
+COMMANDS = {"position": "position", "play": "play", "replay": "replay", "serve": "serve",
+            "bench": "bench", "tournament": "tournament"}
+"""Each command and the module of this package that defines it (under the same name)."""
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The commands, each imported only when it is run (or listed in the help): a
+    tournament does not import what serving, replaying or benchmarking need."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module = importlib.import_module(f"{__name__}.{COMMANDS[cmd_name]}")
+        command: click.Command = getattr(module, cmd_name)
+        return command
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sneferu")
 def cli() -> None:
     """Sneferu: Builders of the Pyramids, the reference arbiter."""
-
-
-cli.add_command(position)
-cli.add_command(play)
-cli.add_command(replay)
-cli.add_command(serve)
-cli.add_command(bench)
-cli.add_command(tournament)
 
 
 def main(argv: list[str] | None = None) -> None:
