@@ -214,6 +214,48 @@ def test_sigkill_then_resume_gives_the_games_of_an_uninterrupted_run(tmp_path):
     assert run("t.toml", "--resume", cwd=cut).stdout.count("(24 played, 0 to play)") == 1
 
 
+def test_fsync_game_through_the_flag(tmp_path):
+    """--fsync game: every game checkpointed (the state file counts them all); the commit
+    log is gone at the end; a value that is not one of the two is a usage error."""
+    write_config(tmp_path / "t.toml", {"a": "random", "b": "greedy"}, seats=2, deals=2,
+                 seed=5, movetime=1000)
+    r = run("t.toml", "--fsync", "game", "-j", "1", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    records = tmp_path / "tournament.records"
+    state = json.loads((tmp_path / "tournament.records.state").read_text())
+    assert state["config"]["fsync"] == "game"
+    assert (state["games"], state["committed"]) == (4, records.stat().st_size)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "t.toml", "tournament.records", "tournament.records.state"]
+    bad = run("t.toml", "--fsync", "never", cwd=tmp_path)
+    assert bad.returncode == 2 and "'never' is not one of 'game', 'second'" in bad.stderr
+
+
+def test_a_tournament_process_exits_without_the_interpreter_teardown(tmp_path):
+    """Once ``sneferu tournament`` is done its process ends at once, after the atexit
+    functions and with its output flushed: objects are not freed one by one (their
+    ``__del__`` does not run). Other commands end as usual."""
+    (tmp_path / "empty.records").write_text("")
+    script = ("import atexit, sys\n"
+              "from sneferu_cli.cli import main\n"
+              "class Teardown:\n"
+              "    def __del__(self):\n"
+              "        print('torn down')\n"
+              "kept = Teardown()\n"
+              "atexit.register(print, 'atexit ran')\n"
+              "sys.argv[0] = 'sneferu'\n"
+              "main()\n")
+    for args, torn in ((["tournament", "report", "empty.records"], False),
+                       (["tournament", "--seats", "9"], False), (["--version"], True)):
+        r = subprocess.run([sys.executable, "-c", script, *args], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=LIMIT)
+        error = "--seats" in args  # an error's line and exit code are kept
+        assert r.returncode == (2 if error else 0), r.stderr
+        assert ("seats: 9 (1 to 4" in r.stderr) == error
+        assert r.stdout.splitlines()[-1] == ("torn down" if torn else "atexit ran"), args
+        assert ("torn down" in r.stdout) == torn
+
+
 def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):
     write_config(tmp_path / "t.toml", {"a": "random", "b": "random", "c": "random",
                                        "d": "random"},

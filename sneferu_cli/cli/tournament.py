@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,7 +20,6 @@ from ..arbiter.process import open_logs
 from ..game import DEFAULT_GAME
 from ..record.jsonl import read_any
 from ..record.text import RecordError, decode_records
-from ..tournament.cluster import Cluster
 from ..tournament.config import RUN_SETTINGS, ConfigError, TournamentConfig, load_config
 from ..tournament.journal import Journal, StateError
 from ..tournament.progress import Progress, describe_sprt
@@ -29,6 +28,9 @@ from ..tournament.schedule import Schedule
 from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
 from ..words import plural
 from .options import builders_option, edition_option, variant_option
+
+if TYPE_CHECKING:  # imported when a cluster is used
+    from ..tournament.cluster import Cluster
 
 DEMO_GAMES = 36
 
@@ -223,6 +225,8 @@ def _probe(cfg: TournamentConfig, where: str | None, stack: contextlib.ExitStack
     if logs.traffic is not None or logs.stderr is not None:
         raise ConfigError("--log and --engine-stderr are not for a cluster (its workers "
                           "may run on other machines)")
+    from ..tournament.cluster import Cluster
+
     cluster = stack.enter_context(Cluster(where))
     cluster.check(cfg)
     return cluster
