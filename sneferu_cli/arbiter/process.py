@@ -391,11 +391,14 @@ class EngineProcess:
             return
         self._killed = True
         pid = self.proc.pid
-        parents = process_parents()
+        # An engine that exited and was reaped (after quit) has no children left: they
+        # have new parents, and its pid may be another process's by now.
+        exited = self.proc.returncode is not None
+        parents = {} if exited and not _adopting else process_parents()
         # Its descendants, found before the kill (after it they have new parents), also
         # those that left its process group; and as subreaper, the strays of engines gone.
         strays = [p for p, started in self._descendants if _started(p) == started]
-        strays += _descendants(pid, parents)
+        strays += [] if exited else _descendants(pid, parents)
         if _adopting:
             strays += [p for p, parent in parents.items()
                        if parent == os.getpid() and p not in _live]
