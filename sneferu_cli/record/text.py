@@ -148,8 +148,12 @@ def _one_of(value: object, allowed: tuple[object, ...], what: str) -> str:
     return str(value)
 
 
+_SEAT_TEXTS = {1: "1", 2: "2", 3: "3", 4: "4"}
+
+
 def _seat_no(seat: int, what: str) -> str:
-    return _one_of(seat, (1, 2, 3, 4), what)
+    text = _SEAT_TEXTS.get(seat) if type(seat) is int else None
+    return _one_of(seat, (1, 2, 3, 4), what) if text is None else text
 
 
 def _score(n: int, what: str) -> str:
@@ -236,11 +240,21 @@ def _event_lines(events: list[Event], game: Game) -> list[str]:
             j = i
             while j < n and isinstance(events[j], Chance):
                 j += 1
-            draws = [_outcome(c, game) for c in events[i:j]]  # type: ignore[arg-type]
+            try:  # the usual case without a call a draw; the error said by _outcome
+                draws = [_canonical_text(game, c.outcome, True)  # type: ignore[union-attr]
+                         for c in events[i:j]]
+            except NotationError:
+                draws = [_outcome(c, game) for c in events[i:j]]  # type: ignore[arg-type]
             i = j
             if isinstance(e, Turn):
-                out.append(" ".join([f"{turns}. {_seat_turn(e, game)}", *draws,
-                                     *_annotation(e)]))
+                ms, info = e.ms, e.info
+                line = f"{turns}. {_seat_turn(e, game)}"
+                if draws:
+                    line += " " + " ".join(draws)
+                if info is None and type(ms) is int and ms >= 0:
+                    out.append(f"{line} {{{ms}ms}}")  # what _annotation writes
+                else:
+                    out.append(" ".join([line, *_annotation(e)]))
                 continue
             seats = [t.seat for t in e.turns]
             if len(seats) < 2 or seats != sorted(set(seats)):
