@@ -232,28 +232,35 @@ def test_fsync_game_through_the_flag(tmp_path):
 
 
 def test_a_tournament_process_exits_without_the_interpreter_teardown(tmp_path):
-    """Once ``sneferu tournament`` is done its process ends at once, after the atexit
-    functions and with its output flushed: objects are not freed one by one (their
-    ``__del__`` does not run). Other commands end as usual."""
+    """Once ``sneferu tournament`` is done its process ends at once (``main`` does not
+    return), after the atexit functions and with its output flushed, its exit code kept.
+    Other commands, and a tournament under a profiler (which writes its data once the
+    command returns), end as usual."""
     (tmp_path / "empty.records").write_text("")
     script = ("import atexit, sys\n"
               "from sneferu_cli.cli import main\n"
-              "class Teardown:\n"
-              "    def __del__(self):\n"
-              "        print('torn down')\n"
-              "kept = Teardown()\n"
               "atexit.register(print, 'atexit ran')\n"
               "sys.argv[0] = 'sneferu'\n"
-              "main()\n")
-    for args, torn in ((["tournament", "report", "empty.records"], False),
-                       (["tournament", "--seats", "9"], False), (["--version"], True)):
-        r = subprocess.run([sys.executable, "-c", script, *args], cwd=tmp_path,
+              "PROFILE\n"
+              "try:\n"
+              "    main()\n"
+              "finally:\n"
+              "    print('main returned')\n")
+    plain, profiled = (script.replace("PROFILE", profile)
+                       for profile in ("", "sys.setprofile(lambda *a: None)"))
+    report = ["tournament", "report", "empty.records"]
+    for code, args, returned in ((plain, report, False),
+                                 (plain, ["tournament", "--seats", "9"], False),
+                                 (plain, ["--version"], True),
+                                 (profiled, report, True)):
+        r = subprocess.run([sys.executable, "-c", code, *args], cwd=tmp_path,
                            capture_output=True, text=True, timeout=LIMIT)
         error = "--seats" in args  # an error's line and exit code are kept
         assert r.returncode == (2 if error else 0), r.stderr
         assert ("no engines (give at least one)" in r.stderr) == error
-        assert r.stdout.splitlines()[-1] == ("torn down" if torn else "atexit ran"), args
-        assert ("torn down" in r.stdout) == torn
+        assert ("main returned" in r.stdout) == returned, (args, r.stdout)
+        assert r.stdout.splitlines()[-1] == "atexit ran"
+        assert report != args or r.stdout.startswith("no finished games\n")  # flushed
 
 
 def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):

@@ -61,12 +61,14 @@ def cli() -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script; turns every error into one line and exit 2.
     Run as the process's command (``argv`` None), a command of :data:`QUICK_EXIT` ends
-    the process at once when it is done, after the ``atexit`` functions."""
+    the process at once when it is done, after the ``atexit`` functions (not under a
+    profiler or a tracer)."""
     try:
         _run(argv)
     except SystemExit as e:
-        if argv is None and isinstance(cli, _Commands) and cli.ran in QUICK_EXIT:
-            _exit_now(e.code)
+        if (argv is None and isinstance(cli, _Commands) and cli.ran in QUICK_EXIT
+                and sys.getprofile() is None and sys.gettrace() is None):
+            _exit_now(e.code)  # (a profiler writes its data once the command returns)
         raise
 
 
