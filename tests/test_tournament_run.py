@@ -263,6 +263,24 @@ def test_a_tournament_process_exits_without_the_interpreter_teardown(tmp_path):
         assert report != args or r.stdout.startswith("no finished games\n")  # flushed
 
 
+def test_a_tournament_imports_only_what_it_plays_with():
+    """``sneferu tournament`` imports its command's module, not the other commands', nor
+    Lark (its games' moves and the engines' lines are read by the fast readers), nor the
+    cluster module without a cluster: each costs its start-up CPU."""
+    code = ("import sys\n"
+            "from sneferu_cli.cli import cli\n"
+            "import click\n"
+            "cli.get_command(click.Context(cli), 'tournament')\n"
+            "from sneferu_cli.tournament.runner import EnginePool\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'lark'\n"
+            "      or m.startswith(('sneferu_cli.cli.', 'sneferu_cli.serve',\n"
+            "                       'sneferu_cli.tournament.cluster')))))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=LIMIT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["sneferu_cli.cli.options", "sneferu_cli.cli.tournament"]
+
+
 def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):
     write_config(tmp_path / "t.toml", {"a": "random", "b": "random", "c": "random",
                                        "d": "random"},

@@ -29,12 +29,10 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
-
-from lark import UnexpectedInput
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..game import DEFAULT_GAME, MAX_DIGITS, Game, NotationError, get_game
-from ..grammar import Token, Tree, parser
+from ..grammar import parser
 from ..words import clip
 from .model import (
     Chance,
@@ -50,6 +48,9 @@ from .model import (
     Turn,
     TurnEvent,
 )
+
+if TYPE_CHECKING:
+    from lark import Token, Tree, UnexpectedInput
 
 try:  # POSIX: appends are serialised with flock; elsewhere a single writer is assumed
     import fcntl
@@ -485,6 +486,8 @@ def _read_game(chunk: list[str], first: int, number: int, source: str,
                headers_only: bool = False) -> GameEntry:
     """Parse one game's lines (the first is its [Event line, the last its end line); only
     its tags when ``headers_only``."""
+    from lark import Token, Tree, UnexpectedInput
+
     fields: dict[str, object] = {}
     seats: list[Seat] = []
     result: list[SeatResult] = []
@@ -594,6 +597,8 @@ def _read_game(chunk: list[str], first: int, number: int, source: str,
 
 
 def _tag_value(name: str, tag: Tree[Token]) -> object:
+    from lark import Tree
+
     c = tag.children
     if name in ("event", "date", "round", "time_control", "position"):
         return _unquote(c[0])
@@ -653,6 +658,8 @@ def _turn(node: Tree[Token]) -> tuple[Turn, list[Chance]]:
 def _simultaneous(node: Tree[Token]) -> tuple[Simultaneous, list[Chance]]:
     """The moves of a simultaneous turn line (the last seat's is written out in the rule,
     with the draws after it), seat order checked."""
+    from lark import Token, Tree
+
     children = node.children[1:]
     last = max(i for i, c in enumerate(children)
                if isinstance(c, Token) and c.type == "SEALED_SEP")
@@ -668,6 +675,8 @@ def _simultaneous(node: Tree[Token]) -> tuple[Simultaneous, list[Chance]]:
 
 def _seat_turn_of(children: list[Token | Tree[Token]]) -> tuple[Turn, list[Chance]]:
     """One seat's move from its parts (``S:``, the steps, draws, annotation)."""
+    from lark import Token, Tree
+
     seat = _int(str(children[0])[:-1])
     steps: list[str] = []
     draws: list[Chance] = []
