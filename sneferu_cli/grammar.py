@@ -1,28 +1,34 @@
 """The Lark grammars of ``protocol/``: where they are and one cached parser per start rule.
 
 The grammar files are those of ``protocol/`` (:func:`sneferu_cli.shipped.shipped_dir`).
+Lark itself is imported when a text is first parsed (or ``Token``, ``Tree`` or
+``Transformer`` first asked for here): the fast readers leave most commands without
+parsing anything, and importing Lark takes some 14 ms.
 """
 
 from __future__ import annotations
 
 import functools
 from pathlib import Path
-
-from lark import (
-    Lark,
-    Token,
-    Transformer,
-    Tree,
-    UnexpectedCharacters,
-    UnexpectedEOF,
-    UnexpectedInput,
-)
+from typing import TYPE_CHECKING, Any
 
 from .game import NotationError, bound_numbers
 from .shipped import shipped_dir
 from .words import clip
 
+if TYPE_CHECKING:
+    from lark import Lark, Token, Transformer, Tree
+
 __all__ = ["Token", "Transformer", "Tree", "grammar_dir", "parse", "parser"]
+
+
+def __getattr__(name: str) -> Any:
+    """``Token``, ``Tree`` and ``Transformer``: Lark's, imported now."""
+    if name in ("Token", "Transformer", "Tree"):
+        import lark
+
+        return getattr(lark, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def grammar_dir() -> Path:
@@ -33,6 +39,8 @@ def grammar_dir() -> Path:
 @functools.cache
 def parser(grammar: str, start: str) -> Lark:
     """A LALR parser for rule ``start`` of ``protocol/<grammar>.lark``."""
+    from lark import Lark
+
     path = grammar_dir() / f"{grammar}.lark"
     return Lark(path.read_text(encoding="utf-8"), start=start, parser="lalr",
                 import_paths=[str(grammar_dir())], maybe_placeholders=False)
@@ -41,6 +49,8 @@ def parser(grammar: str, start: str) -> Lark:
 def parse(grammar: str, start: str, text: str, what: str) -> Tree[Token]:
     """Parse ``text``; any error becomes one NotationError naming ``what`` and the column
     (or saying that a number is too long to read, :func:`~sneferu_cli.game.bound_numbers`)."""
+    from lark import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+
     bound_numbers(text, what)
     try:
         return parser(grammar, start).parse(text)

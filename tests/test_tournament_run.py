@@ -214,6 +214,73 @@ def test_sigkill_then_resume_gives_the_games_of_an_uninterrupted_run(tmp_path):
     assert run("t.toml", "--resume", cwd=cut).stdout.count("(24 played, 0 to play)") == 1
 
 
+def test_fsync_game_through_the_flag(tmp_path):
+    """--fsync game: every game checkpointed (the state file counts them all); the commit
+    log is gone at the end; a value that is not one of the two is a usage error."""
+    write_config(tmp_path / "t.toml", {"a": "random", "b": "greedy"}, seats=2, deals=2,
+                 seed=5, movetime=1000)
+    r = run("t.toml", "--fsync", "game", "-j", "1", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    records = tmp_path / "tournament.records"
+    state = json.loads((tmp_path / "tournament.records.state").read_text())
+    assert state["config"]["fsync"] == "game"
+    assert (state["games"], state["committed"]) == (4, records.stat().st_size)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "t.toml", "tournament.records", "tournament.records.state"]
+    bad = run("t.toml", "--fsync", "never", cwd=tmp_path)
+    assert bad.returncode == 2 and "'never' is not one of 'game', 'second'" in bad.stderr
+
+
+def test_a_tournament_process_exits_without_the_interpreter_teardown(tmp_path):
+    """Once ``sneferu tournament`` is done its process ends at once (``main`` does not
+    return), after the atexit functions and with its output flushed, its exit code kept.
+    Other commands, and a tournament under a profiler (which writes its data once the
+    command returns), end as usual."""
+    (tmp_path / "empty.records").write_text("")
+    script = ("import atexit, sys\n"
+              "from sneferu_cli.cli import main\n"
+              "atexit.register(print, 'atexit ran')\n"
+              "sys.argv[0] = 'sneferu'\n"
+              "PROFILE\n"
+              "try:\n"
+              "    main()\n"
+              "finally:\n"
+              "    print('main returned')\n")
+    plain, profiled = (script.replace("PROFILE", profile)
+                       for profile in ("", "sys.setprofile(lambda *a: None)"))
+    report = ["tournament", "report", "empty.records"]
+    for code, args, returned in ((plain, report, False),
+                                 (plain, ["tournament", "--seats", "9"], False),
+                                 (plain, ["--version"], True),
+                                 (profiled, report, True)):
+        r = subprocess.run([sys.executable, "-c", code, *args], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=LIMIT)
+        error = "--seats" in args  # an error's line and exit code are kept
+        assert r.returncode == (2 if error else 0), r.stderr
+        assert ("no engines (give at least one)" in r.stderr) == error
+        assert ("main returned" in r.stdout) == returned, (args, r.stdout)
+        assert r.stdout.splitlines()[-1] == "atexit ran"
+        assert report != args or r.stdout.startswith("no finished games\n")  # flushed
+
+
+def test_a_tournament_imports_only_what_it_plays_with():
+    """``sneferu tournament`` imports its command's module, not the other commands', nor
+    Lark (its games' moves and the engines' lines are read by the fast readers), nor the
+    cluster module without a cluster: each costs its start-up CPU."""
+    code = ("import sys\n"
+            "from sneferu_cli.cli import cli\n"
+            "import click\n"
+            "cli.get_command(click.Context(cli), 'tournament')\n"
+            "from sneferu_cli.tournament.runner import EnginePool\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] == 'lark'\n"
+            "      or m.startswith(('sneferu_cli.cli.', 'sneferu_cli.serve',\n"
+            "                       'sneferu_cli.tournament.cluster')))))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=LIMIT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["sneferu_cli.cli.options", "sneferu_cli.cli.tournament"]
+
+
 def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):
     write_config(tmp_path / "t.toml", {"a": "random", "b": "random", "c": "random",
                                        "d": "random"},

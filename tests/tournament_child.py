@@ -5,11 +5,13 @@
 Plays no engines: each pending game's record is made up from the schedule (the same bytes
 for the same game every time, about 50 kB so that a write takes a while) and committed
 through the real Journal, printing ``committed N`` after each. With POINT and COMMIT the
-process sends itself SIGKILL at that point of its COMMIT-th commit: ``intent`` (pending
-state saved, nothing written), ``half`` (half the record written and fsync-ed), ``append``
-(whole record written, state not yet updated) or ``done`` (all saved). ``slow`` writes
-each record in 20 pieces 1 ms apart, like a slow disk, so that a SIGKILL from outside
-at a random moment most likely lands in the middle of a record.
+process sends itself SIGKILL at that point of its COMMIT-th commit: ``half`` (half the
+record written), ``append`` (the whole record written, not yet in the commit log),
+``logged`` (the record and its line in the commit log written, no checkpoint yet),
+``saved`` (with ``fsync = "game"``: the checkpoint's state saved, the commit log not yet
+emptied) or ``done`` (the commit returned). ``slow`` writes each record in 20 pieces
+1 ms apart, like a slow disk, so that a SIGKILL from outside at a random moment most
+likely lands in the middle of a record.
 """
 
 from __future__ import annotations
@@ -52,11 +54,6 @@ class Crashing(Journal):
         super().commit(game, record)
         self._crash("done")
 
-    def _save(self) -> None:
-        super()._save()
-        if self.state.pending is not None:
-            self._crash("intent")
-
     def _append(self, data: bytes) -> None:
         if self._here("half"):
             super()._append(data[: len(data) // 2])
@@ -68,6 +65,14 @@ class Crashing(Journal):
                 time.sleep(0.001)
         super()._append(b"" if self.slow else data)
         self._crash("append")
+
+    def sync_due(self) -> None:
+        self._crash("logged")
+        super().sync_due()
+
+    def _save(self) -> None:
+        super()._save()
+        self._crash("saved")
 
     def _here(self, point: str) -> bool:
         return self.point == point and self.commits == self.at

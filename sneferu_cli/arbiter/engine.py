@@ -39,7 +39,7 @@ from ..protocol.messages import (
     with_legal,
 )
 from .agent import TurnAnswer, TurnRequest
-from .process import EngineFault, EngineProcess, StderrSink, TrafficLog
+from .process import EngineFault, EngineProcess, StderrSink, TrafficLog, process_parents
 
 __all__ = ["QUIT_GRACE", "Engine", "answers_as_they_come", "automatic_options",
            "refuse_other_games"]
@@ -171,9 +171,10 @@ class Engine:
     def quit_all(engines: Sequence[Engine], grace: float = QUIT_GRACE) -> None:
         """Send ``quit`` to every engine, then wait for all of them together."""
         deadline = time.monotonic() + grace
+        parents = process_parents()  # one reading of /proc for every engine
         for e in engines:
             if e._process is not None and e.fault is None:
-                e._process.find_descendants()
+                e._process.find_descendants(parents)
                 with contextlib.suppress(EngineFault):
                     e._process.send(deadline, str(Quit()))
         for e in engines:

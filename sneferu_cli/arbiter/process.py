@@ -25,7 +25,7 @@ from typing import IO
 from ..protocol.messages import LINE_LIMIT
 
 __all__ = ["EngineFault", "EngineProcess", "StderrSink", "TrafficLog", "adopt_orphans",
-           "open_logs"]
+           "open_logs", "process_parents"]
 
 EXIT_GRACE = 0.5
 """Seconds to wait for the exit status after an engine closes its output."""
@@ -87,18 +87,24 @@ def _die_with_this_thread() -> Callable[[], None] | None:
     return in_child
 
 
-def _parents() -> dict[int, int]:
-    """Every process's parent, from /proc (empty where there is none)."""
+def process_parents() -> dict[int, int]:
+    """Every process's parent, from /proc (empty where there is none). Read with bare
+    system calls: a file object costs four more a process, and a machine has hundreds."""
     out = {}
     with contextlib.suppress(OSError):
-        for entry in os.scandir("/proc"):
-            if entry.name.isdigit():
+        for name in os.listdir("/proc"):
+            if name.isdigit():
                 try:
-                    with open(f"/proc/{entry.name}/stat", "rb") as f:
-                        stat = f.read()
+                    fd = os.open(f"/proc/{name}/stat", os.O_RDONLY)
                 except OSError:
                     continue  # gone meanwhile
-                out[int(entry.name)] = int(stat.rsplit(b")", 1)[1].split()[1])
+                try:
+                    stat = os.read(fd, 4096)
+                except OSError:
+                    continue
+                finally:
+                    os.close(fd)
+                out[int(name)] = int(stat.rsplit(b")", 1)[1].split()[1])
     return out
 
 
@@ -365,11 +371,12 @@ class EngineProcess:
 
     # ------------------------------------------------------------------ life
 
-    def find_descendants(self) -> None:
+    def find_descendants(self, parents: dict[int, int] | None = None) -> None:
         """Note the processes below the engine now, to kill them with it: call it before
-        the engine may exit (before ``quit``), as its children get new parents then."""
-        self._descendants = [(p, _started(p))
-                             for p in _descendants(self.proc.pid, _parents())]
+        the engine may exit (before ``quit``), as its children get new parents then.
+        ``parents``: every process's parent read just before (by default, read here)."""
+        self._descendants = [(p, _started(p)) for p in _descendants(
+            self.proc.pid, process_parents() if parents is None else parents)]
 
     def stop(self, grace: float) -> None:
         """Wait up to ``grace`` seconds for the engine to exit (after quit), then kill its
@@ -384,11 +391,14 @@ class EngineProcess:
             return
         self._killed = True
         pid = self.proc.pid
-        parents = _parents()
+        # An engine that exited and was reaped (after quit) has no children left: they
+        # have new parents, and its pid may be another process's by now.
+        exited = self.proc.returncode is not None
+        parents = {} if exited and not _adopting else process_parents()
         # Its descendants, found before the kill (after it they have new parents), also
         # those that left its process group; and as subreaper, the strays of engines gone.
         strays = [p for p, started in self._descendants if _started(p) == started]
-        strays += _descendants(pid, parents)
+        strays += [] if exited else _descendants(pid, parents)
         if _adopting:
             strays += [p for p, parent in parents.items()
                        if parent == os.getpid() and p not in _live]

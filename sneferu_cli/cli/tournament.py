@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,8 +20,7 @@ from ..arbiter.process import open_logs
 from ..game import DEFAULT_GAME
 from ..record.jsonl import read_any
 from ..record.text import RecordError, decode_records
-from ..tournament.cluster import Cluster
-from ..tournament.config import ConfigError, TournamentConfig, load_config
+from ..tournament.config import RUN_SETTINGS, ConfigError, TournamentConfig, load_config
 from ..tournament.journal import Journal, StateError
 from ..tournament.progress import Progress, describe_sprt
 from ..tournament.runner import Logs, RunError, TournamentRun, probe_engines
@@ -30,8 +29,8 @@ from ..tournament.standings import compute_standings, format_standings, to_csv, 
 from ..words import plural
 from .options import builders_option, edition_option, variant_option
 
-RUN_SETTINGS = ("records", "state", "concurrency", "cluster")
-"""Flags that may change on resume (the others define the games)."""
+if TYPE_CHECKING:  # imported when a cluster is used
+    from ..tournament.cluster import Cluster
 
 DEMO_GAMES = 36
 
@@ -134,6 +133,9 @@ class _WithReport(click.Command):
 @click.option("--cluster", default=None, metavar="tcp://HOST:PORT|local:N",
               help="Play the games on the workers of a Dask scheduler, or on N worker "
                    "processes started here (needs: pip install \"sneferu[dask]\").")
+@click.option("--fsync", type=click.Choice(["game", "second"]), default=None,
+              help="When finished games are made durable against a power loss: after every "
+                   "game, or at most once a second (default; a killed run loses nothing).")
 @click.option("--resume", is_flag=True,
               help="Continue the tournament of the state file (--state, else RECORDS.state); "
                    "a CONFIG or game flags, when given, must define the same games.")
@@ -177,6 +179,7 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
                     state = flags["state"] or f"{records}.state"
                 journal = Journal.resume(state, cfg)
                 stack.enter_context(journal)
+                journal.fsync = flags["fsync"] or journal.fsync
                 cfg = journal.config
                 where = flags["cluster"] or cfg.cluster
                 # a finished tournament's resume starts no engine and no cluster
@@ -222,6 +225,8 @@ def _probe(cfg: TournamentConfig, where: str | None, stack: contextlib.ExitStack
     if logs.traffic is not None or logs.stderr is not None:
         raise ConfigError("--log and --engine-stderr are not for a cluster (its workers "
                           "may run on other machines)")
+    from ..tournament.cluster import Cluster
+
     cluster = stack.enter_context(Cluster(where))
     cluster.check(cfg)
     return cluster

@@ -28,11 +28,15 @@ from __future__ import annotations
 
 import contextlib
 import re
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from ..game import DEFAULT_GAME, MAX_DIGITS, NotationError, get_game
-from ..grammar import Token, Tree, parse
+from ..grammar import parse
+
+if TYPE_CHECKING:
+    from lark import Token, Tree
 
 __all__ = [  # noqa: RUF022 (constants first, then the messages in protocol order)
     "LINE_LIMIT", "PROTOCOL_VERSION", "SEP",
@@ -298,6 +302,8 @@ def parse_engine_line(line: str, game: str = DEFAULT_GAME) -> EngineMessage:
 
 
 def _lark_engine_line(text: str, start: str = "engine_line") -> EngineMessage:
+    from lark import Tree
+
     tree = parse("engine", start, text, "engine line")
     kind = tree.data
     toks = _tokens(tree)
@@ -328,6 +334,8 @@ def _lark_engine_line(text: str, start: str = "engine_line") -> EngineMessage:
 
 
 def _option(tree: Tree[Token]) -> OptionSpec:
+    from lark import Tree
+
     name = str(tree.children[0])
     spec = tree.children[1]
     assert isinstance(spec, Tree)
@@ -356,6 +364,8 @@ def parse_arbiter_line(line: str) -> ArbiterMessage:
 
 
 def _lark_arbiter_line(text: str) -> ArbiterMessage:
+    from lark import Tree
+
     tree = parse("engine", "arbiter_line", text, "arbiter line")
     kind = tree.data
     toks = _tokens(tree)
@@ -552,6 +562,8 @@ def _fast_arbiter_line(text: str) -> ArbiterMessage | None:
 
 
 def _tokens(tree: Tree[Token] | Token) -> list[Token]:
+    from lark import Token
+
     if isinstance(tree, Token):
         return [tree]
     return list(tree.scan_values(lambda v: isinstance(v, Token)))

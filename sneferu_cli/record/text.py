@@ -29,12 +29,10 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
-
-from lark import UnexpectedInput
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..game import DEFAULT_GAME, MAX_DIGITS, Game, NotationError, get_game
-from ..grammar import Token, Tree, parser
+from ..grammar import parser
 from ..words import clip
 from .model import (
     Chance,
@@ -50,6 +48,9 @@ from .model import (
     Turn,
     TurnEvent,
 )
+
+if TYPE_CHECKING:
+    from lark import Token, Tree, UnexpectedInput
 
 try:  # POSIX: appends are serialised with flock; elsewhere a single writer is assumed
     import fcntl
@@ -148,8 +149,12 @@ def _one_of(value: object, allowed: tuple[object, ...], what: str) -> str:
     return str(value)
 
 
+_SEAT_TEXTS = {1: "1", 2: "2", 3: "3", 4: "4"}
+
+
 def _seat_no(seat: int, what: str) -> str:
-    return _one_of(seat, (1, 2, 3, 4), what)
+    text = _SEAT_TEXTS.get(seat) if type(seat) is int else None
+    return _one_of(seat, (1, 2, 3, 4), what) if text is None else text
 
 
 def _score(n: int, what: str) -> str:
@@ -236,11 +241,21 @@ def _event_lines(events: list[Event], game: Game) -> list[str]:
             j = i
             while j < n and isinstance(events[j], Chance):
                 j += 1
-            draws = [_outcome(c, game) for c in events[i:j]]  # type: ignore[arg-type]
+            try:  # the usual case without a call a draw; the error said by _outcome
+                draws = [_canonical_text(game, c.outcome, True)  # type: ignore[union-attr]
+                         for c in events[i:j]]
+            except NotationError:
+                draws = [_outcome(c, game) for c in events[i:j]]  # type: ignore[arg-type]
             i = j
             if isinstance(e, Turn):
-                out.append(" ".join([f"{turns}. {_seat_turn(e, game)}", *draws,
-                                     *_annotation(e)]))
+                ms, info = e.ms, e.info
+                line = f"{turns}. {_seat_turn(e, game)}"
+                if draws:
+                    line += " " + " ".join(draws)
+                if info is None and type(ms) is int and ms >= 0:
+                    out.append(f"{line} {{{ms}ms}}")  # what _annotation writes
+                else:
+                    out.append(" ".join([line, *_annotation(e)]))
                 continue
             seats = [t.seat for t in e.turns]
             if len(seats) < 2 or seats != sorted(set(seats)):
@@ -471,6 +486,8 @@ def _read_game(chunk: list[str], first: int, number: int, source: str,
                headers_only: bool = False) -> GameEntry:
     """Parse one game's lines (the first is its [Event line, the last its end line); only
     its tags when ``headers_only``."""
+    from lark import Token, Tree, UnexpectedInput
+
     fields: dict[str, object] = {}
     seats: list[Seat] = []
     result: list[SeatResult] = []
@@ -580,6 +597,8 @@ def _read_game(chunk: list[str], first: int, number: int, source: str,
 
 
 def _tag_value(name: str, tag: Tree[Token]) -> object:
+    from lark import Tree
+
     c = tag.children
     if name in ("event", "date", "round", "time_control", "position"):
         return _unquote(c[0])
@@ -639,6 +658,8 @@ def _turn(node: Tree[Token]) -> tuple[Turn, list[Chance]]:
 def _simultaneous(node: Tree[Token]) -> tuple[Simultaneous, list[Chance]]:
     """The moves of a simultaneous turn line (the last seat's is written out in the rule,
     with the draws after it), seat order checked."""
+    from lark import Token, Tree
+
     children = node.children[1:]
     last = max(i for i, c in enumerate(children)
                if isinstance(c, Token) and c.type == "SEALED_SEP")
@@ -654,6 +675,8 @@ def _simultaneous(node: Tree[Token]) -> tuple[Simultaneous, list[Chance]]:
 
 def _seat_turn_of(children: list[Token | Tree[Token]]) -> tuple[Turn, list[Chance]]:
     """One seat's move from its parts (``S:``, the steps, draws, annotation)."""
+    from lark import Token, Tree
+
     seat = _int(str(children[0])[:-1])
     steps: list[str] = []
     draws: list[Chance] = []

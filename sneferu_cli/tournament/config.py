@@ -34,6 +34,14 @@ CLUSTER = re.compile(r"local:[1-9][0-9]{0,3}|[a-z]+://\S+")
 """What ``cluster`` may be: ``local:N`` or a scheduler address with its scheme."""
 
 
+Fsync = Literal["game", "second"]
+"""When a tournament's committed games are fsync-ed (SPEC.md 9.7): after every game, or at
+most once a second."""
+
+RUN_SETTINGS = ("records", "state", "concurrency", "cluster", "fsync")
+"""The keys that may change on resume: they say how a run goes, not which games it plays."""
+
+
 class _Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="kebab"):
     pass
 
@@ -121,6 +129,7 @@ class TournamentConfig(_Config, frozen=True):
     state: str | None = None
     concurrency: int | None = None
     cluster: str | None = None
+    fsync: Fsync = "second"
 
     @property
     def state_path(self) -> str:
@@ -179,9 +188,9 @@ class TournamentConfig(_Config, frozen=True):
 
     def fingerprint(self) -> str:
         """SHA-256 (hex) of the fields that define the games; the run settings
-        ``records``, ``state``, ``concurrency`` and ``cluster`` are left out so they may
-        change on resume (``cluster`` is not encoded at all: the fingerprints of states
-        written before it existed still match)."""
+        (:data:`RUN_SETTINGS`) are left out so they may change on resume (``cluster`` and
+        ``fsync`` are not encoded at all: the fingerprints of states written before they
+        existed still match)."""
         return fingerprint_of(msgspec.to_builtins(self))
 
 
@@ -191,6 +200,7 @@ def fingerprint_of(fields: dict[str, Any]) -> str:
     games = {**fields, "records": "", "state": None, "concurrency": 1,
              "engine": [dict(engine) for engine in fields["engine"]]}
     games.pop("cluster", None)
+    games.pop("fsync", None)
     if games.get("game", DEFAULT_GAME) == DEFAULT_GAME:  # as before there was a game key
         games.pop("game", None)
     # Keys added since the first state format count only when given, so the state of a

@@ -1,22 +1,30 @@
 """Durable progress: the record file and the state file of a tournament (SPEC.md 9.7).
 
-Every finished game is committed before the next result is reported::
+Committing a finished game (before its result is reported) writes, with no fsync:
 
-    1. the state is saved with the game as *pending*: its number, the record file's length
-       before it (offset, the end of the games before it), the record's length and
-       SHA-256;
-    2. the record is appended to the record file, which is then fsync-ed.
+    1. the record, appended to the record file;
+    2. one line naming it (:class:`Pending`: its number, the record file's length before
+       it, the record's length and SHA-256), appended to the *commit log* ``STATE.commits``.
 
-The game is then committed: the state file names it pending, and the record file holds
-all of it, which is what :meth:`Journal.resume` checks. The next game's step 1 saves the
-new length with it, and :meth:`Journal.close` saves the state with no game pending, so a
-game costs one state save and one fsync of the record file. A state save writes a
-temporary file, fsyncs it, renames it over the state file and fsyncs the directory, so
-the state file is always one whole version. Whatever the moment a run is killed
-(SIGKILL or power loss included), :meth:`Journal.resume` finds the record file either at
-the committed length, or holding the whole pending record (step 2 done: the game
-counts), or holding part of it (cut off, so the game is played again). The record file
-is the source of truth for which games are done; the state holds the configuration, its
+Both are then in the kernel, which writes them whatever happens to the process: a run
+killed (SIGKILL, a crash) loses no committed game. A **checkpoint** makes them durable
+against a power loss too: the record file is fsync-ed, then the state is saved with the
+new committed length (a temporary file, fsync-ed, renamed over the state file, and the
+directory fsync-ed: the state file is always one whole version), then the commit log is
+emptied. As a database's group commit (SQLite's ``synchronous``, PostgreSQL's
+``synchronous_commit``, Redis's ``appendfsync everysec``), a checkpoint follows a commit
+at most once a second (``fsync = "second"``, the default: :meth:`Journal.sync_due` also
+takes one when a committed game has waited a second) or after every game (``fsync =
+"game"``), and always at the end of a run.
+
+:meth:`Journal.resume` starts from the state file's committed length (the record file
+holds at least that much: it was fsync-ed before the state was saved), counts each
+game of the commit log whose record is whole in the record file right after the games
+before it (its length and SHA-256 match), stops at the first that is not, and cuts off
+whatever follows: an unfinished record. So after a SIGKILL at any moment no committed
+game is lost; after a power loss, only the games committed since the last checkpoint
+(about a second's worth) may be, and those are played again. The record file is the
+source of truth for which games are done; the state holds the configuration, its
 fingerprint and the committed length.
 """
 
@@ -27,13 +35,17 @@ import fcntl
 import hashlib
 import os
 import shlex
+import time
 from pathlib import Path
 
 import msgspec
 
-from .config import ConfigError, TournamentConfig, check
+from .config import RUN_SETTINGS, ConfigError, Fsync, TournamentConfig, check
 
 STATE_FORMAT = "sneferu-tournament-state 1"
+
+SYNC_INTERVAL = 1.0
+"""Seconds a committed game waits at most for its checkpoint with ``fsync = "second"``."""
 
 
 class StateError(ValueError):
@@ -41,7 +53,9 @@ class StateError(ValueError):
 
 
 class Pending(msgspec.Struct, frozen=True):
-    """The game being committed: where its record starts, its length and SHA-256 (hex)."""
+    """A committed game, as the commit log names it (and as a state file of an earlier
+    version names the game it was committing): its number, where its record starts in
+    the record file, its length and SHA-256 (hex)."""
 
     game: int
     offset: int
@@ -118,19 +132,26 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 class Journal:
-    """The record file (open for appending, locked) and the state of one tournament.
+    """The record file (open for appending, locked), the commit log and the state of one
+    tournament.
 
     Create with :meth:`start` or :meth:`resume`; :meth:`commit` each finished game from one
-    thread at a time; :meth:`close` at the end (also a context manager).
+    thread at a time, calling :meth:`sync_due` now and then (the run does, about four
+    times a second); :meth:`close` at the end (also a context manager).
     """
 
-    def __init__(self, state: TournamentState, state_path: Path, fd: int) -> None:
+    def __init__(self, state: TournamentState, state_path: Path, fd: int, log: int) -> None:
         self.state = state
         self.state_path = state_path
         self.records_path = Path(state.config.records)
+        self.log_path = commit_log_path(state_path)
+        self.fsync: Fsync = state.config.fsync
+        """When a checkpoint follows a commit: after every ``game``, or once a ``second``."""
         self._fd = fd
+        self._log = log
         self.recovered = 0  # bytes of an unfinished record cut off by resume
-        self._unsaved = False  # the state file names the last game committed as pending
+        self._unsynced = False  # games committed since the last checkpoint
+        self._synced_at = time.monotonic()
 
     @property
     def config(self) -> TournamentConfig:
@@ -153,21 +174,24 @@ class Journal:
                              f"tournament state ({state_path}) to resume from: choose another "
                              "record file, or move it away")
         fd = _open_records(records)
+        log = -1
         try:
             os.ftruncate(fd, 0)
             state = TournamentState(fingerprint=cfg.fingerprint(), config=cfg)
             state.save(state_path)
+            log = _open_log(commit_log_path(state_path))
+            os.ftruncate(log, 0)  # another tournament's, left behind: not this one's games
         except BaseException:
-            os.close(fd)
+            _close(fd, log)
             raise
-        return cls(state, state_path, fd)
+        return cls(state, state_path, fd, log)
 
     @classmethod
     def resume(cls, state_path: str | Path, cfg: TournamentConfig | None = None) -> Journal:
         """Continue the tournament of ``state_path``.
 
-        ``cfg``, when given, must define the same games (its records, state and
-        concurrency may differ; a missing seed means the stored one). The record file is
+        ``cfg``, when given, must define the same games (its records, state, concurrency
+        and fsync may differ; a missing seed means the stored one). The record file is
         brought back to its last whole game, as described in the module docstring.
         """
         path = Path(state_path)
@@ -187,84 +211,139 @@ class Journal:
         if not records.exists() and (state.committed or state.pending):
             raise StateError(f"{records}: the record file of this tournament is missing")
         fd = _open_records(records)
+        log = -1
         try:
-            journal = cls(state, path, fd)
+            log = _open_log(commit_log_path(path))
+            journal = cls(state, path, fd, log)
             journal._recover()
         except BaseException:
-            os.close(fd)
+            _close(fd, log)
             raise
         return journal
 
     def _recover(self) -> None:
         st = self.state
         size = os.fstat(self._fd).st_size
-        end = st.committed
-        p = st.pending
-        if (p is not None and p.offset == st.committed and size >= p.offset + p.length
-                and hashlib.sha256(os.pread(self._fd, p.length, p.offset)).hexdigest()
-                == p.sha256):
-            end = p.offset + p.length
-            st.games += 1
-        if size < end:
+        if size < st.committed:
             raise StateError(f"{self.records_path}: the record file is shorter than its "
-                             f"tournament state says ({size} < {end} bytes): it was changed")
+                             f"tournament state says ({size} < {st.committed} bytes): it was "
+                             "changed")
+        end, games = st.committed, st.games
+        # a state written by an earlier version may name one game pending
+        for p in ([st.pending] if st.pending is not None else []) + self._logged():
+            if p.offset < end:
+                continue  # counted already (the log was not emptied after a checkpoint)
+            if (p.offset > end or size < end + p.length or hashlib.sha256(
+                    os.pread(self._fd, p.length, end)).hexdigest() != p.sha256):
+                break
+            end += p.length
+            games += 1
         if size > end:
             os.ftruncate(self._fd, end)
             os.fsync(self._fd)
             self.recovered = size - end
-        st.committed, st.pending = end, None
+        st.committed, st.games, st.pending = end, games, None
         st.save(self.state_path)
+        os.ftruncate(self._log, 0)
+
+    def _logged(self) -> list[Pending]:
+        """The commit log's games, up to its first line that is not whole and valid."""
+        data = b""
+        while chunk := os.read(self._log, 1 << 20):
+            data += chunk
+        out = []
+        for line in data.split(b"\n")[:-1]:  # the last is unfinished or empty
+            try:
+                out.append(msgspec.json.decode(line, type=Pending))
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                break
+        return out
 
     def commit(self, game: int, record: bytes) -> None:
-        """Append one finished game's record durably (see the module docstring). The
-        state in memory has it committed, no game pending; the state file names it
-        pending until the next commit or :meth:`close`."""
+        """Commit one finished game (see the module docstring): its record is appended to
+        the record file and named in the commit log (no fsync: a killed run keeps it),
+        and a checkpoint follows when one is due."""
         st = self.state
         offset = st.committed
-        st.pending = Pending(game, offset, len(record), hashlib.sha256(record).hexdigest())
-        self._save()
+        line = msgspec.json.encode(Pending(game, offset, len(record),
+                                           hashlib.sha256(record).hexdigest())) + b"\n"
         try:
             self._append(record)
+            _write_all(self._log, line)
         except BaseException:
-            try:  # leave the file as committed; resume would do the same
-                os.ftruncate(self._fd, offset)
-            finally:
-                st.pending = None
+            os.ftruncate(self._fd, offset)  # leave the file as committed; resume would too
             raise
         st.committed = offset + len(record)
         st.games += 1
-        st.pending = None
-        self._unsaved = True
-
-    def _save(self) -> None:
-        self.state.save(self.state_path)
-        self._unsaved = False
+        self._unsynced = True
+        self.sync_due()
 
     def _append(self, data: bytes) -> None:
         _write_all(self._fd, data)
-        os.fsync(self._fd)
 
-    def fileno(self) -> int:
-        """The record file's descriptor (-1 once closed)."""
-        return self._fd
+    def _save(self) -> None:
+        self.state.save(self.state_path)
+
+    def sync_due(self) -> None:
+        """A checkpoint, when a committed game has not had one: at once with ``fsync =
+        "game"``, else once the last checkpoint is a second old."""
+        if self._unsynced and (self.fsync == "game"
+                               or time.monotonic() - self._synced_at >= SYNC_INTERVAL):
+            self.checkpoint()
+
+    def checkpoint(self) -> None:
+        """Make every committed game durable: fsync the record file, save the state with
+        its committed length, empty the commit log."""
+        os.fsync(self._fd)
+        self._save()
+        os.ftruncate(self._log, 0)
+        self._unsynced = False
+        self._synced_at = time.monotonic()
+
+    def files(self) -> tuple[int, ...]:
+        """The descriptors of the record file and the commit log (none once closed)."""
+        return tuple(fd for fd in (self._fd, self._log) if fd >= 0)
 
     def close(self) -> None:
-        """Save the state with no game pending, and release the record file. The save
-        only tidies: a state file that names the last game pending resumes the same."""
+        """Take the last checkpoint, remove the commit log and release the record file.
+        A checkpoint that fails leaves the commit log, from which a resume counts the
+        games it names."""
         if self._fd >= 0:
             try:
-                if self._unsaved:
-                    with contextlib.suppress(StateError):
-                        self._save()
+                if self._unsynced:
+                    with contextlib.suppress(StateError, OSError):
+                        self.checkpoint()
+                if not self._unsynced:
+                    with contextlib.suppress(OSError):
+                        os.remove(self.log_path)
             finally:
-                os.close(self._fd)
-                self._fd = -1
+                _close(self._fd, self._log)
+                self._fd = self._log = -1
 
     def __enter__(self) -> Journal:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def commit_log_path(state_path: str | Path) -> Path:
+    """The commit log of the state file ``state_path``: beside it, ``.commits`` added."""
+    path = Path(state_path)
+    return path.with_name(path.name + ".commits")
+
+
+def _open_log(path: Path) -> int:
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    except OSError as e:
+        raise StateError(f"{path}: cannot open the commit log: {e.strerror}") from None
+
+
+def _close(*fds: int) -> None:
+    for fd in fds:
+        if fd >= 0:
+            os.close(fd)
 
 
 def _open_records(path: Path) -> int:
@@ -286,6 +365,6 @@ def _open_records(path: Path) -> int:
 
 def _differences(old: TournamentConfig, new: TournamentConfig) -> str:
     a, b = msgspec.to_builtins(old), msgspec.to_builtins(new)
-    keys = [k for k in {**a, **b} if k not in ("records", "state", "concurrency", "cluster")
+    keys = [k for k in {**a, **b} if k not in RUN_SETTINGS
             and a.get(k) != b.get(k)]
     return "differs in: " + ", ".join(keys)

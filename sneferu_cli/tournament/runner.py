@@ -500,7 +500,13 @@ class TournamentRun:
     def run(self, on_update: Callable[[TournamentRun, GameRecord | None], None] | None = None
             ) -> Reason:
         """Play the games still to play; returns why the run ended."""
-        update = on_update or (lambda run, record: None)
+        shown = on_update or (lambda run, record: None)
+
+        def update(run: TournamentRun, record: GameRecord | None) -> None:
+            if record is None:  # about four times a second
+                self.journal.sync_due()
+            shown(run, record)
+
         self.started = time.monotonic()
         if self.cluster is not None:
             self.cluster.play(self, update)
@@ -523,7 +529,7 @@ class TournamentRun:
         try:
             width = min(self.concurrency, len(self.todo)) if not self.decided() else 0
             logs = msgspec.structs.replace(self.logs, t0=self.started)
-            inherited = (self.journal.fileno(),)
+            inherited = self.journal.files()
             workers = [_Worker(ctx, self.config, i, logs, inherited) for i in range(width)]
             last = 0.0
             while not self.stop.is_set():

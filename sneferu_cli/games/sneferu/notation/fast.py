@@ -27,11 +27,14 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TYPE_CHECKING
 
-from ....grammar import Token, Tree
 from ..rules.components import Material, Stone, Tile
 from ..rules.steps import END, FEAST, STORE, Arrive, Buy, Draw, LayTile, Outcome, Place, Shift, Step
 from .move import Move, parse_outcome
+
+if TYPE_CHECKING:
+    from lark import Token, Tree
 
 __all__ = ["MOVE", "POSITION", "fast_move", "fast_position_tree", "read_canonical_move",
            "read_event", "read_listed_steps", "read_move", "read_outcome"]
@@ -133,12 +136,16 @@ _POSITION_RE = re.compile(POSITION)
 
 def _none_or(kind: str, text: str) -> Token:
     """A field that is ``-`` (NONE) or a ``kind`` token."""
+    from lark import Token
+
     return Token("NONE", text) if text == "-" else Token(kind, text)
 
 
 def fast_position_tree(text: str) -> Tree[Token] | None:
     """The tree Lark builds for a position (``text`` already stripped), or None when
     ``POSITION`` does not match (Lark then says why)."""
+    from lark import Token, Tree
+
     if _POSITION_RE.fullmatch(text) is None:
         return None
     name, variant, tiles, offer, bag, ptah, players, turn = text.split(" ")
@@ -154,6 +161,8 @@ def fast_position_tree(text: str) -> Tree[Token] | None:
 
 
 def _player_tree(text: str) -> Tree[Token]:
+    from lark import Token, Tree
+
     builder, food, boat, pyramid, store, flags = text.split(",")
     space, order = boat.split(".")
     return Tree("player", [
@@ -168,6 +177,8 @@ def _player_tree(text: str) -> Tree[Token]:
 
 
 def _turn_tree(text: str) -> Tree[Token] | Token:
+    from lark import Token, Tree
+
     if text == "setup":
         return Token("SETUP", text)
     kind, _, rest = text.partition(":")

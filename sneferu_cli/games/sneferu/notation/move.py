@@ -14,11 +14,12 @@ The grammar is ``protocol/move.lark``; SPEC.md, "Move notation", describes it.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from ....game import NotationError
-from ....grammar import Token, Tree, parse
+from ....grammar import parse
 from ..rules.components import Material, Stone, Tile
 from ..rules.state import GameState
 from ..rules.steps import (
@@ -37,6 +38,9 @@ from ..rules.steps import (
     Shift,
     Step,
 )
+
+if TYPE_CHECKING:
+    from lark import Token, Tree
 
 _WORDS: dict[str, Step] = {"store": STORE, "feast": FEAST, "end": END}
 
@@ -96,6 +100,8 @@ def legal_move_strings(state: GameState) -> list[str]:
 
 
 def _tokens(tree: Tree[Token]) -> list[Token]:
+    from lark import Token
+
     return list(tree.scan_values(lambda v: isinstance(v, Token)))
 
 

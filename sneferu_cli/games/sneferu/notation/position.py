@@ -19,8 +19,10 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ....game import NotationError, bound_numbers
-from ....grammar import Token, Tree, parse
+from ....grammar import parse
 from ....words import plural
 from ..rules.components import Material, Power, Stone, Tile
 from ..rules.edition import Edition, standard_edition
@@ -28,7 +30,10 @@ from ..rules.pyramid import Pyramid
 from ..rules.state import GameState, Phase, Player, Tables, Variant
 from .fast import fast_position_tree
 
-Node = Tree[Token] | Token
+if TYPE_CHECKING:
+    from lark import Token, Tree
+
+    Node = Tree[Token] | Token
 
 
 def to_position(state: GameState) -> str:
@@ -139,15 +144,21 @@ def _turn(state: GameState) -> str:
 
 
 def _children(tree: Node) -> list[Node]:
+    from lark import Token, Tree
+
     assert isinstance(tree, Tree)
     return [c for c in tree.children if isinstance(c, Tree | Token)]
 
 
 def _only(tree: Node) -> Node:
+    from lark import Tree
+
     return tree.children[0] if isinstance(tree, Tree) and len(tree.children) == 1 else tree
 
 
 def _text(node: Node) -> str:
+    from lark import Tree
+
     while isinstance(node, Tree):
         node = node.children[0]
     return str(node)
@@ -294,6 +305,8 @@ def _read_boats(state: GameState, rows: list[Node]) -> None:
 
 
 def _read_turn(state: GameState, node: Node) -> None:
+    from lark import Token
+
     n = len(state.players)
     if isinstance(node, Token):  # "setup"
         state.phase = Phase.SETUP
