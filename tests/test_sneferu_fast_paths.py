@@ -191,6 +191,19 @@ def test_every_kept_move_text_reads_back_as_its_steps() -> None:
     assert tables.listed_move("1.1  BT@1.1") is None  # not a text the tables write
 
 
+def test_the_placement_texts_are_those_of_the_placements() -> None:
+    """``Tables.spaced_place_text``, written without ``str()``: a space and ``str`` of each
+    placement by its number, none where the number names no placement (equal materials)."""
+    tables = new_game(4).tables
+    texts = tables.spaced_place_text
+    assert len(texts) == tables.store_at == 21 * 50
+    for n, text in enumerate(texts):
+        place = tables.place_of[n]
+        assert text == (f" {place}" if place is not None else ""), n
+    assert sum(1 for text in texts if text) == 21 * 20 * 2
+    assert texts[((0 * 5 + 1) * 5 + 0) * 2 + 1] == " TB@1.1h"
+
+
 def test_every_kept_outcome_text_reads_back_as_its_outcome() -> None:
     """The tables' chance outcomes (``Tables.outcome_of``, ``outcome_text``): the grammar
     reads each text as the outcome kept, and each outcome is written as its text."""

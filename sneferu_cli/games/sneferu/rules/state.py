@@ -167,7 +167,8 @@ class Tables:
         # Every step object, built once: legal_steps() hands out these very objects.
         self.buy = [[[Buy(c + 1, r + 1, bonus) for bonus in (False, True)]
                      for r in range(self.rows)] for c in range(self.columns)]
-        self.place = [[[[Place(g.level_of[s], g.number_of[s], Material(a), Material(b), h)
+        materials = tuple(Material)  # indexing, not Material(a): an enum call each
+        self.place = [[[[Place(g.level_of[s], g.number_of[s], materials[a], materials[b], h)
                          if a != b else None for h in (False, True)]
                         for b in range(5)] for a in range(5)] for s in range(g.slot_count)]
         self.shift = [[Shift(a + 1, b + 1) for b in range(self.columns)]
@@ -188,8 +189,6 @@ class Tables:
         self.lay = [LayTile(k) for k in Tile]
         # The tokens of those steps, for writing whole moves without str() on each step.
         self.buy_text = [[[str(b) for b in row] for row in col] for col in self.buy]
-        self.place_text = [[[[str(x) if x is not None else "" for x in pair] for pair in row]
-                            for row in slot] for slot in self.place]
         self.draw_text = [str(d) for d in self.draw]
         self.lay_text = [str(x) for x in self.lay]
         self.arrive_text = [str(Arrive(i)) for i in range(4)]
@@ -229,6 +228,13 @@ class Tables:
         self.place_of: list[Step | None] = [
             self.place[n // 50][n // 10 % 5][n // 2 % 5][n % 2] for n in range(self.store_at)]
         self.place_of += [_STORE_STEP, None]
+        # Each placement's text after a space, by number ("" for none), written as
+        # Place.__str__ writes it, without its call and enum lookups each.
+        names = [m.name for m in materials]
+        self.spaced_place_text = [
+            f" {names[n // 10 % 5]}{names[n // 2 % 5]}@{g.level_of[n // 50]}."
+            f"{g.number_of[n // 50]}{'h' if n % 2 else ''}"
+            if n // 10 % 5 != n // 2 % 5 else "" for n in range(self.store_at)]
         # Whole-move texts, a buy and a placement (or store), made a buy at a time when a
         # listing first needs them: turn_texts[buy number][placement number]. Tuples of
         # strings, which the garbage collector leaves alone.
@@ -298,12 +304,11 @@ class Tables:
         listed = self.listed
         listed[alone] = first + self.store_at + 1  # the buy that ends a solo game (Ptah)
         texts: list[str] = []
-        for n in range(self.store_at):
-            place = self.place_of[n]
-            if place is None:
+        for n, spaced in enumerate(self.spaced_place_text):
+            if not spaced:
                 texts.append("")
                 continue
-            text = f"{alone} {self.place_text[n // 50][n // 10 % 5][n // 2 % 5][n % 2]}"
+            text = alone + spaced
             texts.append(text)
             listed[text] = first + n
         text = f"{alone} {_STORE_STEP}"
