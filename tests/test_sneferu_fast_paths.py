@@ -31,6 +31,7 @@ from sneferu_cli.games.sneferu.notation.fast import read_move, read_outcome
 from sneferu_cli.games.sneferu.rules import GameState, IllegalAction, new_game
 from sneferu_cli.games.sneferu.rules.chance import randrange
 from sneferu_cli.games.sneferu.rules.edition import standard_edition
+from sneferu_cli.games.sneferu.rules.state import Tables
 
 EDITIONS = {
     "standard": standard_edition(),
@@ -176,14 +177,18 @@ def test_stored_stones_list_the_reference(seat: Seat) -> None:
 def test_every_kept_move_text_reads_back_as_its_steps() -> None:
     """The tables' move texts (``Tables.listed``): the grammar reads each as the steps
     ``listed_move`` gives, and the forced end too."""
-    state = new_game(4)
-    tables = state.tables
+    tables = Tables(standard_edition())  # new: the shared ones have texts made already
     for c in range(tables.columns):
         for r in range(tables.rows):
             for bonus in (0, 1):
                 tables.turn_texts_of(c, r, bonus)
-    # Each of 4 x 7 x 2 buys: alone, then 21 slots x 20 two-material stones x Heba or not,
-    # then store; and the forced end.
+    # Each of 4 x 7 x 2 buys: alone, then 21 slots x 20 two-material stones, then store;
+    # and the forced end. Heba's sail-back placements come with sail_texts_of.
+    assert len(tables.listed) == 4 * 7 * 2 * (1 + 21 * 20 + 1) + 1 == 23_633
+    for number in range(4 * 7 * 2):
+        row = tables.sail_texts_of(number)
+        assert row[:tables.store_at:2] == tables.turn_texts_of(
+            tables.column_of[number], tables.row_of[number], number & 1)[:tables.store_at:2]
     assert len(tables.listed) == 4 * 7 * 2 * (1 + 21 * 20 * 2 + 1) + 1 == 47_153
     for text in tables.listed:
         assert tables.listed_move(text) == read_move(text).steps, text
@@ -292,7 +297,9 @@ def test_a_buy_and_its_placements_are_written_from_the_tables(open_slots: int, s
     places, _ = tables.placements(open_slots, stone, sail)
     buy = tables.buy_of[number]
     order = tables.place_order(open_slots, sail)
-    row = tables.stone_texts_of(number, stone)
+    row = tables.stone_texts_of(number, stone, sail)
     assert tuple(row[i] for i in order) == tuple(str(Move((buy, place))) for place in places)
     assert tuple(tables.stone_places[stone][i] for i in order) == places
     assert len(places) == bin(open_slots).count("1") * (4 if sail else 2)
+    if not sail:  # the sail-back's places are left empty
+        assert all(text == "" for i, text in enumerate(row) if i & 2)
