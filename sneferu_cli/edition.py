@@ -7,8 +7,8 @@ reading is done once, here.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -81,7 +81,19 @@ class EditionFormat(Generic[E]):
     def standard(self) -> E:
         """The edition that ships with the package."""
         if self._standard is None:
-            raw = (resources.files(self.package)
-                   .joinpath(f"editions/{self.standard_name}.toml").read_bytes())
+            raw = _package_file(self.package, f"editions/{self.standard_name}.toml")
             self._standard = self.parse(raw, "standard edition")
         return self._standard
+
+
+def _package_file(package: str, name: str) -> bytes:
+    """The bytes of file ``name`` inside ``package``: read from the package's folder, not
+    through ``importlib.resources``, whose first use imports ``zipfile`` (about 5 ms, paid
+    by a game's first ``new_game``); through it only for a package that is not a folder."""
+    spec = importlib.util.find_spec(package)
+    for folder in (spec.submodule_search_locations or ()) if spec else ():
+        path = Path(folder, name)
+        if path.is_file():
+            return path.read_bytes()
+    from importlib import resources
+    return resources.files(package).joinpath(name).read_bytes()

@@ -3,11 +3,16 @@ a malformed edition is rejected naming the field, a corrected one changes the ga
 
 from __future__ import annotations
 
+import importlib
 import re
+import zipfile
+from pathlib import Path
 
+import msgspec
 import pytest
 from positions import Seat, build, edition_text, moves, play, position
 
+from sneferu_cli.edition import EditionFormat
 from sneferu_cli.game import NotationError
 from sneferu_cli.games.sneferu.notation import from_position
 from sneferu_cli.games.sneferu.rules import (
@@ -157,3 +162,28 @@ def test_a_position_names_its_edition(tmp_path):
         from_position(text)
     with pytest.raises(NotationError, match="written for edition 'standard'"):
         from_position(position([Seat(), Seat()]), ed)
+
+
+class _Tiny(msgspec.Struct, frozen=True):
+    name: str
+
+
+def test_a_standard_edition_is_read_from_a_folder_or_a_zipped_package(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``EditionFormat.standard`` reads ``editions/<name>.toml`` from the package's folder,
+    and from a package imported from a zip file (through ``importlib.resources``)."""
+    for where, package in (("folder", "tiny_folder"), ("zip", "tiny_zipped")):
+        text = f'name = "{where}"\n'
+        if where == "folder":
+            (tmp_path / package / "editions").mkdir(parents=True)
+            (tmp_path / package / "__init__.py").write_text("")
+            (tmp_path / package / "editions" / "standard.toml").write_text(text)
+            monkeypatch.syspath_prepend(str(tmp_path))
+        else:
+            archive = tmp_path / "tiny.zip"
+            with zipfile.ZipFile(archive, "w") as z:
+                z.writestr(f"{package}/__init__.py", "")
+                z.writestr(f"{package}/editions/standard.toml", text)
+            monkeypatch.syspath_prepend(str(archive))
+        importlib.import_module(package)
+        assert EditionFormat(_Tiny, lambda ed: None, package).standard() == _Tiny(where)

@@ -31,6 +31,7 @@ from sneferu_cli.games.sneferu.notation.fast import read_move, read_outcome
 from sneferu_cli.games.sneferu.rules import GameState, IllegalAction, new_game
 from sneferu_cli.games.sneferu.rules.chance import randrange
 from sneferu_cli.games.sneferu.rules.edition import standard_edition
+from sneferu_cli.games.sneferu.rules.state import Tables
 
 EDITIONS = {
     "standard": standard_edition(),
@@ -176,19 +177,36 @@ def test_stored_stones_list_the_reference(seat: Seat) -> None:
 def test_every_kept_move_text_reads_back_as_its_steps() -> None:
     """The tables' move texts (``Tables.listed``): the grammar reads each as the steps
     ``listed_move`` gives, and the forced end too."""
-    state = new_game(4)
-    tables = state.tables
+    tables = Tables(standard_edition())  # new: the shared ones have texts made already
     for c in range(tables.columns):
         for r in range(tables.rows):
             for bonus in (0, 1):
                 tables.turn_texts_of(c, r, bonus)
-    # Each of 4 x 7 x 2 buys: alone, then 21 slots x 20 two-material stones x Heba or not,
-    # then store; and the forced end.
+    # Each of 4 x 7 x 2 buys: alone, then 21 slots x 20 two-material stones, then store;
+    # and the forced end. Heba's sail-back placements come with sail_texts_of.
+    assert len(tables.listed) == 4 * 7 * 2 * (1 + 21 * 20 + 1) + 1 == 23_633
+    for number in range(4 * 7 * 2):
+        row = tables.sail_texts_of(number)
+        assert row[:tables.store_at:2] == tables.turn_texts_of(
+            tables.column_of[number], tables.row_of[number], number & 1)[:tables.store_at:2]
     assert len(tables.listed) == 4 * 7 * 2 * (1 + 21 * 20 * 2 + 1) + 1 == 47_153
     for text in tables.listed:
         assert tables.listed_move(text) == read_move(text).steps, text
     assert tables.listed_move("end") == read_move("end").steps
     assert tables.listed_move("1.1  BT@1.1") is None  # not a text the tables write
+
+
+def test_the_placement_texts_are_those_of_the_placements() -> None:
+    """``Tables.spaced_place_text``, written without ``str()``: a space and ``str`` of each
+    placement by its number, none where the number names no placement (equal materials)."""
+    tables = new_game(4).tables
+    texts = tables.spaced_place_text
+    assert len(texts) == tables.store_at == 21 * 50
+    for n, text in enumerate(texts):
+        place = tables.place_of[n]
+        assert text == (f" {place}" if place is not None else ""), n
+    assert sum(1 for text in texts if text) == 21 * 20 * 2
+    assert texts[((0 * 5 + 1) * 5 + 0) * 2 + 1] == " TB@1.1h"
 
 
 def test_every_kept_outcome_text_reads_back_as_its_outcome() -> None:
@@ -279,7 +297,9 @@ def test_a_buy_and_its_placements_are_written_from_the_tables(open_slots: int, s
     places, _ = tables.placements(open_slots, stone, sail)
     buy = tables.buy_of[number]
     order = tables.place_order(open_slots, sail)
-    row = tables.stone_texts_of(number, stone)
+    row = tables.stone_texts_of(number, stone, sail)
     assert tuple(row[i] for i in order) == tuple(str(Move((buy, place))) for place in places)
     assert tuple(tables.stone_places[stone][i] for i in order) == places
     assert len(places) == bin(open_slots).count("1") * (4 if sail else 2)
+    if not sail:  # the sail-back's places are left empty
+        assert all(text == "" for i, text in enumerate(row) if i & 2)

@@ -94,8 +94,7 @@ class SneferuGame(Game):
     def outcome_kind(self, text: str) -> str:
         return type(read_outcome(text)).__name__
 
-    def legal_moves(self, state: GameState) -> list[str]:
-        return state.legal_turn_texts()
+    legal_moves = staticmethod(interface.legal_moves)
 
     def apply_move(self, state: GameState, text: str) -> str:
         move, canonical = read_canonical_move(text)

@@ -18,7 +18,12 @@ from .notation.fast import read_listed_steps, read_outcome
 from .rules.chance import sample_outcome_text
 from .rules.state import GameState
 
-__all__ = ["apply_listed_move", "apply_outcome", "sample_outcome"]
+__all__ = ["apply_listed_move", "apply_outcome", "legal_moves", "sample_outcome"]
+
+
+def legal_moves(state: GameState) -> list[str]:
+    """``Game.legal_moves``: the texts of the legal turns (:meth:`GameState.legal_turn_texts`)."""
+    return state.legal_turn_texts()
 
 
 def apply_listed_move(state: GameState, text: str) -> None:

@@ -167,7 +167,8 @@ class Tables:
         # Every step object, built once: legal_steps() hands out these very objects.
         self.buy = [[[Buy(c + 1, r + 1, bonus) for bonus in (False, True)]
                      for r in range(self.rows)] for c in range(self.columns)]
-        self.place = [[[[Place(g.level_of[s], g.number_of[s], Material(a), Material(b), h)
+        materials = tuple(Material)  # indexing, not Material(a): an enum call each
+        self.place = [[[[Place(g.level_of[s], g.number_of[s], materials[a], materials[b], h)
                          if a != b else None for h in (False, True)]
                         for b in range(5)] for a in range(5)] for s in range(g.slot_count)]
         self.shift = [[Shift(a + 1, b + 1) for b in range(self.columns)]
@@ -188,8 +189,6 @@ class Tables:
         self.lay = [LayTile(k) for k in Tile]
         # The tokens of those steps, for writing whole moves without str() on each step.
         self.buy_text = [[[str(b) for b in row] for row in col] for col in self.buy]
-        self.place_text = [[[[str(x) if x is not None else "" for x in pair] for pair in row]
-                            for row in slot] for slot in self.place]
         self.draw_text = [str(d) for d in self.draw]
         self.lay_text = [str(x) for x in self.lay]
         self.arrive_text = [str(Arrive(i)) for i in range(4)]
@@ -229,13 +228,24 @@ class Tables:
         self.place_of: list[Step | None] = [
             self.place[n // 50][n // 10 % 5][n // 2 % 5][n % 2] for n in range(self.store_at)]
         self.place_of += [_STORE_STEP, None]
+        # Each placement's text after a space, by number ("" for none), written as
+        # Place.__str__ writes it, without its call and enum lookups each.
+        names = [m.name for m in materials]
+        self.spaced_place_text = [
+            f" {names[n // 10 % 5]}{names[n // 2 % 5]}@{g.level_of[n // 50]}."
+            f"{g.number_of[n // 50]}{'h' if n % 2 else ''}"
+            if n // 10 % 5 != n // 2 % 5 else "" for n in range(self.store_at)]
         # Whole-move texts, a buy and a placement (or store), made a buy at a time when a
-        # listing first needs them: turn_texts[buy number][placement number]. Tuples of
-        # strings, which the garbage collector leaves alone.
+        # listing first needs them: turn_texts[buy number][placement number], without
+        # Heba's sail-back ("" in its places: half the texts, and only a game with Heba
+        # lists them), and sail_texts[buy number] with it too. Tuples of strings, which
+        # the garbage collector leaves alone.
         self.turn_texts: list[tuple[str, ...] | None] = [None] * len(self.buy_of)
-        # The same texts by buy and stone, indexed as ``stone_places``, made when a
-        # listing first needs them: stone_texts[buy number * 10 + stone].
-        self.stone_texts: list[tuple[str, ...] | None] = [None] * (len(self.buy_of) * 10)
+        self.sail_texts: list[tuple[str, ...] | None] = [None] * len(self.buy_of)
+        # The same texts by buy, stone and sail-back, indexed as ``stone_places``, made
+        # when a listing first needs them: stone_texts[(buy number * 10 + stone) * 2 +
+        # sail].
+        self.stone_texts: list[tuple[str, ...] | None] = [None] * (len(self.buy_of) * 20)
         # The move of every text written from these tables, as buy number * moves_per_buy
         # + placement number (-1: the forced end): ints, which it leaves alone too.
         self.moves_per_buy = self.store_at + 2
@@ -287,8 +297,8 @@ class Tables:
 
     def turn_texts_of(self, c: int, r: int, bonus: int) -> tuple[str, ...]:
         """The whole-move texts of buy ``c``, ``r`` (0-based), ``bonus`` followed by each
-        placement (by its number) and by ``store``, made on first use; their moves go to
-        ``listed``."""
+        placement without Heba's sail-back (by its number; "" for one with it) and by
+        ``store``, made on first use; their moves go to ``listed``."""
         number = (c * self.rows + r) * 2 + bonus
         made = self.turn_texts[number]
         if made is not None:
@@ -298,12 +308,11 @@ class Tables:
         listed = self.listed
         listed[alone] = first + self.store_at + 1  # the buy that ends a solo game (Ptah)
         texts: list[str] = []
-        for n in range(self.store_at):
-            place = self.place_of[n]
-            if place is None:
+        for n, spaced in enumerate(self.spaced_place_text):
+            if not spaced or n & 1:  # no placement, or Heba's (sail_texts_of)
                 texts.append("")
                 continue
-            text = f"{alone} {self.place_text[n // 50][n // 10 % 5][n // 2 % 5][n % 2]}"
+            text = alone + spaced
             texts.append(text)
             listed[text] = first + n
         text = f"{alone} {_STORE_STEP}"
@@ -312,16 +321,38 @@ class Tables:
         made = self.turn_texts[number] = tuple(texts)
         return made
 
-    def stone_texts_of(self, number: int, stone: int) -> tuple[str, ...]:
-        """The whole-move texts of the buy numbered ``number`` of ``stone`` followed by
-        each placement of ``stone``, indexed as ``stone_places`` (from
-        :meth:`turn_texts_of`, so their moves are in ``listed``)."""
-        made = self.stone_texts[number * 10 + stone]
+    def sail_texts_of(self, number: int) -> tuple[str, ...]:
+        """The texts of :meth:`turn_texts_of` of the buy numbered ``number``, those with
+        Heba's sail-back too (made on first use; their moves go to ``listed``)."""
+        made = self.sail_texts[number]
         if made is not None:
             return made
-        row = self.turn_texts_of(self.column_of[number], self.row_of[number], number & 1)
+        c, r, bonus = self.column_of[number], self.row_of[number], number & 1
+        texts = list(self.turn_texts_of(c, r, bonus))
+        alone = self.buy_text[c][r][bonus]
+        first = number * self.moves_per_buy
+        listed = self.listed
+        for n in range(1, self.store_at, 2):
+            spaced = self.spaced_place_text[n]
+            if spaced:
+                text = texts[n] = alone + spaced
+                listed[text] = first + n
+        made = self.sail_texts[number] = tuple(texts)
+        return made
+
+    def stone_texts_of(self, number: int, stone: int, sail: bool) -> tuple[str, ...]:
+        """The whole-move texts of the buy numbered ``number`` of ``stone`` followed by
+        each placement of ``stone``, indexed as ``stone_places``, with Heba's sail-back
+        only if ``sail`` ("" there otherwise); from :meth:`turn_texts_of` or
+        :meth:`sail_texts_of`, so their moves are in ``listed``."""
+        key = (number * 10 + stone) * 2 + sail
+        made = self.stone_texts[key]
+        if made is not None:
+            return made
+        row = (self.sail_texts_of(number) if sail else
+               self.turn_texts_of(self.column_of[number], self.row_of[number], number & 1))
         made = tuple([row[n] for n in self.stone_place_numbers[stone]])
-        self.stone_texts[number * 10 + stone] = made
+        self.stone_texts[key] = made
         return made
 
     def listed_move(self, text: str) -> tuple[Step, ...] | None:
@@ -1337,7 +1368,7 @@ class GameState:
             store = store_bit != 0 and STONE_MASK[stone] & store_bit != 0
             order = t.place_order(opened, True) if sail else plain_order
             if texts is not None:
-                row = t.stone_texts_of(number, stone)
+                row = t.stone_texts_of(number, stone, sail)
                 if not skip:
                     for i in order:
                         texts.append(row[i])
