@@ -25,6 +25,8 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from mypy_extensions import i64
+
 from ...game import IllegalMove
 from .edition import HEXES, PLAZAS, Edition, standard_edition
 from .geometry import CELLS, OFF, QUARRY, W, cell, in_reach, inner, q_of, r_of
@@ -38,6 +40,8 @@ START_TILE: Final = 1
 ``i + 2``; 0: no tile)."""
 NO_HEX: Final = 255
 """The ``top`` of an empty position."""
+_NO_SPOT: Final = 6 * CELLS
+"""More than any spot's number."""
 _EMPTY_TOPS: Final = bytes([NO_HEX]) * CELLS
 _NO_CELLS: Final = bytes(CELLS)
 
@@ -110,15 +114,19 @@ _OPTIONS: Final[dict[str, tuple[list[bool], bool]]] = {}
 
 
 class City:
-    """One player's city: per position its height, top hex and top tile (immutable bytes,
-    replaced when a tile is placed, so that a copy shares them); the occupied positions
-    (``cells``, in order of first occupation); the placements made, in order (``tiles``
-    and ``spots``)."""
+    """One player's city: per position its height and top tile (immutable bytes, replaced
+    when a tile is placed, so that a copy shares them) and its top hex (:attr:`top`, found
+    from the placements when asked); the occupied positions (``cells``, in order of first
+    occupation); the placements made, in order (``tiles`` and ``spots``)."""
 
     def __init__(self, height: bytes = b"", top: bytes = b"", tile: bytes = b"") -> None:
         self.height: bytes = height or _NO_CELLS
-        self.top: bytes = top or _EMPTY_TOPS
         self.tile: bytes = tile or _NO_CELLS
+        self._top: bytes | None = top or None
+        """:attr:`top` once found (None: not since the last placement); a city built by
+        hand (``top`` given) keeps its own."""
+        self.tables: Tables | None = None
+        """The edition's tables (:meth:`lay_start`): the hexes of the tiles placed."""
         self.cells: list[int] = []
         self.tiles: list[int] = []
         self.spots: list[int] = []
@@ -135,7 +143,9 @@ class City:
         city read from a position); :meth:`refresh` finds it again."""
 
     def copy(self) -> City:
-        c = City(self.height, self.top, self.tile)
+        c = City(self.height, b"", self.tile)
+        c._top = self._top
+        c.tables = self.tables
         c.cells = list(self.cells)
         c.tiles = list(self.tiles)
         c.spots = list(self.spots)
@@ -143,6 +153,51 @@ class City:
         c.legal = self.legal
         c.legal_known = self.legal_known
         return c
+
+    @property
+    def top(self) -> bytes:
+        """Per position the code of its top hex (``NO_HEX`` where empty): the starting
+        tile's hexes, then each placement's in order (each covers what it lies on). Found
+        when first asked after a placement: play never reads it, only scoring and
+        notations do, so a placement copies two grids, not three."""
+        top = self._top
+        if top is None:
+            top = self._found_top()
+            self._top = top
+        return top
+
+    def _found_top(self) -> bytes:
+        """:attr:`top` from the starting tile and the placements."""
+        tables = self.tables
+        if tables is None:  # a city with no starting tile: nothing laid
+            return _EMPTY_TOPS
+        top = bytearray(_EMPTY_TOPS)
+        for at, hex_ in tables.start:
+            top[at] = hex_
+        for k in range(len(self.tiles)):
+            hexes = tables.hexes[self.tiles[k]]
+            at = self.spots[k] // 6
+            rot = self.spots[k] - 6 * at
+            top[at] = hexes[0]
+            top[at + OFF[rot]] = hexes[1]
+            top[at + OFF[(rot + 1) % 6]] = hexes[2]
+        return bytes(top)
+
+    def _top_at(self, grid: bytes | bytearray, c: int) -> int:
+        """The code of the top hex of occupied position ``c``, from the top tile ``grid``
+        (the city's, maybe being changed): that tile's hex there."""
+        tables = self.tables
+        assert tables is not None
+        number = grid[c]
+        if number == START_TILE:
+            for at, hex_ in tables.start:
+                if at == c:
+                    return hex_
+        tile = number - 2
+        spot = self.spots[self.tiles.index(tile)]
+        at = spot // 6
+        rot = spot - 6 * at
+        return tables.hexes[tile][0 if c == at else 1 if c == at + OFF[rot] else 2]
 
     def refresh(self) -> None:
         """Bring :attr:`legal` up to date by a full search when :attr:`legal_known` is
@@ -154,17 +209,16 @@ class City:
     def lay_start(self, tables: Tables, keep_legal: bool = True) -> None:
         """Put the starting tile at the origin (A3); with ``keep_legal`` False the legal
         spots are left out of date until :meth:`refresh` (a city read or rebuilt)."""
+        self.tables = tables
         height = bytearray(self.height)
-        top = bytearray(self.top)
         tile = bytearray(self.tile)
-        for at, hex_ in tables.start:
+        for at, _ in tables.start:
             height[at] = 1
-            top[at] = hex_
             tile[at] = START_TILE
             self.cells.append(at)
         self.height = bytes(height)
-        self.top = bytes(top)
         self.tile = bytes(tile)
+        self._top = None
         if keep_legal:
             changed = [at for at, _ in tables.start]
             self._update_legal(changed, 0, _near_triangles(changed))
@@ -176,17 +230,14 @@ class City:
         ``""`` when it is legal."""
         return _spot_problem(self.height, self.tile, at, rot)
 
-    def place(self, tile: int, hexes: list[int], at: int, rot: int,
-              keep_legal: bool = True) -> int:
-        """Put ``tile`` (its hexes ``hexes``) at the spot; the stones its covered quarries
+    def place(self, tile: int, at: int, rot: int, keep_legal: bool = True) -> int:
+        """Put ``tile`` at the spot; the stones its covered quarries
         give (A11). The spot must be legal. With ``keep_legal`` False the legal spots are
         left out of date until :meth:`refresh` (a city read or rebuilt)."""
         height = bytearray(self.height)
-        top = bytearray(self.top)
         tiles = bytearray(self.tile)
-        gained = self._lay(height, top, tiles, tile, hexes, at, rot)
+        gained = self._lay(height, tiles, tile, at, rot)
         self.height = bytes(height)
-        self.top = bytes(top)
         self.tile = bytes(tiles)
         if keep_legal:
             # the tile's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on kind 1, whose
@@ -207,7 +258,6 @@ class City:
         positions must be on the grid (at most ``REACH`` steps out)."""
         self.lay_start(tables, keep_legal=False)
         height = bytearray(self.height)
-        top = bytearray(self.top)
         grid = bytearray(self.tile)
         laid = 0
         for k in range(len(tiles)):
@@ -215,15 +265,13 @@ class City:
             rot = spots[k] - 6 * at
             if _spot_problem(height, grid, at, rot):
                 break
-            self._lay(height, top, grid, tiles[k], tables.hexes[tiles[k]], at, rot)
+            self._lay(height, grid, tiles[k], at, rot)
             laid += 1
         self.height = bytes(height)
-        self.top = bytes(top)
         self.tile = bytes(grid)
         return laid
 
-    def _lay(self, height: bytearray, top: bytearray, grid: bytearray, tile: int,
-             hexes: list[int], at: int, rot: int) -> int:
+    def _lay(self, height: bytearray, grid: bytearray, tile: int, at: int, rot: int) -> int:
         """Put ``tile`` at the spot in the grids given (the city's, being changed) and note
         the placement; the stones its covered quarries give (A11)."""
         gained = 0
@@ -233,14 +281,14 @@ class City:
             h = height[c]
             if h == 0:
                 self.cells.append(c)
-            elif top[c] == QUARRY:
+            elif self._top_at(grid, c) == QUARRY:
                 gained += 1
             height[c] = h + 1
-            top[c] = hexes[j]
             grid[c] = tile + 2
         self.tiles.append(tile)
         self.spots.append(at * 6 + rot)
         self.scores = None
+        self._top = None
         return gained
 
     def _update_legal(self, changed: list[int], x: int, near: list[int]) -> None:
@@ -260,11 +308,14 @@ class City:
         legal_mark = object()  # the marks of this update, compared by identity
         illegal_mark = object()
         seen = _SEEN
-        first_column = last_column = changed[0] // W
-        first_row = last_row = changed[0] % W
+        # i64: machine integers in the compiled build (no tagged-int checks in the loops)
+        first_column: i64 = changed[0] // W
+        first_row: i64 = changed[0] - first_column * W
+        last_column: i64 = first_column
+        last_row: i64 = first_row
         for c in changed:
-            column = c // W
-            row = c - column * W
+            column: i64 = c // W
+            row: i64 = c - column * W
             if column < first_column:
                 first_column = column
             elif column > last_column:
@@ -273,49 +324,59 @@ class City:
                 first_row = row
             elif row > last_row:
                 last_row = row
+        x0: i64 = x
+        i: i64
         for i in range(0, len(near), 2):
-            y = x + near[i]
-            kind = near[i + 1]
+            y: i64 = x0 + near[i]
+            kind: i64 = near[i + 1]
             seen[CELLS + 2 * y + kind] = (legal_mark if self._triangle_legal(y, kind)
                                           else illegal_mark)
         old = self.legal
+        size: i64 = len(old)
         legal: list[Spot] = []
-        d0 = OFF[0]
-        d1 = OFF[1]
-        d2 = OFF[2]
-        done = 0  # old[:done] is dealt with
+        # a spot's triangle, as its place in seen less CELLS + 2 * its cell, by rotation:
+        # rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on kind 1, whose x is the cell less
+        # 0, 0, d0, d1, d1, d2 (spots_into)
+        t2: i64 = -2 * OFF[0]
+        t3: i64 = 1 - 2 * OFF[1]
+        t4: i64 = -2 * OFF[1]
+        t5: i64 = 1 - 2 * OFF[2]
+        done: i64 = 0  # old[:done] is dealt with
         for column in range(first_column - 2, last_column + 3):
-            first = column * W + first_row - 2  # the stretch: its first and last cells
-            last = column * W + last_row + 2
-            n = _first_at_least(old, first * 6, done)
+            first: i64 = column * W + first_row - 2  # the stretch: its first and last cells
+            last: i64 = column * W + last_row + 2
+            n: i64 = _first_at_least(old, first * 6, done)
             if done < n:
                 legal.extend(old[done:n])
+            upcoming: i64 = old[n].number if n < size else _NO_SPOT  # old[n]'s number
+            at: i64
             for at in range(first, last + 1):
+                base: i64 = CELLS + 2 * at
+                number: i64 = at * 6
+                rot: i64
                 for rot in range(6):
-                    number = at * 6 + rot
-                    was = n < len(old) and old[n].number == number
+                    was = upcoming == number
                     if was:
                         n += 1
-                    # the x of the spot's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5
-                    # on kind 1 (spots_into)
-                    x = (at if rot < 2 else at - d0 if rot == 2 else at - d1 if rot < 5
-                         else at - d2)
-                    mark = seen[CELLS + 2 * x + (rot & 1)]
+                        upcoming = old[n].number if n < size else _NO_SPOT
+                    mark = seen[base + (rot if rot < 2 else t2 if rot == 2 else t3 if rot == 3
+                                        else t4 if rot == 4 else t5)]
                     if mark is legal_mark:
                         legal.append(old[n - 1] if was else spot_of(number))
                     elif was and mark is not illegal_mark:
                         legal.append(old[n - 1])
+                    number += 1
             done = n
-        if done < len(old):
+        if done < size:
             legal.extend(old[done:])
         self.legal = legal
 
-    def _triangle_legal(self, x: int, kind: int) -> bool:
+    def _triangle_legal(self, x: i64, kind: i64) -> bool:
         """Whether the spots of triangle ``2x + kind`` are legal (5.2, A8, A9): its three
         positions of one height on two different tiles, or on the ground, in reach,
         touching the city."""
-        y = x + OFF[kind]
-        z = x + OFF[kind + 1]
+        y: i64 = x + OFF[kind]
+        z: i64 = x + OFF[kind + 1]
         height = self.height
         h = height[x]
         if height[y] != h or height[z] != h:
@@ -477,7 +538,7 @@ class Spot:
     spot and process (:func:`spot_of`); never change it."""
 
     def __init__(self, number: int) -> None:
-        self.number = number
+        self.number: i64 = number
         where = spot_text(number)
         self.texts: list[str] = [where]
         for place in range(1, SITE_PLACES + 1):
@@ -506,12 +567,12 @@ def spot_of(number: int) -> Spot:
     return spot
 
 
-def _first_at_least(spots: list[Spot], number: int, low: int) -> int:
+def _first_at_least(spots: list[Spot], number: i64, low: i64) -> i64:
     """The first index from ``low`` on of sorted ``spots`` numbered ``number`` or more
     (``len(spots)`` when none is)."""
-    high = len(spots)
+    high: i64 = len(spots)
     while low < high:
-        middle = (low + high) >> 1
+        middle: i64 = (low + high) >> 1
         if spots[middle].number < number:
             low = middle + 1
         else:
@@ -659,7 +720,7 @@ class AkropolisState:
         seat = self.seat
         self.stones[seat] -= place - 1
         tile = self.site.pop(place - 1)
-        self.stones[seat] += self.cities[seat].place(tile, self.tables.hexes[tile], at, rot)
+        self.stones[seat] += self.cities[seat].place(tile, at, rot)
         if len(self.site) == 1:
             if not self.undrawn:
                 self.over = True  # 7: the last tile is never taken
