@@ -236,6 +236,13 @@ class Game(ABC):
         a game may override this with a faster path a test proves equal)."""
         self.apply_move(state, text)
 
+    def is_listed_move(self, state: Any, text: str) -> bool | None:
+        """Whether ``text`` is one of ``legal_moves(state)`` exactly as written there, when
+        the game can tell without listing them (a fast path a test proves equal to
+        membership in the list); None when it cannot: the caller looks in the listing it
+        has. The arbiter asks this of every answer to a ``go``."""
+        return None
+
     @abstractmethod
     def canonical_move(self, text: str) -> str:
         """The canonical form of a move's text (NotationError when it is not a move)."""

@@ -10,7 +10,8 @@ that retires; random games are then played to their end, checking at every step:
   applies (all of them on clones, every few decisions; the checked and the listed fast
   path give the same position); a move text that is not listed is rejected and leaves the
   state unchanged (or, for a game that lists each distinct result once, gives the result
-  of a listed move); garbage is a NotationError;
+  of a listed move); garbage is a NotationError; the game's own listed-move check
+  (``is_listed_move``), where it has one, says the same as the listing;
 - clones are independent; chance outcomes have positive probabilities summing to 1, and
   each applies (at a node with very many, a sample of them and the drawn one); the drawn
   one is among them;
@@ -130,6 +131,10 @@ def check_decision(game: Game, state: Any, moves: list[str], pool: list[str], ev
     for text in GARBAGE[:2]:
         with pytest.raises(NotationError):
             game.canonical_move(text)
+    # The game's own answer to "is this text listed?", where it has one, is membership.
+    for text in (moves if every else tried) + unlisted + GARBAGE + [t + " " for t in tried]:
+        known = game.is_listed_move(state, text)
+        assert known is None or known == (text in listed), text
 
 
 def _after(game: Game, state: Any, move: str) -> str:

@@ -82,9 +82,15 @@ class TurnRequest:
     def is_listed(self, move: str) -> bool:
         """True when ``move`` is written exactly as one of the legal moves listed (only
         once :meth:`legal` was called): it is legal by construction."""
+        if self._legal is None:
+            return False
+        if not self.sealed:
+            known = self.game.is_listed_move(self.state, move)  # at once, when it can tell
+            if known is not None:
+                return known
         if self._line is not None:  # a search of the go line's text, not of its 300 strings
             return is_listed_in(self._line, move)
-        return self._legal is not None and move in self._legal
+        return move in self._legal
 
     def current_position(self) -> str:
         """The ``position`` line of the state as it stands, with no events (for an engine

@@ -166,6 +166,20 @@ def test_every_listed_move_gives_a_different_city(players, seed, turns):
     assert len(cities) == len(moves) and tile not in child.site
 
 
+def test_the_game_tells_a_listed_text_without_listing():
+    """``is_listed_move``: seat 1 (1 stone) may take places 1 and 2 (A6) at the 90 spots
+    around the starting tile; a text as listed is, another spot, a dearer place, another
+    spacing or a spot on the starting tile is not; then seat 2 (2 stones) may take places 1
+    to 3 of the three left; nothing is listed at a chance node."""
+    state = start(2)
+    assert GAME.is_listed_move(state, "1 @-3,1 r1") and GAME.is_listed_move(state, "2 @3,0 r5")
+    for text in ("3 @-3,1 r1", "1 @0,0 r0", "1 @-3,1  r1", "1 @-3,1 r1 ", "", "x"):
+        assert GAME.is_listed_move(state, text) is False, text
+    GAME.apply_move(state, "1 @-3,1 r1")
+    assert GAME.is_listed_move(state, "3 @-3,1 r1") and not GAME.is_listed_move(state, "4 @-3,1 r1")
+    assert GAME.is_listed_move(GAME.new_game(2), "1 @-3,1 r1") is False  # the site is drawn first
+
+
 def test_perft_at_the_start():
     """2 players: 90 spots around the starting tile (A9); seat 1 (1 stone) may take places
     1 and 2, seat 2 (2 stones) places 1 to 3 of the three left; chance expanded at the

@@ -34,10 +34,12 @@ def test_random_games_keep_the_rules(players, variant, seed):
         below = [city.height[c] for c in cells]
         quarries = sum(1 for c in cells if city.height[c] and city.top[c] == QUARRY)
         before = state.stones[seat]
+        hexes = state.tables.hexes[state.site[place - 1]]
         GAME.apply_move(state, text)
         assert state.stones[seat] == before - (place - 1) + quarries  # 5.1, A11
         assert len(set(below)) == 1  # A8: one height under the tile
         assert [city.height[c] for c in cells] == [below[0] + 1] * 3
+        assert [city.top[c] for c in cells] == hexes  # h0, h1, h2 on top where laid (3)
     GAME.check(state)
     for s in GAME.standings(state):
         city = state.cities[s.seat - 1]

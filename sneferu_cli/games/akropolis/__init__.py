@@ -124,6 +124,10 @@ class AkropolisGame(Game):
         spot = listed >> 3
         state.move_unchecked(listed & 7, spot // 6, spot % 6)
 
+    def is_listed_move(self, state: Any, text: str) -> bool:
+        result: bool = state.is_listed_move(text)
+        return result
+
     def canonical_move(self, text: str) -> str:
         parse_move(text)
         return text

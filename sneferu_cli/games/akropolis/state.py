@@ -688,6 +688,25 @@ class AkropolisState:
             out.extend([spot.texts[place] for spot in legal])
         return out
 
+    def is_listed_move(self, text: str) -> bool:
+        """Whether ``text`` is one of :meth:`legal_move_texts`, found without listing them:
+        a text a :class:`Spot` made (:data:`LISTED`) whose site place is affordable and
+        whose spot is among the legal ones kept."""
+        if self.over or self.to_draw:
+            return False
+        listed = LISTED.get(text)
+        if listed is None:
+            return False
+        place = listed & 7
+        if place > self.affordable():
+            return False
+        spot = listed >> 3
+        city = self.cities[self.seat]
+        city.refresh()
+        legal = city.legal
+        k = _first_at_least(legal, spot, 0)
+        return k < len(legal) and legal[k].number == spot
+
     def affordable(self) -> int:
         """How many site places the seat to move may take (place *p* costs *p* − 1, A6)."""
         return min(len(self.site), self.stones[self.seat] + 1)
