@@ -6,6 +6,7 @@ The game loop (:mod:`.game`) only talks to :class:`Agent` values: an engine hand
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -38,7 +39,7 @@ class TurnRequest:
     margin: int
     game: Game = field(default_factory=get_game)
     sealed: bool = False
-    _legal: tuple[str, ...] | None = field(default=None, repr=False)
+    _legal: Sequence[str] | None = field(default=None, repr=False)
     _line: str | None = field(default=None, repr=False)
 
     def limit(self) -> int:
@@ -48,11 +49,12 @@ class TurnRequest:
         assert self.clock is not None
         return self.clock[self.seat]
 
-    def legal(self) -> tuple[str, ...]:
-        """Every legal move of the seat, in move notation (computed once)."""
+    def legal(self) -> Sequence[str]:
+        """Every legal move of the seat, in move notation (computed once; the game's own
+        list, not copied: never change it)."""
         if self._legal is None:
-            self._legal = tuple(self.game.legal_moves_of(self.state, self.seat) if self.sealed
-                                else self.game.legal_moves(self.state))
+            self._legal = (self.game.legal_moves_of(self.state, self.seat) if self.sealed
+                           else self.game.legal_moves(self.state))
         return self._legal
 
     def apply(self, move: str) -> str:
