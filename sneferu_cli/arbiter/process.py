@@ -264,6 +264,7 @@ class EngineProcess:
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
+        self._output = self.proc.stdout  # unbuffered (bufsize=0): a FileIO on self._out
         os.set_blocking(self._in, False)
         os.set_blocking(self._out, False)
         # poll objects, not selectors: a turn waits once for the answer and checks once for
@@ -321,14 +322,16 @@ class EngineProcess:
                 if self.traffic:
                     self.traffic.write(self.label, "<", line)
                 return line
-            ready = self._poll_out.poll(_millis(deadline))
-            if not ready:
-                raise EngineFault("timeout", "no line in time")
-            if all(fd == self._exit_fd for fd, _ in ready):
-                raise self._gone("exited")  # its output is held open by another process
-            try:
-                chunk = os.read(self._out, 1 << 16)
-            except BlockingIOError:
+            # What the engine wrote is often there already (on one core it has answered by
+            # now): read before waiting. The file object gives None, not an exception, when
+            # nothing has come.
+            chunk = self._output.read(1 << 16)
+            if chunk is None:
+                ready = self._poll_out.poll(_millis(deadline))
+                if not ready:
+                    raise EngineFault("timeout", "no line in time")
+                if all(fd == self._exit_fd for fd, _ in ready):
+                    raise self._gone("exited")  # its output is held open by another process
                 continue
             if not chunk:
                 raise self._gone("closed its output")

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from mypy_extensions import i64
+
 from .geometry import CELLS, OFF, W
 from .state import AkropolisState, City
 
@@ -39,50 +41,53 @@ TYPES: Final = ("houses", "markets", "barracks", "temples", "gardens")
 
 class _Marks:
     """Scratch marks over the cells: ``outside`` for the flood fill, ``group`` for house
-    groups; each use takes a fresh stamp."""
+    groups; each use marks with an object of its own (compared by identity: no number to
+    box)."""
 
     def __init__(self) -> None:
-        self.outside: list[int] = [0] * CELLS
-        self.group: list[int] = [0] * CELLS
-        self.stamp = 0
+        self.outside: list[object] = [None] * CELLS
+        self.group: list[object] = [None] * CELLS
 
 
 _MARKS = _Marks()
 
 
-def _fill_outside(city: City) -> int:
+def _fill_outside(city: City) -> object:
     """Mark the outside's positions of the grown bounding box in ``_MARKS.outside`` with a
-    fresh stamp, which it returns; every neighbour of an occupied position lies in the box."""
-    marks = _MARKS
-    marks.stamp += 1
-    stamp = marks.stamp
-    qlo = rlo = CELLS
-    qhi = rhi = -1
+    fresh stamp, which it returns; every neighbour of an occupied position lies in the box.
+    The ring just outside the box is marked first, so that the fill never leaves it."""
+    stamp = object()
+    first_column: i64 = CELLS
+    last_column: i64 = -1
+    first_row: i64 = CELLS
+    last_row: i64 = -1
     for c in city.cells:
-        q = c // W
-        r = c % W
-        qlo = min(qlo, q)
-        qhi = max(qhi, q)
-        rlo = min(rlo, r)
-        rhi = max(rhi, r)
-    qlo -= 1
-    rlo -= 1
-    qhi += 1
-    rhi += 1
+        column: i64 = c // W
+        row: i64 = c - column * W
+        if column < first_column:
+            first_column = column
+        if column > last_column:
+            last_column = column
+        if row < first_row:
+            first_row = row
+        if row > last_row:
+            last_row = row
+    outside = _MARKS.outside
+    for column in range(first_column - 2, last_column + 3):
+        outside[column * W + first_row - 2] = stamp
+        outside[column * W + last_row + 2] = stamp
+    for row in range(first_row - 2, last_row + 3):
+        outside[(first_column - 2) * W + row] = stamp
+        outside[(last_column + 2) * W + row] = stamp
     height = city.height
-    outside = marks.outside
-    start = qlo * W + rlo  # a corner: never occupied
+    start: i64 = (first_column - 1) * W + first_row - 1  # a corner: never occupied
     outside[start] = stamp
-    todo = [start]
+    todo: list[i64] = [start]
     while todo:
         c = todo.pop()
         for off in OFF:
-            n = c + off
-            if outside[n] == stamp or height[n]:
-                continue
-            q = n // W
-            r = n % W
-            if qlo <= q <= qhi and rlo <= r <= rhi:
+            n: i64 = c + off
+            if not height[n] and outside[n] is not stamp:
                 outside[n] = stamp
                 todo.append(n)
     return stamp
@@ -98,15 +103,13 @@ def city_values(city: City, bonus: list[bool]) -> list[int]:
     values = [0, 0, 0, 0, 0]
     best_size = 0
     best_value = 0
-    marks = _MARKS
-    marks.stamp += 1
-    gstamp = marks.stamp
-    group = marks.group
+    gstamp = object()
+    group = _MARKS.group
     for c in city.cells:
         kind = top[c]
         level = height[c]
         if kind == HOUSE:
-            if group[c] == gstamp:
+            if group[c] is gstamp:
                 continue
             # A maximal group of houses (A13); the largest, ties by value, scores (A14).
             group[c] = gstamp
@@ -119,7 +122,7 @@ def city_values(city: City, bonus: list[bool]) -> list[int]:
                 value += height[x]
                 for off in OFF:
                     n = x + off
-                    if top[n] == HOUSE and group[n] != gstamp:
+                    if top[n] == HOUSE and group[n] is not gstamp:
                         group[n] = gstamp
                         todo.append(n)
             if size > best_size or (size == best_size and value > best_value):
@@ -139,7 +142,7 @@ def city_values(city: City, bonus: list[bool]) -> list[int]:
         elif kind == BARRACKS:
             free = 0
             for off in OFF:
-                if outside[c + off] == stamp:
+                if outside[c + off] is stamp:
                     free += 1
             if free:  # A16: lake neighbours do not count
                 values[BARRACKS] += level * 2 if bonus[BARRACKS] and free >= 3 else level  # A17
@@ -154,7 +157,7 @@ def city_values(city: City, bonus: list[bool]) -> list[int]:
             lake = False
             for off in OFF:
                 n = c + off
-                if not height[n] and outside[n] != stamp:
+                if not height[n] and outside[n] is not stamp:
                     lake = True  # A18
             values[GARDEN] += level * 2 if bonus[GARDEN] and lake else level
     values[HOUSE] = best_value * 2 if bonus[HOUSE] and best_value >= 10 else best_value
@@ -195,7 +198,7 @@ def lakes(city: City) -> list[int]:
     for c in city.cells:
         for off in OFF:
             n = c + off
-            if not height[n] and outside[n] != stamp:
+            if not height[n] and outside[n] is not stamp:
                 out.add(n)
     # A lake's inner positions touch no tile: grow each lake through empty positions.
     todo = list(out)
