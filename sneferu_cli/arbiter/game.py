@@ -195,6 +195,7 @@ class _Match:
                         builders=kind, seats=seats, seed=seed, time_control=str(tc),
                         position=game.to_position(start) if start is not None else None)
         self.record = GameRecord(header, [])
+        self.from_position = start is not None  # where a seat may have retired already
         self.turns = 0
         # A seat with a time per move shows it in the others' clocks (section 7.4).
         self.clocks = [float(t.base if t.base is not None else t.movetime or 0)
@@ -231,7 +232,8 @@ class _Match:
         state, game = self.state, self.game
         n = len(self.agents)
         ready = []
-        retired = [s.retired for s in game.standings(state)]
+        retired = ([s.retired for s in game.standings(state)] if self.from_position
+                   else [False] * n)  # a new game: no seat has retired (no scoring to ask)
         variant, edition = game.variant_of(state), game.edition_of(state).name
         for i, agent in enumerate(self.agents):
             if retired[i]:  # in the start position: the seat gets nothing

@@ -75,6 +75,7 @@ class Tables:
         if self._started is None:
             self._started = City()
             self._started.lay_start(self)
+            self._started._top = self._started._found_top()  # found once, for every copy
         return self._started
 
     def tile_set(self, players: int, all_tiles: bool) -> list[int]:
