@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from mypy_extensions import i64
+
 __all__ = [
     "CELLS",
     "DIRECTIONS",
@@ -26,6 +28,7 @@ __all__ = [
     "REACH",
     "R",
     "W",
+    "box",
     "cell",
     "distance",
     "in_reach",
@@ -85,3 +88,23 @@ def in_reach(c: int) -> bool:
 def inner(c: int) -> bool:
     """Whether every position within two steps of cell ``c`` is in reach."""
     return _INNER[c] == 1
+
+
+def box(cells: list[int]) -> tuple[i64, i64, i64, i64]:
+    """The first and last grid column (q + R) and row (r + R) of ``cells`` (not empty)."""
+    first_column: i64 = cells[0] // W
+    first_row: i64 = cells[0] - first_column * W
+    last_column = first_column
+    last_row = first_row
+    for c in cells:
+        column: i64 = c // W
+        row: i64 = c - column * W
+        if column < first_column:
+            first_column = column
+        elif column > last_column:
+            last_column = column
+        if row < first_row:
+            first_row = row
+        elif row > last_row:
+            last_row = row
+    return first_column, last_column, first_row, last_row

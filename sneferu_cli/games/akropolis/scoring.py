@@ -22,7 +22,7 @@ from typing import Final
 
 from mypy_extensions import i64
 
-from .geometry import CELLS, OFF, W
+from .geometry import CELLS, OFF, W, box
 from .state import AkropolisState, City
 
 __all__ = ["BARRACKS", "GARDEN", "HOUSE", "MARKET", "TEMPLE", "TYPES", "breakdown", "city_scores",
@@ -57,22 +57,10 @@ def _fill_outside(city: City) -> object:
     fresh stamp, which it returns; every neighbour of an occupied position lies in the box.
     The ring just outside the box is marked first, so that the fill never leaves it."""
     stamp = object()
-    first_column: i64 = CELLS
-    last_column: i64 = -1
-    first_row: i64 = CELLS
-    last_row: i64 = -1
-    for c in city.cells:
-        column: i64 = c // W
-        row: i64 = c - column * W
-        if column < first_column:
-            first_column = column
-        if column > last_column:
-            last_column = column
-        if row < first_row:
-            first_row = row
-        if row > last_row:
-            last_row = row
+    first_column, last_column, first_row, last_row = box(city.cells)
     outside = _MARKS.outside
+    column: i64
+    row: i64
     for column in range(first_column - 2, last_column + 3):
         outside[column * W + first_row - 2] = stamp
         outside[column * W + last_row + 2] = stamp

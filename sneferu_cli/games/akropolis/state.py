@@ -29,7 +29,7 @@ from mypy_extensions import i64
 
 from ...game import IllegalMove
 from .edition import HEXES, PLAZAS, Edition, standard_edition
-from .geometry import CELLS, OFF, QUARRY, W, cell, in_reach, inner, q_of, r_of
+from .geometry import CELLS, OFF, QUARRY, W, box, cell, in_reach, inner, q_of, r_of
 
 __all__ = ["LISTED", "NO_HEX", "SITE_PLACES", "START_TILE", "AkropolisIllegalMove",
            "AkropolisState", "City", "Spot", "Tables", "new_game", "options_of", "sample_tile",
@@ -310,21 +310,7 @@ class City:
         illegal_mark = object()
         seen = _SEEN
         # i64: machine integers in the compiled build (no tagged-int checks in the loops)
-        first_column: i64 = changed[0] // W
-        first_row: i64 = changed[0] - first_column * W
-        last_column: i64 = first_column
-        last_row: i64 = first_row
-        for c in changed:
-            column: i64 = c // W
-            row: i64 = c - column * W
-            if column < first_column:
-                first_column = column
-            elif column > last_column:
-                last_column = column
-            if row < first_row:
-                first_row = row
-            elif row > last_row:
-                last_row = row
+        first_column, last_column, first_row, last_row = box(changed)
         x0: i64 = x
         i: i64
         for i in range(0, len(near), 2):
@@ -343,6 +329,7 @@ class City:
         t4: i64 = -2 * OFF[1]
         t5: i64 = 1 - 2 * OFF[2]
         done: i64 = 0  # old[:done] is dealt with
+        column: i64
         for column in range(first_column - 2, last_column + 3):
             first: i64 = column * W + first_row - 2  # the stretch: its first and last cells
             last: i64 = column * W + last_row + 2
