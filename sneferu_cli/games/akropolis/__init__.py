@@ -25,23 +25,21 @@ action encoding (a move in three parts) and observation in ``actions.py`` (SPEC 
 from __future__ import annotations
 
 import itertools
-import random
 from array import array
 from typing import Any, ClassVar
 
 from sneferu_cli.game import Game, Standing, delegate
 
+from . import interface
 from .actions import action_parts, layout, observation
 from .geometry import REACH, cell, distance
 from .move import MOVE, parse_move, parse_outcome
 from .scoring import ranking
 from .state import (
-    LISTED,
     AkropolisIllegalMove,
     AkropolisState,
     new_game,
     options_of,
-    sample_tile,
 )
 
 __all__ = ["GAME", "AkropolisGame", "AkropolisState"]
@@ -87,15 +85,9 @@ class AkropolisGame(Game):
         p = 1.0 / len(state.undrawn)
         return [(outcomes[t], p) for t in state.undrawn]
 
-    def sample_outcome(self, state: Any, rng: random.Random) -> str:
-        result: str = state.tables.outcomes[sample_tile(state, rng)]
-        return result
-
-    def apply_outcome(self, state: Any, text: str) -> None:
-        tile = state.tables.outcome_index.get(text)
-        if tile is None:
-            raise AkropolisIllegalMove(f"unknown tile {parse_outcome(text)}")
-        state.draw(tile)
+    # Compiled functions (interface.py) called with no Python frame of this class's.
+    sample_outcome = staticmethod(interface.sample_outcome)
+    apply_outcome = staticmethod(interface.apply_outcome)
 
     def canonical_outcome(self, text: str) -> str:
         parse_outcome(text)
@@ -104,9 +96,7 @@ class AkropolisGame(Game):
     def outcome_kind(self, text: str) -> str:
         return "draw"
 
-    def legal_moves(self, state: Any) -> list[str]:
-        result: list[str] = state.legal_move_texts()
-        return result
+    legal_moves = staticmethod(interface.legal_moves)
 
     def apply_move(self, state: Any, text: str) -> str:
         place, q, r, rot = parse_move(text)
@@ -115,18 +105,8 @@ class AkropolisGame(Game):
         state.move(place, cell(q, r), rot)
         return text
 
-    def apply_listed_move(self, state: Any, text: str) -> None:
-        listed = LISTED.get(text)
-        if listed is None:
-            place, q, r, rot = parse_move(text)
-            state.move_unchecked(place, cell(q, r), rot)
-            return
-        spot = listed >> 3
-        state.move_unchecked(listed & 7, spot // 6, spot % 6)
-
-    def is_listed_move(self, state: Any, text: str) -> bool:
-        result: bool = state.is_listed_move(text)
-        return result
+    apply_listed_move = staticmethod(interface.apply_listed_move)
+    is_listed_move = staticmethod(interface.is_listed_move)
 
     def canonical_move(self, text: str) -> str:
         parse_move(text)

@@ -1,0 +1,57 @@
+"""The members of the game interface that every move and chance node calls, as functions
+compiled with the rules core (``compiled.txt``): :class:`~sneferu_cli.games.akropolis.
+AkropolisGame` holds them as static methods, so a call from Python reaches compiled code
+with no Python frame on the way.
+
+>>> from sneferu_cli.games.akropolis.state import new_game
+>>> state = new_game(2)
+>>> apply_outcome(state, "~T05")
+>>> state.site, state.to_draw
+([4], 3)
+"""
+
+from __future__ import annotations
+
+import random
+
+from .geometry import cell
+from .move import parse_move, parse_outcome
+from .state import LISTED, AkropolisIllegalMove, AkropolisState, sample_tile
+
+__all__ = ["apply_listed_move", "apply_outcome", "is_listed_move", "legal_moves",
+           "sample_outcome"]
+
+
+def legal_moves(state: AkropolisState) -> list[str]:
+    """``Game.legal_moves``: :meth:`AkropolisState.legal_move_texts`."""
+    return state.legal_move_texts()
+
+
+def is_listed_move(state: AkropolisState, text: str) -> bool:
+    """``Game.is_listed_move``: :meth:`AkropolisState.is_listed_move`."""
+    return state.is_listed_move(text)
+
+
+def apply_listed_move(state: AkropolisState, text: str) -> None:
+    """``Game.apply_listed_move``: a text a spot made (:data:`~.state.LISTED`) applied from
+    its numbers, any other read."""
+    listed = LISTED.get(text)
+    if listed is None:
+        place, q, r, rot = parse_move(text)
+        state.move_unchecked(place, cell(q, r), rot)
+        return
+    spot = listed >> 3
+    state.move_unchecked(listed & 7, spot // 6, spot % 6)
+
+
+def sample_outcome(state: AkropolisState, rng: random.Random) -> str:
+    """``Game.sample_outcome``: one undrawn tile, uniformly (A4), as its outcome's text."""
+    return state.tables.outcomes[sample_tile(state, rng)]
+
+
+def apply_outcome(state: AkropolisState, text: str) -> None:
+    """``Game.apply_outcome``: the tile of the outcome's text drawn into the site."""
+    tile = state.tables.outcome_index.get(text)
+    if tile is None:
+        raise AkropolisIllegalMove(f"unknown tile {parse_outcome(text)}")
+    state.draw(tile)
