@@ -32,6 +32,7 @@ from sneferu_cli.games.sneferu.rules import GameState, IllegalAction, new_game
 from sneferu_cli.games.sneferu.rules.chance import randrange
 from sneferu_cli.games.sneferu.rules.edition import standard_edition
 from sneferu_cli.games.sneferu.rules.state import Tables
+from sneferu_cli.games.sneferu.rules.steps import DONE
 
 EDITIONS = {
     "standard": standard_edition(),
@@ -79,6 +80,31 @@ def test_the_fast_paths_equal_the_plain_ones(players: int, variant: str, edition
             same_after(state, text)
         GAME.apply_listed_move(state, rng.choice(texts))
     assert GAME.legal_moves(state) == []
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(1, 4), variant=st.sampled_from(GAME.variants),
+       seed=st.integers(0, 2**32 - 1))
+def test_a_turn_copy_takes_a_turn_as_a_clone_does(players: int, variant: str,
+                                                  seed: int) -> None:
+    """The walk tries steps on turn copies (``_turn_copy``, which shares the other seats,
+    the tiles and the bag): every step of a listed turn changes a turn copy as it changes a
+    clone, and leaves the state copied as it was."""
+    rng = random.Random(seed)
+    for state in decisions_of(GAME, GAME.new_game(players, variant=variant), rng):
+        before = GAME.to_position(state)
+        turns = state.legal_turns()
+        for turn in rng.sample(turns, min(3, len(turns))):
+            copy, clone = state._turn_copy(), state.clone()
+            for step in (*turn, DONE):
+                if copy.turn_over_since(state.turn):
+                    break
+                copy.apply(step)
+                clone.apply(step)
+                assert GAME.to_position(copy) == GAME.to_position(clone), (before, turn)
+                assert copy._turn_key(state.seat) == clone._turn_key(state.seat)
+            assert GAME.to_position(state) == before, turn
+        GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
 
 
 def kinds_of(state: GameState, text: str) -> set[str]:
@@ -207,6 +233,9 @@ def test_the_placement_texts_are_those_of_the_placements() -> None:
         assert text == (f" {place}" if place is not None else ""), n
     assert sum(1 for text in texts if text) == 21 * 20 * 2
     assert texts[((0 * 5 + 1) * 5 + 0) * 2 + 1] == " TB@1.1h"
+    for n, place in enumerate(tables.place_of[:tables.store_at]):
+        if place is not None:
+            assert tables.place_number(place) == n  # what the walk writes a placement by
 
 
 def test_every_kept_outcome_text_reads_back_as_its_outcome() -> None:

@@ -355,6 +355,11 @@ class Tables:
         self.stone_texts[key] = made
         return made
 
+    def place_number(self, step: Place) -> int:
+        """The number of placement ``step`` (see ``store_at``)."""
+        s = self.geometry.level_start[step.level - 1] + step.slot - 1
+        return ((s * 5 + step.left) * 5 + step.right) * 2 + step.heba
+
     def listed_move(self, text: str) -> tuple[Step, ...] | None:
         """The steps of a whole-move text these tables wrote (``listed``), else None."""
         n = self.listed.get(text)
@@ -467,22 +472,42 @@ class GameState:
     )
 
     def __init__(self, tables: Tables, variant: Variant, players: list[Player],
-                 solo: bool) -> None:
+                 solo: bool, source: GameState | None = None) -> None:
+        """A game at its first set-up chance node with these ``players``, or with
+        ``source``'s state: the offer, the refills due and Ptah's stones copied, the tiles
+        and the bag shared (:meth:`clone`, :meth:`_turn_copy`)."""
         self.tables = tables
         self.variant = variant
         self.players = players
+        if source is not None:
+            self.tiles: list[int] = source.tiles
+            self.offer: list[list[int]] = [col[:] for col in source.offer]
+            self.bag: list[int] = source.bag
+            self.bag_total: int = source.bag_total
+            self.ptah: list[int] | None = source.ptah[:] if source.ptah is not None else None
+            self.ptah_total: int = source.ptah_total
+            self._phase: int = source._phase
+            self.seat: int = source.seat
+            self.start_space: int = source.start_space
+            self.hand: int = source.hand
+            self.can_store: bool = source.can_store
+            self.pending: list[int] = source.pending[:]
+            self.next_arrival: int = source.next_arrival
+            self.turn: int = source.turn
+            self.setup_next: tuple[str, int] = source.setup_next
+            return
         self.tiles = [-1] * len(tables.quarry_spaces)  # Tile per quarry; -1 not laid yet
-        self.offer: list[list[int]] = [[] for _ in range(tables.columns)]  # bottom row first
+        self.offer = [[] for _ in range(tables.columns)]  # bottom row first
         self.bag = [tables.per_type] * len(Stone)
         self.bag_total = tables.per_type * len(Stone)
-        self.ptah: list[int] | None = [0] * len(Stone) if solo else None
+        self.ptah = [0] * len(Stone) if solo else None
         self.ptah_total = 0
         self._phase = _SETUP
         self.seat = -1  # the active seat, -1 when no one is
         self.start_space = -1  # the active boat's space at the start of the turn
         self.hand = -1  # the stone bought this turn, until placed or stored
         self.can_store = False  # the STOREHOUSE bonus applies to the stone in hand
-        self.pending: list[int] = []  # columns to refill at the end of the turn, in order
+        self.pending = []  # columns to refill at the end of the turn, in order
         self.next_arrival = 0
         self.turn = 0  # turns begun so far
         # The next set-up chance event (kind, index), kept so it is not searched each time.
@@ -510,23 +535,18 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy."""
         s = GameState(self.tables, self.variant, [p.copy() for p in self.players],
-                      self.ptah is not None)
+                      self.ptah is not None, self)
         s.tiles = self.tiles[:]
-        s.offer = [col[:] for col in self.offer]
         s.bag = self.bag[:]
-        s.bag_total = self.bag_total
-        s.ptah = self.ptah[:] if self.ptah is not None else None
-        s.ptah_total = self.ptah_total
-        s._phase = self._phase
-        s.seat = self.seat
-        s.start_space = self.start_space
-        s.hand = self.hand
-        s.can_store = self.can_store
-        s.pending = self.pending[:]
-        s.next_arrival = self.next_arrival
-        s.turn = self.turn
-        s.setup_next = self.setup_next
         return s
+
+    def _turn_copy(self) -> GameState:
+        """A copy to try the steps of this turn on (:meth:`_walk`): what a step can change
+        is copied (the active seat, the offer, the refills due, Ptah's stones), the other
+        seats, the tiles and the bag are shared (only chance outcomes change those)."""
+        players = self.players[:]
+        players[self.seat] = players[self.seat].copy()
+        return GameState(self.tables, self.variant, players, self.ptah is not None, self)
 
     def is_chance_node(self) -> bool:
         return self._phase == _SETUP or self._phase == _DRAW
@@ -1445,7 +1465,7 @@ class GameState:
         """
         out: list[tuple[Step, ...]] = []
         if _START <= self._phase <= _POST:
-            self._walk(self, (), "", set(), out, None, -1)
+            self._walk(self, (), "", set(), out, None, -1, True)
         return out
 
     def _tried_turns(self, turns: list[tuple[Step, ...]] | None,
@@ -1454,9 +1474,7 @@ class GameState:
         as :meth:`_legal_turns_reference` does, and quicker where that is sure to give the
         same: outside solo, with a bag that is not empty, and no feast or sail-back to
         take, a buy whose placements (and ``store``) all end the turn is not tried
-        (:meth:`_buy_outcomes`)."""
-        out: list[tuple[Step, ...]] = []
-        written: list[str] | None = [] if texts is not None else None
+        (:meth:`_buy_outcomes`). The steps are tried on turn copies (:meth:`_turn_copy`)."""
         if _START <= self._phase <= _POST:
             p = self.players[self.seat]
             quick = (self._phase == _START and self.ptah is None and self.bag_total > 0
@@ -1465,41 +1483,46 @@ class GameState:
             stored = 0  # the kinds of stone in the storehouse, a bit each
             for stone in p.store:
                 stored |= 1 << stone
-            self._walk(self, (), "", set(), out, written, stored if quick else -1)
-        if turns is not None:
-            turns += out
-        if texts is not None and written is not None:
-            texts += written
+            self._walk(self, (), "", set(), turns, texts, stored if quick else -1, False)
 
     def _walk(self, node: GameState, prefix: tuple[Step, ...], prefix_text: str,
-              seen: set[object], out: list[tuple[Step, ...]], texts: list[str] | None,
-              stored: int) -> None:
+              seen: set[object], out: list[tuple[Step, ...]] | None,
+              texts: list[str] | None, stored: int, whole: bool) -> None:
         """Try every step of ``node`` (a state of this turn) on a copy, in step order:
         a step whose outcome (``_turn_key``) is in ``seen`` is dropped, one that ends the
-        turn gives a turn (``prefix`` and the step; its text to ``texts``), any other is
-        walked on. With ``stored`` not -1 (the kinds of stone stored at the start, a bit
-        each), buys go to :meth:`_buy_outcomes` where it can."""
+        turn gives a turn (``prefix`` and the step to ``out``; its text to ``texts``), any
+        other is walked on. With ``stored`` not -1 (the kinds of stone stored at the
+        start, a bit each), buys go to :meth:`_buy_outcomes` where it can. The copies are
+        whole clones if ``whole``, else turn copies (:meth:`_turn_copy`)."""
         turn, mover = self.turn, self.seat
+        t = self.tables
         bought: set[int] = set()
         for step in node.legal_steps():
             if stored >= 0 and type(step) is Buy and node._buy_outcomes(
                     step, prefix, prefix_text, seen, out, texts, stored, bought):
                 continue
-            nxt = node.clone()
+            nxt = node.clone() if whole else node._turn_copy()
             nxt.apply(step)
             if not _added(seen, nxt._turn_key(mover)):
                 continue
             done = type(step) is Done  # implied at the end of a move, not written
-            text = prefix_text if done else f"{prefix_text} {step}" if prefix_text else str(step)
+            text = prefix_text
+            if not done:
+                if type(step) is Place:
+                    spaced = t.spaced_place_text[t.place_number(step)]
+                    text = prefix_text + spaced if prefix_text else spaced[1:]
+                else:
+                    text = f"{prefix_text} {step}" if prefix_text else str(step)
             if nxt.turn_over_since(turn):
-                out.append(prefix if done else (*prefix, step))
+                if out is not None:
+                    out.append(prefix if done else (*prefix, step))
                 if texts is not None:
                     texts.append(text or "done")
             else:
-                self._walk(nxt, (*prefix, step), text, seen, out, texts, stored)
+                self._walk(nxt, (*prefix, step), text, seen, out, texts, stored, whole)
 
     def _buy_outcomes(self, buy: Step, prefix: tuple[Step, ...], prefix_text: str,
-                      seen: set[object], out: list[tuple[Step, ...]],
+                      seen: set[object], out: list[tuple[Step, ...]] | None,
                       texts: list[str] | None, stored: int, bought: set[int]) -> bool:
         """For :meth:`_walk` at a start of turn (no Ptah, no feast or sail-back to take, a
         bag that is not empty): the turns of ``buy`` and each placement (and ``store``).
@@ -1536,11 +1559,13 @@ class GameState:
             if outcome in bought:
                 return True
             bought.add(outcome)
-            out += [(*prefix, buy, place) for place in places]
+            if out is not None:
+                out += [(*prefix, buy, place) for place in places]
             if texts is not None:
                 texts += [lead + row[n] for n in numbers]
             if tile == _STOREHOUSE:
-                out.append((*prefix, buy, _STORE_STEP))
+                if out is not None:
+                    out.append((*prefix, buy, _STORE_STEP))
                 if texts is not None:
                     texts.append(lead + row[t.store_at])
             return True
@@ -1557,14 +1582,16 @@ class GameState:
                            tuple(pyramid.stones), store, p.feasted, p.sailed, p.ended))
             if not _added(seen, key):
                 continue
-            out.append((*prefix, buy, places[i]))
+            if out is not None:
+                out.append((*prefix, buy, places[i]))
             if texts is not None:
                 texts.append(lead + row[number])
         if tile == _STOREHOUSE:
             key = (*head, (food, end, arrival, tuple(p.pyramid.stones),
                            tuple(sorted([*p.store, stone])), p.feasted, p.sailed, p.ended))
             if _added(seen, key):
-                out.append((*prefix, buy, _STORE_STEP))
+                if out is not None:
+                    out.append((*prefix, buy, _STORE_STEP))
                 if texts is not None:
                     texts.append(lead + row[t.store_at])
         return True
