@@ -1451,11 +1451,15 @@ class GameState:
         high = r
         while high + 1 < len(col) and col[high + 1] == stone:
             high += 1
-        bought = self._bought(number)
+        food, end = -1, -1  # where this buy leads, worked out when first needed
         for k in range(first, at):
             other = t.row_of[buys[k]]
-            if low <= other <= high and self._bought(buys[k]) == bought:
-                return True
+            if low <= other <= high:
+                if end < 0:
+                    food, end = self._bought(number)
+                other_food, other_end = self._bought(buys[k])  # ints: no tuples compared
+                if other_food == food and other_end == end:
+                    return True
         return False
 
     def _legal_turns_reference(self) -> list[tuple[Step, ...]]:
