@@ -1496,18 +1496,27 @@ class GameState:
         a step whose outcome (``_turn_key``) is in ``seen`` is dropped, one that ends the
         turn gives a turn (``prefix`` and the step to ``out``; its text to ``texts``), any
         other is walked on. With ``stored`` not -1 (the kinds of stone stored at the
-        start, a bit each), buys go to :meth:`_buy_outcomes` where it can. The copies are
-        whole clones if ``whole``, else turn copies (:meth:`_turn_copy`)."""
+        start, a bit each), buys go to :meth:`_buy_outcomes` where it can, and placing
+        the one stone stored at the start of the turn is not keyed: no other step
+        sequence of the turn reaches a start of turn with that stone there and none
+        stored (none shifts or feasts then). The copies are whole clones if ``whole``; else turn
+        copies (:meth:`_turn_copy`), and a step after which Done is the only step left
+        is taken with Done at once (the state between is not keyed: any sequence reaching
+        it ends in the same state after Done)."""
         turn, mover = self.turn, self.seat
         t = self.tables
         bought: set[int] = set()
+        one_stored = stored >= 0 and not prefix and len(node.players[mover].store) == 1
         for step in node.legal_steps():
             if stored >= 0 and type(step) is Buy and node._buy_outcomes(
                     step, prefix, prefix_text, seen, out, texts, stored, bought):
                 continue
             nxt = node.clone() if whole else node._turn_copy()
             nxt.apply(step)
-            if not _added(seen, nxt._turn_key(mover)):
+            if not whole and nxt._phase == _POST and nxt._only_done():
+                nxt.apply(_DONE_STEP)
+            if not (one_stored and type(step) is Place) and not _added(
+                    seen, nxt._turn_key(mover)):
                 continue
             done = type(step) is Done  # implied at the end of a move, not written
             text = prefix_text
@@ -1599,6 +1608,13 @@ class GameState:
                 if texts is not None:
                     texts.append(lead + row[t.store_at])
         return True
+
+    def _only_done(self) -> bool:
+        """After the turn (phase POST): whether :meth:`legal_steps` lists Done alone (no
+        feast to take, no stored stone to place on the last space)."""
+        p = self.players[self.seat]
+        return not (p.power is _FEAST and not p.feasted) and not (
+            p.store and p.space == self.tables.last)
 
     def _turn_key(self, mover: int) -> tuple[object, ...]:
         """What a turn of seat ``mover`` can change, for telling its outcomes apart."""
