@@ -1425,8 +1425,9 @@ class GameState:
         return p.food - cost, p.space + time
 
     def _rest(self, c: int, r: int) -> int:
-        """The stones column ``c`` keeps when its row ``r`` is bought, as one int (a
-        hexadecimal digit a stone, bottom first)."""
+        """The stones column ``c`` keeps when its row ``r`` is bought (all of them for
+        ``r`` -1), as one int (a hexadecimal digit a stone, its number + 1, bottom
+        first)."""
         rest = 0
         for i, kept in enumerate(self.offer[c]):
             if i != r:
@@ -1583,16 +1584,16 @@ class GameState:
                     texts.append(lead + row[t.store_at])
             return True
         arrival = self.next_arrival if end != p.space else p.arrival
-        offer = tuple(tuple(x) if i != c else (*col[:r], *col[r + 1:])
-                      for i, x in enumerate(self.offer))
+        offer = tuple([self._rest(i, r if i == c else -1) for i in range(len(self.offer))])
         head = (_DRAW, self.seat, self.turn, -1, False, offer, (*self.pending, c), None)
         store = tuple(sorted(p.store))
         for i, number in enumerate(numbers):
             pyramid = p.pyramid.copy()
             s = number // 50
             enclosed = pyramid.place(s, number // 10 % 5, number // 2 % 5)
-            key = (*head, (food + self._gain(p, pyramid, s, enclosed), end, arrival,
-                           tuple(pyramid.stones), store, p.feasted, p.sailed, p.ended))
+            key = (*head, food + self._gain(p, pyramid, s, enclosed), end, arrival,
+                   pyramid.basalt, pyramid.tura, pyramid.mokattam, pyramid.granite,
+                   pyramid.gold, store, p.feasted, p.sailed, p.ended)
             if not _added(seen, key):
                 continue
             if out is not None:
@@ -1600,8 +1601,10 @@ class GameState:
             if texts is not None:
                 texts.append(lead + row[number])
         if tile == _STOREHOUSE:
-            key = (*head, (food, end, arrival, tuple(p.pyramid.stones),
-                           tuple(sorted([*p.store, stone])), p.feasted, p.sailed, p.ended))
+            pyramid = p.pyramid
+            key = (*head, food, end, arrival, pyramid.basalt, pyramid.tura, pyramid.mokattam,
+                   pyramid.granite, pyramid.gold, tuple(sorted([*p.store, stone])),
+                   p.feasted, p.sailed, p.ended)
             if _added(seen, key):
                 if out is not None:
                     out.append((*prefix, buy, _STORE_STEP))
@@ -1617,13 +1620,17 @@ class GameState:
             p.store and p.space == self.tables.last)
 
     def _turn_key(self, mover: int) -> tuple[object, ...]:
-        """What a turn of seat ``mover`` can change, for telling its outcomes apart."""
+        """What a turn of seat ``mover`` can change, for telling its outcomes apart: the
+        offer a column an int (``_rest``), the pyramid by its materials' cells (which
+        give its stones), as few and as cheap to hash objects as can be."""
         p = self.players[mover]
-        mine = (p.food, p.space, p.arrival, tuple(p.pyramid.stones), tuple(sorted(p.store)),
-                p.feasted, p.sailed, p.ended)
+        pyramid = p.pyramid
         return (self._phase, self.seat, self.turn, self.hand, self.can_store,
-                tuple(tuple(col) for col in self.offer), tuple(self.pending),
-                tuple(self.ptah) if self.ptah is not None else None, mine)
+                tuple([self._rest(c, -1) for c in range(len(self.offer))]),
+                tuple(self.pending), tuple(self.ptah) if self.ptah is not None else None,
+                p.food, p.space, p.arrival, pyramid.basalt, pyramid.tura, pyramid.mokattam,
+                pyramid.granite, pyramid.gold, tuple(sorted(p.store)),
+                p.feasted, p.sailed, p.ended)
 
 
 def _added(seen: set[object], key: object) -> bool:
