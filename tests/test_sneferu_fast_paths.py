@@ -108,8 +108,8 @@ def test_a_turn_copy_takes_a_turn_as_a_clone_does(players: int, variant: str,
 
 
 def kinds_of(state: GameState, text: str) -> set[str]:
-    """What is special about a listed move that the tables keep (else nothing)."""
-    if text not in state.tables.listed:
+    """What is special about a listed move that the tables write (else nothing)."""
+    if state.tables.listed_number(text) < -1:
         return set()
     p = state.players[state.seat]
     return {kind for kind, there in (
@@ -141,7 +141,7 @@ def test_listed_moves_of_whole_games_apply_as_checked(players: int, setup: str |
 
 
 def test_a_kept_text_away_from_a_start_of_turn_is_refused_as_the_checked_move() -> None:
-    """A move text the tables keep, given at a chance node: ``apply_listed_move`` does not
+    """A move text the tables write, given at a chance node: ``apply_listed_move`` does not
     apply it unchecked, it says what the checked move says."""
     rng = random.Random(1)
     state = GAME.new_game(2)
@@ -149,7 +149,7 @@ def test_a_kept_text_away_from_a_start_of_turn_is_refused_as_the_checked_move() 
         GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
     text = GAME.legal_moves(state)[0]
     GAME.apply_listed_move(state, text)
-    assert state.is_chance_node() and text in state.tables.listed  # the refill
+    assert state.is_chance_node() and state.tables.listed_number(text) >= 0  # the refill
     with pytest.raises(IllegalAction, match="the turn is already over"):
         GAME.apply_listed_move(state, text)
 
@@ -200,26 +200,30 @@ def test_stored_stones_list_the_reference(seat: Seat) -> None:
         same_after(state, text)
 
 
-def test_every_kept_move_text_reads_back_as_its_steps() -> None:
-    """The tables' move texts (``Tables.listed``): the grammar reads each as the steps
-    ``listed_move`` gives, and the forced end too."""
-    tables = Tables(standard_edition())  # new: the shared ones have texts made already
-    for c in range(tables.columns):
-        for r in range(tables.rows):
-            for bonus in (0, 1):
-                tables.turn_texts_of(c, r, bonus)
-    # Each of 4 x 7 x 2 buys: alone, then 21 slots x 20 two-material stones, then store;
-    # and the forced end. Heba's sail-back placements come with sail_texts_of.
-    assert len(tables.listed) == 4 * 7 * 2 * (1 + 21 * 20 + 1) + 1 == 23_633
+def test_every_written_move_text_reads_back_as_its_steps() -> None:
+    """The tables' move texts (``turn_texts_of``, ``sail_texts_of``, the buys alone, the
+    forced end): each is read back (``listed_number``) as the move it was written for, and
+    the grammar reads it as the steps ``listed_move`` gives; any other text is not read."""
+    tables = Tables(standard_edition())
+    written = {"end": -1}
     for number in range(4 * 7 * 2):
-        row = tables.sail_texts_of(number)
-        assert row[:tables.store_at:2] == tables.turn_texts_of(
-            tables.column_of[number], tables.row_of[number], number & 1)[:tables.store_at:2]
-    assert len(tables.listed) == 4 * 7 * 2 * (1 + 21 * 20 * 2 + 1) + 1 == 47_153
-    for text in tables.listed:
+        c, r, bonus = tables.column_of[number], tables.row_of[number], number & 1
+        first = number * tables.moves_per_buy
+        plain, sail = tables.turn_texts_of(c, r, bonus), tables.sail_texts_of(number)
+        assert plain[:tables.store_at:2] == sail[:tables.store_at:2]
+        assert not any(plain[1::2]) and plain[tables.store_at] == sail[tables.store_at]
+        written |= {text: first + n for n, text in enumerate(sail) if text}
+        written[tables.buy_text[c][r][bonus]] = first + tables.store_at + 1
+    # Each of 4 x 7 x 2 buys: alone, then 21 slots x 20 two-material stones, with and
+    # without Heba's sail-back, then store; and the forced end.
+    assert len(written) == 4 * 7 * 2 * (1 + 21 * 20 * 2 + 1) + 1 == 47_153
+    for text, n in written.items():
+        assert tables.listed_number(text) == n, text
         assert tables.listed_move(text) == read_move(text).steps, text
-    assert tables.listed_move("end") == read_move("end").steps
-    assert tables.listed_move("1.1  BT@1.1") is None  # not a text the tables write
+    for text in ("1.1  BT@1.1", "1.1 BT@1.1 ", " 1.1", "1.1 BB@1.1", "5.1", "1.8", "0.1",
+                 "1,1", "1.1++", "1.1 ", "1.1x BT@1.1", "1.1 BT@7.1", "1.1+ store done",
+                 "BT@1.1 1.1", "done", "END", "en", ""):  # not written so
+        assert tables.listed_number(text) == -2 and tables.listed_move(text) is None, text
 
 
 def test_the_placement_texts_are_those_of_the_placements() -> None:

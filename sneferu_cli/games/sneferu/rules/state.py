@@ -246,10 +246,14 @@ class Tables:
         # when a listing first needs them: stone_texts[(buy number * 10 + stone) * 2 +
         # sail].
         self.stone_texts: list[tuple[str, ...] | None] = [None] * (len(self.buy_of) * 20)
-        # The move of every text written from these tables, as buy number * moves_per_buy
-        # + placement number (-1: the forced end): ints, which it leaves alone too.
+        # A whole move written from these tables is read back from its buy (column and
+        # row digits, "+") and the placement number of the rest (a space and a
+        # placement, or store): ``listed_number``. (Kept by whole text instead, a dict
+        # filled with each text made cost more than all the reading back: a text in five
+        # is ever applied.)
         self.moves_per_buy = self.store_at + 2
-        self.listed: dict[str, int] = {str(END): -1}
+        self.then_of = {text: n for n, text in enumerate(self.spaced_place_text) if text}
+        self.then_of[f" {_STORE_STEP}"] = self.store_at
         # Bounds for telling a buy's outcomes apart by one int (GameState._buy_outcomes).
         self.rest_bound: int = 16 ** self.rows
         self.bonus_food = [0] * len(Tile)
@@ -298,45 +302,31 @@ class Tables:
     def turn_texts_of(self, c: int, r: int, bonus: int) -> tuple[str, ...]:
         """The whole-move texts of buy ``c``, ``r`` (0-based), ``bonus`` followed by each
         placement without Heba's sail-back (by its number; "" for one with it) and by
-        ``store``, made on first use; their moves go to ``listed``."""
+        ``store``, made on first use."""
         number = (c * self.rows + r) * 2 + bonus
         made = self.turn_texts[number]
         if made is not None:
             return made
         alone = self.buy_text[c][r][bonus]
-        first = number * self.moves_per_buy
-        listed = self.listed
-        listed[alone] = first + self.store_at + 1  # the buy that ends a solo game (Ptah)
-        texts: list[str] = []
-        for n, spaced in enumerate(self.spaced_place_text):
-            if not spaced or n & 1:  # no placement, or Heba's (sail_texts_of)
-                texts.append("")
-                continue
-            text = alone + spaced
-            texts.append(text)
-            listed[text] = first + n
-        text = f"{alone} {_STORE_STEP}"
-        texts.append(text)
-        listed[text] = first + self.store_at
+        texts = [alone + spaced if spaced and not n & 1 else ""  # "": Heba's (sail_texts_of)
+                 for n, spaced in enumerate(self.spaced_place_text)]
+        texts.append(f"{alone} {_STORE_STEP}")
         made = self.turn_texts[number] = tuple(texts)
         return made
 
     def sail_texts_of(self, number: int) -> tuple[str, ...]:
         """The texts of :meth:`turn_texts_of` of the buy numbered ``number``, those with
-        Heba's sail-back too (made on first use; their moves go to ``listed``)."""
+        Heba's sail-back too (made on first use)."""
         made = self.sail_texts[number]
         if made is not None:
             return made
         c, r, bonus = self.column_of[number], self.row_of[number], number & 1
         texts = list(self.turn_texts_of(c, r, bonus))
         alone = self.buy_text[c][r][bonus]
-        first = number * self.moves_per_buy
-        listed = self.listed
         for n in range(1, self.store_at, 2):
             spaced = self.spaced_place_text[n]
             if spaced:
-                text = texts[n] = alone + spaced
-                listed[text] = first + n
+                texts[n] = alone + spaced
         made = self.sail_texts[number] = tuple(texts)
         return made
 
@@ -344,7 +334,7 @@ class Tables:
         """The whole-move texts of the buy numbered ``number`` of ``stone`` followed by
         each placement of ``stone``, indexed as ``stone_places``, with Heba's sail-back
         only if ``sail`` ("" there otherwise); from :meth:`turn_texts_of` or
-        :meth:`sail_texts_of`, so their moves are in ``listed``."""
+        :meth:`sail_texts_of`."""
         key = (number * 10 + stone) * 2 + sail
         made = self.stone_texts[key]
         if made is not None:
@@ -360,10 +350,28 @@ class Tables:
         s = self.geometry.level_start[step.level - 1] + step.slot - 1
         return ((s * 5 + step.left) * 5 + step.right) * 2 + step.heba
 
+    def listed_number(self, text: str) -> int:
+        """The move of a whole-move text as these tables write it (``turn_texts_of``,
+        ``sail_texts_of``, a buy alone, the forced end): buy number * ``moves_per_buy`` +
+        placement number (``store_at``: store, ``store_at + 1``: the buy alone), -1 for
+        the forced end; -2 for any other text."""
+        size = len(text)
+        if size < 3 or text[1] != ".":
+            return -1 if text == "end" else -2
+        c, r = ord(text[0]) - 49, ord(text[2]) - 49  # the digits 1 to 9 (Edition checks)
+        if not (0 <= c < self.columns and 0 <= r < self.rows):
+            return -2
+        bonus = 1 if size > 3 and text[3] == "+" else 0
+        first = ((c * self.rows + r) * 2 + bonus) * self.moves_per_buy
+        if size == 3 + bonus:
+            return first + self.store_at + 1
+        then = self.then_of.get(text[3 + bonus:])
+        return -2 if then is None else first + then
+
     def listed_move(self, text: str) -> tuple[Step, ...] | None:
-        """The steps of a whole-move text these tables wrote (``listed``), else None."""
-        n = self.listed.get(text)
-        if n is None:
+        """The steps of a whole-move text as these tables write it, else None."""
+        n = self.listed_number(text)
+        if n < -1:
             return None
         if n < 0:
             return (_END_STEP,)
@@ -1230,13 +1238,15 @@ class GameState:
         self._apply_steps(steps)
 
     def apply_listed_text(self, text: str) -> bool:
-        """:meth:`apply_listed_turn` of the steps a listing wrote as ``text``, looked up
-        (:meth:`legal_turn_texts` keeps them); False, and nothing done, for a text not kept
-        (the caller reads it) or anywhere but at a start of turn (every listed text begins
-        there, and the checked steps then say what is wrong)."""
+        """:meth:`apply_listed_turn` of the steps a listing wrote as ``text``, read back
+        by the tables (``Tables.listed_number``); False, and nothing done, for a text they
+        do not write (the caller reads it) or anywhere but at a start of turn (every
+        listed text begins there, and the checked steps then say what is wrong)."""
         t = self.tables
-        n = t.listed.get(text)
-        if n is None or self._phase != _START:
+        if self._phase != _START:
+            return False
+        n = t.listed_number(text)
+        if n < -1:
             return False
         if n < 0:
             self._forced_end()
@@ -1366,7 +1376,6 @@ class GameState:
                     if turns is not None:
                         turns.append((t.buy_of[number],))
                     if texts is not None:
-                        t.turn_texts_of(c, r, bonus)  # its steps go to t.listed
                         texts.append(t.buy_text[c][r][bonus])
                     continue
             sail = False
