@@ -189,6 +189,9 @@ class Tables:
         self.lay = [LayTile(k) for k in Tile]
         # The tokens of those steps, for writing whole moves without str() on each step.
         self.buy_text = [[[str(b) for b in row] for row in col] for col in self.buy]
+        # Each buy's text with store, by buy number.
+        self.store_texts = [f"{self.buy_text[n // 2 // self.rows][n // 2 % self.rows][n % 2]} "
+                            f"{_STORE_STEP}" for n in range(len(self.buy_of))]
         self.draw_text = [str(d) for d in self.draw]
         self.lay_text = [str(x) for x in self.lay]
         self.arrive_text = [str(Arrive(i)) for i in range(4)]
@@ -244,7 +247,8 @@ class Tables:
         self.sail_texts: list[tuple[str, ...] | None] = [None] * len(self.buy_of)
         # The same texts by buy, stone and sail-back, indexed as ``stone_places``, made
         # when a listing first needs them: stone_texts[(buy number * 10 + stone) * 2 +
-        # sail].
+        # sail] (without the sail-back made a stone at a time: a plain listing needs no
+        # buy's whole row, only the walk of a start with stored stones does).
         self.stone_texts: list[tuple[str, ...] | None] = [None] * (len(self.buy_of) * 20)
         # A whole move written from these tables is read back from its buy (column and
         # row digits, "+") and the placement number of the rest (a space and a
@@ -310,7 +314,7 @@ class Tables:
         alone = self.buy_text[c][r][bonus]
         texts = [alone + spaced if spaced and not n & 1 else ""  # "": Heba's (sail_texts_of)
                  for n, spaced in enumerate(self.spaced_place_text)]
-        texts.append(f"{alone} {_STORE_STEP}")
+        texts.append(self.store_texts[number])
         made = self.turn_texts[number] = tuple(texts)
         return made
 
@@ -333,15 +337,20 @@ class Tables:
     def stone_texts_of(self, number: int, stone: int, sail: bool) -> tuple[str, ...]:
         """The whole-move texts of the buy numbered ``number`` of ``stone`` followed by
         each placement of ``stone``, indexed as ``stone_places``, with Heba's sail-back
-        only if ``sail`` ("" there otherwise); from :meth:`turn_texts_of` or
-        :meth:`sail_texts_of`."""
+        only if ``sail`` ("" there otherwise): with it from :meth:`sail_texts_of`, without
+        it made here, those of this stone alone (a plain listing needs no other)."""
         key = (number * 10 + stone) * 2 + sail
         made = self.stone_texts[key]
         if made is not None:
             return made
-        row = (self.sail_texts_of(number) if sail else
-               self.turn_texts_of(self.column_of[number], self.row_of[number], number & 1))
-        made = tuple([row[n] for n in self.stone_place_numbers[stone]])
+        numbers = self.stone_place_numbers[stone]
+        if sail:
+            row = self.sail_texts_of(number)
+            made = tuple([row[n] for n in numbers])
+        else:
+            alone = self.buy_text[self.column_of[number]][self.row_of[number]][number & 1]
+            spaced = self.spaced_place_text
+            made = tuple([alone + spaced[n] if not n & 1 else "" for n in numbers])
         self.stone_texts[key] = made
         return made
 
@@ -1404,7 +1413,7 @@ class GameState:
                 else:
                     texts += [row[i] for j, i in enumerate(order) if not skip >> j & 1]
                 if store:
-                    texts.append(t.turn_texts_of(c, r, bonus)[t.store_at])
+                    texts.append(t.store_texts[number])
             if turns is not None:
                 buy = t.buy_of[number]
                 places = t.stone_places[stone]
@@ -1574,7 +1583,8 @@ class GameState:
         if end >= t.last and (p.store or tile == _STOREHOUSE):
             return False
         places, numbers = t.placements(p.pyramid.open, stone, False)
-        row = t.turn_texts_of(c, r, int(buy.bonus)) if texts is not None else ()
+        order = t.place_order(p.pyramid.open, False)  # where those are in stone_texts_of
+        row = t.stone_texts_of(number, stone, False) if texts is not None else ()
         lead = prefix_text + " " if prefix_text else ""
         if end < t.last and not stored >> stone & 1:
             outcome = ((food * (t.last + 1) + end) * t.columns + c) * t.rest_bound + self._rest(
@@ -1585,21 +1595,21 @@ class GameState:
             if out is not None:
                 out += [(*prefix, buy, place) for place in places]
             if texts is not None:
-                texts += [lead + row[n] for n in numbers]
+                texts += [lead + row[i] for i in order]
             if tile == _STOREHOUSE:
                 if out is not None:
                     out.append((*prefix, buy, _STORE_STEP))
                 if texts is not None:
-                    texts.append(lead + row[t.store_at])
+                    texts.append(lead + t.store_texts[number])
             return True
         arrival = self.next_arrival if end != p.space else p.arrival
         offer = tuple([self._rest(i, r if i == c else -1) for i in range(len(self.offer))])
         head = (_DRAW, self.seat, self.turn, -1, False, offer, (*self.pending, c), None)
         store = tuple(sorted(p.store))
-        for i, number in enumerate(numbers):
+        for i, then in enumerate(numbers):
             pyramid = p.pyramid.copy()
-            s = number // 50
-            enclosed = pyramid.place(s, number // 10 % 5, number // 2 % 5)
+            s = then // 50
+            enclosed = pyramid.place(s, then // 10 % 5, then // 2 % 5)
             key = (*head, food + self._gain(p, pyramid, s, enclosed), end, arrival,
                    pyramid.basalt, pyramid.tura, pyramid.mokattam, pyramid.granite,
                    pyramid.gold, store, p.feasted, p.sailed, p.ended)
@@ -1608,7 +1618,7 @@ class GameState:
             if out is not None:
                 out.append((*prefix, buy, places[i]))
             if texts is not None:
-                texts.append(lead + row[number])
+                texts.append(lead + row[order[i]])
         if tile == _STOREHOUSE:
             pyramid = p.pyramid
             key = (*head, food, end, arrival, pyramid.basalt, pyramid.tura, pyramid.mokattam,
@@ -1618,7 +1628,7 @@ class GameState:
                 if out is not None:
                     out.append((*prefix, buy, _STORE_STEP))
                 if texts is not None:
-                    texts.append(lead + row[t.store_at])
+                    texts.append(lead + t.store_texts[number])
         return True
 
     def _only_done(self) -> bool:
