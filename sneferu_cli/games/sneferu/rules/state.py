@@ -238,11 +238,12 @@ class Tables:
             f" {names[n // 10 % 5]}{names[n // 2 % 5]}@{g.level_of[n // 50]}."
             f"{g.number_of[n // 50]}{'h' if n % 2 else ''}"
             if n // 10 % 5 != n // 2 % 5 else "" for n in range(self.store_at)]
-        # Whole-move texts, a buy and a placement (or store), made a buy at a time when a
-        # listing first needs them: turn_texts[buy number][placement number], without
-        # Heba's sail-back ("" in its places: half the texts, and only a game with Heba
-        # lists them), and sail_texts[buy number] with it too. Tuples of strings, which
-        # the garbage collector leaves alone.
+        # Whole-move texts, a buy and a placement (or store), made a buy at a time when
+        # first needed: turn_texts[buy number][placement number], without Heba's
+        # sail-back ("" in its places: half the texts, and only a game with Heba lists
+        # them), and sail_texts[buy number] with it too (a listing with the sail-back
+        # takes its texts from there). Tuples of strings, which the garbage collector
+        # leaves alone.
         self.turn_texts: list[tuple[str, ...] | None] = [None] * len(self.buy_of)
         self.sail_texts: list[tuple[str, ...] | None] = [None] * len(self.buy_of)
         # The same texts by buy, stone and sail-back, indexed as ``stone_places``, made
@@ -1518,10 +1519,10 @@ class GameState:
         start, a bit each), buys go to :meth:`_buy_outcomes` where it can, and placing
         the one stone stored at the start of the turn is not keyed: no other step
         sequence of the turn reaches a start of turn with that stone there and none
-        stored (none shifts or feasts then). The copies are whole clones if ``whole``; else turn
-        copies (:meth:`_turn_copy`), and a step after which Done is the only step left
-        is taken with Done at once (the state between is not keyed: any sequence reaching
-        it ends in the same state after Done)."""
+        stored (none shifts or feasts then). The copies are whole clones if ``whole``;
+        else turn copies (:meth:`_turn_copy`), and a step after which Done is the only
+        step left is taken with Done at once (the state between is not keyed: any
+        sequence reaching it ends in the same state after Done)."""
         turn, mover = self.turn, self.seat
         t = self.tables
         bought: set[int] = set()
