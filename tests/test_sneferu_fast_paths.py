@@ -32,6 +32,7 @@ from sneferu_cli.games.sneferu.rules import GameState, IllegalAction, new_game
 from sneferu_cli.games.sneferu.rules.chance import randrange
 from sneferu_cli.games.sneferu.rules.edition import standard_edition
 from sneferu_cli.games.sneferu.rules.state import Tables
+from sneferu_cli.games.sneferu.rules.steps import DONE
 
 EDITIONS = {
     "standard": standard_edition(),
@@ -81,9 +82,34 @@ def test_the_fast_paths_equal_the_plain_ones(players: int, variant: str, edition
     assert GAME.legal_moves(state) == []
 
 
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(1, 4), variant=st.sampled_from(GAME.variants),
+       seed=st.integers(0, 2**32 - 1))
+def test_a_turn_copy_takes_a_turn_as_a_clone_does(players: int, variant: str,
+                                                  seed: int) -> None:
+    """The walk tries steps on turn copies (``_turn_copy``, which shares the other seats,
+    the tiles and the bag): every step of a listed turn changes a turn copy as it changes a
+    clone, and leaves the state copied as it was."""
+    rng = random.Random(seed)
+    for state in decisions_of(GAME, GAME.new_game(players, variant=variant), rng):
+        before = GAME.to_position(state)
+        turns = state.legal_turns()
+        for turn in rng.sample(turns, min(3, len(turns))):
+            copy, clone = state._turn_copy(), state.clone()
+            for step in (*turn, DONE):
+                if copy.turn_over_since(state.turn):
+                    break
+                copy.apply(step)
+                clone.apply(step)
+                assert GAME.to_position(copy) == GAME.to_position(clone), (before, turn)
+                assert copy._turn_key(state.seat) == clone._turn_key(state.seat)
+            assert GAME.to_position(state) == before, turn
+        GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
+
+
 def kinds_of(state: GameState, text: str) -> set[str]:
-    """What is special about a listed move that the tables keep (else nothing)."""
-    if text not in state.tables.listed:
+    """What is special about a listed move that the tables write (else nothing)."""
+    if state.tables.listed_number(text) < -1:
         return set()
     p = state.players[state.seat]
     return {kind for kind, there in (
@@ -115,7 +141,7 @@ def test_listed_moves_of_whole_games_apply_as_checked(players: int, setup: str |
 
 
 def test_a_kept_text_away_from_a_start_of_turn_is_refused_as_the_checked_move() -> None:
-    """A move text the tables keep, given at a chance node: ``apply_listed_move`` does not
+    """A move text the tables write, given at a chance node: ``apply_listed_move`` does not
     apply it unchecked, it says what the checked move says."""
     rng = random.Random(1)
     state = GAME.new_game(2)
@@ -123,7 +149,7 @@ def test_a_kept_text_away_from_a_start_of_turn_is_refused_as_the_checked_move() 
         GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
     text = GAME.legal_moves(state)[0]
     GAME.apply_listed_move(state, text)
-    assert state.is_chance_node() and text in state.tables.listed  # the refill
+    assert state.is_chance_node() and state.tables.listed_number(text) >= 0  # the refill
     with pytest.raises(IllegalAction, match="the turn is already over"):
         GAME.apply_listed_move(state, text)
 
@@ -174,26 +200,30 @@ def test_stored_stones_list_the_reference(seat: Seat) -> None:
         same_after(state, text)
 
 
-def test_every_kept_move_text_reads_back_as_its_steps() -> None:
-    """The tables' move texts (``Tables.listed``): the grammar reads each as the steps
-    ``listed_move`` gives, and the forced end too."""
-    tables = Tables(standard_edition())  # new: the shared ones have texts made already
-    for c in range(tables.columns):
-        for r in range(tables.rows):
-            for bonus in (0, 1):
-                tables.turn_texts_of(c, r, bonus)
-    # Each of 4 x 7 x 2 buys: alone, then 21 slots x 20 two-material stones, then store;
-    # and the forced end. Heba's sail-back placements come with sail_texts_of.
-    assert len(tables.listed) == 4 * 7 * 2 * (1 + 21 * 20 + 1) + 1 == 23_633
+def test_every_written_move_text_reads_back_as_its_steps() -> None:
+    """The tables' move texts (``turn_texts_of``, ``sail_texts_of``, the buys alone, the
+    forced end): each is read back (``listed_number``) as the move it was written for, and
+    the grammar reads it as the steps ``listed_move`` gives; any other text is not read."""
+    tables = Tables(standard_edition())
+    written = {"end": -1}
     for number in range(4 * 7 * 2):
-        row = tables.sail_texts_of(number)
-        assert row[:tables.store_at:2] == tables.turn_texts_of(
-            tables.column_of[number], tables.row_of[number], number & 1)[:tables.store_at:2]
-    assert len(tables.listed) == 4 * 7 * 2 * (1 + 21 * 20 * 2 + 1) + 1 == 47_153
-    for text in tables.listed:
+        c, r, bonus = tables.column_of[number], tables.row_of[number], number & 1
+        first = number * tables.moves_per_buy
+        plain, sail = tables.turn_texts_of(c, r, bonus), tables.sail_texts_of(number)
+        assert plain[:tables.store_at:2] == sail[:tables.store_at:2]
+        assert not any(plain[1::2]) and plain[tables.store_at] == sail[tables.store_at]
+        written |= {text: first + n for n, text in enumerate(sail) if text}
+        written[tables.buy_text[c][r][bonus]] = first + tables.store_at + 1
+    # Each of 4 x 7 x 2 buys: alone, then 21 slots x 20 two-material stones, with and
+    # without Heba's sail-back, then store; and the forced end.
+    assert len(written) == 4 * 7 * 2 * (1 + 21 * 20 * 2 + 1) + 1 == 47_153
+    for text, n in written.items():
+        assert tables.listed_number(text) == n, text
         assert tables.listed_move(text) == read_move(text).steps, text
-    assert tables.listed_move("end") == read_move("end").steps
-    assert tables.listed_move("1.1  BT@1.1") is None  # not a text the tables write
+    for text in ("1.1  BT@1.1", "1.1 BT@1.1 ", " 1.1", "1.1 BB@1.1", "5.1", "1.8", "0.1",
+                 "1,1", "1.1++", "1.1 ", "1.1x BT@1.1", "1.1 BT@7.1", "1.1+ store done",
+                 "BT@1.1 1.1", "done", "END", "en", ""):  # not written so
+        assert tables.listed_number(text) == -2 and tables.listed_move(text) is None, text
 
 
 def test_the_placement_texts_are_those_of_the_placements() -> None:
@@ -207,6 +237,9 @@ def test_the_placement_texts_are_those_of_the_placements() -> None:
         assert text == (f" {place}" if place is not None else ""), n
     assert sum(1 for text in texts if text) == 21 * 20 * 2
     assert texts[((0 * 5 + 1) * 5 + 0) * 2 + 1] == " TB@1.1h"
+    for n, place in enumerate(tables.place_of[:tables.store_at]):
+        if place is not None:
+            assert tables.place_number(place) == n  # what the walk writes a placement by
 
 
 def test_every_kept_outcome_text_reads_back_as_its_outcome() -> None:

@@ -189,6 +189,9 @@ class Tables:
         self.lay = [LayTile(k) for k in Tile]
         # The tokens of those steps, for writing whole moves without str() on each step.
         self.buy_text = [[[str(b) for b in row] for row in col] for col in self.buy]
+        # Each buy's text with store, by buy number.
+        self.store_texts = [f"{self.buy_text[n // 2 // self.rows][n // 2 % self.rows][n % 2]} "
+                            f"{_STORE_STEP}" for n in range(len(self.buy_of))]
         self.draw_text = [str(d) for d in self.draw]
         self.lay_text = [str(x) for x in self.lay]
         self.arrive_text = [str(Arrive(i)) for i in range(4)]
@@ -235,21 +238,27 @@ class Tables:
             f" {names[n // 10 % 5]}{names[n // 2 % 5]}@{g.level_of[n // 50]}."
             f"{g.number_of[n // 50]}{'h' if n % 2 else ''}"
             if n // 10 % 5 != n // 2 % 5 else "" for n in range(self.store_at)]
-        # Whole-move texts, a buy and a placement (or store), made a buy at a time when a
-        # listing first needs them: turn_texts[buy number][placement number], without
-        # Heba's sail-back ("" in its places: half the texts, and only a game with Heba
-        # lists them), and sail_texts[buy number] with it too. Tuples of strings, which
-        # the garbage collector leaves alone.
+        # Whole-move texts, a buy and a placement (or store), made a buy at a time when
+        # first needed: turn_texts[buy number][placement number], without Heba's
+        # sail-back ("" in its places: half the texts, and only a game with Heba lists
+        # them), and sail_texts[buy number] with it too (a listing with the sail-back
+        # takes its texts from there). Tuples of strings, which the garbage collector
+        # leaves alone.
         self.turn_texts: list[tuple[str, ...] | None] = [None] * len(self.buy_of)
         self.sail_texts: list[tuple[str, ...] | None] = [None] * len(self.buy_of)
         # The same texts by buy, stone and sail-back, indexed as ``stone_places``, made
         # when a listing first needs them: stone_texts[(buy number * 10 + stone) * 2 +
-        # sail].
+        # sail] (without the sail-back made a stone at a time: a plain listing needs no
+        # buy's whole row, only the walk of a start with stored stones does).
         self.stone_texts: list[tuple[str, ...] | None] = [None] * (len(self.buy_of) * 20)
-        # The move of every text written from these tables, as buy number * moves_per_buy
-        # + placement number (-1: the forced end): ints, which it leaves alone too.
+        # A whole move written from these tables is read back from its buy (column and
+        # row digits, "+") and the placement number of the rest (a space and a
+        # placement, or store): ``listed_number``. (Kept by whole text instead, a dict
+        # filled with each text made cost more than all the reading back: a text in five
+        # is ever applied.)
         self.moves_per_buy = self.store_at + 2
-        self.listed: dict[str, int] = {str(END): -1}
+        self.then_of = {text: n for n, text in enumerate(self.spaced_place_text) if text}
+        self.then_of[f" {_STORE_STEP}"] = self.store_at
         # Bounds for telling a buy's outcomes apart by one int (GameState._buy_outcomes).
         self.rest_bound: int = 16 ** self.rows
         self.bonus_food = [0] * len(Tile)
@@ -298,67 +307,81 @@ class Tables:
     def turn_texts_of(self, c: int, r: int, bonus: int) -> tuple[str, ...]:
         """The whole-move texts of buy ``c``, ``r`` (0-based), ``bonus`` followed by each
         placement without Heba's sail-back (by its number; "" for one with it) and by
-        ``store``, made on first use; their moves go to ``listed``."""
+        ``store``, made on first use."""
         number = (c * self.rows + r) * 2 + bonus
         made = self.turn_texts[number]
         if made is not None:
             return made
         alone = self.buy_text[c][r][bonus]
-        first = number * self.moves_per_buy
-        listed = self.listed
-        listed[alone] = first + self.store_at + 1  # the buy that ends a solo game (Ptah)
-        texts: list[str] = []
-        for n, spaced in enumerate(self.spaced_place_text):
-            if not spaced or n & 1:  # no placement, or Heba's (sail_texts_of)
-                texts.append("")
-                continue
-            text = alone + spaced
-            texts.append(text)
-            listed[text] = first + n
-        text = f"{alone} {_STORE_STEP}"
-        texts.append(text)
-        listed[text] = first + self.store_at
+        texts = [alone + spaced if spaced and not n & 1 else ""  # "": Heba's (sail_texts_of)
+                 for n, spaced in enumerate(self.spaced_place_text)]
+        texts.append(self.store_texts[number])
         made = self.turn_texts[number] = tuple(texts)
         return made
 
     def sail_texts_of(self, number: int) -> tuple[str, ...]:
         """The texts of :meth:`turn_texts_of` of the buy numbered ``number``, those with
-        Heba's sail-back too (made on first use; their moves go to ``listed``)."""
+        Heba's sail-back too (made on first use)."""
         made = self.sail_texts[number]
         if made is not None:
             return made
         c, r, bonus = self.column_of[number], self.row_of[number], number & 1
         texts = list(self.turn_texts_of(c, r, bonus))
         alone = self.buy_text[c][r][bonus]
-        first = number * self.moves_per_buy
-        listed = self.listed
         for n in range(1, self.store_at, 2):
             spaced = self.spaced_place_text[n]
             if spaced:
-                text = texts[n] = alone + spaced
-                listed[text] = first + n
+                texts[n] = alone + spaced
         made = self.sail_texts[number] = tuple(texts)
         return made
 
     def stone_texts_of(self, number: int, stone: int, sail: bool) -> tuple[str, ...]:
         """The whole-move texts of the buy numbered ``number`` of ``stone`` followed by
         each placement of ``stone``, indexed as ``stone_places``, with Heba's sail-back
-        only if ``sail`` ("" there otherwise); from :meth:`turn_texts_of` or
-        :meth:`sail_texts_of`, so their moves are in ``listed``."""
+        only if ``sail`` ("" there otherwise): with it from :meth:`sail_texts_of`, without
+        it made here, those of this stone alone (a plain listing needs no other)."""
         key = (number * 10 + stone) * 2 + sail
         made = self.stone_texts[key]
         if made is not None:
             return made
-        row = (self.sail_texts_of(number) if sail else
-               self.turn_texts_of(self.column_of[number], self.row_of[number], number & 1))
-        made = tuple([row[n] for n in self.stone_place_numbers[stone]])
+        numbers = self.stone_place_numbers[stone]
+        if sail:
+            row = self.sail_texts_of(number)
+            made = tuple([row[n] for n in numbers])
+        else:
+            alone = self.buy_text[self.column_of[number]][self.row_of[number]][number & 1]
+            spaced = self.spaced_place_text
+            made = tuple([alone + spaced[n] if not n & 1 else "" for n in numbers])
         self.stone_texts[key] = made
         return made
 
+    def place_number(self, step: Place) -> int:
+        """The number of placement ``step`` (see ``store_at``)."""
+        s = self.geometry.level_start[step.level - 1] + step.slot - 1
+        return ((s * 5 + step.left) * 5 + step.right) * 2 + step.heba
+
+    def listed_number(self, text: str) -> int:
+        """The move of a whole-move text as these tables write it (``turn_texts_of``,
+        ``sail_texts_of``, a buy alone, the forced end): buy number * ``moves_per_buy`` +
+        placement number (``store_at``: store, ``store_at + 1``: the buy alone), -1 for
+        the forced end; -2 for any other text."""
+        size = len(text)
+        if size < 3 or text[1] != ".":
+            return -1 if text == "end" else -2
+        c, r = ord(text[0]) - 49, ord(text[2]) - 49  # the digits 1 to 9 (Edition checks)
+        if not (0 <= c < self.columns and 0 <= r < self.rows):
+            return -2
+        bonus = 1 if size > 3 and text[3] == "+" else 0
+        first = ((c * self.rows + r) * 2 + bonus) * self.moves_per_buy
+        if size == 3 + bonus:
+            return first + self.store_at + 1
+        then = self.then_of.get(text[3 + bonus:])
+        return -2 if then is None else first + then
+
     def listed_move(self, text: str) -> tuple[Step, ...] | None:
-        """The steps of a whole-move text these tables wrote (``listed``), else None."""
-        n = self.listed.get(text)
-        if n is None:
+        """The steps of a whole-move text as these tables write it, else None."""
+        n = self.listed_number(text)
+        if n < -1:
             return None
         if n < 0:
             return (_END_STEP,)
@@ -467,22 +490,42 @@ class GameState:
     )
 
     def __init__(self, tables: Tables, variant: Variant, players: list[Player],
-                 solo: bool) -> None:
+                 solo: bool, source: GameState | None = None) -> None:
+        """A game at its first set-up chance node with these ``players``, or with
+        ``source``'s state: the offer, the refills due and Ptah's stones copied, the tiles
+        and the bag shared (:meth:`clone`, :meth:`_turn_copy`)."""
         self.tables = tables
         self.variant = variant
         self.players = players
+        if source is not None:
+            self.tiles: list[int] = source.tiles
+            self.offer: list[list[int]] = [col[:] for col in source.offer]
+            self.bag: list[int] = source.bag
+            self.bag_total: int = source.bag_total
+            self.ptah: list[int] | None = source.ptah[:] if source.ptah is not None else None
+            self.ptah_total: int = source.ptah_total
+            self._phase: int = source._phase
+            self.seat: int = source.seat
+            self.start_space: int = source.start_space
+            self.hand: int = source.hand
+            self.can_store: bool = source.can_store
+            self.pending: list[int] = source.pending[:]
+            self.next_arrival: int = source.next_arrival
+            self.turn: int = source.turn
+            self.setup_next: tuple[str, int] = source.setup_next
+            return
         self.tiles = [-1] * len(tables.quarry_spaces)  # Tile per quarry; -1 not laid yet
-        self.offer: list[list[int]] = [[] for _ in range(tables.columns)]  # bottom row first
+        self.offer = [[] for _ in range(tables.columns)]  # bottom row first
         self.bag = [tables.per_type] * len(Stone)
         self.bag_total = tables.per_type * len(Stone)
-        self.ptah: list[int] | None = [0] * len(Stone) if solo else None
+        self.ptah = [0] * len(Stone) if solo else None
         self.ptah_total = 0
         self._phase = _SETUP
         self.seat = -1  # the active seat, -1 when no one is
         self.start_space = -1  # the active boat's space at the start of the turn
         self.hand = -1  # the stone bought this turn, until placed or stored
         self.can_store = False  # the STOREHOUSE bonus applies to the stone in hand
-        self.pending: list[int] = []  # columns to refill at the end of the turn, in order
+        self.pending = []  # columns to refill at the end of the turn, in order
         self.next_arrival = 0
         self.turn = 0  # turns begun so far
         # The next set-up chance event (kind, index), kept so it is not searched each time.
@@ -510,23 +553,18 @@ class GameState:
     def clone(self) -> GameState:
         """An independent copy."""
         s = GameState(self.tables, self.variant, [p.copy() for p in self.players],
-                      self.ptah is not None)
+                      self.ptah is not None, self)
         s.tiles = self.tiles[:]
-        s.offer = [col[:] for col in self.offer]
         s.bag = self.bag[:]
-        s.bag_total = self.bag_total
-        s.ptah = self.ptah[:] if self.ptah is not None else None
-        s.ptah_total = self.ptah_total
-        s._phase = self._phase
-        s.seat = self.seat
-        s.start_space = self.start_space
-        s.hand = self.hand
-        s.can_store = self.can_store
-        s.pending = self.pending[:]
-        s.next_arrival = self.next_arrival
-        s.turn = self.turn
-        s.setup_next = self.setup_next
         return s
+
+    def _turn_copy(self) -> GameState:
+        """A copy to try the steps of this turn on (:meth:`_walk`): what a step can change
+        is copied (the active seat, the offer, the refills due, Ptah's stones), the other
+        seats, the tiles and the bag are shared (only chance outcomes change those)."""
+        players = self.players[:]
+        players[self.seat] = players[self.seat].copy()
+        return GameState(self.tables, self.variant, players, self.ptah is not None, self)
 
     def is_chance_node(self) -> bool:
         return self._phase == _SETUP or self._phase == _DRAW
@@ -1210,13 +1248,15 @@ class GameState:
         self._apply_steps(steps)
 
     def apply_listed_text(self, text: str) -> bool:
-        """:meth:`apply_listed_turn` of the steps a listing wrote as ``text``, looked up
-        (:meth:`legal_turn_texts` keeps them); False, and nothing done, for a text not kept
-        (the caller reads it) or anywhere but at a start of turn (every listed text begins
-        there, and the checked steps then say what is wrong)."""
+        """:meth:`apply_listed_turn` of the steps a listing wrote as ``text``, read back
+        by the tables (``Tables.listed_number``); False, and nothing done, for a text they
+        do not write (the caller reads it) or anywhere but at a start of turn (every
+        listed text begins there, and the checked steps then say what is wrong)."""
         t = self.tables
-        n = t.listed.get(text)
-        if n is None or self._phase != _START:
+        if self._phase != _START:
+            return False
+        n = t.listed_number(text)
+        if n < -1:
             return False
         if n < 0:
             self._forced_end()
@@ -1346,7 +1386,6 @@ class GameState:
                     if turns is not None:
                         turns.append((t.buy_of[number],))
                     if texts is not None:
-                        t.turn_texts_of(c, r, bonus)  # its steps go to t.listed
                         texts.append(t.buy_text[c][r][bonus])
                     continue
             sail = False
@@ -1375,7 +1414,7 @@ class GameState:
                 else:
                     texts += [row[i] for j, i in enumerate(order) if not skip >> j & 1]
                 if store:
-                    texts.append(t.turn_texts_of(c, r, bonus)[t.store_at])
+                    texts.append(t.store_texts[number])
             if turns is not None:
                 buy = t.buy_of[number]
                 places = t.stone_places[stone]
@@ -1405,8 +1444,9 @@ class GameState:
         return p.food - cost, p.space + time
 
     def _rest(self, c: int, r: int) -> int:
-        """The stones column ``c`` keeps when its row ``r`` is bought, as one int (a
-        hexadecimal digit a stone, bottom first)."""
+        """The stones column ``c`` keeps when its row ``r`` is bought (all of them for
+        ``r`` -1), as one int (a hexadecimal digit a stone, its number + 1, bottom
+        first)."""
         rest = 0
         for i, kept in enumerate(self.offer[c]):
             if i != r:
@@ -1431,11 +1471,15 @@ class GameState:
         high = r
         while high + 1 < len(col) and col[high + 1] == stone:
             high += 1
-        bought = self._bought(number)
+        food, end = -1, -1  # where this buy leads, worked out when first needed
         for k in range(first, at):
             other = t.row_of[buys[k]]
-            if low <= other <= high and self._bought(buys[k]) == bought:
-                return True
+            if low <= other <= high:
+                if end < 0:
+                    food, end = self._bought(number)
+                other_food, other_end = self._bought(buys[k])  # ints: no tuples compared
+                if other_food == food and other_end == end:
+                    return True
         return False
 
     def _legal_turns_reference(self) -> list[tuple[Step, ...]]:
@@ -1445,7 +1489,7 @@ class GameState:
         """
         out: list[tuple[Step, ...]] = []
         if _START <= self._phase <= _POST:
-            self._walk(self, (), "", set(), out, None, -1)
+            self._walk(self, (), "", set(), out, None, -1, True)
         return out
 
     def _tried_turns(self, turns: list[tuple[Step, ...]] | None,
@@ -1454,9 +1498,7 @@ class GameState:
         as :meth:`_legal_turns_reference` does, and quicker where that is sure to give the
         same: outside solo, with a bag that is not empty, and no feast or sail-back to
         take, a buy whose placements (and ``store``) all end the turn is not tried
-        (:meth:`_buy_outcomes`)."""
-        out: list[tuple[Step, ...]] = []
-        written: list[str] | None = [] if texts is not None else None
+        (:meth:`_buy_outcomes`). The steps are tried on turn copies (:meth:`_turn_copy`)."""
         if _START <= self._phase <= _POST:
             p = self.players[self.seat]
             quick = (self._phase == _START and self.ptah is None and self.bag_total > 0
@@ -1465,41 +1507,55 @@ class GameState:
             stored = 0  # the kinds of stone in the storehouse, a bit each
             for stone in p.store:
                 stored |= 1 << stone
-            self._walk(self, (), "", set(), out, written, stored if quick else -1)
-        if turns is not None:
-            turns += out
-        if texts is not None and written is not None:
-            texts += written
+            self._walk(self, (), "", set(), turns, texts, stored if quick else -1, False)
 
     def _walk(self, node: GameState, prefix: tuple[Step, ...], prefix_text: str,
-              seen: set[object], out: list[tuple[Step, ...]], texts: list[str] | None,
-              stored: int) -> None:
+              seen: set[object], out: list[tuple[Step, ...]] | None,
+              texts: list[str] | None, stored: int, whole: bool) -> None:
         """Try every step of ``node`` (a state of this turn) on a copy, in step order:
         a step whose outcome (``_turn_key``) is in ``seen`` is dropped, one that ends the
-        turn gives a turn (``prefix`` and the step; its text to ``texts``), any other is
-        walked on. With ``stored`` not -1 (the kinds of stone stored at the start, a bit
-        each), buys go to :meth:`_buy_outcomes` where it can."""
+        turn gives a turn (``prefix`` and the step to ``out``; its text to ``texts``), any
+        other is walked on. With ``stored`` not -1 (the kinds of stone stored at the
+        start, a bit each), buys go to :meth:`_buy_outcomes` where it can, and placing
+        the one stone stored at the start of the turn is not keyed: no other step
+        sequence of the turn reaches a start of turn with that stone there and none
+        stored (none shifts or feasts then). The copies are whole clones if ``whole``;
+        else turn copies (:meth:`_turn_copy`), and a step after which Done is the only
+        step left is taken with Done at once (the state between is not keyed: any
+        sequence reaching it ends in the same state after Done)."""
         turn, mover = self.turn, self.seat
+        t = self.tables
         bought: set[int] = set()
+        one_stored = stored >= 0 and not prefix and len(node.players[mover].store) == 1
         for step in node.legal_steps():
             if stored >= 0 and type(step) is Buy and node._buy_outcomes(
                     step, prefix, prefix_text, seen, out, texts, stored, bought):
                 continue
-            nxt = node.clone()
+            nxt = node.clone() if whole else node._turn_copy()
             nxt.apply(step)
-            if not _added(seen, nxt._turn_key(mover)):
+            if not whole and nxt._phase == _POST and nxt._only_done():
+                nxt.apply(_DONE_STEP)
+            if not (one_stored and type(step) is Place) and not _added(
+                    seen, nxt._turn_key(mover)):
                 continue
             done = type(step) is Done  # implied at the end of a move, not written
-            text = prefix_text if done else f"{prefix_text} {step}" if prefix_text else str(step)
+            text = prefix_text
+            if not done:
+                if type(step) is Place:
+                    spaced = t.spaced_place_text[t.place_number(step)]
+                    text = prefix_text + spaced if prefix_text else spaced[1:]
+                else:
+                    text = f"{prefix_text} {step}" if prefix_text else str(step)
             if nxt.turn_over_since(turn):
-                out.append(prefix if done else (*prefix, step))
+                if out is not None:
+                    out.append(prefix if done else (*prefix, step))
                 if texts is not None:
                     texts.append(text or "done")
             else:
-                self._walk(nxt, (*prefix, step), text, seen, out, texts, stored)
+                self._walk(nxt, (*prefix, step), text, seen, out, texts, stored, whole)
 
     def _buy_outcomes(self, buy: Step, prefix: tuple[Step, ...], prefix_text: str,
-                      seen: set[object], out: list[tuple[Step, ...]],
+                      seen: set[object], out: list[tuple[Step, ...]] | None,
                       texts: list[str] | None, stored: int, bought: set[int]) -> bool:
         """For :meth:`_walk` at a start of turn (no Ptah, no feast or sail-back to take, a
         bag that is not empty): the turns of ``buy`` and each placement (and ``store``).
@@ -1528,7 +1584,8 @@ class GameState:
         if end >= t.last and (p.store or tile == _STOREHOUSE):
             return False
         places, numbers = t.placements(p.pyramid.open, stone, False)
-        row = t.turn_texts_of(c, r, int(buy.bonus)) if texts is not None else ()
+        order = t.place_order(p.pyramid.open, False)  # where those are in stone_texts_of
+        row = t.stone_texts_of(number, stone, False) if texts is not None else ()
         lead = prefix_text + " " if prefix_text else ""
         if end < t.last and not stored >> stone & 1:
             outcome = ((food * (t.last + 1) + end) * t.columns + c) * t.rest_bound + self._rest(
@@ -1536,47 +1593,64 @@ class GameState:
             if outcome in bought:
                 return True
             bought.add(outcome)
-            out += [(*prefix, buy, place) for place in places]
+            if out is not None:
+                out += [(*prefix, buy, place) for place in places]
             if texts is not None:
-                texts += [lead + row[n] for n in numbers]
+                texts += [lead + row[i] for i in order]
             if tile == _STOREHOUSE:
-                out.append((*prefix, buy, _STORE_STEP))
+                if out is not None:
+                    out.append((*prefix, buy, _STORE_STEP))
                 if texts is not None:
-                    texts.append(lead + row[t.store_at])
+                    texts.append(lead + t.store_texts[number])
             return True
         arrival = self.next_arrival if end != p.space else p.arrival
-        offer = tuple(tuple(x) if i != c else (*col[:r], *col[r + 1:])
-                      for i, x in enumerate(self.offer))
+        offer = tuple([self._rest(i, r if i == c else -1) for i in range(len(self.offer))])
         head = (_DRAW, self.seat, self.turn, -1, False, offer, (*self.pending, c), None)
         store = tuple(sorted(p.store))
-        for i, number in enumerate(numbers):
+        for i, then in enumerate(numbers):
             pyramid = p.pyramid.copy()
-            s = number // 50
-            enclosed = pyramid.place(s, number // 10 % 5, number // 2 % 5)
-            key = (*head, (food + self._gain(p, pyramid, s, enclosed), end, arrival,
-                           tuple(pyramid.stones), store, p.feasted, p.sailed, p.ended))
+            s = then // 50
+            enclosed = pyramid.place(s, then // 10 % 5, then // 2 % 5)
+            key = (*head, food + self._gain(p, pyramid, s, enclosed), end, arrival,
+                   pyramid.basalt, pyramid.tura, pyramid.mokattam, pyramid.granite,
+                   pyramid.gold, store, p.feasted, p.sailed, p.ended)
             if not _added(seen, key):
                 continue
-            out.append((*prefix, buy, places[i]))
+            if out is not None:
+                out.append((*prefix, buy, places[i]))
             if texts is not None:
-                texts.append(lead + row[number])
+                texts.append(lead + row[order[i]])
         if tile == _STOREHOUSE:
-            key = (*head, (food, end, arrival, tuple(p.pyramid.stones),
-                           tuple(sorted([*p.store, stone])), p.feasted, p.sailed, p.ended))
+            pyramid = p.pyramid
+            key = (*head, food, end, arrival, pyramid.basalt, pyramid.tura, pyramid.mokattam,
+                   pyramid.granite, pyramid.gold, tuple(sorted([*p.store, stone])),
+                   p.feasted, p.sailed, p.ended)
             if _added(seen, key):
-                out.append((*prefix, buy, _STORE_STEP))
+                if out is not None:
+                    out.append((*prefix, buy, _STORE_STEP))
                 if texts is not None:
-                    texts.append(lead + row[t.store_at])
+                    texts.append(lead + t.store_texts[number])
         return True
 
+    def _only_done(self) -> bool:
+        """After the turn (phase POST): whether :meth:`legal_steps` lists Done alone (no
+        feast to take, no stored stone to place on the last space)."""
+        p = self.players[self.seat]
+        return not (p.power is _FEAST and not p.feasted) and not (
+            p.store and p.space == self.tables.last)
+
     def _turn_key(self, mover: int) -> tuple[object, ...]:
-        """What a turn of seat ``mover`` can change, for telling its outcomes apart."""
+        """What a turn of seat ``mover`` can change, for telling its outcomes apart: the
+        offer a column an int (``_rest``), the pyramid by its materials' cells (which
+        give its stones), as few and as cheap to hash objects as can be."""
         p = self.players[mover]
-        mine = (p.food, p.space, p.arrival, tuple(p.pyramid.stones), tuple(sorted(p.store)),
-                p.feasted, p.sailed, p.ended)
+        pyramid = p.pyramid
         return (self._phase, self.seat, self.turn, self.hand, self.can_store,
-                tuple(tuple(col) for col in self.offer), tuple(self.pending),
-                tuple(self.ptah) if self.ptah is not None else None, mine)
+                tuple([self._rest(c, -1) for c in range(len(self.offer))]),
+                tuple(self.pending), tuple(self.ptah) if self.ptah is not None else None,
+                p.food, p.space, p.arrival, pyramid.basalt, pyramid.tura, pyramid.mokattam,
+                pyramid.granite, pyramid.gold, tuple(sorted(p.store)),
+                p.feasted, p.sailed, p.ended)
 
 
 def _added(seen: set[object], key: object) -> bool:
