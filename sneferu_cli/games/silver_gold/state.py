@@ -34,7 +34,7 @@ from typing import Final
 
 from ...game import IllegalMove
 from .edition import COLOURS, SIZE, Edition, cell_index, standard_edition
-from .move import DEAL, DRAW, EXP, OFFER, Keep, Mark, Move, Take, mark_text
+from .move import CELL_NAMES, DEAL, DRAW, EXP, OFFER, Keep, Mark, Move, Take
 
 __all__ = ["SilverGoldIllegal", "SilverGoldState", "Tables", "new_game", "sample_outcome"]
 
@@ -68,7 +68,8 @@ BOXES: Final = (10, 6, 3)
 THRESHOLDS: Final = (2, 4, 6)
 """A claim each time a colour's completed cards reach one of these (7)."""
 
-FULL: Final = (1 << SIZE * SIZE) - 1
+CELLS: Final = SIZE * SIZE
+FULL: Final = (1 << CELLS) - 1
 _COL_A: Final = sum(1 << (SIZE * r) for r in range(SIZE))
 _COL_E: Final = _COL_A << (SIZE - 1)
 
@@ -81,6 +82,15 @@ def spread(mask: int) -> int:
     """The cells sharing a side with a cell of ``mask`` (G4: never diagonally)."""
     return ((mask << SIZE) | (mask >> SIZE) | ((mask & ~_COL_E) << 1)
             | ((mask & ~_COL_A) >> 1)) & FULL
+
+
+def marks_key(ms: list[int]) -> int:
+    """The marks of a seat's cards in play as one number: those of the *j*-th card in bits
+    ``CELLS * j`` on (a listing tells its moves' results apart by it, G26)."""
+    key = 0
+    for j in range(len(ms) - 1, -1, -1):
+        key = key << CELLS | ms[j]
+    return key
 
 
 def cells_of(mask: int) -> list[int]:
@@ -163,6 +173,14 @@ class Tables:
             ordered = sorted(found)
             self.placements.append([(sum(1 << k for k in cells), cells) for cells in ordered])
             self.placement_set.append(frozenset(sum(1 << k for k in c) for c in ordered))
+        # What a listing of markings reads instead (SPEC 14.2's texts, made once): each
+        # placement's mask and cells' text (``a1,a2,b2``), each card's ``17:``, each bonus
+        # mark's `` +17:c2`` (index card * CELLS + cell).
+        self.placement_masks = [[mask for mask, _ in ps] for ps in self.placements]
+        self.placement_texts = [[",".join([CELL_NAMES[k] for k in cells]) for _, cells in ps]
+                                for ps in self.placements]
+        self.card_text = [f"{k}:" for k in range(n)]
+        self.bonus_text = [f" +{k // CELLS}:{CELL_NAMES[k % CELLS]}" for k in range(n * CELLS)]
 
     def pattern(self, code: str) -> int:
         """The index of the pattern ``code``; -1 when the edition has none."""
@@ -372,7 +390,7 @@ class SilverGoldState:
         if self.phase == KEEPING:
             return [f"keep {a} {b}" for a, b in itertools.combinations(self.dealt[seat], 2)]
         if self.phase == MARKING:
-            return [option[0] for option in self.mark_options(seat)]
+            return self._marking(seat)
         moves = [f"take {k}" for k in self.offer]
         if self.deck_size() > 0:
             moves.append("take deck")
@@ -389,72 +407,108 @@ class SilverGoldState:
         placements by their sorted cells, then the single cells (5.2, 5.3); each with its
         bonus-mark completions in the order of G26 (so with their first legal order); a move
         marking the same cells as one listed before it is left out."""
-        return [option for option, _ in self._mark_options(seat)]
+        options: list[tuple[str, int, int, tuple[tuple[int, int], ...]]] = []
+        self._marking(seat, None, options)
+        return options
 
-    def _mark_options(self, seat: int) -> list[tuple[tuple[str, int, int,
-                                                           tuple[tuple[int, int], ...]],
-                                                     tuple[int, ...]]]:
-        """:meth:`mark_options`, each with the marks of the seat's cards it leaves."""
+    def _marking(self, seat: int, finals: list[int] | None = None,
+                 options: list[tuple[str, int, int, tuple[tuple[int, int], ...]]] | None
+                 = None) -> list[str]:
+        """The texts of :meth:`mark_options`, written from the texts the tables keep; with
+        ``finals``, each text's marks left (:func:`marks_key`) appended to it, with
+        ``options``, each option."""
         t = self.tables
         p = self.pattern()
-        out: list[tuple[tuple[str, int, int, tuple[tuple[int, int], ...]],
-                        tuple[int, ...]]] = []
-        seen_sets: set[tuple[int, ...]] = set()
+        texts: list[str] = []
+        seen: set[int] = set()
         cards = self.play[seat]
+        marks = self.marks
+        ms = [marks[c] for c in cards]
+        base = marks_key(ms)
+        masks = t.placement_masks[p] if p >= 0 else []
+        places = t.placement_texts[p] if p >= 0 else []
         for j, card in enumerate(cards):
-            m = self.marks[card]
+            m = ms[j]
             blocked = t.walls[card] | m
             need = spread(m) if m else 1 << t.entrance[card]
-            mains: list[tuple[int, tuple[int, ...]]] = []
-            if p >= 0:
-                for mask, cells in t.placements[p]:
-                    if not mask & blocked and mask & need:
-                        mains.append((mask, cells))
+            cross = t.cross[card]
+            head = t.card_text[card]
+            shift = CELLS * j
             single = need & ~blocked
-            for k in cells_of(single):
-                mains.append((1 << k, (k,)))
-            for mask, cells in mains:
-                ms = [self.marks[c] for c in cards]
-                ms[j] |= mask
-                owed = (mask & t.cross[card]).bit_count()
-                finals: list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]] = []
-                if owed == 0:
-                    finals.append(((), tuple(ms)))
+            i = 0
+            n = len(masks)
+            while True:  # the placements (i < n) by their sorted cells, then single cells
+                if i < n:
+                    mask = masks[i]
+                    i += 1
+                    if mask & blocked or not mask & need:
+                        continue
+                    cells_text = places[i - 1]
+                elif single:
+                    mask = single & -single
+                    single ^= mask
+                    cells_text = CELL_NAMES[mask.bit_length() - 1]
                 else:
-                    self._bonus(cards, ms, owed, [], finals, set())
-                for bonus, final in finals:
-                    if final not in seen_sets:
-                        seen_sets.add(final)
-                        out.append(((mark_text(card, cells, bonus), card, mask, bonus), final))
-        return out
+                    break
+                owed = (mask & cross).bit_count()
+                if owed == 0:
+                    key = base | mask << shift
+                    if key not in seen:
+                        seen.add(key)
+                        texts.append(head + cells_text)
+                        if finals is not None:
+                            finals.append(key)
+                        if options is not None:
+                            options.append((head + cells_text, card, mask, ()))
+                    continue
+                ms[j] = m | mask
+                found: list[tuple[tuple[tuple[int, int], ...], int]] = []
+                self._bonus(cards, ms, owed, [], found, set())
+                ms[j] = m
+                for bonus, key in found:
+                    if key not in seen:
+                        seen.add(key)
+                        text = head + cells_text + "".join(
+                            [t.bonus_text[c * CELLS + k] for c, k in bonus])
+                        texts.append(text)
+                        if finals is not None:
+                            finals.append(key)
+                        if options is not None:
+                            options.append((text, card, mask, bonus))
+        return texts
 
     def _open(self, card: int, m: int) -> bool:
         """Whether a card with marks ``m`` is still in play (its tomb not marked, G11)."""
         return not m >> self.tables.tomb[card] & 1
 
     def _bonus(self, cards: list[int], ms: list[int], owed: int, path: list[tuple[int, int]],
-               out: list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]],
-               seen: set[tuple[int, ...]]) -> None:
+               out: list[tuple[tuple[tuple[int, int], ...], int]], seen: set[int]) -> None:
         """Depth first, in the order of G26: every set of bonus marks that settles ``owed``
-        marks (5.5, G10-G12), each once, by its first legal order, with the marks left."""
-        key = (owed, *ms)
-        if key in seen:
+        marks (5.5, G10-G12), each once, by its first legal order, with the marks left
+        (:func:`marks_key`)."""
+        key = marks_key(ms)
+        if key << 5 | owed in seen:  # owed is at most a pattern's size: below 32
             return
-        seen.add(key)
+        seen.add(key << 5 | owed)
         t = self.tables
-        if owed == 0 or not any(self._open(c, m) for c, m in zip(cards, ms, strict=True)):
-            out.append((tuple(path), tuple(ms)))  # all owed marks made, or they lapse (G12)
+        tomb = t.tomb
+        if owed == 0 or all(ms[j] >> tomb[card] & 1 for j, card in enumerate(cards)):
+            out.append((tuple(path), key))  # all owed marks made, or they lapse (G12)
             return
         for j, card in enumerate(cards):
             m = ms[j]
-            if not self._open(card, m):
+            if m >> tomb[card] & 1:
                 continue
             blocked = t.walls[card] | m
             front = (spread(m) if m else 1 << t.entrance[card]) & ~blocked
-            for k in cells_of(front):
-                ms[j] = m | 1 << k
+            cross = t.cross[card]
+            while front:
+                low = front & -front
+                front ^= low
+                k = low.bit_length() - 1
+                ms[j] = m | low
                 path.append((card, k))
-                self._bonus(cards, ms, owed - 1 + (t.cross[card] >> k & 1), path, out, seen)
+                self._bonus(cards, ms, owed - 1 + (cross >> k & 1), path, out, seen)
                 path.pop()
             ms[j] = m
 
@@ -541,11 +595,9 @@ class SilverGoldState:
         """The listed text of a legal marking that leaves the marks ``ms``: the first listed
         move marking the same cells (G26: another order of its bonus marks, or another
         main marking of the same cells, is the same move)."""
-        final = tuple(ms)
-        for option, marks in self._mark_options(seat):
-            if marks == final:
-                return option[0]
-        raise AssertionError("a legal marking missing from the list")  # pragma: no cover
+        finals: list[int] = []
+        texts = self._marking(seat, finals)
+        return texts[finals.index(marks_key(ms))]
 
     def apply_move_of(self, seat: int, move: Move) -> str:
         """Check and apply (or, at a sealed node, seal) the move of ``seat``; its canonical
