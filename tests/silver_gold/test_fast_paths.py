@@ -4,7 +4,11 @@
   read from their masks, texts from the ones the tables keep, results told apart by one
   number) is the plain listing of ``reference.py`` (every placement scanned, each text
   written by ``mark_text``, results as tuples): the same texts in the same order, the same
-  options and the same marks left, at every seat of every step 2 of random games.
+  options and the same marks left, at every seat of every step 2 of random games;
+- ``sample_outcome`` (only the outcome drawn written) draws the outcome that ``randrange``
+  over the total of ``chance_weights()``, walked in order, falls on, taking the same draws;
+- ``apply_listed_move_of`` (a listed text's value read once per process and kept) leaves
+  the state ``apply_move_of`` leaves, and the value kept is the text's own.
 """
 
 from __future__ import annotations
@@ -14,10 +18,11 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from silver_gold import reference
-from support import decisions_of
+from support import decisions_of, drawn_as_walked
 
 from sneferu_cli.games.silver_gold import GAME
-from sneferu_cli.games.silver_gold.state import MARKING, marks_key
+from sneferu_cli.games.silver_gold.interface import listed_move
+from sneferu_cli.games.silver_gold.state import DEALING, MARKING, TAKING, marks_key
 
 SETTINGS = settings(max_examples=10, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -41,3 +46,42 @@ def test_the_marking_listing_is_the_plain_one(players, seed):
         seat = rng.choice(seats)
         GAME.apply_listed_move_of(state, seat, rng.choice(GAME.legal_moves_of(state, seat)))
     assert bonus > 0  # bonus marks were listed: their texts and order were compared too
+
+
+@SETTINGS
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+def test_chance_is_drawn_as_walked(players, seed):
+    rng = random.Random(seed)
+    state = GAME.new_game(players)
+    kinds = set()
+    while not state.is_over():
+        if state.is_chance_node():
+            if state.phase == DEALING:  # a deal is drawn as rng.sample, not walked
+                GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+            else:
+                text = drawn_as_walked(GAME, state, rng)
+                kinds.add(GAME.outcome_kind(text))
+                GAME.apply_outcome(state, text)
+            continue
+        seat = rng.choice(GAME.deciding_seats(state))
+        moves = GAME.legal_moves_of(state, seat)
+        # step 3: take deck (listed last) whenever it is there, so that cards are drawn
+        GAME.apply_listed_move_of(state, seat, moves[-1] if state.phase == TAKING
+                                  else rng.choice(moves))
+    assert kinds == {"offer", "exp", "draw"}
+
+
+@SETTINGS
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+def test_a_listed_move_applies_from_the_value_kept(players, seed):
+    rng = random.Random(seed)
+    for state in decisions_of(GAME, GAME.new_game(players), rng):
+        seat = rng.choice(GAME.deciding_seats(state))
+        for text in GAME.legal_moves_of(state, seat):
+            assert str(listed_move(text)) == text
+            assert listed_move(text) is listed_move(text) or " +" in text  # kept, or not
+        text = rng.choice(GAME.legal_moves_of(state, seat))
+        listed = state.clone()
+        GAME.apply_listed_move_of(listed, seat, text)
+        assert GAME.apply_move_of(state, seat, text) == text
+        assert GAME.to_position(listed) == GAME.to_position(state)

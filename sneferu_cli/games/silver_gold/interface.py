@@ -16,14 +16,16 @@ compiled code with no Python frame on the way (as Akropolis's ``interface.py`` d
 from __future__ import annotations
 
 import random
+from typing import Final
 
-from .move import parse_move, parse_outcome
+from .move import Mark, Move, parse_move, parse_outcome
 from .position import view as view_of
 from .state import SilverGoldState
 from .state import sample_outcome as sample
 
 __all__ = ["apply_listed_move", "apply_listed_move_of", "apply_outcome", "deciding_seats",
-           "is_simultaneous", "legal_moves", "legal_moves_of", "sample_outcome", "view"]
+           "is_simultaneous", "legal_moves", "legal_moves_of", "listed_move", "sample_outcome",
+           "view"]
 
 
 def legal_moves(state: SilverGoldState) -> list[str]:
@@ -38,12 +40,29 @@ def legal_moves_of(state: SilverGoldState, seat: int) -> list[str]:
 
 def apply_listed_move(state: SilverGoldState, text: str) -> None:
     """``Game.apply_listed_move``: the listed move of the seat deciding first."""
-    state.apply_listed(state.current_seat(), text, parse_move(text))
+    state.apply_listed(state.current_seat(), text, listed_move(text))
 
 
 def apply_listed_move_of(state: SilverGoldState, seat: int, text: str) -> None:
     """``Game.apply_listed_move_of``: :meth:`SilverGoldState.apply_listed`."""
-    state.apply_listed(seat, text, parse_move(text))
+    state.apply_listed(seat, text, listed_move(text))
+
+
+_LISTED: Final[dict[str, Move]] = {}
+"""The value of each listed text applied, read once per process: every keep, take and
+main marking (at most some 16,500 texts; never more than :data:`_KEPT` kept), not the markings with
+bonus marks, which are too many to keep. A move value is never changed once made."""
+_KEPT: Final = 20_000
+
+
+def listed_move(text: str) -> Move:
+    """:func:`.move.parse_move` of a listed text, read once (:data:`_LISTED`)."""
+    move = _LISTED.get(text)
+    if move is None:
+        move = parse_move(text)
+        if len(_LISTED) < _KEPT and not (isinstance(move, Mark) and move.bonus):
+            _LISTED[text] = move
+    return move
 
 
 def deciding_seats(state: SilverGoldState) -> tuple[int, ...]:

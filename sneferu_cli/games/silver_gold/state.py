@@ -34,7 +34,7 @@ from typing import Final
 
 from ...game import IllegalMove
 from .edition import COLOURS, SIZE, Edition, cell_index, standard_edition
-from .move import CELL_NAMES, DEAL, DRAW, EXP, OFFER, Keep, Mark, Move, Take
+from .move import CELL_NAMES, DEAL, DRAW, EXP, OFFER, Keep, Mark, Move, Take, parse_move
 
 __all__ = ["SilverGoldIllegal", "SilverGoldState", "Tables", "new_game", "sample_outcome"]
 
@@ -49,6 +49,8 @@ DRAWING: Final = 6   # chance: the card ``take deck`` gives seat ``phase_seat``
 REFILL: Final = 7    # chance: the offer refilled after a seat's takes (G15)
 OVER: Final = 8
 
+_OUTCOME_KIND: Final = (DEAL, "", OFFER, EXP, "", "", DRAW, OFFER, "")
+"""The kind of chance outcome each phase waits for ("": none)."""
 PHASES: Final = ("deal", "keep", "offer", "exp", "mark", "take", "draw", "refill", "over")
 """The name of each phase in the position notation."""
 
@@ -342,8 +344,7 @@ class SilverGoldState:
 
     def apply_outcome(self, kind: str, cards: tuple[int, ...], code: str) -> None:
         """Apply a chance outcome (as :func:`.move.parse_outcome` reads it)."""
-        expected = {DEALING: DEAL, OFFERING: OFFER, REFILL: OFFER, DRAWING: DRAW,
-                    REVEAL: EXP}.get(self.phase)
+        expected = _OUTCOME_KIND[self.phase]
         if kind != expected:
             raise SilverGoldIllegal(f"a ~{kind} outcome does not fit here (expected "
                                     f"{'~' + expected if expected else 'no chance event'})")
@@ -603,22 +604,21 @@ class SilverGoldState:
         """Check and apply (or, at a sealed node, seal) the move of ``seat``; its canonical
         text. A sealed move takes effect with the others when the last one is in."""
         text = self.check_move(seat, move)
-        self._submit(seat, text, move)
+        if isinstance(move, Mark) and text != str(move):  # G26: sealed as it is listed
+            move = parse_move(text)
+        self._submit(seat, move)
         return text
 
     def apply_listed(self, seat: int, text: str, move: Move) -> None:
-        """Apply a move taken unchanged from ``legal_moves_of(seat)`` (no checks)."""
-        self._submit(seat, text, move)
+        """Apply a move taken unchanged from ``legal_moves_of(seat)``, ``move`` its value
+        (no checks)."""
+        self._submit(seat, move)
 
-    def _submit(self, seat: int, text: str, move: Move) -> None:
+    def _submit(self, seat: int, move: Move) -> None:
         if self.phase == TAKING:
             assert isinstance(move, Take)
             self._take(seat, move.card)
             return
-        if isinstance(move, Mark) and move.bonus and text != str(move):
-            from .move import parse_move
-
-            move = parse_move(text)
         self.sealed[seat] = move
         self._run()
 
@@ -772,6 +772,8 @@ class SilverGoldState:
 
     def _claims(self) -> None:
         """Step 4 (7, G17): each colour's claims served by their threshold card."""
+        if not any(self.now):  # no card completed this turn: no claim
+            return
         t = self.tables
         for colour in range(len(COLOURS)):
             claims: list[tuple[int, int]] = []
@@ -854,18 +856,24 @@ def new_game(players: int, edition: Edition | None = None) -> SilverGoldState:
 
 
 def sample_outcome(state: SilverGoldState, rng: random.Random) -> str:
-    """Draw one outcome of the chance node by its weights (a deal directly, without
-    listing every 4-card set)."""
+    """Draw one outcome of the chance node by its weights: a deal directly, without listing
+    every 4-card set; another outcome as ``randrange`` of the total weight, walked in the
+    order of :meth:`~SilverGoldState.chance_weights`, draws it (the same draws taken),
+    writing only the text drawn."""
     if state.phase == DEALING:
         cards = sorted(rng.sample(state.pool_cards(), DEALT))
         return "~deal:" + ",".join(map(str, cards))
-    weights = state.chance_weights()
-    pick = rng.randrange(sum(w for _, w in weights))
-    for outcome, w in weights:
-        if pick < w:
-            return outcome
-        pick -= w
-    raise AssertionError("unreachable")  # pragma: no cover
+    if state.phase == REVEAL:
+        left = state._copies_left()
+        pick = rng.randrange(sum(left))
+        for p, n in enumerate(left):
+            if pick < n:
+                return "~exp:" + state.tables.codes[p]
+            pick -= n
+    elif state.is_chance_node():  # an offer or a draw: every card not seen, weight 1
+        cards = state.pool_cards()
+        return f"~{_OUTCOME_KIND[state.phase]}:{cards[rng.randrange(len(cards))]}"
+    raise ValueError("not a chance node")
 
 
 def deal_count(pool: int) -> int:
