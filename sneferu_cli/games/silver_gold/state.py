@@ -34,7 +34,19 @@ from typing import Final
 
 from ...game import IllegalMove
 from .edition import COLOURS, SIZE, Edition, cell_index, standard_edition
-from .move import CELL_NAMES, DEAL, DRAW, EXP, OFFER, Keep, Mark, Move, Take, parse_move
+from .move import (
+    CELL_NAMES,
+    DEAL,
+    DRAW,
+    EXP,
+    OFFER,
+    Keep,
+    Mark,
+    Move,
+    Take,
+    mark_text,
+    parse_move,
+)
 
 __all__ = ["SilverGoldIllegal", "SilverGoldState", "Tables", "new_game", "sample_outcome"]
 
@@ -175,14 +187,19 @@ class Tables:
             ordered = sorted(found)
             self.placements.append([(sum(1 << k for k in cells), cells) for cells in ordered])
             self.placement_set.append(frozenset(sum(1 << k for k in c) for c in ordered))
-        # What a listing of markings reads instead (SPEC 14.2's texts, made once): each
-        # placement's mask and cells' text (``a1,a2,b2``), each card's ``17:``, each bonus
-        # mark's `` +17:c2`` (index card * CELLS + cell).
-        self.placement_masks = [[mask for mask, _ in ps] for ps in self.placements]
-        self.placement_texts = [[",".join([CELL_NAMES[k] for k in cells]) for _, cells in ps]
-                                for ps in self.placements]
-        self.card_text = [f"{k}:" for k in range(n)]
+        # What a listing of markings reads instead: each card's main markings with each
+        # pattern (Mains, made when first listed) and each bonus mark's `` +17:c2`` (index
+        # card * CELLS + cell).
+        self.mains: list[Mains | None] = [None] * ((len(self.placements) + 1) * n)
         self.bonus_text = [f" +{k // CELLS}:{CELL_NAMES[k % CELLS]}" for k in range(n * CELLS)]
+
+    def mains_of(self, p: int, card: int) -> Mains:
+        """The main markings of pattern ``p`` (-1: none) on ``card`` (:class:`Mains`)."""
+        at = (p + 1) * (self.cards + 1) + card
+        mains = self.mains[at]
+        if mains is None:
+            mains = self.mains[at] = Mains(self, p, card)
+        return mains
 
     def pattern(self, code: str) -> int:
         """The index of the pattern ``code``; -1 when the edition has none."""
@@ -191,6 +208,22 @@ class Tables:
     def penalty(self, skulls: int) -> int:
         """The skull penalty for ``skulls`` marked (2.5, G7)."""
         return self.skull_values[skulls - 1] if skulls > 0 else 0
+
+
+class Mains:
+    """The main markings one card may take with one pattern (SPEC 14.2's order): the
+    placements clear of its walls by their sorted cells, then every single cell (number
+    ``places`` + cell); each one's cell mask and whole text (``17:a1,a2,b2``), made once
+    per edition, pattern and card (at most 6 x 48 of them in the standard edition)."""
+
+    def __init__(self, t: Tables, p: int, card: int) -> None:
+        walls = t.walls[card]
+        clear = [(mask, cells) for mask, cells in (t.placements[p] if p >= 0 else [])
+                 if not mask & walls]
+        self.places = len(clear)
+        self.masks = [mask for mask, _ in clear] + [1 << k for k in range(CELLS)]
+        self.texts = [mark_text(card, cells, ()) for _, cells in clear]
+        self.texts += [mark_text(card, (k,), ()) for k in range(CELLS)]
 
 
 @functools.cache
@@ -415,61 +448,75 @@ class SilverGoldState:
     def _marking(self, seat: int, finals: list[int] | None = None,
                  options: list[tuple[str, int, int, tuple[tuple[int, int], ...]]] | None
                  = None) -> list[str]:
-        """The texts of :meth:`mark_options`, written from the texts the tables keep; with
+        """The texts of :meth:`mark_options`, taken from the cards' :class:`Mains`; with
         ``finals``, each text's marks left (:func:`marks_key`) appended to it, with
         ``options``, each option."""
         t = self.tables
         p = self.pattern()
-        texts: list[str] = []
-        seen: set[int] = set()
         cards = self.play[seat]
         marks = self.marks
-        ms = [marks[c] for c in cards]
-        base = marks_key(ms)
-        masks = t.placement_masks[p] if p >= 0 else []
-        places = t.placement_texts[p] if p >= 0 else []
-        for j, card in enumerate(cards):
-            m = ms[j]
-            blocked = t.walls[card] | m
+        # The mains of each card that its marks allow (numbers in its Mains), and whether
+        # one of them owes bonus marks: without any, no two texts mark the same cells.
+        tables: list[Mains] = []
+        picks: list[list[int]] = []
+        owing = finals is not None or options is not None
+        for card in cards:
+            mains = t.mains_of(p, card)
+            m = marks[card]
             need = spread(m) if m else 1 << t.entrance[card]
             cross = t.cross[card]
-            head = t.card_text[card]
+            masks = mains.masks
+            picked: list[int] = []
+            for i in range(mains.places):
+                mask = masks[i]
+                if not mask & m and mask & need:
+                    picked.append(i)
+                    if mask & cross:
+                        owing = True
+            single = need & ~(t.walls[card] | m)
+            if single & cross:
+                owing = True
+            while single:
+                low = single & -single
+                single ^= low
+                picked.append(mains.places + low.bit_length() - 1)
+            tables.append(mains)
+            picks.append(picked)
+        texts: list[str] = []
+        if not owing:
+            for j in range(len(cards)):
+                names = tables[j].texts
+                texts.extend([names[i] for i in picks[j]])
+            return texts
+        seen: set[int] = set()
+        ms = [marks[c] for c in cards]
+        base = marks_key(ms)
+        for j, card in enumerate(cards):
+            m = ms[j]
+            cross = t.cross[card]
             shift = CELLS * j
-            single = need & ~blocked
-            i = 0
-            n = len(masks)
-            while True:  # the placements (i < n) by their sorted cells, then single cells
-                if i < n:
-                    mask = masks[i]
-                    i += 1
-                    if mask & blocked or not mask & need:
-                        continue
-                    cells_text = places[i - 1]
-                elif single:
-                    mask = single & -single
-                    single ^= mask
-                    cells_text = CELL_NAMES[mask.bit_length() - 1]
-                else:
-                    break
+            mains = tables[j]
+            for i in picks[j]:
+                mask = mains.masks[i]
                 owed = (mask & cross).bit_count()
+                key = base | mask << shift
                 if owed == 0:
-                    key = base | mask << shift
                     if key not in seen:
                         seen.add(key)
-                        texts.append(head + cells_text)
+                        texts.append(mains.texts[i])
                         if finals is not None:
                             finals.append(key)
                         if options is not None:
-                            options.append((head + cells_text, card, mask, ()))
+                            options.append((mains.texts[i], card, mask, ()))
                     continue
                 ms[j] = m | mask
                 found: list[tuple[tuple[tuple[int, int], ...], int]] = []
-                self._bonus(cards, ms, owed, [], found, set())
+                self._bonus(cards, ms, key, owed, [], found, set())
                 ms[j] = m
                 for bonus, key in found:
                     if key not in seen:
                         seen.add(key)
-                        text = head + cells_text + "".join(
+                        text = mains.texts[i] + "".join(
                             [t.bonus_text[c * CELLS + k] for c, k in bonus])
                         texts.append(text)
                         if finals is not None:
@@ -482,12 +529,12 @@ class SilverGoldState:
         """Whether a card with marks ``m`` is still in play (its tomb not marked, G11)."""
         return not m >> self.tables.tomb[card] & 1
 
-    def _bonus(self, cards: list[int], ms: list[int], owed: int, path: list[tuple[int, int]],
+    def _bonus(self, cards: list[int], ms: list[int], key: int, owed: int,
+               path: list[tuple[int, int]],
                out: list[tuple[tuple[tuple[int, int], ...], int]], seen: set[int]) -> None:
         """Depth first, in the order of G26: every set of bonus marks that settles ``owed``
         marks (5.5, G10-G12), each once, by its first legal order, with the marks left
-        (:func:`marks_key`)."""
-        key = marks_key(ms)
+        (``key``, :func:`marks_key` of ``ms``)."""
         if key << 5 | owed in seen:  # owed is at most a pattern's size: below 32
             return
         seen.add(key << 5 | owed)
@@ -503,13 +550,21 @@ class SilverGoldState:
             blocked = t.walls[card] | m
             front = (spread(m) if m else 1 << t.entrance[card]) & ~blocked
             cross = t.cross[card]
+            shift = CELLS * j
             while front:
                 low = front & -front
                 front ^= low
                 k = low.bit_length() - 1
+                left = owed - 1 + (cross >> k & 1)
+                if left == 0:  # the last mark owed: what the call for it would do, at once
+                    done = key | low << shift
+                    if done << 5 not in seen:
+                        seen.add(done << 5)
+                        out.append(((*path, (card, k)), done))
+                    continue
                 ms[j] = m | low
                 path.append((card, k))
-                self._bonus(cards, ms, owed - 1 + (cross >> k & 1), path, out, seen)
+                self._bonus(cards, ms, key | low << shift, left, path, out, seen)
                 path.pop()
             ms[j] = m
 
