@@ -8,7 +8,10 @@
 - ``sample_outcome`` (only the outcome drawn written) draws the outcome that ``randrange``
   over the total of ``chance_weights()``, walked in order, falls on, taking the same draws;
 - ``apply_listed_move_of`` (a listed text's value read once per process and kept) leaves
-  the state ``apply_move_of`` leaves, and the value kept is the text's own.
+  the state ``apply_move_of`` leaves, and the value kept is the text's own;
+- ``view`` (a view that every seat shares written once per ``version`` of the state) is
+  what the writer writes for the seat, at every node of random games, the seats asked in
+  any order, before and after sealed moves, outcomes and a retirement.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from support import decisions_of, drawn_as_walked
 
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.interface import listed_move
+from sneferu_cli.games.silver_gold.position import _write
 from sneferu_cli.games.silver_gold.state import DEALING, MARKING, TAKING, marks_key
 
 SETTINGS = settings(max_examples=10, deadline=None,
@@ -85,3 +89,27 @@ def test_a_listed_move_applies_from_the_value_kept(players, seed):
         GAME.apply_listed_move_of(listed, seat, text)
         assert GAME.apply_move_of(state, seat, text) == text
         assert GAME.to_position(listed) == GAME.to_position(state)
+
+
+@SETTINGS
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+def test_a_view_is_the_one_written_for_the_seat(players, seed):
+    rng = random.Random(seed)
+    state = GAME.new_game(players)
+    shared = 0
+    quitter = rng.randrange(players) if players > 2 else -1
+    while not state.is_over():
+        seats = [*range(players)] * 2
+        rng.shuffle(seats)
+        views = {seat: GAME.view(state, seat) for seat in seats}
+        assert views == {seat: _write(state, seat) for seat in seats}
+        if len({id(text) for text in views.values()}) == 1:  # written once, for every seat
+            shared += 1
+        if state.is_chance_node():
+            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+        elif quitter >= 0 and state.round == 3 and not state.retired[quitter]:
+            state.retire(quitter)
+        else:
+            seat = rng.choice(GAME.deciding_seats(state))
+            GAME.apply_listed_move_of(state, seat, rng.choice(GAME.legal_moves_of(state, seat)))
+    assert shared > 0 and GAME.view(state, 0) == _write(state, 0)

@@ -90,8 +90,22 @@ def to_position(state: SilverGoldState) -> str:
 
 def view(state: SilverGoldState, seat: int) -> str:
     """The position as ``seat`` may know it: other seats' dealt cards ``dealt:?``, their
-    sealed moves left out (G21, G22)."""
-    return _write(state, seat)
+    sealed moves left out (G21, G22). A view that every seat shares (no dealt card, no
+    sealed move: a step-2 node as its seats are asked) is written once (:data:`_SHARED`)."""
+    state_then, version, text = _SHARED[0]
+    if state_then is state and version == state.version:
+        return text
+    text = _write(state, seat)
+    if not any(state.dealt) and not any(state.hidden) and all(
+            move is None for move in state.sealed):
+        _SHARED[0] = (state, state.version, text)
+    return text
+
+
+_SHARED: Final[list[tuple[SilverGoldState | None, int, str]]] = [(None, -1, "")]
+"""The last view written that every seat shares, with its state and the state's
+``version`` then (one tuple, replaced whole): the seats of a step 2 are asked one after
+the other, each sent its view of the same state."""
 
 
 def _cards(cards: list[int]) -> str:

@@ -274,6 +274,10 @@ class SilverGoldState:
         self.last: list[list[tuple[int, int]]] = [[] for _ in range(players)]
         """Per seat, (card, cells) marked in the last step 2 (for the pictures only; not
         part of the position)."""
+        self.version = 0
+        """Counts the changes made by the methods (an outcome, a move, a retirement): a
+        view written is kept as long as it stays the same (:func:`.position.view`). Change
+        a state only through its methods once a view of it was written."""
 
     @property
     def edition(self) -> Edition:
@@ -377,6 +381,7 @@ class SilverGoldState:
 
     def apply_outcome(self, kind: str, cards: tuple[int, ...], code: str) -> None:
         """Apply a chance outcome (as :func:`.move.parse_outcome` reads it)."""
+        self.version += 1
         expected = _OUTCOME_KIND[self.phase]
         if kind != expected:
             raise SilverGoldIllegal(f"a ~{kind} outcome does not fit here (expected "
@@ -670,6 +675,7 @@ class SilverGoldState:
         self._submit(seat, move)
 
     def _submit(self, seat: int, move: Move) -> None:
+        self.version += 1
         if self.phase == TAKING:
             assert isinstance(move, Take)
             self._take(seat, move.card)
@@ -681,6 +687,7 @@ class SilverGoldState:
         """Seat ``seat`` takes no more decisions (its pending sealed move is dropped, its
         turns are skipped, its cards stay as they are) and ranks below every seat not
         retired."""
+        self.version += 1
         self.retired[seat] = True
         self.sealed[seat] = None
         if self.phase == OVER:
