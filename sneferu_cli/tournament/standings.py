@@ -377,6 +377,7 @@ class RunningStandings:
             return compute_standings(results)
         tally = self._tally
         if self._waiting:
+            tally.rate_pending()  # the games counted, not again on each copy
             tally = copy.deepcopy(tally)
             for n in sorted(self._waiting):
                 tally.add(self._waiting[n], results[self._waiting[n]])
@@ -406,6 +407,8 @@ class _Tally:
         self.solo: dict[str, _Engine] = {}
         self.model = PlackettLuce(tau=0.0)
         self.ratings: dict[str, PlackettLuceRating] = {}
+        self._unrated: list[list[tuple[str, int]]] = []
+        """The games whose rating updates are still to make, in order (:meth:`_rate`)."""
         self.score: dict[tuple[str, str], float] = defaultdict(float)
         self.met: dict[tuple[str, str], int] = defaultdict(int)
         self.seats: dict[tuple[int, int], list[int]] = {}
@@ -465,12 +468,20 @@ class _Tally:
         return rec.deal, self._tables.setdefault(engines, engines)
 
     def _rate(self, res: list[tuple[str, int]]) -> None:
-        """openskill Plackett-Luce, default prior, tau = 0, one update per game."""
+        """Note a game's rating update (:meth:`rate_pending` makes it when the standings are
+        asked: the same updates in the same order, not one per game as games finish: a
+        tournament's coordinator asks for standings a few times a minute)."""
+        self._unrated.append(res)
+
+    def rate_pending(self) -> None:
+        """openskill Plackett-Luce, default prior, tau = 0, one update per game, in order."""
         model, current = self.model, self.ratings
-        teams = [[current.setdefault(n, model.rating(name=n))] for n, _ in res]
-        new = model.rate(teams, ranks=[float(rank) for _, rank in res])
-        for (n, _), team in zip(res, new, strict=True):
-            current[n] = team[0]
+        for res in self._unrated:
+            teams = [[current.setdefault(n, model.rating(name=n))] for n, _ in res]
+            new = model.rate(teams, ranks=[float(rank) for _, rank in res])
+            for (n, _), team in zip(res, new, strict=True):
+                current[n] = team[0]
+        self._unrated.clear()
 
     def _solo(self, index: int, h: GameResult) -> None:
         e = self._engine(self.solo, h.names[h.result[0].seat])
@@ -486,6 +497,7 @@ class _Tally:
     def standings(self, finished: int, unfinished: int, game: str) -> Standings:
         """The standings of the games added (``finished`` of them; ``unfinished`` left
         out); without any, the score names are those of ``game``."""
+        self.rate_pending()
         rows = [self._row(name, e) for name, e in self.multi.items() if e.ranks.n]
         rows.sort(key=lambda r: (r.mean_rank, -r.rating, r.name))
         h2h = [HeadToHead(a, b, self.score[a, b], n) for (a, b), n in sorted(self.met.items())]
