@@ -214,7 +214,7 @@ class Mains:
     """The main markings one card may take with one pattern (SPEC 14.2's order): the
     placements clear of its walls by their sorted cells, then every single cell (number
     ``places`` + cell); each one's cell mask and whole text (``17:a1,a2,b2``), made once
-    per edition, pattern and card (at most 6 x 48 of them in the standard edition)."""
+    per edition, pattern (or none) and card: at most 7 x 48 in the standard edition."""
 
     def __init__(self, t: Tables, p: int, card: int) -> None:
         walls = t.walls[card]
