@@ -29,9 +29,10 @@ from typing import Any, ClassVar
 
 from sneferu_cli.game import Game, IllegalMove, Standing, delegate
 
+from . import interface
 from .edition import standard_edition
 from .move import canonical_outcome, parse_move, parse_outcome
-from .state import DEALING, DEALT, SilverGoldState, new_game, sample_outcome
+from .state import DEALING, DEALT, SilverGoldState, new_game
 
 __all__ = ["GAME", "SilverGoldGame", "SilverGoldState"]
 
@@ -78,11 +79,8 @@ class SilverGoldGame(Game):
         result: list[tuple[str, float]] = state.chance_outcomes()
         return result
 
-    def sample_outcome(self, state: Any, rng: random.Random) -> str:
-        return sample_outcome(state, rng)
-
-    def apply_outcome(self, state: Any, text: str) -> None:
-        state.apply_outcome(*parse_outcome(text))
+    sample_outcome = staticmethod(interface.sample_outcome)
+    apply_outcome = staticmethod(interface.apply_outcome)
 
     def canonical_outcome(self, text: str) -> str:
         return canonical_outcome(text)
@@ -92,9 +90,7 @@ class SilverGoldGame(Game):
 
     # ---------------------------------------------------------------- decisions
 
-    def legal_moves(self, state: Any) -> list[str]:
-        result: list[str] = state.legal_moves()
-        return result
+    legal_moves = staticmethod(interface.legal_moves)
 
     def apply_move(self, state: Any, text: str) -> str:
         seats = state.deciding_seats()
@@ -102,35 +98,22 @@ class SilverGoldGame(Game):
             raise IllegalMove("no seat decides now")
         return self.apply_move_of(state, seats[0], text)
 
-    def apply_listed_move(self, state: Any, text: str) -> None:
-        state.apply_listed(state.current_seat(), text, parse_move(text))
+    apply_listed_move = staticmethod(interface.apply_listed_move)
 
     def canonical_move(self, text: str) -> str:
         return str(parse_move(text))
 
-    def is_simultaneous(self, state: Any) -> bool:
-        return bool(state.is_simultaneous())
-
-    def deciding_seats(self, state: Any) -> tuple[int, ...]:
-        result: tuple[int, ...] = state.deciding_seats()
-        return result
-
-    def legal_moves_of(self, state: Any, seat: int) -> list[str]:
-        result: list[str] = state.legal_moves_of(seat)
-        return result
+    is_simultaneous = staticmethod(interface.is_simultaneous)
+    deciding_seats = staticmethod(interface.deciding_seats)
+    legal_moves_of = staticmethod(interface.legal_moves_of)
 
     def apply_move_of(self, state: Any, seat: int, text: str) -> str:
         move = parse_move(text)
         result: str = state.apply_move_of(seat, move)
         return result
 
-    def apply_listed_move_of(self, state: Any, seat: int, text: str) -> None:
-        state.apply_listed(seat, text, parse_move(text))
-
-    def view(self, state: Any, seat: int) -> str:
-        from .position import view
-
-        return view(state, seat)
+    apply_listed_move_of = staticmethod(interface.apply_listed_move_of)
+    view = staticmethod(interface.view)
 
     def determinize(self, state: Any, seat: int, rng: random.Random) -> SilverGoldState:
         result: SilverGoldState = state.determinize(rng)

@@ -26,12 +26,14 @@ built from text); cells are ``a1`` .. ``e5``, stored as indices 0-24 row by row.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ...game import NotationError
 
 __all__ = ["CELL_NAMES", "DEAL", "DRAW", "EXP", "OFFER", "Keep", "Mark", "Move", "Take",
            "canonical_outcome", "parse_move", "parse_outcome"]
 
-CELL_NAMES: tuple[str, ...] = tuple(f"{c}{r}" for r in "12345" for c in "abcde")
+CELL_NAMES: Final[tuple[str, ...]] = tuple(f"{c}{r}" for r in "12345" for c in "abcde")
 """The name of each cell index 0-24 (``a1`` .. ``e5``, row by row)."""
 _CELL = {name: k for k, name in enumerate(CELL_NAMES)}
 

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from sneferu_cli.game import NotationError
 from sneferu_cli.grammar import parse
@@ -89,18 +90,38 @@ def to_position(state: SilverGoldState) -> str:
 
 def view(state: SilverGoldState, seat: int) -> str:
     """The position as ``seat`` may know it: other seats' dealt cards ``dealt:?``, their
-    sealed moves left out (G21, G22)."""
-    return _write(state, seat)
+    sealed moves left out (G21, G22). A view that every seat shares (no dealt card, no
+    sealed move: a step-2 node as its seats are asked) is written once (:data:`_SHARED`)."""
+    state_then, version, text = _SHARED[0]
+    if state_then is state and version == state.version:
+        return text
+    text = _write(state, seat)
+    if not any(state.dealt) and not any(state.hidden) and all(
+            move is None for move in state.sealed):
+        _SHARED[0] = (state, state.version, text)
+    return text
+
+
+_SHARED: Final[list[tuple[SilverGoldState | None, int, str]]] = [(None, -1, "")]
+"""The last view written that every seat shares, with its state and the state's
+``version`` then (one tuple, replaced whole): the seats of a step 2 are asked one after
+the other, each sent its view of the same state."""
 
 
 def _cards(cards: list[int]) -> str:
-    return ",".join(map(str, cards)) or "-"
+    return ",".join([_NUMBER[k] for k in cards]) if cards else "-"
 
 
-_TORCHES = tuple("".join("x" if torches >> r & 1 else "-" for r in range(ROUNDS))
+_NUMBER: Final = tuple(str(k) for k in range(100))
+"""The text of each card number and count (all below 100): no number written anew."""
+_SEAT_START: Final = tuple(f" | {s + 1}:" for s in range(4))
+"""The start of each seat's part."""
+_IN_PLAY: Final = tuple(f" {k}[" for k in range(100))
+"""The start of a card in play's part (`` 17[``), by card number."""
+_TORCHES: Final = tuple("".join("x" if torches >> r & 1 else "-" for r in range(ROUNDS))
                  for torches in range(1 << ROUNDS))
 """The torch boxes' text (``F:x---``) of each bit set of marked torches."""
-_MARKED: dict[int, str] = {}
+_MARKED: Final[dict[int, str]] = {}
 """The text of each set of marked cells met (``a1,a2,b2``), made once: a seat's part of a
 position is written for every view of every request."""
 
@@ -115,24 +136,28 @@ def _marked(mask: int) -> str:
 def _write(state: SilverGoldState, seat: int) -> str:
     phase = PHASES[state.phase]
     if state.phase in _SEATED:
-        phase += f":{state.phase_seat + 1}"
+        phase += ":" + _NUMBER[state.phase_seat + 1]
     codes = state.tables.codes
-    parts = [f"{state.edition.name} r{state.round}.{state.turn} {phase} "
-             f"exp:{','.join([codes[p] for p in state.revealed]) or '-'} "
-             f"offer:{_cards(state.offer)} deck:{state.deck_size()}"]
+    revealed = ",".join([codes[p] for p in state.revealed]) if state.revealed else "-"
+    text = (f"{state.edition.name} r{state.round}.{state.turn} {phase} exp:{revealed} "
+            f"offer:{_cards(state.offer)} deck:{_NUMBER[state.deck_size()]}")
     for s in range(state.players):
-        parts.append(_seat(state, s, seat))
-    return " | ".join(parts)
+        text += _seat(state, s, seat)
+    return text
 
 
 def _seat(state: SilverGoldState, s: int, viewer: int) -> str:
+    """The part of seat ``s`` (from `` | ``) as ``viewer`` (-1: everyone) may know it."""
     marks = state.marks
+    text = _SEAT_START[s]
+    for card in state.play[s]:
+        text += _IN_PLAY[card] + _marked(marks[card]) + "]"
     boxes = state.boxes[s]
-    text = "".join([f"{s + 1}:", *[f" {card}[{_marked(marks[card])}]" for card in state.play[s]],
-                    f" R{state.red[s]} G{state.green[s]} F:{_TORCHES[state.torches[s]]} "
-                    f"S{state.skulls[s]} done:{_cards(state.done[s])} pts:",
-                    ",".join([f"{COLOURS[c]}{v}" for c, v in sorted(boxes, key=_box_order)])
-                    if boxes else "-"])
+    text += (f" R{_NUMBER[state.red[s]]} G{_NUMBER[state.green[s]]} "
+             f"F:{_TORCHES[state.torches[s]]} S{_NUMBER[state.skulls[s]]} "
+             f"done:{_cards(state.done[s])} pts:")
+    text += ",".join([f"{COLOURS[c]}{v}" for c, v in sorted(boxes, key=_box_order)]
+                     ) if boxes else "-"
     other = viewer >= 0 and viewer != s
     if state.hidden[s] or (other and state.dealt[s]):
         text += " dealt:?"

@@ -34,7 +34,19 @@ from typing import Final
 
 from ...game import IllegalMove
 from .edition import COLOURS, SIZE, Edition, cell_index, standard_edition
-from .move import DEAL, DRAW, EXP, OFFER, Keep, Mark, Move, Take, mark_text
+from .move import (
+    CELL_NAMES,
+    DEAL,
+    DRAW,
+    EXP,
+    OFFER,
+    Keep,
+    Mark,
+    Move,
+    Take,
+    mark_text,
+    parse_move,
+)
 
 __all__ = ["SilverGoldIllegal", "SilverGoldState", "Tables", "new_game", "sample_outcome"]
 
@@ -49,6 +61,8 @@ DRAWING: Final = 6   # chance: the card ``take deck`` gives seat ``phase_seat``
 REFILL: Final = 7    # chance: the offer refilled after a seat's takes (G15)
 OVER: Final = 8
 
+_OUTCOME_KIND: Final = (DEAL, "", OFFER, EXP, "", "", DRAW, OFFER, "")
+"""The kind of chance outcome each phase waits for ("": none)."""
 PHASES: Final = ("deal", "keep", "offer", "exp", "mark", "take", "draw", "refill", "over")
 """The name of each phase in the position notation."""
 
@@ -68,7 +82,8 @@ BOXES: Final = (10, 6, 3)
 THRESHOLDS: Final = (2, 4, 6)
 """A claim each time a colour's completed cards reach one of these (7)."""
 
-FULL: Final = (1 << SIZE * SIZE) - 1
+CELLS: Final = SIZE * SIZE
+FULL: Final = (1 << CELLS) - 1
 _COL_A: Final = sum(1 << (SIZE * r) for r in range(SIZE))
 _COL_E: Final = _COL_A << (SIZE - 1)
 
@@ -81,6 +96,15 @@ def spread(mask: int) -> int:
     """The cells sharing a side with a cell of ``mask`` (G4: never diagonally)."""
     return ((mask << SIZE) | (mask >> SIZE) | ((mask & ~_COL_E) << 1)
             | ((mask & ~_COL_A) >> 1)) & FULL
+
+
+def marks_key(ms: list[int]) -> int:
+    """The marks of a seat's cards in play as one number: those of the *j*-th card in bits
+    ``CELLS * j`` on (a listing tells its moves' results apart by it, G26)."""
+    key = 0
+    for j in range(len(ms) - 1, -1, -1):
+        key = key << CELLS | ms[j]
+    return key
 
 
 def cells_of(mask: int) -> list[int]:
@@ -163,6 +187,19 @@ class Tables:
             ordered = sorted(found)
             self.placements.append([(sum(1 << k for k in cells), cells) for cells in ordered])
             self.placement_set.append(frozenset(sum(1 << k for k in c) for c in ordered))
+        # What a listing of markings reads instead: each card's main markings with each
+        # pattern (Mains, made when first listed) and each bonus mark's `` +17:c2`` (index
+        # card * CELLS + cell).
+        self.mains: list[Mains | None] = [None] * ((len(self.placements) + 1) * n)
+        self.bonus_text = [f" +{k // CELLS}:{CELL_NAMES[k % CELLS]}" for k in range(n * CELLS)]
+
+    def mains_of(self, p: int, card: int) -> Mains:
+        """The main markings of pattern ``p`` (-1: none) on ``card`` (:class:`Mains`)."""
+        at = (p + 1) * (self.cards + 1) + card
+        mains = self.mains[at]
+        if mains is None:
+            mains = self.mains[at] = Mains(self, p, card)
+        return mains
 
     def pattern(self, code: str) -> int:
         """The index of the pattern ``code``; -1 when the edition has none."""
@@ -171,6 +208,22 @@ class Tables:
     def penalty(self, skulls: int) -> int:
         """The skull penalty for ``skulls`` marked (2.5, G7)."""
         return self.skull_values[skulls - 1] if skulls > 0 else 0
+
+
+class Mains:
+    """The main markings one card may take with one pattern (SPEC 14.2's order): the
+    placements clear of its walls by their sorted cells, then every single cell (number
+    ``places`` + cell); each one's cell mask and whole text (``17:a1,a2,b2``), made once
+    per edition, pattern (or none) and card: at most 7 x 48 in the standard edition."""
+
+    def __init__(self, t: Tables, p: int, card: int) -> None:
+        walls = t.walls[card]
+        clear = [(mask, cells) for mask, cells in (t.placements[p] if p >= 0 else [])
+                 if not mask & walls]
+        self.places = len(clear)
+        self.masks = [mask for mask, _ in clear] + [1 << k for k in range(CELLS)]
+        self.texts = [mark_text(card, cells, ()) for _, cells in clear]
+        self.texts += [mark_text(card, (k,), ()) for k in range(CELLS)]
 
 
 @functools.cache
@@ -221,6 +274,10 @@ class SilverGoldState:
         self.last: list[list[tuple[int, int]]] = [[] for _ in range(players)]
         """Per seat, (card, cells) marked in the last step 2 (for the pictures only; not
         part of the position)."""
+        self.version = 0
+        """Counts the changes made by the methods (an outcome, a move, a retirement): a
+        view written is kept as long as it stays the same (:func:`.position.view`). Change
+        a state only through its methods once a view of it was written."""
 
     @property
     def edition(self) -> Edition:
@@ -324,8 +381,8 @@ class SilverGoldState:
 
     def apply_outcome(self, kind: str, cards: tuple[int, ...], code: str) -> None:
         """Apply a chance outcome (as :func:`.move.parse_outcome` reads it)."""
-        expected = {DEALING: DEAL, OFFERING: OFFER, REFILL: OFFER, DRAWING: DRAW,
-                    REVEAL: EXP}.get(self.phase)
+        self.version += 1
+        expected = _OUTCOME_KIND[self.phase]
         if kind != expected:
             raise SilverGoldIllegal(f"a ~{kind} outcome does not fit here (expected "
                                     f"{'~' + expected if expected else 'no chance event'})")
@@ -372,7 +429,7 @@ class SilverGoldState:
         if self.phase == KEEPING:
             return [f"keep {a} {b}" for a, b in itertools.combinations(self.dealt[seat], 2)]
         if self.phase == MARKING:
-            return [option[0] for option in self.mark_options(seat)]
+            return self._marking(seat)
         moves = [f"take {k}" for k in self.offer]
         if self.deck_size() > 0:
             moves.append("take deck")
@@ -389,72 +446,130 @@ class SilverGoldState:
         placements by their sorted cells, then the single cells (5.2, 5.3); each with its
         bonus-mark completions in the order of G26 (so with their first legal order); a move
         marking the same cells as one listed before it is left out."""
-        return [option for option, _ in self._mark_options(seat)]
+        options: list[tuple[str, int, int, tuple[tuple[int, int], ...]]] = []
+        self._marking(seat, None, options)
+        return options
 
-    def _mark_options(self, seat: int) -> list[tuple[tuple[str, int, int,
-                                                           tuple[tuple[int, int], ...]],
-                                                     tuple[int, ...]]]:
-        """:meth:`mark_options`, each with the marks of the seat's cards it leaves."""
+    def _marking(self, seat: int, finals: list[int] | None = None,
+                 options: list[tuple[str, int, int, tuple[tuple[int, int], ...]]] | None
+                 = None) -> list[str]:
+        """The texts of :meth:`mark_options`, taken from the cards' :class:`Mains`; with
+        ``finals``, each text's marks left (:func:`marks_key`) appended to it, with
+        ``options``, each option."""
         t = self.tables
         p = self.pattern()
-        out: list[tuple[tuple[str, int, int, tuple[tuple[int, int], ...]],
-                        tuple[int, ...]]] = []
-        seen_sets: set[tuple[int, ...]] = set()
         cards = self.play[seat]
-        for j, card in enumerate(cards):
-            m = self.marks[card]
-            blocked = t.walls[card] | m
+        marks = self.marks
+        # The mains of each card that its marks allow (numbers in its Mains), and whether
+        # one of them owes bonus marks: without any, no two texts mark the same cells.
+        tables: list[Mains] = []
+        picks: list[list[int]] = []
+        owing = finals is not None or options is not None
+        for card in cards:
+            mains = t.mains_of(p, card)
+            m = marks[card]
             need = spread(m) if m else 1 << t.entrance[card]
-            mains: list[tuple[int, tuple[int, ...]]] = []
-            if p >= 0:
-                for mask, cells in t.placements[p]:
-                    if not mask & blocked and mask & need:
-                        mains.append((mask, cells))
-            single = need & ~blocked
-            for k in cells_of(single):
-                mains.append((1 << k, (k,)))
-            for mask, cells in mains:
-                ms = [self.marks[c] for c in cards]
-                ms[j] |= mask
-                owed = (mask & t.cross[card]).bit_count()
-                finals: list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]] = []
+            cross = t.cross[card]
+            masks = mains.masks
+            picked: list[int] = []
+            for i in range(mains.places):
+                mask = masks[i]
+                if not mask & m and mask & need:
+                    picked.append(i)
+                    if mask & cross:
+                        owing = True
+            single = need & ~(t.walls[card] | m)
+            if single & cross:
+                owing = True
+            while single:
+                low = single & -single
+                single ^= low
+                picked.append(mains.places + low.bit_length() - 1)
+            tables.append(mains)
+            picks.append(picked)
+        texts: list[str] = []
+        if not owing:
+            for j in range(len(cards)):
+                names = tables[j].texts
+                texts.extend([names[i] for i in picks[j]])
+            return texts
+        seen: set[int] = set()
+        ms = [marks[c] for c in cards]
+        base = marks_key(ms)
+        for j, card in enumerate(cards):
+            m = ms[j]
+            cross = t.cross[card]
+            shift = CELLS * j
+            mains = tables[j]
+            for i in picks[j]:
+                mask = mains.masks[i]
+                owed = (mask & cross).bit_count()
+                key = base | mask << shift
                 if owed == 0:
-                    finals.append(((), tuple(ms)))
-                else:
-                    self._bonus(cards, ms, owed, [], finals, set())
-                for bonus, final in finals:
-                    if final not in seen_sets:
-                        seen_sets.add(final)
-                        out.append(((mark_text(card, cells, bonus), card, mask, bonus), final))
-        return out
+                    if key not in seen:
+                        seen.add(key)
+                        texts.append(mains.texts[i])
+                        if finals is not None:
+                            finals.append(key)
+                        if options is not None:
+                            options.append((mains.texts[i], card, mask, ()))
+                    continue
+                ms[j] = m | mask
+                found: list[tuple[tuple[tuple[int, int], ...], int]] = []
+                self._bonus(cards, ms, key, owed, [], found, set())
+                ms[j] = m
+                for bonus, key in found:
+                    if key not in seen:
+                        seen.add(key)
+                        text = mains.texts[i] + "".join(
+                            [t.bonus_text[c * CELLS + k] for c, k in bonus])
+                        texts.append(text)
+                        if finals is not None:
+                            finals.append(key)
+                        if options is not None:
+                            options.append((text, card, mask, bonus))
+        return texts
 
     def _open(self, card: int, m: int) -> bool:
         """Whether a card with marks ``m`` is still in play (its tomb not marked, G11)."""
         return not m >> self.tables.tomb[card] & 1
 
-    def _bonus(self, cards: list[int], ms: list[int], owed: int, path: list[tuple[int, int]],
-               out: list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]],
-               seen: set[tuple[int, ...]]) -> None:
+    def _bonus(self, cards: list[int], ms: list[int], key: int, owed: int,
+               path: list[tuple[int, int]],
+               out: list[tuple[tuple[tuple[int, int], ...], int]], seen: set[int]) -> None:
         """Depth first, in the order of G26: every set of bonus marks that settles ``owed``
-        marks (5.5, G10-G12), each once, by its first legal order, with the marks left."""
-        key = (owed, *ms)
-        if key in seen:
+        marks (5.5, G10-G12), each once, by its first legal order, with the marks left
+        (``key``, :func:`marks_key` of ``ms``)."""
+        if key << 5 | owed in seen:  # owed is at most a pattern's size: below 32
             return
-        seen.add(key)
+        seen.add(key << 5 | owed)
         t = self.tables
-        if owed == 0 or not any(self._open(c, m) for c, m in zip(cards, ms, strict=True)):
-            out.append((tuple(path), tuple(ms)))  # all owed marks made, or they lapse (G12)
+        tomb = t.tomb
+        if owed == 0 or all(ms[j] >> tomb[card] & 1 for j, card in enumerate(cards)):
+            out.append((tuple(path), key))  # all owed marks made, or they lapse (G12)
             return
         for j, card in enumerate(cards):
             m = ms[j]
-            if not self._open(card, m):
+            if m >> tomb[card] & 1:
                 continue
             blocked = t.walls[card] | m
             front = (spread(m) if m else 1 << t.entrance[card]) & ~blocked
-            for k in cells_of(front):
-                ms[j] = m | 1 << k
+            cross = t.cross[card]
+            shift = CELLS * j
+            while front:
+                low = front & -front
+                front ^= low
+                k = low.bit_length() - 1
+                left = owed - 1 + (cross >> k & 1)
+                if left == 0:  # the last mark owed: what the call for it would do, at once
+                    done = key | low << shift
+                    if done << 5 not in seen:
+                        seen.add(done << 5)
+                        out.append(((*path, (card, k)), done))
+                    continue
+                ms[j] = m | low
                 path.append((card, k))
-                self._bonus(cards, ms, owed - 1 + (t.cross[card] >> k & 1), path, out, seen)
+                self._bonus(cards, ms, key | low << shift, left, path, out, seen)
                 path.pop()
             ms[j] = m
 
@@ -541,32 +656,30 @@ class SilverGoldState:
         """The listed text of a legal marking that leaves the marks ``ms``: the first listed
         move marking the same cells (G26: another order of its bonus marks, or another
         main marking of the same cells, is the same move)."""
-        final = tuple(ms)
-        for option, marks in self._mark_options(seat):
-            if marks == final:
-                return option[0]
-        raise AssertionError("a legal marking missing from the list")  # pragma: no cover
+        finals: list[int] = []
+        texts = self._marking(seat, finals)
+        return texts[finals.index(marks_key(ms))]
 
     def apply_move_of(self, seat: int, move: Move) -> str:
         """Check and apply (or, at a sealed node, seal) the move of ``seat``; its canonical
         text. A sealed move takes effect with the others when the last one is in."""
         text = self.check_move(seat, move)
-        self._submit(seat, text, move)
+        if isinstance(move, Mark) and text != str(move):  # G26: sealed as it is listed
+            move = parse_move(text)
+        self._submit(seat, move)
         return text
 
     def apply_listed(self, seat: int, text: str, move: Move) -> None:
-        """Apply a move taken unchanged from ``legal_moves_of(seat)`` (no checks)."""
-        self._submit(seat, text, move)
+        """Apply a move taken unchanged from ``legal_moves_of(seat)``, ``move`` its value
+        (no checks)."""
+        self._submit(seat, move)
 
-    def _submit(self, seat: int, text: str, move: Move) -> None:
+    def _submit(self, seat: int, move: Move) -> None:
+        self.version += 1
         if self.phase == TAKING:
             assert isinstance(move, Take)
             self._take(seat, move.card)
             return
-        if isinstance(move, Mark) and move.bonus and text != str(move):
-            from .move import parse_move
-
-            move = parse_move(text)
         self.sealed[seat] = move
         self._run()
 
@@ -574,6 +687,7 @@ class SilverGoldState:
         """Seat ``seat`` takes no more decisions (its pending sealed move is dropped, its
         turns are skipped, its cards stay as they are) and ranks below every seat not
         retired."""
+        self.version += 1
         self.retired[seat] = True
         self.sealed[seat] = None
         if self.phase == OVER:
@@ -720,6 +834,8 @@ class SilverGoldState:
 
     def _claims(self) -> None:
         """Step 4 (7, G17): each colour's claims served by their threshold card."""
+        if not any(self.now):  # no card completed this turn: no claim
+            return
         t = self.tables
         for colour in range(len(COLOURS)):
             claims: list[tuple[int, int]] = []
@@ -802,18 +918,24 @@ def new_game(players: int, edition: Edition | None = None) -> SilverGoldState:
 
 
 def sample_outcome(state: SilverGoldState, rng: random.Random) -> str:
-    """Draw one outcome of the chance node by its weights (a deal directly, without
-    listing every 4-card set)."""
+    """Draw one outcome of the chance node by its weights: a deal directly, without listing
+    every 4-card set; another outcome as ``randrange`` of the total weight, walked in the
+    order of :meth:`~SilverGoldState.chance_weights`, draws it (the same draws taken),
+    writing only the text drawn."""
     if state.phase == DEALING:
         cards = sorted(rng.sample(state.pool_cards(), DEALT))
         return "~deal:" + ",".join(map(str, cards))
-    weights = state.chance_weights()
-    pick = rng.randrange(sum(w for _, w in weights))
-    for outcome, w in weights:
-        if pick < w:
-            return outcome
-        pick -= w
-    raise AssertionError("unreachable")  # pragma: no cover
+    if state.phase == REVEAL:
+        left = state._copies_left()
+        pick = rng.randrange(sum(left))
+        for p, n in enumerate(left):
+            if pick < n:
+                return "~exp:" + state.tables.codes[p]
+            pick -= n
+    elif state.is_chance_node():  # an offer or a draw: every card not seen, weight 1
+        cards = state.pool_cards()
+        return f"~{_OUTCOME_KIND[state.phase]}:{cards[rng.randrange(len(cards))]}"
+    raise ValueError("not a chance node")
 
 
 def deal_count(pool: int) -> int:

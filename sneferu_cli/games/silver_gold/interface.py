@@ -1,0 +1,91 @@
+"""The members of the game interface that every decision and chance node calls, as
+functions compiled with the rules core (``compiled.txt``): :class:`~sneferu_cli.games.
+silver_gold.SilverGoldGame` holds them as static methods, so a call from Python reaches
+compiled code with no Python frame on the way (as Akropolis's ``interface.py`` does).
+
+>>> import random
+>>> from sneferu_cli.games.silver_gold.state import new_game
+>>> state = new_game(2)
+>>> rng = random.Random(3)
+>>> while state.is_chance_node():
+...     apply_outcome(state, sample_outcome(state, rng))
+>>> deciding_seats(state), legal_moves_of(state, 1)[:2]
+((0, 1), ['keep 26 33', 'keep 26 43'])
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from .move import Mark, Move, parse_move, parse_outcome
+from .position import view as view_of
+from .state import SilverGoldState
+from .state import sample_outcome as sample
+
+__all__ = ["apply_listed_move", "apply_listed_move_of", "apply_outcome", "deciding_seats",
+           "is_simultaneous", "legal_moves", "legal_moves_of", "listed_move", "sample_outcome",
+           "view"]
+
+
+def legal_moves(state: SilverGoldState) -> list[str]:
+    """``Game.legal_moves``: :meth:`SilverGoldState.legal_moves`."""
+    return state.legal_moves()
+
+
+def legal_moves_of(state: SilverGoldState, seat: int) -> list[str]:
+    """``Game.legal_moves_of``: :meth:`SilverGoldState.legal_moves_of`."""
+    return state.legal_moves_of(seat)
+
+
+def apply_listed_move(state: SilverGoldState, text: str) -> None:
+    """``Game.apply_listed_move``: the listed move of the seat deciding first."""
+    state.apply_listed(state.current_seat(), text, listed_move(text))
+
+
+def apply_listed_move_of(state: SilverGoldState, seat: int, text: str) -> None:
+    """``Game.apply_listed_move_of``: :meth:`SilverGoldState.apply_listed`."""
+    state.apply_listed(seat, text, listed_move(text))
+
+
+_LISTED: Final[dict[str, Move]] = {}
+"""The value of each listed text applied, read once per process: every keep, take and
+main marking (at most some 16,500 texts; never more than :data:`_KEPT` kept), not the markings with
+bonus marks, which are too many to keep. A move value is never changed once made."""
+_KEPT: Final = 20_000
+
+
+def listed_move(text: str) -> Move:
+    """:func:`.move.parse_move` of a listed text, read once (:data:`_LISTED`)."""
+    move = _LISTED.get(text)
+    if move is None:
+        move = parse_move(text)
+        if len(_LISTED) < _KEPT and not (isinstance(move, Mark) and move.bonus):
+            _LISTED[text] = move
+    return move
+
+
+def deciding_seats(state: SilverGoldState) -> tuple[int, ...]:
+    """``Game.deciding_seats``: :meth:`SilverGoldState.deciding_seats`."""
+    return state.deciding_seats()
+
+
+def is_simultaneous(state: SilverGoldState) -> bool:
+    """``Game.is_simultaneous``: :meth:`SilverGoldState.is_simultaneous`."""
+    return state.is_simultaneous()
+
+
+def view(state: SilverGoldState, seat: int) -> str:
+    """``Game.view``: :func:`.position.view`."""
+    return view_of(state, seat)
+
+
+def apply_outcome(state: SilverGoldState, text: str) -> None:
+    """``Game.apply_outcome``: the outcome :func:`.move.parse_outcome` reads."""
+    kind, cards, code = parse_outcome(text)
+    state.apply_outcome(kind, cards, code)
+
+
+def sample_outcome(state: SilverGoldState, rng: random.Random) -> str:
+    """``Game.sample_outcome``: :func:`.state.sample_outcome`."""
+    return sample(state, rng)
