@@ -54,11 +54,13 @@ class MypycBuildHook(BuildHookInterface):
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel" or version == "editable":
             return
+        self._work = tempfile.mkdtemp(prefix="sneferu-mypyc-")
+        for path, target in edition_twins(Path(self.root), Path(self._work)):
+            build_data["force_include"][str(path)] = target
         if os.environ.get("SNEFERU_PURE_PYTHON"):
             note("SNEFERU_PURE_PYTHON is set: the rules core stays pure Python")
             return
         modules = compiled_modules(Path(self.root))  # a wrong list stops the build
-        self._work = tempfile.mkdtemp(prefix="sneferu-mypyc-")
         try:
             built = compile_core(Path(self.root), modules, Path(self._work))
         except Exception as e:  # no compiler, no headers, no mypyc: the pure build works
@@ -74,6 +76,30 @@ class MypycBuildHook(BuildHookInterface):
         work = getattr(self, "_work", None)
         if work:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def edition_twins(root: Path, work: Path) -> list[tuple[Path, str]]:
+    """A JSON twin of each game's shipped edition TOML (``editions/NAME.json`` beside
+    ``NAME.toml``), written in ``work``: (file, its path in the wheel) for each. The TOML is
+    the source; the twin only spares a game's first ``new_game`` importing ``tomllib`` and
+    parsing TOML (about 3 ms; ``sneferu_cli/edition.py`` reads the twin when there is
+    one). A file whose values JSON cannot hold (a TOML date) gets no twin."""
+    import json
+    import tomllib
+
+    out: list[tuple[Path, str]] = []
+    for toml in sorted((root / GAMES).glob("**/editions/*.toml")):
+        try:
+            text = json.dumps(tomllib.loads(toml.read_text(encoding="utf-8")),
+                              ensure_ascii=False, separators=(",", ":"))
+        except (TypeError, ValueError):  # not JSON-able, or not TOML: the TOML is read
+            continue
+        rel = toml.relative_to(root).with_suffix(".json")
+        twin = work / "twins" / rel
+        twin.parent.mkdir(parents=True, exist_ok=True)
+        twin.write_text(text, encoding="utf-8")
+        out.append((twin, rel.as_posix()))
+    return out
 
 
 def note(text: str) -> None:

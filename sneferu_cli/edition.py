@@ -79,21 +79,46 @@ class EditionFormat(Generic[E]):
         return parse_edition_text(raw, source, self.kind, self.check)
 
     def standard(self) -> E:
-        """The edition that ships with the package."""
+        """The edition that ships with the package: read from its TOML, or from the JSON
+        twin a wheel ships beside it (made from the TOML when the wheel is built,
+        ``hatch_build.py``), which spares importing ``tomllib`` and parsing TOML."""
         if self._standard is None:
-            raw = _package_file(self.package, f"editions/{self.standard_name}.toml")
-            self._standard = self.parse(raw, "standard edition")
+            twin = _folder_file(self.package, f"editions/{self.standard_name}.json")
+            edition = None if twin is None else self._from_twin(twin)
+            if edition is None:
+                raw = _package_file(self.package, f"editions/{self.standard_name}.toml")
+                edition = self.parse(raw, "standard edition")
+            self._standard = edition
         return self._standard
+
+    def _from_twin(self, raw: bytes) -> E | None:
+        """The edition of a JSON twin, checked; None when it does not read (the TOML is
+        read instead)."""
+        try:
+            edition = msgspec.json.decode(raw, type=self.kind)
+            self.check(edition)
+        except (msgspec.DecodeError, ValueError):  # ValidationError is a DecodeError
+            return None
+        return edition
+
+
+def _folder_file(package: str, name: str) -> bytes | None:
+    """The bytes of file ``name`` in ``package``'s folder, None when it has no such file
+    (or is not a folder)."""
+    spec = importlib.util.find_spec(package)
+    for folder in (spec.submodule_search_locations or ()) if spec else ():
+        path = Path(folder, name)
+        if path.is_file():
+            return path.read_bytes()
+    return None
 
 
 def _package_file(package: str, name: str) -> bytes:
     """The bytes of file ``name`` inside ``package``: read from the package's folder, not
     through ``importlib.resources``, whose first use imports ``zipfile`` (about 5 ms, paid
     by a game's first ``new_game``); through it only for a package that is not a folder."""
-    spec = importlib.util.find_spec(package)
-    for folder in (spec.submodule_search_locations or ()) if spec else ():
-        path = Path(folder, name)
-        if path.is_file():
-            return path.read_bytes()
+    raw = _folder_file(package, name)
+    if raw is not None:
+        return raw
     from importlib import resources
     return resources.files(package).joinpath(name).read_bytes()

@@ -22,13 +22,13 @@ and the estimate the greedy and mcts engines play by in ``heuristic.py``
 from __future__ import annotations
 
 import itertools
-import random
 from typing import Any, ClassVar
 
 from sneferu_cli.game import Game, Standing, delegate
 
+from . import interface
 from .edition import standard_edition
-from .move import parse_move, parse_outcome
+from .move import parse_move
 from .state import ImhotepState, new_game, sample_outcome
 
 __all__ = ["GAME", "ImhotepGame", "ImhotepState"]
@@ -70,25 +70,19 @@ class ImhotepGame(Game):
         result: list[tuple[str, float]] = state.chance_outcomes()
         return result
 
-    def sample_outcome(self, state: Any, rng: random.Random) -> str:
-        return sample_outcome(state, rng)
+    # Compiled functions (interface.py, state.py) called with no Python frame of this
+    # class's.
+    sample_outcome = staticmethod(sample_outcome)
+    apply_outcome = staticmethod(interface.apply_outcome)
 
-    def apply_outcome(self, state: Any, text: str) -> None:
-        if text not in state.tables.outcomes:  # the edition's own are well formed
-            parse_outcome(text)  # NotationError when malformed
-        state.apply_outcome(text)
-
-    def legal_moves(self, state: Any) -> list[str]:
-        result: list[str] = state.legal_move_texts()
-        return result
+    legal_moves = staticmethod(interface.legal_moves)
 
     def apply_move(self, state: Any, text: str) -> str:
         move = parse_move(text)
         state.apply(move)
         return str(move)
 
-    def apply_listed_move(self, state: Any, text: str) -> None:
-        state.apply_listed_text(text)
+    apply_listed_move = staticmethod(interface.apply_listed_move)
 
     def canonical_move(self, text: str) -> str:
         return str(parse_move(text))

@@ -1,0 +1,36 @@
+"""The members of the game interface that every move and chance node calls, as functions
+compiled with the rules core (``compiled.txt``): :class:`~sneferu_cli.games.imhotep.
+ImhotepGame` holds them as static methods, so a call from Python reaches compiled code
+with no Python frame on the way (as Sneferu's, Silver & Gold's and Akropolis's do).
+
+>>> from sneferu_cli.games.imhotep.state import new_game
+>>> state = new_game(2)
+>>> apply_outcome(state, state.chance_outcomes()[0][0])
+>>> len(legal_moves(state)) > 0 or state.is_chance_node()
+True
+"""
+
+from __future__ import annotations
+
+from .move import parse_outcome
+from .state import ImhotepState
+
+__all__ = ["apply_listed_move", "apply_outcome", "legal_moves"]
+
+
+def legal_moves(state: ImhotepState) -> list[str]:
+    """``Game.legal_moves``: :meth:`ImhotepState.legal_move_texts`."""
+    return state.legal_move_texts()
+
+
+def apply_listed_move(state: ImhotepState, text: str) -> None:
+    """``Game.apply_listed_move``: :meth:`ImhotepState.apply_listed_text`."""
+    state.apply_listed_text(text)
+
+
+def apply_outcome(state: ImhotepState, text: str) -> None:
+    """``Game.apply_outcome``: an outcome the edition writes applied at once, any other
+    read first (NotationError when malformed)."""
+    if text not in state.tables.outcomes:
+        parse_outcome(text)
+    state.apply_outcome(text)
