@@ -8,7 +8,12 @@ test never starts from a position no game can reach.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.edition import COLOURS
@@ -74,3 +79,13 @@ def submit(state: SilverGoldState, *moves: str) -> None:
     resolution."""
     for seat, text in zip(GAME.deciding_seats(state), moves, strict=True):
         GAME.apply_move_of(state, seat, text)
+
+
+def random_games(examples: int) -> Callable[[Callable[..., Any]], Any]:
+    """A property test over ``examples`` random games: hypothesis draws ``players`` (2 to 4)
+    and a ``seed`` for the test's own ``random.Random``."""
+    def wrap(test: Callable[..., Any]) -> Any:
+        return settings(max_examples=examples, deadline=None,
+                        suppress_health_check=[HealthCheck.too_slow])(
+            given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))(test))
+    return wrap

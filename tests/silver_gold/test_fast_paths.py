@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from silver_gold import reference
+from silver_gold.helpers import random_games
 from support import decisions_of, drawn_as_walked
 
 from sneferu_cli.games.silver_gold import GAME
@@ -28,12 +27,10 @@ from sneferu_cli.games.silver_gold.interface import listed_move
 from sneferu_cli.games.silver_gold.position import _write
 from sneferu_cli.games.silver_gold.state import DEALING, MARKING, TAKING, marks_key
 
-SETTINGS = settings(max_examples=10, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+RANDOM_GAMES = random_games(10)
 
 
-@SETTINGS
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+@RANDOM_GAMES
 def test_the_marking_listing_is_the_plain_one(players, seed):
     rng = random.Random(seed)
     bonus = 0
@@ -52,8 +49,7 @@ def test_the_marking_listing_is_the_plain_one(players, seed):
     assert bonus > 0  # bonus marks were listed: their texts and order were compared too
 
 
-@SETTINGS
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+@RANDOM_GAMES
 def test_chance_is_drawn_as_walked(players, seed):
     rng = random.Random(seed)
     state = GAME.new_game(players)
@@ -75,8 +71,7 @@ def test_chance_is_drawn_as_walked(players, seed):
     assert kinds == {"offer", "exp", "draw"}
 
 
-@SETTINGS
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+@RANDOM_GAMES
 def test_a_listed_move_is_read_as_its_text(players, seed):
     """The value kept for a listed text is the text's own (``apply_listed_move_of``
     applies it: test_properties.py holds that to ``apply_move_of``)."""
@@ -89,8 +84,7 @@ def test_a_listed_move_is_read_as_its_text(players, seed):
         GAME.apply_listed_move_of(state, seat, rng.choice(GAME.legal_moves_of(state, seat)))
 
 
-@SETTINGS
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+@RANDOM_GAMES
 def test_a_view_is_the_one_written_for_the_seat(players, seed):
     rng = random.Random(seed)
     state = GAME.new_game(players)

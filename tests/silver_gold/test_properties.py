@@ -9,15 +9,13 @@ from __future__ import annotations
 import itertools
 import random
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from silver_gold.helpers import random_games
 from support import decisions_of
 
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.state import KEEPING, MARKING, SilverGoldState
 
-SETTINGS = settings(max_examples=12, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+RANDOM_GAMES = random_games(12)
 
 
 def check_views(state: SilverGoldState) -> None:
@@ -55,8 +53,7 @@ def check_commute(state: SilverGoldState, rng: random.Random) -> None:
     assert len(results) == 1
 
 
-@SETTINGS
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+@RANDOM_GAMES
 def test_random_games_keep_views_sealed_and_commuting(players, seed):
     rng = random.Random(seed)
     state = GAME.new_game(players)
@@ -86,8 +83,7 @@ def test_random_games_keep_views_sealed_and_commuting(players, seed):
     check_views(state)
 
 
-@SETTINGS
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+@RANDOM_GAMES
 def test_views_mid_deal_and_mid_keep(players, seed):
     rng = random.Random(seed)
     state = GAME.new_game(players)
@@ -101,8 +97,7 @@ def test_views_mid_deal_and_mid_keep(players, seed):
     assert len(GAME.deciding_seats(state)) == 1
 
 
-@SETTINGS
-@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+@RANDOM_GAMES
 def test_a_listed_sealed_move_applies_as_the_checked_one(players, seed):
     """apply_listed_move_of (the arbiter's path for a move written as listed, no checks)
     leaves the state apply_move_of leaves, for every seat at every node of random games."""
