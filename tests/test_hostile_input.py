@@ -205,10 +205,14 @@ def test_serve_files_refuses_a_folder_swapped_for_a_link_while_it_reads(tmp_path
     assert len(replies) == 3000
     read = [r for r in replies if r.startswith("=")]
     assert set(read) == {inside.stdout.rstrip("\n")}, set(read) - {inside.stdout}
+    # Each refusal is the kernel's word for the swap it met (a link not followed, a name
+    # gone mid-rename; "Invalid argument" too, met once in a CI run on 2026-11-25), or
+    # the server's check of the resolved path. What matters: nothing outside is read.
     refused = {r for r in replies if r.startswith("?")}
     assert refused <= {"? sub/g.rec: cannot read the record: Too many levels of symbolic links",
                        "? sub/g.rec: cannot read the record: Not a directory",
                        "? sub/g.rec: cannot read the record: No such file or directory",
+                       "? sub/g.rec: cannot read the record: Invalid argument",
                        "? sub/g.rec: outside the folder the server reads (--files)"}, refused
 
 
