@@ -6,6 +6,8 @@
   the state ``apply`` of the parsed move leaves, for every listed move;
 - ``sample_outcome`` (no list of weights built) draws the outcome that ``randrange`` over
   the total of ``chance_weights()``, walked in order, falls on, with the same generator;
+- the task loop's tables (decisions by number, free harbours by bit mask, a round card's
+  ships, a turn's action by move class) equal what they stand for;
 - ``clone`` copies every field: the clone's position is the original's, and playing on
   either leaves the other as it was.
 """
@@ -19,7 +21,26 @@ from hypothesis import strategies as st
 from support import drawn_as_walked
 
 from sneferu_cli.games.imhotep import GAME, VARIANTS
-from sneferu_cli.games.imhotep.move import parse_move
+from sneferu_cli.games.imhotep.move import (
+    Chisel,
+    Hammer,
+    Lever,
+    Load,
+    Pass,
+    Sail,
+    SailCard,
+    TakeStones,
+    parse_move,
+)
+from sneferu_cli.games.imhotep.state import (
+    DECISIONS,
+    FREE_SITES,
+    TASKS,
+    TURN_ACTIONS,
+    is_decision,
+    ships_of,
+    tables_of,
+)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -59,3 +80,24 @@ def test_a_clone_shares_nothing_that_play_changes() -> None:
             GAME.apply_listed_move(twin, rng.choice(GAME.legal_moves(twin)))
         assert GAME.to_position(state) == before
         state = twin
+
+
+def test_the_rules_tables_equal_what_they_stand_for() -> None:
+    """The shortcuts of the task loop: ``is_decision`` is membership of DECISIONS,
+    ``FREE_SITES`` the sites no docked ship holds, a round card's ships those ``ships_of``
+    makes, and every move a turn lists has its action."""
+    assert [is_decision(k) for k in range(len(TASKS))] == [k in DECISIONS
+                                                          for k in range(len(TASKS))]
+    for docked in range(32):
+        assert list(FREE_SITES[docked]) == [x for x in range(5) if not docked & (1 << x)]
+    ed = GAME.new_game(2).edition
+    tables = tables_of(ed)
+    assert set(tables.round_ships) == {c.code for c in ed.round_cards}
+    for card in ed.round_cards:
+        made = ships_of(card.ships, ed)
+        assert [repr(s) for s in tables.round_ships[card.code]] == [repr(s) for s in made]
+        assert [(s.capacity, s.minimum) for s in tables.round_ships[card.code]] == [
+            (s.capacity, s.minimum) for s in made]
+    turn_moves = {Load, Sail, TakeStones, Pass, Lever, Hammer, SailCard, Chisel}
+    assert set(TURN_ACTIONS) == turn_moves
+    assert sorted(TURN_ACTIONS.values()) == list(range(len(turn_moves)))

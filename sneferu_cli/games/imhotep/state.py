@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
 
 from ...game import IllegalMove
 from .edition import SITES, Edition, standard_edition
@@ -85,6 +85,13 @@ TASKS: Final = ("round-start", "round-card", "draw", "turn", "stone", "take", "k
 
 DECISIONS: Final = frozenset((TURN, TAKE, KEEP, PYR, TEMPLE_PS))
 
+
+def is_decision(kind: int) -> bool:
+    """Whether tasks of ``kind`` wait for a seat's move (:data:`DECISIONS`, with no set
+    lookup: the decisions other than TURN are numbered consecutively)."""
+    return kind == TURN or TAKE <= kind <= TEMPLE_PS
+
+
 FINAL_PARTS: Final = ("chamber", "obelisks", "decorations", "statues", "blue cards", "wrath")
 """The sources of the final scoring (:meth:`ImhotepState.final_parts`), in its order."""
 
@@ -98,6 +105,20 @@ Task = tuple[int, ...]
 
 SITE_INDEX: Final = {code: i for i, code in enumerate(SITES)}
 """The index of each site code (``M`` 0 .. ``O`` 4)."""
+
+FREE_SITES: Final = tuple(tuple(x for x in range(5) if not docked >> x & 1)
+                          for docked in range(32))
+"""The sites whose harbour is free, by the bit mask of the sites docked at (bit ``x``:
+site ``x``)."""
+
+# The actions of a turn (I3-I6, section 8), by the class of their move: one dict lookup
+# where a chain of isinstance calls on msgspec classes costs a metaclass call per miss.
+(LOAD_ACTION, SAIL_ACTION, TAKE_ACTION, PASS_ACTION, LEVER_ACTION, HAMMER_ACTION,
+ SAI_ACTION, CHISEL_ACTION) = range(8)
+TURN_ACTIONS: Final[dict[type, int]] = {
+    Load: LOAD_ACTION, Sail: SAIL_ACTION, TakeStones: TAKE_ACTION, Pass: PASS_ACTION,
+    Lever: LEVER_ACTION, Hammer: HAMMER_ACTION, SailCard: SAI_ACTION, Chisel: CHISEL_ACTION,
+}
 
 
 class Tables:
@@ -139,6 +160,9 @@ class Tables:
         """Every chance outcome of the edition, as its text."""
         self.texts: dict[Move, str] = {}
         """The text of each move listed so far (:meth:`ImhotepState.legal_move_texts`)."""
+        self.round_ships = {c.code: tuple(ships_of(c.ships, edition, self))
+                            for c in edition.round_cards}
+        """The ships each round card shows, empty and unsailed (copied for a round)."""
 
 
 class ShipMoves:
@@ -365,7 +389,7 @@ class ImhotepState:
         task = self.todo[-1] if self.todo else (-1,)
         if task[0] == TURN:
             return self.active
-        if task[0] in DECISIONS:
+        if is_decision(task[0]):
             return task[1]
         raise IllegalMove("no seat decides now (a chance node, or the game is over)")
 
@@ -419,8 +443,7 @@ class ImhotepState:
             self.todo.pop()
             self.round_cards_left.remove(code)
             self.round_card = code
-            self.ships = ships_of(self.edition.round_card(code).ships, self.edition,
-                                  self.tables)
+            self.ships = [s.copy() for s in self.tables.round_ships[code]]
         else:
             k = self.tables.card_index.get(code, -1)
             if k < 0 or not self.deck[k]:
@@ -514,13 +537,13 @@ class ImhotepState:
         return [(i, j) for i, s in enumerate(self.ships) if s.site < 0
                 for j, x in enumerate(s.slots) if x < 0]
 
-    def _free_sites(self) -> list[int]:
+    def _free_sites(self) -> tuple[int, ...]:
         """Sites whose harbour is free this round (5.3)."""
-        free = [0, 1, 2, 3, 4]
+        docked = 0
         for s in self.ships:
             if s.site >= 0:
-                free.remove(s.site)
-        return free
+                docked |= 1 << s.site
+        return FREE_SITES[docked]
 
     def _turn_moves(self, seat: int, texts: list[str] | None = None) -> list[Move]:
         """The moves of ``seat``'s turn in :meth:`legal_moves` order; with ``texts``, their
@@ -572,7 +595,7 @@ class ImhotepState:
             out.append(PASS)
         return out
 
-    def _card_moves(self, seat: int, take: int, sites: list[int], lev: bool, ham: bool,
+    def _card_moves(self, seat: int, take: int, sites: tuple[int, ...], lev: bool, ham: bool,
                     sai: bool, chi: bool, out: list[Move]) -> None:
         """The turn's moves with the blue cards in ``seat``'s hand (those flagged)."""
         ships = self.ships
@@ -624,7 +647,7 @@ class ImhotepState:
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal for the deciding seat (a lever in any order, I20)."""
-        if self.finished or not self.todo or self.todo[-1][0] not in DECISIONS:
+        if self.finished or not self.todo or not is_decision(self.todo[-1][0]):
             return False
         if isinstance(move, Lever):
             return self._lever_ok(move)
@@ -659,7 +682,7 @@ class ImhotepState:
     def why_illegal(self, move: Move) -> str:
         """Why ``move`` is not legal for the deciding seat, in a few words (for a human
         seat and for error messages; the checks themselves are :meth:`is_legal`'s)."""
-        if self.finished or not self.todo or self.todo[-1][0] not in DECISIONS:
+        if self.finished or not self.todo or not is_decision(self.todo[-1][0]):
             return "no seat decides now"
         kind = self.todo[-1][0]
         asked = {TURN: "an action of the turn", TAKE: "a market card (take)",
@@ -763,7 +786,8 @@ class ImhotepState:
         self.resolving.append(card)
 
     def _action(self, seat: int, move: Move) -> None:
-        if isinstance(move, Pass):
+        action = TURN_ACTIONS[type(move)]
+        if action == PASS_ACTION:
             self.passes += 1
             if self.passes >= self.retired.count(False):
                 self.todo.append((ROUND_END, 1))  # deadlock (I6)
@@ -773,37 +797,42 @@ class ImhotepState:
         self.passes = 0  # I36
         self.todo.append((AFTER,))
         t = self.tables
-        if isinstance(move, TakeStones):
-            self._take(seat, self.tables.take_stones)
-        elif isinstance(move, Load):
-            self._load(seat, move.ship, move.slot)
-        elif isinstance(move, Sail):
-            i = self.ship(move.ship)
+        if action == LOAD_ACTION:
+            load = cast(Load, move)
+            self._load(seat, load.ship, load.slot)
+        elif action == SAIL_ACTION:
+            sail = cast(Sail, move)
+            i = self.ship(sail.ship)
             order = [j for j, x in enumerate(self.ships[i].slots) if x >= 0]
-            self._sail(seat, i, SITE_INDEX[move.site], order)
-        elif isinstance(move, Lever):
+            self._sail(seat, i, SITE_INDEX[sail.site], order)
+        elif action == TAKE_ACTION:
+            self._take(seat, t.take_stones)
+        elif action == LEVER_ACTION:
+            lever = cast(Lever, move)
             self._play(seat, t.lev)
             self.todo.append((DISCARD, t.lev))
-            self._sail(seat, self.ship(move.ship), SITE_INDEX[move.site],
-                       [j - 1 for j in move.order])
-        elif isinstance(move, Hammer):
+            self._sail(seat, self.ship(lever.ship), SITE_INDEX[lever.site],
+                       [j - 1 for j in lever.order])
+        elif action == HAMMER_ACTION:
+            hammer = cast(Hammer, move)
             self._play(seat, t.ham)
-            self._take(seat, self.tables.take_stones)
-            if move.ship:
-                self._load(seat, move.ship, move.slot)
+            self._take(seat, t.take_stones)
+            if hammer.ship:
+                self._load(seat, hammer.ship, hammer.slot)
             self._discard_resolved(t.ham)
-        elif isinstance(move, SailCard):
+        elif action == SAI_ACTION:
+            card = cast(SailCard, move)
             self._play(seat, t.sai)
             self.todo.append((DISCARD, t.sai))
-            self._load(seat, move.ship, move.slot)
-            i = self.ship(move.ship)
+            self._load(seat, card.ship, card.slot)
+            i = self.ship(card.ship)
             order = [j for j, x in enumerate(self.ships[i].slots) if x >= 0]
-            self._sail(seat, i, SITE_INDEX[move.site], order)
+            self._sail(seat, i, SITE_INDEX[card.site], order)
         else:
-            assert isinstance(move, Chisel)
+            chisel = cast(Chisel, move)
             self._play(seat, t.chi)
-            self._load(seat, move.ship1, move.slot1)
-            self._load(seat, move.ship2, move.slot2)
+            self._load(seat, chisel.ship1, chisel.slot1)
+            self._load(seat, chisel.ship2, chisel.slot2)
             self._discard_resolved(t.chi)
 
     def _discard_resolved(self, card: int) -> None:
@@ -931,7 +960,7 @@ class ImhotepState:
         while todo:
             task = todo[-1]
             kind = task[0]
-            if kind in DECISIONS:
+            if is_decision(kind):
                 seat = self.active if kind == TURN else task[1]
                 if not self.retired[seat]:
                     if kind == KEEP and not self.pair:
@@ -951,9 +980,10 @@ class ImhotepState:
             if kind == ROUND_CARD:
                 return
             if kind == DRAW:
-                if not any(self.deck) and any(self.discard):  # reshuffle (I22)
-                    self.deck, self.discard = self.discard, [0] * len(self.deck)
                 if sum(self.deck):
+                    return
+                if any(self.discard):  # reshuffle (I22)
+                    self.deck, self.discard = self.discard, [0] * len(self.deck)
                     return
                 todo.pop()  # nothing to draw: the slot stays empty, a bonus is lost (I22)
                 continue
