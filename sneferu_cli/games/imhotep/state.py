@@ -113,8 +113,14 @@ site ``x``)."""
 
 # The actions of a turn (I3-I6, section 8), by the class of their move: one dict lookup
 # where a chain of isinstance calls on msgspec classes costs a metaclass call per miss.
-(LOAD_ACTION, SAIL_ACTION, TAKE_ACTION, PASS_ACTION, LEVER_ACTION, HAMMER_ACTION,
- SAI_ACTION, CHISEL_ACTION) = range(8)
+LOAD_ACTION: Final = 0
+SAIL_ACTION: Final = 1
+TAKE_ACTION: Final = 2
+PASS_ACTION: Final = 3
+LEVER_ACTION: Final = 4
+HAMMER_ACTION: Final = 5
+SAI_ACTION: Final = 6
+CHISEL_ACTION: Final = 7
 TURN_ACTIONS: Final[dict[type, int]] = {
     Load: LOAD_ACTION, Sail: SAIL_ACTION, TakeStones: TAKE_ACTION, Pass: PASS_ACTION,
     Lever: LEVER_ACTION, Hammer: HAMMER_ACTION, SailCard: SAI_ACTION, Chisel: CHISEL_ACTION,
