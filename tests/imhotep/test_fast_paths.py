@@ -1,7 +1,9 @@
 """Imhotep's fast paths give what the plain ones give, at every step of random games.
 
 - ``legal_move_texts`` (the interface's ``legal_moves``: a turn's moves written from the
-  texts made once per edition, no move objects) is ``str`` of each of ``legal_moves()``;
+  texts made once per edition, no move objects) is ``str`` of each of ``legal_moves()``,
+  and at a turn ``str`` of each move :func:`plain_turn_moves` makes (the turn's moves
+  built as move values straight from the rules, I3-I6 and section 8);
 - ``apply_listed_text`` (``apply_listed_move``: the move looked up by its text) leaves
   the state ``apply`` of the parsed move leaves, for every listed move;
 - ``sample_outcome`` (no list of weights built) draws the outcome that ``randrange`` over
@@ -14,6 +16,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -21,12 +24,16 @@ from hypothesis import strategies as st
 from support import drawn_as_walked
 
 from sneferu_cli.games.imhotep import GAME, VARIANTS
+from sneferu_cli.games.imhotep.edition import SITES
 from sneferu_cli.games.imhotep.move import (
+    PASS,
     Chisel,
     Hammer,
     Lever,
     Load,
+    Move,
     Pass,
+    Q,
     Sail,
     SailCard,
     TakeStones,
@@ -36,11 +43,47 @@ from sneferu_cli.games.imhotep.state import (
     DECISIONS,
     FREE_SITES,
     TASKS,
+    TURN,
     TURN_ACTIONS,
+    ImhotepState,
     is_decision,
     ships_of,
     tables_of,
 )
+
+
+def plain_turn_moves(state: ImhotepState) -> list[Move]:
+    """The moves of the active seat's turn, in the order of ``legal_moves``, as move
+    values: take (I3), load, sail (5.3, the minimum load), then the blue cards (lever
+    orders I20, hammer I21, sail card, chisel pairs I37), or PASS alone (I6)."""
+    seat, ships, t = state.active, state.ships, state.tables
+    sled, hand = state.sleds[seat], state.hands[seat]
+    take = min(t.take_stones, t.sled_capacity - sled, state.quarries[seat])
+    free = [(i, j) for i, s in enumerate(ships) if s.site < 0
+            for j, x in enumerate(s.slots) if x < 0]
+    sites = [x for x in range(5) if all(s.site != x for s in ships)]
+    ready = [s for s in ships if s.site < 0 and s.load() >= s.minimum]
+    out: list[Move] = [Q] if take else []
+    if sled:
+        out += [Load(ships[i].name, j + 1) for i, j in free]
+    out += [Sail(s.name, SITES[x]) for s in ready for x in sites]
+    if t.lev >= 0 and hand[t.lev] and sites:
+        for s in ready:
+            occupied = [j + 1 for j, x in enumerate(s.slots) if x >= 0]
+            orders: dict[tuple[int, ...], tuple[int, ...]] = {}  # the first order of each
+            for order in itertools.permutations(occupied):         # sequence of owners
+                orders.setdefault(tuple(s.slots[j - 1] for j in order), order)
+            out += [Lever(s.name, SITES[x], o) for x in sites for o in orders.values()]
+    if t.ham >= 0 and hand[t.ham] and (take or (sled and free)):
+        out += ([Hammer(ships[i].name, j + 1) for i, j in free] if (sled + take and free)
+                else [Hammer()])
+    if t.sai >= 0 and hand[t.sai] and sled and sites:
+        out += [SailCard(ships[i].name, j + 1, SITES[x]) for i, j in free
+                if ships[i].load() + 1 >= ships[i].minimum for x in sites]
+    if t.chi >= 0 and hand[t.chi] and sled >= 2:
+        out += [Chisel(ships[a[0]].name, a[1] + 1, ships[b[0]].name, b[1] + 1)
+                for a, b in itertools.combinations(free, 2)]
+    return out or [PASS]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -49,7 +92,7 @@ from sneferu_cli.games.imhotep.state import (
 def test_the_fast_paths_equal_the_plain_ones(players: int, variant: str, seed: int) -> None:
     rng = random.Random(seed)
     state = GAME.new_game(players, variant=variant)
-    decisions = 0
+    decisions = turns = 0
     while not state.is_over():
         if state.is_chance_node():
             fast = drawn_as_walked(GAME, state, rng)
@@ -57,6 +100,9 @@ def test_the_fast_paths_equal_the_plain_ones(players: int, variant: str, seed: i
             continue
         texts = GAME.legal_moves(state)
         assert texts == [str(m) for m in state.legal_moves()]
+        if state.todo[-1] == (TURN,):
+            assert texts == [str(m) for m in plain_turn_moves(state)]
+            turns += 1
         decisions += 1
         for text in texts if decisions % 7 == 0 else [rng.choice(texts)]:
             fast_state, plain_state = state.clone(), state.clone()
@@ -65,7 +111,7 @@ def test_the_fast_paths_equal_the_plain_ones(players: int, variant: str, seed: i
             assert GAME.to_position(fast_state) == GAME.to_position(plain_state), text
             assert GAME.to_position(state) == GAME.to_position(state.clone())
         GAME.apply_listed_move(state, rng.choice(texts))
-    assert GAME.legal_moves(state) == []
+    assert GAME.legal_moves(state) == [] and turns > 0
 
 
 def test_a_clone_shares_nothing_that_play_changes() -> None:

@@ -152,7 +152,7 @@ class Tables:
                                         for n in range(tile.count))}
         """The load and sail moves of every ship name, made once."""
         self.listed: dict[str, Move] = {"Q": Q, "PASS": PASS}
-        """The move of every text :meth:`ImhotepState.legal_move_texts` has written."""
+        """The move of the texts of a turn met most: take, load, sail, pass."""
         for m in self.ship_moves.values():
             self.listed.update(zip(m.load_texts, m.loads, strict=True))
             self.listed.update(zip(m.sail_texts, m.sails, strict=True))
@@ -165,21 +165,35 @@ class Tables:
         self.outcomes = frozenset((*self.card_outcomes, *self.round_outcomes.values()))
         """Every chance outcome of the edition, as its text."""
         self.texts: dict[Move, str] = {}
-        """The text of each move listed so far (:meth:`ImhotepState.legal_move_texts`)."""
+        """The text of each move of a stone's owner listed so far (take, keep, pyr,
+        temple: :meth:`ImhotepState.legal_move_texts`)."""
         self.round_ships = {c.code: tuple(ships_of(c.ships, edition, self))
                             for c in edition.round_cards}
         """The ships each round card shows, empty and unsailed (copied for a round)."""
 
 
+    def move_of(self, text: str) -> Move:
+        """The move of ``text``, a text :meth:`ImhotepState.legal_move_texts` writes."""
+        move = self.listed.get(text)
+        return move if move is not None else parse_move(text)
+
+
 class ShipMoves:
-    """The load and sail moves of a ship name and their texts, made once per edition:
-    ``loads[slot - 1]``, ``sails[site]``."""
+    """The moves of a ship name and their texts, made once per edition: ``loads[slot -
+    1]``, ``sails[site]``; the texts of the card moves on it: ``hammer_texts[slot - 1]``,
+    ``sail_card_texts[slot - 1][site]``, ``lever_heads[site]`` (the lever's text up to
+    its order), ``slot_names[slot - 1]`` (``3A.2``, as a chisel names it)."""
 
     def __init__(self, name: str, capacity: int) -> None:
         self.loads = tuple(Load(name, j + 1) for j in range(capacity))
         self.sails = tuple(Sail(name, x) for x in SITES)
         self.load_texts = tuple(str(m) for m in self.loads)
         self.sail_texts = tuple(str(m) for m in self.sails)
+        self.hammer_texts = tuple(str(Hammer(name, j + 1)) for j in range(capacity))
+        self.sail_card_texts = tuple(tuple(str(SailCard(name, j + 1, x)) for x in SITES)
+                                     for j in range(capacity))
+        self.lever_heads = tuple(str(Lever(name, x, ())) for x in SITES)
+        self.slot_names = tuple(f"{name}.{j + 1}" for j in range(capacity))
 
 
 @functools.cache
@@ -487,7 +501,7 @@ class ImhotepState:
         task = self.todo[-1]
         kind = task[0]
         if kind == TURN:
-            return self._turn_moves(self.active)
+            return [self.tables.move_of(text) for text in self._turn_texts(self.active)]
         if kind == TAKE:
             out: list[Move] = [TakeCard(f"M{i + 1}") for i, k in enumerate(self.display)
                                if k >= 0]
@@ -510,19 +524,12 @@ class ImhotepState:
     def legal_move_texts(self) -> list[str]:
         """:meth:`legal_moves` in move notation, same order (``str`` of each)."""
         if self.todo and self.todo[-1][0] == TURN:
-            texts: list[str] = []
-            self._turn_moves(self.active, texts)
-            return texts
-        return self._texts(self.legal_moves())
-
-    def _texts(self, moves: list[Move]) -> list[str]:
-        """``str`` of each move, written once per edition and kept (an edition's moves are
-        finitely many)."""
+            return self._turn_texts(self.active)
         texts = self.tables.texts
         out: list[str] = []
-        for move in moves:
+        for move in self.legal_moves():
             text = texts.get(move)
-            if text is None:
+            if text is None:  # written once per edition (its moves are finitely many)
                 text = texts[move] = str(move)
                 self.tables.listed[text] = move
             out.append(text)
@@ -551,80 +558,73 @@ class ImhotepState:
                 docked |= 1 << s.site
         return FREE_SITES[docked]
 
-    def _turn_moves(self, seat: int, texts: list[str] | None = None) -> list[Move]:
-        """The moves of ``seat``'s turn in :meth:`legal_moves` order; with ``texts``, their
-        notation is appended there instead and no list of moves is made (the plain moves'
-        texts are made once per edition, :class:`ShipMoves`, the card moves' once kept)."""
+    def _turn_texts(self, seat: int) -> list[str]:
+        """The moves of ``seat``'s turn in :meth:`legal_moves` order, as text: written from
+        the texts made once per edition (:class:`ShipMoves`), no move made."""
         t = self.tables
         ships = self.ships
-        out: list[Move] = []
+        out: list[str] = []
         sled = self.sleds[seat]
         take = self._take_count(seat, t.take_stones)
         if take:
-            if texts is None:
-                out.append(Q)
-            else:
-                texts.append("Q")
+            out.append("Q")
         if sled:
             for s in ships:
                 if s.site < 0:
                     slots = s.slots
                     for j in range(len(slots)):
                         if slots[j] < 0:
-                            if texts is None:
-                                out.append(s.moves.loads[j])
-                            else:
-                                texts.append(s.moves.load_texts[j])
+                            out.append(s.moves.load_texts[j])
         sites = self._free_sites()
         if sites:
             for s in ships:
                 if s.site < 0 and s.load() >= s.minimum:
                     for x in sites:
-                        if texts is None:
-                            out.append(s.moves.sails[x])
-                        else:
-                            texts.append(s.moves.sail_texts[x])
+                        out.append(s.moves.sail_texts[x])
         hand = self.hands[seat]
         lev = t.lev >= 0 and hand[t.lev] > 0 and bool(sites)
         ham = t.ham >= 0 and hand[t.ham] > 0
         sai = t.sai >= 0 and hand[t.sai] > 0 and sled > 0 and bool(sites)
         chi = t.chi >= 0 and hand[t.chi] > 0 and sled >= 2
         if lev or ham or sai or chi:
-            cards = out if texts is None else []
-            self._card_moves(seat, take, sites, lev, ham, sai, chi, cards)
-            if texts is not None:
-                texts.extend(self._texts(cards))
-        if texts is not None:
-            if not texts:
-                texts.append("PASS")
-        elif not out:
-            out.append(PASS)
+            self._card_texts(seat, take, sites, lev, ham, sai, chi, out)
+        if not out:
+            out.append("PASS")
         return out
 
-    def _card_moves(self, seat: int, take: int, sites: tuple[int, ...], lev: bool, ham: bool,
-                    sai: bool, chi: bool, out: list[Move]) -> None:
-        """The turn's moves with the blue cards in ``seat``'s hand (those flagged)."""
+    def _card_texts(self, seat: int, take: int, sites: tuple[int, ...], lev: bool,
+                    ham: bool, sai: bool, chi: bool, out: list[str]) -> None:
+        """The turn's moves with the blue cards in ``seat``'s hand (those flagged), as
+        text, appended to ``out``."""
         ships = self.ships
         sled = self.sleds[seat]
         free = self._free_slots()
         if lev:
-            for i, s in enumerate(ships):
+            for s in ships:
                 if s.site < 0 and s.load() >= s.minimum:
-                    orders = _lever_orders(ships[i].slots)
-                    out.extend(Lever(ships[i].name, SITES[x], o) for x in sites for o in orders)
+                    orders = [",".join(map(str, o)) for o in _lever_orders(s.slots)]
+                    for x in sites:
+                        head = s.moves.lever_heads[x]
+                        for order in orders:
+                            out.append(head + order)
         if ham and (take or (sled and free)):
             if sled + take and free:
-                out.extend(Hammer(ships[i].name, j + 1) for i, j in free)
+                for i, j in free:
+                    out.append(ships[i].moves.hammer_texts[j])
             else:
-                out.append(Hammer())
+                out.append("HAM -")
         if sai:
             for i, j in free:
                 s = ships[i]
                 if s.load() + 1 >= s.minimum:
-                    out.extend(SailCard(s.name, j + 1, SITES[x]) for x in sites)
+                    texts = s.moves.sail_card_texts[j]
+                    for x in sites:
+                        out.append(texts[x])
         if chi:
-            for a, b in itertools.combinations(free, 2):
-                out.append(Chisel(ships[a[0]].name, a[1] + 1, ships[b[0]].name, b[1] + 1))
+            for a in range(len(free)):
+                first = "CHI " + ships[free[a][0]].moves.slot_names[free[a][1]] + " "
+                for b in range(a + 1, len(free)):
+                    out.append(first + ships[free[b][0]].moves.slot_names[free[b][1]])
 
     def _pyramid_moves(self, seat: int, ship: int) -> list[Move]:
         """A side-B pyramid stone's choices (I14, I29, I30); the stone has already left
@@ -682,8 +682,7 @@ class ImhotepState:
     def apply_listed_text(self, text: str) -> None:
         """:meth:`apply_unchecked` of the move a text of :meth:`legal_move_texts` names
         (found among the texts written, else read)."""
-        move = self.tables.listed.get(text)
-        self.apply_unchecked(move if move is not None else parse_move(text))
+        self.apply_unchecked(self.tables.move_of(text))
 
     def why_illegal(self, move: Move) -> str:
         """Why ``move`` is not legal for the deciding seat, in a few words (for a human
