@@ -224,7 +224,11 @@ class Ship:
 
     def load(self) -> int:
         """Stones on board, of every colour (I5)."""
-        return self.capacity - self.slots.count(-1)
+        n = 0
+        for seat in self.slots:  # a compiled loop: list.count would box -1 and call out
+            if seat >= 0:
+                n += 1
+        return n
 
     def __repr__(self) -> str:
         return f"Ship({self.name!r}, slots={self.slots}, site={self.site})"
