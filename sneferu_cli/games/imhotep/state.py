@@ -152,7 +152,8 @@ class Tables:
                                         for n in range(tile.count))}
         """The load and sail moves of every ship name, made once."""
         self.listed: dict[str, Move] = {"Q": Q, "PASS": PASS}
-        """The move of the texts of a turn met most: take, load, sail, pass."""
+        """The move of a text, made once: a turn's take, pass, loads and sails, and each
+        move of a stone's owner listed so far (:meth:`move_of` reads the others)."""
         for m in self.ship_moves.values():
             self.listed.update(zip(m.load_texts, m.loads, strict=True))
             self.listed.update(zip(m.sail_texts, m.sails, strict=True))
@@ -170,7 +171,6 @@ class Tables:
         self.round_ships = {c.code: tuple(ships_of(c.ships, edition, self))
                             for c in edition.round_cards}
         """The ships each round card shows, empty and unsailed (copied for a round)."""
-
 
     def move_of(self, text: str) -> Move:
         """The move of ``text``, a text :meth:`ImhotepState.legal_move_texts` writes."""
