@@ -184,8 +184,12 @@ def test_round_robin_and_solo_through_flags(tmp_path, seats, builders):
 
 def test_sigkill_then_resume_gives_the_games_of_an_uninterrupted_run(tmp_path):
     """kill -9 in the middle (workers and engines go with it), then --resume: the same
-    games, move for move, and the same standings as a run never stopped."""
-    engines = {"r1": "random", "g": "greedy", "r2": "random"}
+    games, move for move, and the same standings as a run never stopped. Two of the
+    engines sleep 5 ms a move, so that the run outlasts the wait for its fifth game
+    however loaded the machine (with instant engines the 24 games took 0.7 s, and a
+    loaded CI machine once saw the run end first)."""
+    slow = [sys.executable, str(ROOT / "tests" / "engines" / "slow.py"), "5"]
+    engines: dict[str, list[str] | str] = {"r1": slow, "g": "greedy", "r2": slow}
     keys = {"seats": 2, "deals": 4, "seed": 11, "movetime": 1000, "records": "t.rec"}
     whole, cut = tmp_path / "whole", tmp_path / "cut"
     whole.mkdir()
