@@ -44,6 +44,9 @@ from sneferu_cli.tournament.runner import WORKER_NAME, read_games
 
 BROKEN = ROOT / "tests" / "engines" / "broken.py"
 LIMIT = 120  # seconds any one command here may take
+SLOW = [sys.executable, str(ROOT / "tests" / "engines" / "slow.py"), "5"]
+"""An engine that sleeps 5 ms a move: a run stopped in the middle outlasts the wait for its
+first games however loaded the machine (instant engines play 24 games in 0.7 s)."""
 
 
 def toml_list(words: list[str]) -> str:
@@ -184,12 +187,9 @@ def test_round_robin_and_solo_through_flags(tmp_path, seats, builders):
 
 def test_sigkill_then_resume_gives_the_games_of_an_uninterrupted_run(tmp_path):
     """kill -9 in the middle (workers and engines go with it), then --resume: the same
-    games, move for move, and the same standings as a run never stopped. Two of the
-    engines sleep 5 ms a move, so that the run outlasts the wait for its fifth game
-    however loaded the machine (with instant engines the 24 games took 0.7 s, and a
-    loaded CI machine once saw the run end first)."""
-    slow = [sys.executable, str(ROOT / "tests" / "engines" / "slow.py"), "5"]
-    engines: dict[str, list[str] | str] = {"r1": slow, "g": "greedy", "r2": slow}
+    games, move for move, and the same standings as a run never stopped (two engines
+    SLOW: a loaded CI machine once saw the run end before the kill)."""
+    engines: dict[str, list[str] | str] = {"r1": SLOW, "g": "greedy", "r2": SLOW}
     keys = {"seats": 2, "deals": 4, "seed": 11, "movetime": 1000, "records": "t.rec"}
     whole, cut = tmp_path / "whole", tmp_path / "cut"
     whole.mkdir()
@@ -286,8 +286,7 @@ def test_a_tournament_imports_only_what_it_plays_with():
 
 
 def test_sigterm_stops_cleanly_and_resume_finishes(tmp_path):
-    write_config(tmp_path / "t.toml", {"a": "random", "b": "random", "c": "random",
-                                       "d": "random"},
+    write_config(tmp_path / "t.toml", {"a": SLOW, "b": "random", "c": SLOW, "d": "random"},
                  seats=4, deals=4, seed=2, movetime=1000)
     p = sneferu("t.toml", "-j", "2", cwd=tmp_path)
     records = tmp_path / "tournament.records"
@@ -411,7 +410,7 @@ def test_report_formats(tmp_path):
 def two_workers_under_way(tmp_path: Path) -> tuple[subprocess.Popen[str], Path, list[int]]:
     """A run of 16 games on two workers, its first game recorded: the run, its record
     file and the workers' pids."""
-    write_config(tmp_path / "t.toml", {"a": "random", "b": "greedy"}, deals=8, seed=6,
+    write_config(tmp_path / "t.toml", {"a": SLOW, "b": "greedy"}, deals=8, seed=6,
                  movetime=1000)
     p = sneferu("t.toml", "-j", "2", cwd=tmp_path)
     records = tmp_path / "tournament.records"
