@@ -5,9 +5,13 @@ with no Python frame on the way (as Sneferu's, Silver & Gold's and Akropolis's d
 
 >>> from sneferu_cli.games.imhotep.state import new_game
 >>> state = new_game(2)
->>> apply_outcome(state, state.chance_outcomes()[0][0])
->>> len(legal_moves(state)) > 0 or state.is_chance_node()
-True
+>>> while state.is_chance_node():
+...     apply_outcome(state, state.chance_outcomes()[0][0])
+>>> legal_moves(state)[:3]
+['Q', 'L 4A.1', 'L 4A.2']
+>>> apply_listed_move(state, "Q")
+>>> state.sleds, state.current_seat()
+([5, 3], 1)
 """
 
 from __future__ import annotations
