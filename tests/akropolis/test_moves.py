@@ -102,7 +102,7 @@ def test_a_clone_and_its_original_change_apart(players, seed):
     """The fast path: a clone shares its cities' grids and kept spots (City.copy), never
     changed in place. Every decision of random games: a clone plays on; the original's
     position, listing and grids are unchanged, and the original's own next move leaves
-    the clone as it was."""
+    both its clones as they were (the one that played on and one that did not)."""
     rng = random.Random(seed)
     game = GAME.new_game(players)
     for state in decisions_of(GAME, game, rng):
@@ -115,9 +115,12 @@ def test_a_clone_and_its_original_change_apart(players, seed):
         assert after != before
         assert GAME.to_position(state) == before and GAME.legal_moves(state) == moves
         assert [(bytes(c.height), bytes(c.top), bytes(c.tile)) for c in state.cities] == grids
+        twin = state.clone()
         GAME.apply_listed_move(state, moves[0])
         assert GAME.to_position(clone) == after
         GAME.check(clone)
+        assert [(bytes(c.height), bytes(c.top), bytes(c.tile)) for c in twin.cities] == grids
+        GAME.check(twin)
 
 
 @settings(max_examples=10, deadline=None)
