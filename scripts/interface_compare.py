@@ -17,10 +17,9 @@ own venv (compiled with mypyc where a C compiler is there), then e.g.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-import tempfile
+
+from builds import interleave
 
 CHILD = r"""
 import random, sys, time
@@ -39,20 +38,7 @@ print(games / (time.perf_counter() - t0))
 def main(argv: list[str]) -> None:
     if len(argv) < 4:
         sys.exit(__doc__)
-    game, games, rounds, venvs = argv[0], argv[1], int(argv[2]), argv[3:]
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
-    best = dict.fromkeys(venvs, 0.0)
-    for r in range(rounds):
-        for venv in venvs:
-            out = subprocess.run([os.path.join(venv, "bin", "python"), "-c", CHILD, game, games],
-                                 cwd=tempfile.gettempdir(), env=env, capture_output=True,
-                                 text=True, check=True).stdout
-            best[venv] = max(best[venv], float(out))
-            print(f"round {r + 1} {venv}: {float(out):,.0f} games/s", flush=True)
-    for venv in venvs:
-        print(f"best {venv}: {best[venv]:,.0f} games/s "
-              f"({best[venv] / best[venvs[0]]:.2f}x {venvs[0]})")
+    interleave(CHILD, argv[:2], argv[3:], int(argv[2]), "games/s")
 
 
 if __name__ == "__main__":

@@ -17,10 +17,9 @@ OLD NEW``.
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-import tempfile
+
+from builds import interleave
 
 CHILD = r"""
 import hashlib, random, sys, time
@@ -47,28 +46,14 @@ analyses = [search_game(game, s.clone(), iterations=iterations, seed=i)
             for i, s in enumerate(states)]
 rate = iterations * len(states) / (time.process_time() - t0)
 moves = [[(str(m.move), m.visits, round(m.reward, 9)) for m in a.moves] for a in analyses]
-print(rate, hashlib.sha256(repr(moves).encode()).hexdigest()[:12])
+print(rate, "analyses", hashlib.sha256(repr(moves).encode()).hexdigest()[:12])
 """
 
 
 def main(argv: list[str]) -> None:
     if len(argv) < 4:
         sys.exit(__doc__)
-    game, iterations, rounds, venvs = argv[0], argv[1], int(argv[2]), argv[3:]
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "PYTHONDONTWRITEBYTECODE")}
-    best = dict.fromkeys(venvs, 0.0)
-    for r in range(rounds):
-        for venv in venvs:
-            out = subprocess.run([os.path.join(venv, "bin", "python"), "-c", CHILD, game,
-                                  iterations], cwd=tempfile.gettempdir(), env=env,
-                                 capture_output=True, text=True, check=True).stdout.split()
-            best[venv] = max(best[venv], float(out[0]))
-            print(f"round {r + 1} {venv}: {float(out[0]):,.0f} playouts/s, analyses {out[1]}",
-                  flush=True)
-    for venv in venvs:
-        print(f"best {venv}: {best[venv]:,.0f} playouts/s "
-              f"({best[venv] / best[venvs[0]]:.2f}x {venvs[0]})")
+    interleave(CHILD, argv[:2], argv[3:], int(argv[2]), "playouts/s")
 
 
 if __name__ == "__main__":

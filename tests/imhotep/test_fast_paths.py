@@ -24,21 +24,8 @@ from hypothesis import strategies as st
 from support import drawn_as_walked
 
 from sneferu_cli.games.imhotep import GAME, VARIANTS
+from sneferu_cli.games.imhotep import move as mv
 from sneferu_cli.games.imhotep.edition import SITES
-from sneferu_cli.games.imhotep.move import (
-    PASS,
-    Chisel,
-    Hammer,
-    Lever,
-    Load,
-    Move,
-    Pass,
-    Q,
-    Sail,
-    SailCard,
-    TakeStones,
-    parse_move,
-)
 from sneferu_cli.games.imhotep.state import (
     DECISIONS,
     FREE_SITES,
@@ -52,7 +39,7 @@ from sneferu_cli.games.imhotep.state import (
 )
 
 
-def plain_turn_moves(state: ImhotepState) -> list[Move]:
+def plain_turn_moves(state: ImhotepState) -> list[mv.Move]:
     """The moves of the active seat's turn, in the order of ``legal_moves``, as move
     values: take (I3), load, sail (5.3, the minimum load), then the blue cards (lever
     orders I20, hammer I21, sail card, chisel pairs I37), or PASS alone (I6)."""
@@ -63,27 +50,27 @@ def plain_turn_moves(state: ImhotepState) -> list[Move]:
             for j, x in enumerate(s.slots) if x < 0]
     sites = [x for x in range(5) if all(s.site != x for s in ships)]
     ready = [s for s in ships if s.site < 0 and s.load() >= s.minimum]
-    out: list[Move] = [Q] if take else []
+    out: list[mv.Move] = [mv.Q] if take else []
     if sled:
-        out += [Load(ships[i].name, j + 1) for i, j in free]
-    out += [Sail(s.name, SITES[x]) for s in ready for x in sites]
+        out += [mv.Load(ships[i].name, j + 1) for i, j in free]
+    out += [mv.Sail(s.name, SITES[x]) for s in ready for x in sites]
     if t.lev >= 0 and hand[t.lev] and sites:
         for s in ready:
             occupied = [j + 1 for j, x in enumerate(s.slots) if x >= 0]
             orders: dict[tuple[int, ...], tuple[int, ...]] = {}  # the first order of each
             for order in itertools.permutations(occupied):         # sequence of owners
                 orders.setdefault(tuple(s.slots[j - 1] for j in order), order)
-            out += [Lever(s.name, SITES[x], o) for x in sites for o in orders.values()]
+            out += [mv.Lever(s.name, SITES[x], o) for x in sites for o in orders.values()]
     if t.ham >= 0 and hand[t.ham] and (take or (sled and free)):
-        out += ([Hammer(ships[i].name, j + 1) for i, j in free] if (sled + take and free)
-                else [Hammer()])
+        out += ([mv.Hammer(ships[i].name, j + 1) for i, j in free] if (sled + take and free)
+                else [mv.Hammer()])
     if t.sai >= 0 and hand[t.sai] and sled and sites:
-        out += [SailCard(ships[i].name, j + 1, SITES[x]) for i, j in free
+        out += [mv.SailCard(ships[i].name, j + 1, SITES[x]) for i, j in free
                 if ships[i].load() + 1 >= ships[i].minimum for x in sites]
     if t.chi >= 0 and hand[t.chi] and sled >= 2:
-        out += [Chisel(ships[a[0]].name, a[1] + 1, ships[b[0]].name, b[1] + 1)
+        out += [mv.Chisel(ships[a[0]].name, a[1] + 1, ships[b[0]].name, b[1] + 1)
                 for a, b in itertools.combinations(free, 2)]
-    return out or [PASS]
+    return out or [mv.PASS]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -107,7 +94,7 @@ def test_the_fast_paths_equal_the_plain_ones(players: int, variant: str, seed: i
         for text in texts if decisions % 7 == 0 else [rng.choice(texts)]:
             fast_state, plain_state = state.clone(), state.clone()
             GAME.apply_listed_move(fast_state, text)
-            plain_state.apply(parse_move(text))
+            plain_state.apply(mv.parse_move(text))
             assert GAME.to_position(fast_state) == GAME.to_position(plain_state), text
             assert GAME.to_position(state) == GAME.to_position(state.clone())
         GAME.apply_listed_move(state, rng.choice(texts))
@@ -144,6 +131,7 @@ def test_the_rules_tables_equal_what_they_stand_for() -> None:
         assert [repr(s) for s in tables.round_ships[card.code]] == [repr(s) for s in made]
         assert [(s.capacity, s.minimum) for s in tables.round_ships[card.code]] == [
             (s.capacity, s.minimum) for s in made]
-    turn_moves = {Load, Sail, TakeStones, Pass, Lever, Hammer, SailCard, Chisel}
+    turn_moves = {mv.Load, mv.Sail, mv.TakeStones, mv.Pass, mv.Lever, mv.Hammer, mv.SailCard,
+                  mv.Chisel}
     assert set(TURN_ACTIONS) == turn_moves
     assert sorted(TURN_ACTIONS.values()) == list(range(len(turn_moves)))
