@@ -42,11 +42,11 @@ class GreedyPlayer(Bot):
         for move in self.legal_moves(state):
             after = world.clone()
             if world is state and not others:
-                game.apply_listed_move(after, move)
+                game.apply_move(after, move, listed=True)
             else:
-                game.apply_move_of(after, seat, move)
+                game.apply_move(after, move, seat)
                 for other, reply in others:
-                    game.apply_move_of(after, other, reply)
+                    game.apply_move(after, reply, other)
             values = game.evaluate(after)
             if values is None:  # no estimate: every move alike
                 return self.rng.choice(self.legal_moves(state))
@@ -64,11 +64,12 @@ class GreedyPlayer(Bot):
         deciding seats' sealed moves, drawn at random once for every move valued (they
         cannot depend on this seat's, and they come in before the position is valued)."""
         game = self.game
-        world = (game.determinize(state, self.seat, self.rng) if game.hidden_information
+        hidden = game.hidden()
+        world = (hidden.determinize(state, self.seat, self.rng) if hidden is not None
                  else state)
         if not game.is_simultaneous(world):
             return world, []
-        return world, [(other, self.rng.choice(game.legal_moves_of(world, other)))
+        return world, [(other, self.rng.choice(game.legal_moves(world, other)))
                        for other in game.deciding_seats(world) if other != self.seat]
 
     def choose_sneferu(self, state: GameState) -> str:

@@ -147,9 +147,10 @@ class PolicyPlayer(Bot):
         super().new_game(game)
         if self.policy is None:
             fail("policy: no policy: set the option Policy to module:function")
-        self.encoding = self.game.encoding(game.players, game.variant)
-        if self.encoding is None:
-            fail(f"policy: {self.game.title} has no action encoding (Game.action_names)")
+        learning = self.game.learning()
+        if learning is None:
+            fail(f"policy: {self.game.title} has no action encoding (Game.learning)")
+        self.encoding = learning.encoding(game.players, game.variant)
 
     def choose(self, state: Any, go: Go) -> str:
         encoding = self.encoding

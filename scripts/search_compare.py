@@ -36,7 +36,7 @@ while len(states) < 6:
         if state.is_chance_node():
             game.apply_outcome(state, game.sample_outcome(state, rng))
         else:
-            game.apply_listed_move(state, rng.choice(game.legal_moves(state)))
+            game.apply_move(state, rng.choice(game.legal_moves(state)), listed=True)
     while not state.is_over() and state.is_chance_node():
         game.apply_outcome(state, game.sample_outcome(state, rng))
     if not state.is_over():

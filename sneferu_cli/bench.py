@@ -148,7 +148,7 @@ def play_random_moves(game: Game, state: Any, rng: random.Random,
         else:
             if keep is not None:
                 keep.append(state.clone())
-            game.apply_listed_move(state, rng.choice(game.legal_moves(state)))
+            game.apply_move(state, rng.choice(game.legal_moves(state)), listed=True)
         applied += 1
     return applied
 

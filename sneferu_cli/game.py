@@ -23,7 +23,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self
+
+from typing_extensions import TypeVar
 
 if TYPE_CHECKING:
     from .search.analysis import Analysis
@@ -34,19 +36,25 @@ __all__ = [
     "MAX_DIGITS",
     "BrokenInvariant",
     "Encoding",
+    "FastPaths",
     "Game",
+    "Hidden",
     "IllegalMove",
+    "Learning",
     "NotationError",
     "Perft",
     "RulesBench",
     "Standing",
     "State",
+    "Tools",
     "TurnSteps",
     "UnknownGame",
     "bound_numbers",
     "delegate",
     "game_names",
     "get_game",
+    "seat_state",
+    "seat_view",
 ]
 
 
@@ -103,10 +111,11 @@ class State(Protocol):
 
     def current_seat(self) -> int:
         """The seat that decides next (0-based); only when not a chance node and not over.
-        It need not be the seat whose turn it is (an owner deciding for its stone)."""
+        It need not be the seat whose turn it is (an owner deciding for its stone). At a
+        simultaneous node, the lowest seat whose sealed move is still to come."""
         ...
 
-    def clone(self) -> Any:
+    def clone(self) -> Self:
         """An independent copy: applying to one never changes the other."""
         ...
 
@@ -116,6 +125,13 @@ class State(Protocol):
         pending is withdrawn) and the step takes effect once every seat left has moved:
         the same state whether the others' moves come before or after (SPEC 7.2)."""
         ...
+
+
+S = TypeVar("S", bound=State, default=Any)
+"""A game's state type (``Any`` where a layer above the rules holds a game: a state
+crosses those opaque, from the game's own members to its own members)."""
+E = TypeVar("E", default=Any)
+"""A game's edition type."""
 
 
 @dataclass(frozen=True)
@@ -129,12 +145,18 @@ class Standing:
     retired: bool = False
 
 
-class Game(ABC):
-    """One game's rules and notations, as the layers above see them.
+class Game(ABC, Generic[S, E]):
+    """One game's rules and notations, as the layers above see them: generic in the game's
+    state type ``S`` and edition type ``E``.
 
     Moves, chance outcomes and positions cross this interface as text in the game's
     notations (SPEC.md); parse errors raise :class:`NotationError`, illegal moves the
     game's own ``ValueError`` subclass (caught as ``ValueError`` above).
+
+    A game implements the abstract members (and overrides a default where its own is
+    better); the optional parts a game may offer (hidden information, learning encodings,
+    fast paths, its own tools) are separate objects that a member returns, None when the
+    game has none (:meth:`hidden`, :meth:`learning`, :meth:`fast_paths`, :meth:`tools`).
     """
 
     name: ClassVar[str]
@@ -147,18 +169,20 @@ class Game(ABC):
     """Its variant names; the first is the default."""
     score_keys: ClassVar[tuple[str, ...]]
     """The names of a standing's scores, in the order of its ranking keys."""
+    move_help: ClassVar[str] = "Type a move in the game's move notation."
+    """What a human seat is told about typing a move (examples of each form)."""
 
     # ---------------------------------------------------------------- editions
 
     @abstractmethod
-    def standard_edition(self) -> Any:
+    def standard_edition(self) -> E:
         """The edition shipped with the package (the object has a ``name`` str)."""
 
     @abstractmethod
-    def load_edition(self, path: Path) -> Any:
+    def load_edition(self, path: Path) -> E:
         """An edition data file; ValueError naming the file and field when it is wrong."""
 
-    def parse_edition(self, raw: bytes, source: str) -> Any:
+    def parse_edition(self, raw: bytes, source: str) -> E:
         """An edition from the bytes of an edition file (``source`` names it in errors),
         for a caller that read the file itself (``sneferu serve``, SPEC 10.8); ValueError
         as :meth:`load_edition`. By default the game reads no edition files."""
@@ -168,43 +192,44 @@ class Game(ABC):
 
     @abstractmethod
     def new_game(self, players: int, *, variant: str | None = None,
-                 edition: Any | None = None) -> Any:
+                 edition: E | None = None) -> S:
         """The state before set-up (a chance node or the first decision)."""
 
     @abstractmethod
-    def from_position(self, text: str, edition: Any | None = None) -> Any:
+    def from_position(self, text: str, edition: E | None = None) -> S:
         """The state a position line describes; NotationError when it is malformed or
         impossible."""
 
     @abstractmethod
-    def to_position(self, state: Any) -> str:
+    def to_position(self, state: S) -> str:
         """The position line of ``state``: ``from_position(to_position(s))`` equals ``s``."""
 
-    def players_of(self, state: Any) -> int:
+    def players_of(self, state: S) -> int:
         """The number of seats of ``state`` (by default its ``players`` attribute)."""
-        return int(state.players)
+        return int(getattr(state, "players"))  # noqa: B009 (not every state has it)
 
-    def variant_of(self, state: Any) -> str:
+    def variant_of(self, state: S) -> str:
         """The variant ``state`` is played in, one of :attr:`variants` (by default its
         ``variant`` attribute)."""
-        return str(state.variant)
+        return str(getattr(state, "variant"))  # noqa: B009
 
-    def edition_of(self, state: Any) -> Any:
+    def edition_of(self, state: S) -> E:
         """The edition ``state`` is played with (by default its ``edition`` attribute)."""
-        return state.edition
+        edition: E = getattr(state, "edition")  # noqa: B009
+        return edition
 
     # ---------------------------------------------------------------- chance
 
     @abstractmethod
-    def chance_outcomes(self, state: Any) -> list[tuple[str, float]]:
+    def chance_outcomes(self, state: S) -> list[tuple[str, float]]:
         """The outcomes of the chance node ``state`` as notation, with probabilities."""
 
     @abstractmethod
-    def sample_outcome(self, state: Any, rng: random.Random) -> str:
+    def sample_outcome(self, state: S, rng: random.Random) -> str:
         """One outcome of the chance node, drawn with ``rng`` by its weights."""
 
     @abstractmethod
-    def apply_outcome(self, state: Any, text: str) -> None:
+    def apply_outcome(self, state: S, text: str) -> None:
         """Apply a chance outcome given as notation."""
 
     def canonical_outcome(self, text: str) -> str:
@@ -221,27 +246,57 @@ class Game(ABC):
 
     # ---------------------------------------------------------------- decisions
 
-    @abstractmethod
-    def legal_moves(self, state: Any) -> list[str]:
-        """The current seat's legal moves as canonical notation, each distinct result once,
-        in the game's fixed order (SPEC)."""
+    def deciding_seats(self, state: S) -> tuple[int, ...]:
+        """The seats (0-based, ascending) that owe a decision now: the current seat at a
+        sequential node; at a simultaneous node every seat whose sealed move is still to
+        come. Empty at a chance node and when the game is over."""
+        if state.is_over() or state.is_chance_node():
+            return ()
+        return (state.current_seat(),)
+
+    def is_simultaneous(self, state: S) -> bool:
+        """Whether the decision now is a simultaneous, sealed one (OpenSpiel's simultaneous
+        node): every seat of :meth:`deciding_seats` chooses without seeing the others'
+        choices, and the moves take effect together once the last is in, the same in any
+        order of collection. False by default."""
+        return False
+
+    def legal_moves(self, state: S, seat: int | None = None) -> list[str]:
+        """The legal moves of ``seat`` (by default the current seat) as canonical notation,
+        each distinct result once, in the game's fixed order (SPEC); empty for a seat that
+        owes no decision. Games implement :meth:`_legal_moves`."""
+        if seat is None:
+            seat = state.current_seat()
+        elif seat not in self.deciding_seats(state):
+            return []
+        return self._legal_moves(state, seat)
+
+    def apply_move(self, state: S, text: str, seat: int | None = None, *,
+                   listed: bool = False) -> str:
+        """Check and apply the move of ``seat`` (by default the current seat), one of
+        :meth:`deciding_seats`, and return its canonical text. NotationError or the game's
+        illegal-move ValueError leave ``state`` unchanged; so does a seat that owes no
+        decision. At a simultaneous node the move stays sealed (pending, hidden from the
+        others' views) until the last deciding seat's move is in; then all take effect
+        together. ``listed``: ``text`` was taken unchanged from ``legal_moves(state,
+        seat)``, so the game may skip its checks (a fast path a test proves equal).
+        Games implement :meth:`_apply_move`."""
+        if seat is None:
+            seat = state.current_seat()
+        elif not listed and seat not in self.deciding_seats(state):
+            raise IllegalMove(f"seat {seat + 1} has no decision to take now")
+        return self._apply_move(state, seat, text, listed)
 
     @abstractmethod
-    def apply_move(self, state: Any, text: str) -> str:
-        """Check and apply the current seat's move; return its canonical text.
-        NotationError or the game's illegal-move ValueError leave ``state`` unchanged."""
+    def _legal_moves(self, state: S, seat: int) -> list[str]:
+        """:meth:`legal_moves` of ``seat``: the current seat, or one of
+        :meth:`deciding_seats` (a sequential game may ignore ``seat``)."""
 
-    def apply_listed_move(self, state: Any, text: str) -> None:
-        """Apply a move taken from ``legal_moves(state)`` unchanged (no checks needed:
-        a game may override this with a faster path a test proves equal)."""
-        self.apply_move(state, text)
-
-    def is_listed_move(self, state: Any, text: str) -> bool | None:
-        """Whether ``text`` is one of ``legal_moves(state)`` exactly as written there, when
-        the game can tell without listing them (a fast path a test proves equal to
-        membership in the list); None when it cannot: the caller looks in the listing it
-        has. The arbiter asks this of every answer to a ``go``."""
-        return None
+    @abstractmethod
+    def _apply_move(self, state: S, seat: int, text: str, listed: bool) -> str:
+        """:meth:`apply_move` of ``seat``: the current seat, or (unless ``listed``) one of
+        :meth:`deciding_seats`; returns the move's canonical text (``text`` itself when
+        ``listed``)."""
 
     @abstractmethod
     def canonical_move(self, text: str) -> str:
@@ -250,10 +305,10 @@ class Game(ABC):
     # ---------------------------------------------------------------- the end
 
     @abstractmethod
-    def standings(self, state: Any) -> list[Standing]:
+    def standings(self, state: S) -> list[Standing]:
         """Every seat's standing, by seat (ranks are final only when the game is over)."""
 
-    def termination(self, state: Any) -> str:
+    def termination(self, state: S) -> str:
         """Why the game ended: ``normal``, ``all-retired`` or a game's own word; ``aborted``
         while it is not over. By default ``all-retired`` when every seat's standing is
         retired, else ``normal``."""
@@ -264,189 +319,54 @@ class Game(ABC):
     # ---------------------------------------------------------------- pictures
 
     @abstractmethod
-    def picture(self, state: Any) -> str:
+    def picture(self, state: S) -> str:
         """A picture of ``state`` for the terminal (plain text, several lines)."""
 
-    def picture_parts(self, state: Any) -> list[tuple[str, str]]:
+    def picture_parts(self, state: S) -> list[tuple[str, str]]:
         """The picture in named parts ``(name, text)``, so that a terminal can show only
         the parts that changed; parts named ``title`` or ``legend`` are shown once. By
         default one part, the whole picture."""
         return [("position", self.picture(state))]
 
-    def picture_focus(self, state: Any) -> tuple[str, ...]:
+    def picture_focus(self, state: S) -> tuple[str, ...]:
         """The names of the picture parts a human seat is shown at ``state``'s decision even
         when they have not changed since its last turn (Imhotep: the market when a card is
         to be taken from it); none by default."""
         return ()
 
-    move_help: ClassVar[str] = "Type a move in the game's move notation."
-    """What a human seat is told about typing a move (examples of each form)."""
-
     @abstractmethod
-    def page_data(self, state: Any) -> dict[str, Any]:
+    def page_data(self, state: S) -> dict[str, Any]:
         """What the web viewer draws for ``state``, as JSON-ready data."""
 
-    # ---------------------------------------------------------------- sealed moves and views
+    # ---------------------------------------------------------------- capabilities
 
-    hidden_information: ClassVar[bool] = False
-    """True when some seat may not know the whole position (a private deal, sealed moves not
-    yet revealed): the layers above then show each seat only its :meth:`view`, never the
-    full position or the events that lead to it (SPEC 6.3, 10). False (the default): every
-    seat sees everything, and :meth:`view` is the position itself."""
-
-    def is_simultaneous(self, state: Any) -> bool:
-        """Whether the decision now is a simultaneous, sealed one (OpenSpiel's simultaneous
-        node): every seat of :meth:`deciding_seats` chooses without seeing the others'
-        choices, and the moves take effect together once the last is in, the same in any
-        order of collection. ``current_seat()`` is then the lowest deciding seat and
-        :meth:`legal_moves` / :meth:`apply_move` speak for it, so a loop that knows nothing
-        of simultaneous nodes collects the moves in seat order. False by default."""
-        return False
-
-    def deciding_seats(self, state: Any) -> tuple[int, ...]:
-        """The seats (0-based, ascending) that owe a decision now: the current seat at a
-        sequential node; at a simultaneous node every seat whose sealed move is still to
-        come. Empty at a chance node and when the game is over."""
-        if state.is_over() or state.is_chance_node():
-            return ()
-        return (state.current_seat(),)
-
-    def legal_moves_of(self, state: Any, seat: int) -> list[str]:
-        """The legal moves of ``seat``, one of :meth:`deciding_seats`, as
-        :meth:`legal_moves` gives them (empty for a seat that owes no decision). A game with
-        simultaneous nodes overrides it."""
-        if seat not in self.deciding_seats(state):
-            return []
-        return self.legal_moves(state)
-
-    def apply_move_of(self, state: Any, seat: int, text: str) -> str:
-        """Check and apply the move of ``seat``, one of :meth:`deciding_seats`, and return
-        its canonical text, as :meth:`apply_move`. At a simultaneous node the move stays
-        sealed (pending, hidden from the others' views) until the last deciding seat's move
-        is in; then all take effect together. The game's illegal-move ValueError for a seat
-        that owes no decision. A game with simultaneous nodes overrides it."""
-        if seat not in self.deciding_seats(state):
-            raise IllegalMove(f"seat {seat + 1} has no decision to take now")
-        return self.apply_move(state, text)
-
-    def apply_listed_move_of(self, state: Any, seat: int, text: str) -> None:
-        """Apply ``seat``'s move taken from ``legal_moves_of(state, seat)`` unchanged, as
-        :meth:`apply_move_of` does (no checks needed: a game may override this with a
-        faster path a test proves equal)."""
-        self.apply_move_of(state, seat, text)
-
-    def view(self, state: Any, seat: int) -> str:
-        """The position ``seat`` (0-based) may know, in position notation: that of
-        :meth:`to_position` with everything the seat may not see hidden (other seats' dealt
-        cards, their sealed moves still pending; SPEC gives each game's hiding marks).
-        :meth:`from_position` reads it back: a state in which the seat decides exactly as
-        in ``state``. The full position stays the truth for records and replay. By default
-        (no hidden information) the position itself."""
-        return self.to_position(state)
-
-    def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
-        """A full state consistent with what ``seat`` knows of ``state`` (typically one
-        read from its :meth:`view`): every hidden thing drawn by its probabilities with
-        ``rng``, as information-set MCTS samples. ``state`` is not changed. By default (no
-        hidden information) a clone."""
-        return state.clone()
-
-    # ---------------------------------------------------------------- learning libraries
-
-    def action_names(self, players: int, variant: str) -> Sequence[str] | None:
-        """Every canonical move that is legal in some state of a game of ``players`` seats
-        in ``variant``, each once, in a fixed order: a move's *action id* is its index
-        (OpenSpiel's distinct actions, PettingZoo's ``Discrete`` space; SPEC 16). A name
-        that no state allows is harmless. None (the default): the game has no action
-        encoding, and the learning-library bindings skip it."""
+    def hidden(self) -> Hidden[S] | None:
+        """What a seat may know when some seat may not know the whole position (a private
+        deal, sealed moves not yet revealed): the layers above then show each seat only
+        its view (:func:`seat_view`), never the full position or the events that lead to
+        it (SPEC 6.3, 10). None (the default): every seat sees everything."""
         return None
 
-    def action_parts(self, move: str) -> tuple[str, ...]:
-        """The parts a canonical move is given as to the learning-library bindings, each a
-        name :meth:`action_names` lists: by default the move alone. A game whose moves are
-        too many to number one by one gives a move as a short sequence of parts (a *factored*
-        encoding, SPEC 16.1), and :meth:`action_names` lists the distinct parts; the
-        bindings then take one move as that many decisions of its seat. In any state no
-        legal move's parts may begin another legal move's parts, so a sequence of parts
-        names at most one move."""
-        return (move,)
-
-    def max_action_parts(self, players: int, variant: str) -> int:
-        """The most parts a move of such a game has (:meth:`action_parts`; by default 1)."""
-        return 1
-
-    def outcome_names(self, players: int, variant: str) -> Sequence[str]:
-        """Every canonical chance outcome of such a game, each once (chance action ids, as
-        :meth:`action_names`); needed by a game with an action encoding and chance nodes.
-        By default none."""
-        return ()
-
-    def outcome_parts(self, outcome: str) -> tuple[str, ...]:
-        """The parts a canonical chance outcome is given as to the OpenSpiel binding, each a
-        name :meth:`outcome_names` lists: by default the outcome alone. A game with chance
-        nodes of too many outcomes factors them as :meth:`action_parts` factors moves
-        (SPEC 16.1): :meth:`outcome_names` then lists the distinct parts, and at any chance
-        node no outcome's parts begin another outcome's parts."""
-        return (outcome,)
-
-    def max_outcome_parts(self, players: int, variant: str) -> int:
-        """The most parts a chance outcome of such a game has (:meth:`outcome_parts`; by
-        default 1, and then every outcome is its own one part)."""
-        return 1
-
-    def chance_part_outcomes(self, state: Any,
-                             chosen: tuple[str, ...]) -> list[tuple[str, float]]:
-        """The next parts of the chance node's outcomes that begin with the parts
-        ``chosen``, with their probabilities given ``chosen`` (summing to 1). By default
-        :meth:`chance_outcomes` summed by prefix: right for any game, slow at a node of many
-        outcomes, for which a game gives a closed form."""
-        k = len(chosen)
-        weights: dict[str, float] = {}
-        for outcome, p in self.chance_outcomes(state):
-            parts = self.outcome_parts(outcome)
-            if len(parts) > k and parts[:k] == chosen:
-                weights[parts[k]] = weights.get(parts[k], 0.0) + p
-        total = sum(weights.values())
-        return [(part, p / total) for part, p in weights.items()]
-
-    def outcome_of_parts(self, state: Any, parts: tuple[str, ...]) -> str | None:
-        """The chance node's outcome whose parts are ``parts``; None when they are only the
-        beginning of one. By default looked up among :meth:`chance_outcomes`."""
-        for outcome, _ in self.chance_outcomes(state):
-            if self.outcome_parts(outcome) == parts:
-                return outcome
+    def learning(self) -> Learning[S] | None:
+        """The action and observation encodings of the learning-library bindings
+        (SPEC 16); None (the default): the bindings skip the game."""
         return None
 
-    def max_game_length(self, players: int, variant: str) -> int:
-        """An upper bound on the decisions and chance events of one game (OpenSpiel's
-        ``max_game_length``); a game with an action encoding overrides the default."""
-        return 100_000
+    def fast_paths(self) -> FastPaths[S] | None:
+        """Shortcuts of the arbiter's per-move path that a test proves equal to the plain
+        one; None (the default): the plain path."""
+        return None
 
-    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
-        """The shape of :meth:`observation` for such a game (needed with an action
-        encoding; by default none)."""
-        raise NotImplementedError(f"{self.title} has no observation tensor")
+    def turn_steps(self) -> TurnSteps | None:
+        """The single steps a turn of the game is made of, when its turns are several
+        steps (``sneferu serve``'s ``steps`` and ``step`` requests, SPEC 10.10); None (the
+        default): a move is one decision."""
+        return None
 
-    def observation(self, state: Any, seat: int) -> Sequence[float]:
-        """What ``seat`` (0-based) may know of ``state`` (its :meth:`view`) as numbers,
-        flattened, of the size :meth:`observation_shape` gives: the same for two states
-        with the same view. Needed with an action encoding. A list, or for a large tensor
-        an ``array('d')``: the bindings hand its buffer to numpy without a copy per
-        number."""
-        raise NotImplementedError(f"{self.title} has no observation tensor")
-
-    def encoding(self, players: int, variant: str | None = None) -> Encoding | None:
-        """The action and chance-outcome ids of a set-up (:class:`Encoding`), made once;
-        None when the game has no action encoding (:meth:`action_names`)."""
-        key = (self.name, players, variant or self.variants[0])
-        if key not in _encodings:
-            names = self.action_names(players, key[2])
-            _encodings[key] = None if names is None else Encoding(
-                self, players, key[2], tuple(names),
-                tuple(self.outcome_names(players, key[2])),
-                self.max_action_parts(players, key[2]),
-                self.max_outcome_parts(players, key[2]))
-        return _encodings[key]
+    def tools(self) -> Tools[S, E] | None:
+        """The game's own search, rules bench and perft; None (the default): the generic
+        ones, and no perft."""
+        return None
 
     # ---------------------------------------------------------------- optional
 
@@ -462,23 +382,17 @@ class Game(ABC):
         what is wrong (by default: the game has no such option)."""
         raise ValueError(f"{self.title} has no seat set-up option")
 
-    move_pattern: ClassVar[str | None] = None
-    """A regular expression for exactly the language of the game's move notation, when the
-    protocol's fast path for ``move`` answers should use it (SPEC 6, the per-move hot path);
-    None (the default): those lines are read by the grammar."""
-
-    def check(self, state: Any) -> None:
+    def check(self, state: S) -> None:
         """Raise :class:`BrokenInvariant` naming what is wrong when ``state`` breaks one of
         the game's own invariants (components conserved, counts in bounds): for the tests,
         which call it at every step of random games. By default nothing is checked."""
         return None
 
-    def evaluate(self, state: Any) -> list[float] | None:
+    def evaluate(self, state: S) -> list[float] | None:
         """Each seat's estimated worth of ``state`` in the game's own points (higher is
         better; what it has plus what it may still score), for greedy engines and for
         cutting searches short; None (the default) when the game offers no estimate."""
         return None
-
 
     # ---------------------------------------------------------------- records
 
@@ -512,7 +426,7 @@ class Game(ABC):
         when the game has no such result or ``state`` is not a solo game."""
         return None
 
-    def describe_due(self, state: Any) -> str:
+    def describe_due(self, state: S) -> str:
         """What ``state`` waits for, in words for messages (a game may say it in its own);
         at the end, the ranking with the game's scores."""
         if state.is_over():
@@ -526,38 +440,185 @@ class Game(ABC):
             return "a chance event is due"
         return f"seat {state.current_seat() + 1} is to move"
 
-    # ---------------------------------------------------------------- a game's own tools
 
-    def search(self, state: Any, *, seat: int | None = None, iterations: int = 0,
+class Hidden(Protocol[S]):
+    """What a seat may know of a game with hidden information (:meth:`Game.hidden`)."""
+
+    def view(self, state: S, seat: int) -> str:
+        """The position ``seat`` (0-based) may know, in position notation: that of
+        :meth:`Game.to_position` with everything the seat may not see hidden (other seats'
+        dealt cards, their sealed moves still pending; SPEC gives each game's hiding marks).
+        :meth:`Game.from_position` reads it back: a state in which the seat decides
+        exactly as in ``state``. The full position stays the truth for records and replay."""
+        ...
+
+    def determinize(self, state: S, seat: int, rng: random.Random) -> S:
+        """A full state consistent with what ``seat`` knows of ``state`` (typically one
+        read from its view): every hidden thing drawn by its probabilities with ``rng``, as
+        information-set MCTS samples. ``state`` is not changed."""
+        ...
+
+
+def seat_view(game: Game[S, Any], state: S, seat: int) -> str:
+    """The position ``seat`` may know of ``state``: its :meth:`Hidden.view`, or the whole
+    position in a game without hidden information."""
+    hidden = game.hidden()
+    return game.to_position(state) if hidden is None else hidden.view(state, seat)
+
+
+def seat_state(game: Game[S, Any], state: S, seat: int) -> S:
+    """The state ``seat`` may know of ``state``, read back from its view (a clone in a game
+    without hidden information)."""
+    hidden = game.hidden()
+    if hidden is None:
+        return state.clone()
+    return game.from_position(hidden.view(state, seat), game.edition_of(state))
+
+
+class FastPaths(Generic[S]):
+    """Shortcuts of the per-move path of the arbiter and the protocol (:meth:`Game.
+    fast_paths`), each proved equal to the plain path by a test; a game overrides those it
+    has."""
+
+    move_pattern: str | None = None
+    """A regular expression for exactly the language of the game's move notation, when the
+    protocol's fast path for ``move`` answers should use it (SPEC 6, the per-move hot path);
+    None: those lines are read by the grammar."""
+
+    def is_listed_move(self, state: S, text: str) -> bool | None:
+        """Whether ``text`` is one of the current seat's legal moves exactly as listed, when
+        the game can tell without listing them; None when it cannot: the caller looks in
+        the listing it has. The arbiter asks this of every answer to a ``go``."""
+        return None
+
+
+class Tools(Generic[S, E]):
+    """A game's own tools (:meth:`Game.tools`): its search, rules bench and perft. Each
+    member's None means the generic one (no perft); a game overrides those it has."""
+
+    def search(self, state: S, *, seat: int | None = None, iterations: int = 0,
                deadline: float | None = None, seed: int = 0,
                progress: Callable[[Analysis], None] | None = None) -> Analysis | None:
         """The game's own search of ``state`` for ``seat`` (by default the current seat),
-        as :func:`sneferu_cli.search.search_game` takes and answers it (SPEC 11.1), when
-        the game has one; None (the default): the generic search is used (11.4)."""
-        return None
-
-    def turn_steps(self) -> TurnSteps | None:
-        """The single steps a turn of the game is made of, when its turns are several
-        steps (Sneferu: ``sneferu serve``'s ``steps`` and ``step`` requests, 10.10); None
-        (the default): a move is one decision."""
+        as :func:`sneferu_cli.search.search_game` takes and answers it (SPEC 11.1); None:
+        the generic search is used (11.4)."""
         return None
 
     def rules_bench(self, players: int, setup: str | None, games: int, seed: int,
-                    edition: Any) -> RulesBench | None:
-        """The game's own measure of its rules for ``sneferu bench`` (Sneferu: step by
-        step), with ``setup`` the value of :attr:`seat_setup` (checked by the caller);
-        None (the default): the rules are measured through this interface
+                    edition: E) -> RulesBench | None:
+        """The game's own measure of its rules for ``sneferu bench`` (step by step), with
+        ``setup`` the value of the game's seat set-up option (checked by the caller); None:
+        the rules are measured through this interface
         (:func:`sneferu_cli.bench.run_game_bench`)."""
         return None
 
-    def perft(self, state: Any, depth: int) -> Perft | None:
-        """Perft counts of ``state`` at depths 1 to ``depth`` (``sneferu bench --perft``),
-        when the game offers them; None (the default) when it does not."""
+    def perft(self, state: S, depth: int) -> Perft | None:
+        """Perft counts of ``state`` at depths 1 to ``depth`` (``sneferu bench --perft``);
+        None when the game does not offer them."""
         return None
 
 
+class Learning(ABC, Generic[S]):
+    """A game's encodings for the learning-library bindings (:meth:`Game.learning`,
+    SPEC 16): action ids of its moves (or of their parts), chance ids of its outcomes, an
+    observation tensor a seat. A game subclasses it, implementing the abstract members."""
+
+    def __init__(self, game: Game[S, Any]) -> None:
+        self.game = game
+
+    @abstractmethod
+    def action_names(self, players: int, variant: str) -> Sequence[str]:
+        """Every canonical move that is legal in some state of a game of ``players`` seats
+        in ``variant``, each once, in a fixed order: a move's *action id* is its index
+        (OpenSpiel's distinct actions, PettingZoo's ``Discrete`` space; SPEC 16). A name
+        that no state allows is harmless."""
+
+    def action_parts(self, move: str) -> tuple[str, ...]:
+        """The parts a canonical move is given as to the learning-library bindings, each a
+        name :meth:`action_names` lists: by default the move alone. A game whose moves are
+        too many to number one by one gives a move as a short sequence of parts (a *factored*
+        encoding, SPEC 16.1), and :meth:`action_names` lists the distinct parts; the
+        bindings then take one move as that many decisions of its seat. In any state no
+        legal move's parts may begin another legal move's parts, so a sequence of parts
+        names at most one move."""
+        return (move,)
+
+    def max_action_parts(self, players: int, variant: str) -> int:
+        """The most parts a move of such a game has (:meth:`action_parts`; by default 1)."""
+        return 1
+
+    def outcome_names(self, players: int, variant: str) -> Sequence[str]:
+        """Every canonical chance outcome of such a game, each once (chance action ids, as
+        :meth:`action_names`); needed by a game with chance nodes. By default none."""
+        return ()
+
+    def outcome_parts(self, outcome: str) -> tuple[str, ...]:
+        """The parts a canonical chance outcome is given as to the OpenSpiel binding, each a
+        name :meth:`outcome_names` lists: by default the outcome alone. A game with chance
+        nodes of too many outcomes factors them as :meth:`action_parts` factors moves
+        (SPEC 16.1): :meth:`outcome_names` then lists the distinct parts, and at any chance
+        node no outcome's parts begin another outcome's parts."""
+        return (outcome,)
+
+    def max_outcome_parts(self, players: int, variant: str) -> int:
+        """The most parts a chance outcome of such a game has (:meth:`outcome_parts`; by
+        default 1, and then every outcome is its own one part)."""
+        return 1
+
+    def chance_part_outcomes(self, state: S,
+                             chosen: tuple[str, ...]) -> list[tuple[str, float]]:
+        """The next parts of the chance node's outcomes that begin with the parts
+        ``chosen``, with their probabilities given ``chosen`` (summing to 1). By default
+        the chance outcomes summed by prefix: right for any game, slow at a node of many
+        outcomes, for which a game gives a closed form."""
+        k = len(chosen)
+        weights: dict[str, float] = {}
+        for outcome, p in self.game.chance_outcomes(state):
+            parts = self.outcome_parts(outcome)
+            if len(parts) > k and parts[:k] == chosen:
+                weights[parts[k]] = weights.get(parts[k], 0.0) + p
+        total = sum(weights.values())
+        return [(part, p / total) for part, p in weights.items()]
+
+    def outcome_of_parts(self, state: S, parts: tuple[str, ...]) -> str | None:
+        """The chance node's outcome whose parts are ``parts``; None when they are only the
+        beginning of one. By default looked up among the chance outcomes."""
+        for outcome, _ in self.game.chance_outcomes(state):
+            if self.outcome_parts(outcome) == parts:
+                return outcome
+        return None
+
+    @abstractmethod
+    def max_game_length(self, players: int, variant: str) -> int:
+        """An upper bound on the decisions and chance events of one game (OpenSpiel's
+        ``max_game_length``)."""
+
+    @abstractmethod
+    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
+        """The shape of :meth:`observation` for such a game."""
+
+    @abstractmethod
+    def observation(self, state: S, seat: int) -> Sequence[float]:
+        """What ``seat`` (0-based) may know of ``state`` (its view) as numbers, flattened,
+        of the size :meth:`observation_shape` gives: the same for two states with the same
+        view. A list, or for a large tensor an ``array('d')``: the bindings hand its buffer
+        to numpy without a copy per number."""
+
+    def encoding(self, players: int, variant: str | None = None) -> Encoding:
+        """The action and chance-outcome ids of a set-up (:class:`Encoding`), made once."""
+        key = (self.game.name, players, variant or self.game.variants[0])
+        found = _encodings.get(key)
+        if found is None:
+            found = _encodings[key] = Encoding(
+                self, players, key[2], tuple(self.action_names(players, key[2])),
+                tuple(self.outcome_names(players, key[2])),
+                self.max_action_parts(players, key[2]),
+                self.max_outcome_parts(players, key[2]))
+        return found
+
+
 class TurnSteps(Protocol):
-    """A game whose turn is several single steps (:meth:`Game.turn_steps`): what ``sneferu
+    """The single steps of a game whose turn is several (:meth:`Game.turn_steps`): what ``sneferu
     serve`` needs of them, and of the game's own turn field, chance weights and state
     document (SPEC 10.10). Steps are the game's own objects; ``str`` gives their notation."""
 
@@ -631,12 +692,13 @@ class Encoding:
     """A set-up's bijection between canonical moves and action ids ``0 .. actions - 1``
     (with a factored encoding, between canonical moves and sequences of ids of their parts),
     and between chance outcomes and chance ids (or sequences of ids of their parts)
-    (:meth:`Game.encoding`, SPEC 16)."""
+    (:meth:`Learning.encoding`, SPEC 16)."""
 
-    def __init__(self, game: Game, players: int, variant: str, moves: tuple[str, ...],
-                 outcomes: tuple[str, ...], max_parts: int = 1,
+    def __init__(self, learning: Learning[Any], players: int, variant: str,
+                 moves: tuple[str, ...], outcomes: tuple[str, ...], max_parts: int = 1,
                  max_outcome_parts: int = 1) -> None:
-        self.game = game
+        self.learning = learning
+        self.game = learning.game
         self.players = players
         self.variant = variant
         self.moves = moves
@@ -653,7 +715,7 @@ class Encoding:
         """:meth:`action_ids` of the moves met lately (a binding asks for every legal move
         at every decision)."""
         if len(self._move_ids) != len(moves) or len(self._outcome_ids) != len(outcomes):
-            raise BrokenInvariant(f"{game.title}: an action or outcome is listed twice")
+            raise BrokenInvariant(f"{self.game.title}: an action or outcome is listed twice")
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Encoding:
         return self  # never changed: a copied OpenSpiel state shares it
@@ -671,7 +733,7 @@ class Encoding:
         return i
 
     def action_ids(self, move: str) -> tuple[int, ...]:
-        """The ids of the parts of a canonical move (:meth:`Game.action_parts`), in order;
+        """The ids of the parts of a canonical move (:meth:`Learning.action_parts`), in order;
         ValueError when one has no id."""
         ids = self._ids_of.get(move)
         if ids is not None:
@@ -680,7 +742,7 @@ class Encoding:
             ids = (self.action_id(move),)
         else:
             try:
-                ids = tuple(self._move_ids[p] for p in self.game.action_parts(move))
+                ids = tuple(self._move_ids[p] for p in self.learning.action_parts(move))
             except KeyError as e:
                 raise ValueError(f"{self.game.title}: move {move!r} has a part "
                                  f"{e.args[0]!r} with no action id") from None
@@ -699,8 +761,8 @@ class Encoding:
 
     def outcome_ids(self, outcome: str) -> tuple[int, ...]:
         """The chance ids of the parts of a canonical chance outcome
-        (:meth:`Game.outcome_parts`), in order; ValueError when one has no id."""
-        return tuple(self.outcome_id(p) for p in self.game.outcome_parts(outcome))
+        (:meth:`Learning.outcome_parts`), in order; ValueError when one has no id."""
+        return tuple(self.outcome_id(p) for p in self.learning.outcome_parts(outcome))
 
 
 def delegate(module: str, function: str) -> Callable[..., Any]:
@@ -728,7 +790,7 @@ def delegate(module: str, function: str) -> Callable[..., Any]:
 _IDS_KEPT = 1 << 16
 """How many moves' :meth:`Encoding.action_ids` an encoding keeps."""
 
-_encodings: dict[tuple[str, int, str], Encoding | None] = {}
+_encodings: dict[tuple[str, int, str], Encoding] = {}
 
 _OUTCOME = re.compile(r"~[^\s~{};]+")
 

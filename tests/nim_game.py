@@ -64,7 +64,7 @@ class Edition:
     name: str = "standard"
 
 
-class NimGame(Game):
+class NimGame(Game[NimState, Edition]):
     name = "nim"
     title = "Nim"
     players = range(2, 5)
@@ -78,12 +78,12 @@ class NimGame(Game):
         return Edition(path.stem)
 
     def new_game(self, players: int, *, variant: str | None = None,
-                 edition: Any | None = None) -> NimState:
+                 edition: Edition | None = None) -> NimState:
         if players not in self.players:
             raise ValueError(f"players: {players} (Nim: 2 to 4)")
         return NimState(players, taken=[0] * players, retired=[False] * players)
 
-    def from_position(self, text: str, edition: Any | None = None) -> NimState:
+    def from_position(self, text: str, edition: Edition | None = None) -> NimState:
         m = re.fullmatch(r"nim heap=(\?|\d+) seat=(\d) taken=([\d,]+) retired=([01,]+)", text)
         if m is None:
             raise NotationError(f"not a Nim position: {text!r}")
@@ -118,14 +118,14 @@ class NimGame(Game):
             raise IllegalNim(f"{text}: no such chance outcome now")
         state.heap = int(text[2:])
 
-    def legal_moves(self, state: NimState) -> list[str]:
+    def _legal_moves(self, state: NimState, seat: int) -> list[str]:
         if state.heap is None or state.is_over():
             return []
         return [f"take {n}" for n in (1, 2, 3) if n <= state.heap]
 
-    def apply_move(self, state: NimState, text: str) -> str:
+    def _apply_move(self, state: NimState, seat: int, text: str, listed: bool) -> str:
         move = self.canonical_move(text)
-        if move not in self.legal_moves(state):
+        if move not in self._legal_moves(state, seat):
             raise IllegalNim(f"{move}: not a legal move (heap {state.heap})")
         n = int(move.split()[1])
         assert state.heap is not None

@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from sneferu_cli.game import seat_view
+
 NOT_A_FUNCTION = 3
 
 
@@ -44,13 +46,13 @@ def checked(observation: np.ndarray, mask: np.ndarray, *, game: Any, state: Any,
     AssertionError is a crash fault the test sees)."""
     assert observation.dtype == np.float32 and mask.dtype == np.int8
     assert seat in game.deciding_seats(state) and position == game.to_position(state)
-    seen = game.from_position(game.view(state, seat))  # what the seat may know, alone
-    tensor = list(game.observation(seen, seat))
+    seen = game.from_position(seat_view(game, state, seat))  # what the seat may know, alone
+    tensor = list(game.learning().observation(seen, seat))
     if encoding.max_parts > 1:  # then the parts chosen so far
         tensor += [1.0 if a in parts else 0.0 for a in range(encoding.actions)]
     assert observation.tolist() == np.asarray(tensor, np.float32).tolist()
     assert len(mask) == encoding.actions
-    moves = [encoding.action_ids(m) for m in game.legal_moves_of(state, seat)]
+    moves = [encoding.action_ids(m) for m in game.legal_moves(state, seat)]
     legal = {ids[len(parts)] for ids in moves if ids[:len(parts)] == parts}
     assert set(np.flatnonzero(mask).tolist()) == legal
     if game.name == "sealed-parts":  # a bid as its tens, then its units

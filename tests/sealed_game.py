@@ -67,7 +67,8 @@ class SealedState:
                      if not self.retired[s] and self.bids[s] is None)
 
     def current_seat(self) -> int:
-        return self.deciding()[0]
+        deciding = self.deciding()
+        return deciding[0] if deciding else -1
 
     def clone(self) -> SealedState:
         return SealedState(self.players, [None if h is None else h[:] for h in self.hands],
@@ -120,13 +121,12 @@ _POSITION = re.compile(
 _CARDS = re.compile(r"-|\*|(?:\?|\d+)(?:\.(?:\?|\d+))*")
 
 
-class SealedGame(Game):
+class SealedGame(Game[SealedState, Edition]):
     name = "sealed"
     title = "Sealed Goofspiel"
     players = range(2, 5)
     variants = ("standard",)
     score_keys = ("score",)
-    hidden_information = True
     move_help = "Type a bid: bid 7 (a card of your hand)."
 
     def standard_edition(self) -> Edition:
@@ -173,6 +173,9 @@ class SealedGame(Game):
 
     def to_position(self, state: SealedState) -> str:
         return self._text(state, None)
+
+    def hidden(self) -> SealedGame:
+        return self  # the game gives the views itself (:class:`~sneferu_cli.game.Hidden`)
 
     def view(self, state: SealedState, seat: int) -> str:
         return self._text(state, seat)
@@ -249,18 +252,17 @@ class SealedGame(Game):
     def deciding_seats(self, state: SealedState) -> tuple[int, ...]:
         return state.deciding()
 
-    def legal_moves_of(self, state: SealedState, seat: int) -> list[str]:
-        hand = state.hands[seat]
+    def _legal_moves(self, state: SealedState, seat: int) -> list[str]:
+        hand = state.hands[seat] if 0 <= seat < state.players else None
         if seat not in state.deciding() or hand is None:
             return []
         return [f"bid {c}" for c in hand if c != UNKNOWN]
 
-    def legal_moves(self, state: SealedState) -> list[str]:
-        return self.legal_moves_of(state, state.current_seat()) if state.deciding() else []
-
-    def apply_move_of(self, state: SealedState, seat: int, text: str) -> str:
+    def _apply_move(self, state: SealedState, seat: int, text: str, listed: bool) -> str:
+        if not state.deciding():
+            raise IllegalSealed(f"{text}: no seat decides now")
         move = self.canonical_move(text)
-        if move not in self.legal_moves_of(state, seat):
+        if move not in self.legal_moves(state, seat):
             raise IllegalSealed(f"{move}: not a legal move of seat {seat + 1}")
         card = int(move.split()[1])
         hand = state.hands[seat]
@@ -270,11 +272,6 @@ class SealedGame(Game):
         if not state.deciding():
             state.resolve()
         return move
-
-    def apply_move(self, state: SealedState, text: str) -> str:
-        if not state.deciding():
-            raise IllegalSealed(f"{text}: no seat decides now")
-        return self.apply_move_of(state, state.current_seat(), text)
 
     def canonical_move(self, text: str) -> str:
         m = re.fullmatch(r"bid +([1-9]\d*)", text.strip())

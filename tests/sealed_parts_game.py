@@ -6,13 +6,21 @@
 
 from __future__ import annotations
 
-from sealed_game import DECK, HAND, PRIZES
-from sealed_rl_game import SealedRlGame
+from sealed_game import DECK, HAND, PRIZES, SealedState
+from sealed_rl_game import SealedLearning, SealedRlGame
+
+from sneferu_cli.game import Learning
 
 
 class SealedPartsGame(SealedRlGame):
     name = "sealed-parts"
     title = "Sealed Goofspiel in parts"
+
+    def learning(self) -> Learning[SealedState]:
+        return SealedPartsLearning(self)
+
+
+class SealedPartsLearning(SealedLearning):
 
     def action_names(self, players: int, variant: str) -> list[str]:
         return [f"tens {d}" for d in range(2)] + [f"units {d}" for d in range(10)]

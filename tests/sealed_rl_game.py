@@ -9,13 +9,20 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from sealed_game import DECK, HAND, PRIZES, UNKNOWN, SealedGame
+from sealed_game import DECK, HAND, PRIZES, UNKNOWN, SealedGame, SealedState
 
-from sneferu_cli.game import GAMES
+from sneferu_cli.game import GAMES, Learning
 
 
 class SealedRlGame(SealedGame):
     name = "sealed-rl"
+
+    def learning(self) -> Learning[SealedState]:
+        return SealedLearning(self)
+
+
+class SealedLearning(Learning[SealedState]):
+    game: SealedGame
 
     def action_names(self, players: int, variant: str) -> list[str]:
         return [f"bid {c}" for c in DECK]
@@ -31,7 +38,7 @@ class SealedRlGame(SealedGame):
         return (3 * len(DECK) + 2 * len(PRIZES) + 2 * players,)
 
     def observation(self, state: Any, seat: int) -> list[float]:
-        seen = self.from_position(self.view(state, seat))
+        seen = self.game.from_position(self.game.view(state, seat))
         hand = seen.hands[seat] or []
         out = [1.0 if c in hand else 0.0 for c in DECK]
         out += [1.0 if c in seen.played else 0.0 for c in DECK]

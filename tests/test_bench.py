@@ -360,7 +360,7 @@ def test_bench_bindings_of_one_game_and_its_errors():
                         "--game", "nim"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
     assert r.stderr == ("sneferu: Invalid value for --game: Nim has no action encoding "
-                        "(Game.action_names) (see 'sneferu bench --help')\n")
+                        "(Game.learning) (see 'sneferu bench --help')\n")
 
 
 def test_bench_bindings_without_the_rl_extra_is_one_line():

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from support import ROOT, run_cli
 
-from sneferu_cli.game import GAMES, game_names, get_game
+from sneferu_cli.game import GAMES, game_names, get_game, seat_view
 from sneferu_cli.record import parse_records
 from sneferu_cli.record.model import TurnEvent, seat_turns
 from sneferu_cli.record.replay import position_at
@@ -38,9 +38,9 @@ def test_every_go_is_preceded_by_the_position_as_it_stands(tmp_path: Path, name:
     turns = [e for e in record.events if isinstance(e, TurnEvent)]
     # the position before each turn of seat 1 (alone, or in a simultaneous step): after
     # the turns before it and their draws, as seat 1 may see it (Game.view)
-    expected = [f"position {game.view(position_at(GameEntry(record), k, edition), 0)}"
+    expected = [f"position {seat_view(game, position_at(GameEntry(record), k, edition), 0)}"
                 for k, t in enumerate(turns) if any(m.seat == 1 for m in seat_turns(t))]
-    final = game.view(position_at(GameEntry(record), -1, edition), 0)
+    final = seat_view(game, position_at(GameEntry(record), -1, edition), 0)
     lines = log.read_text().splitlines()
     assert lines[:-2] == expected
     assert lines[-2:] == [f"position {final}", "gameover ranks " + " ".join(

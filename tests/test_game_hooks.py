@@ -6,11 +6,12 @@ give."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from nim_game import register
 
-from sneferu_cli.game import get_game
+from sneferu_cli.game import Tools, get_game
 from sneferu_cli.games.sneferu import bench, record
 from sneferu_cli.games.sneferu import serve as sneferu_serve
 from sneferu_cli.games.sneferu.search import search
@@ -34,10 +35,12 @@ def test_the_defaults_say_nothing_of_a_game_without_them():
     assert NIM.setup_tags(state, drawn=True) == (None, [None, None, None])
     assert NIM.seat_setup_of(state, 0) is None
     assert NIM.solo_result(state) is None
-    assert NIM.search(state, iterations=5) is None
-    assert NIM.turn_steps() is None
-    assert NIM.rules_bench(3, None, 2, 1, NIM.standard_edition()) is None
-    assert NIM.perft(state, 2) is None
+    assert NIM.tools() is None and NIM.turn_steps() is None and NIM.hidden() is None
+    assert NIM.learning() is None and NIM.fast_paths() is None
+    tools = Tools[Any, Any]()  # what a game that offers some tools inherits for the rest
+    assert tools.search(state, iterations=5) is None
+    assert tools.rules_bench(3, None, 2, 1, NIM.standard_edition()) is None
+    assert tools.perft(state, 2) is None
 
 
 def test_the_default_words_for_what_a_position_waits_for():
@@ -89,14 +92,14 @@ def test_sneferus_record_members_are_its_record_module():
 
 def test_sneferus_search_is_its_own_and_refuses_a_seat_not_deciding():
     state = _decision(SNEFERU, 2)
-    own = SNEFERU.search(state, iterations=20, seed=3)
+    own = SNEFERU.tools().search(state, iterations=20, seed=3)
     assert own is not None
     assert [str(m.move) for m in own.moves] == [
         str(m.move) for m in search(state, iterations=20, seed=3).moves]
     assert analyse(SNEFERU, state, iterations=20, seed=3).moves == own.moves
     other = 1 - state.current_seat()
     with pytest.raises(ValueError, match=rf"^analyse: seat {other + 1} has no decision"):
-        SNEFERU.search(state, seat=other, iterations=20)
+        SNEFERU.tools().search(state, seat=other, iterations=20)
 
 
 def test_sneferus_turn_steps_are_its_serve_module():
@@ -117,12 +120,12 @@ def test_sneferus_turn_steps_are_its_serve_module():
 
 def test_sneferus_perft_and_rules_bench_are_its_bench_module():
     state = SNEFERU.new_game(2)
-    got = SNEFERU.perft(state, 2)
+    got = SNEFERU.tools().perft(state, 2)
     assert got is not None
     assert (got.counts, got.moves) == ((4, 12), 0)
     assert got.record() == bench.perft_counts(state, 2).record()
     assert got.python.startswith("3.")
-    report = SNEFERU.rules_bench(2, None, 2, 1, SNEFERU.standard_edition())
+    report = SNEFERU.tools().rules_bench(2, None, 2, 1, SNEFERU.standard_edition())
     assert report is not None
     assert [(f.what, f.count) for f in report.figures] == [
         (f.what, f.count) for f in bench.run_bench(2, None, 2, 1).figures]

@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sealed_game import register
 
-from sneferu_cli.game import GAMES, Game, game_names, get_game
+from sneferu_cli.game import GAMES, Game, game_names, get_game, seat_view
 
 register()
 NAMES = [n for n in game_names() if GAMES[n].startswith("sneferu_cli.")] + ["sealed"]
@@ -41,19 +41,19 @@ VIEW_SETTINGS = settings(max_examples=8, deadline=None,
 def check_views(game: Game, state: Any, rng: random.Random) -> None:
     deciding = game.deciding_seats(state)
     for seat in range(game.players_of(state)):
-        view = game.view(state, seat)
-        if not game.hidden_information:
+        view = seat_view(game, state, seat)
+        if game.hidden() is None:
             assert view == game.to_position(state)
             continue
         seen = game.from_position(view, game.edition_of(state))
-        assert game.view(seen, seat) == view
+        assert seat_view(game, seen, seat) == view
         assert (seat in game.deciding_seats(seen)) == (seat in deciding)
-        assert game.legal_moves_of(seen, seat) == game.legal_moves_of(state, seat)
-        full = game.determinize(seen, seat, rng)
+        assert game.legal_moves(seen, seat) == game.legal_moves(state, seat)
+        full = game.hidden().determinize(seen, seat, rng)
         game.check(full)
-        assert game.view(full, seat) == view
-        assert game.view(seen, seat) == view  # determinize changed nothing in its argument
-        assert game.legal_moves_of(full, seat) == game.legal_moves_of(state, seat)
+        assert seat_view(game, full, seat) == view
+        assert seat_view(game, seen, seat) == view  # determinize changed nothing in its argument
+        assert game.legal_moves(full, seat) == game.legal_moves(state, seat)
 
 
 def check_node(game: Game, state: Any, rng: random.Random) -> dict[int, str]:
@@ -67,7 +67,7 @@ def check_node(game: Game, state: Any, rng: random.Random) -> dict[int, str]:
         assert len(deciding) == 1
     moves: dict[int, str] = {}
     for seat in range(game.players_of(state)):
-        legal = game.legal_moves_of(state, seat)
+        legal = game.legal_moves(state, seat)
         if seat not in deciding:
             assert legal == []
             continue
@@ -75,21 +75,21 @@ def check_node(game: Game, state: Any, rng: random.Random) -> dict[int, str]:
         moves[seat] = rng.choice(legal)
     if len(deciding) > 1:
         # Two different moves of the first seat: the others' views are the same.
-        first = game.legal_moves_of(state, deciding[0])
+        first = game.legal_moves(state, deciding[0])
         if len(first) > 1:
             one, two = state.clone(), state.clone()
-            game.apply_move_of(one, deciding[0], first[0])
-            game.apply_move_of(two, deciding[0], first[1])
+            game.apply_move(one, first[0], deciding[0])
+            game.apply_move(two, first[1], deciding[0])
             for seat in range(game.players_of(state)):
                 if seat != deciding[0]:
-                    assert game.view(one, seat) == game.view(two, seat)
+                    assert seat_view(game, one, seat) == seat_view(game, two, seat)
         # Any order of collection, and apply_move's seat order, give the same state.
         results = set()
         for order in (list(deciding), list(reversed(deciding)),
                       rng.sample(list(deciding), len(deciding))):
             child = state.clone()
             for seat in order:
-                assert game.apply_move_of(child, seat, moves[seat]) == moves[seat]
+                assert game.apply_move(child, moves[seat], seat) == moves[seat]
             results.add(game.to_position(child))
         child = state.clone()
         for seat in deciding:
@@ -102,8 +102,8 @@ def check_node(game: Game, state: Any, rng: random.Random) -> dict[int, str]:
         before.retire(gone)
         for seat in deciding:
             if seat != gone:
-                game.apply_move_of(before, seat, moves[seat])
-                game.apply_move_of(after, seat, moves[seat])
+                game.apply_move(before, moves[seat], seat)
+                game.apply_move(after, moves[seat], seat)
         after.retire(gone)
         assert game.to_position(before) == game.to_position(after)
     return moves
@@ -125,7 +125,7 @@ def play(game: Game, players: int, seed: int) -> Any:
         if len(seats) > 1 and rng.random() < 0.05:
             state.retire(seats.pop())
         for seat in seats:
-            game.apply_move_of(state, seat, moves[seat])
+            game.apply_move(state, moves[seat], seat)
             game.check(state)
     raise AssertionError(f"no end after {MAX_STEPS} events")
 
@@ -139,4 +139,4 @@ def test_simultaneous_nodes_and_views_keep_the_interface_promises(name, data):
     seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
     state = play(game, players, seed)
     assert game.deciding_seats(state) == ()
-    assert all(game.legal_moves_of(state, s) == [] for s in range(players))
+    assert all(game.legal_moves(state, s) == [] for s in range(players))

@@ -17,7 +17,7 @@ from support import ROOT, require_program, run_cli
 from sneferu_cli.arbiter.bundled import engine_command
 from sneferu_cli.arbiter.engine import Engine
 from sneferu_cli.arbiter.game import TimeControl, play_game
-from sneferu_cli.game import get_game
+from sneferu_cli.game import get_game, seat_view
 from sneferu_cli.record.model import Simultaneous, Turn
 from sneferu_cli.search import search_game
 
@@ -207,10 +207,11 @@ def silver_gold_truths() -> tuple[Any, Any]:
     rng = random.Random(2)
     while truth.is_chance_node():
         game.apply_outcome(truth, game.sample_outcome(truth, rng))
-    other = game.determinize(game.from_position(game.view(truth, 1)), 1, random.Random(5))
-    assert game.view(truth, 1) == game.view(other, 1)
+    seen = game.from_position(seat_view(game, truth, 1))
+    other = game.hidden().determinize(seen, 1, random.Random(5))
+    assert seat_view(game, truth, 1) == seat_view(game, other, 1)
     assert game.to_position(truth) != game.to_position(other)
-    assert game.view(truth, 0) != game.view(other, 0)
+    assert seat_view(game, truth, 0) != seat_view(game, other, 0)
     assert game.deciding_seats(truth) == (0, 1, 2)
     return truth, other
 
@@ -228,7 +229,7 @@ def test_silver_gold_engines_see_only_their_view(engine, options):
                               options, game, start, 8).move
             for start in silver_gold_truths()]
     assert kept[0] == kept[1]
-    assert kept[0] in game.legal_moves_of(silver_gold_truths()[0], 1)
+    assert kept[0] in game.legal_moves(silver_gold_truths()[0], 1)
 
 
 def test_silver_gold_analyse_knows_only_the_seats_view():
@@ -236,7 +237,7 @@ def test_silver_gold_analyse_knows_only_the_seats_view():
     seat 2's view; --seat 1 (seat 1's own view) another."""
     game = get_game("silver-gold")
     truth, other = silver_gold_truths()
-    texts = [game.to_position(truth), game.to_position(other), game.view(truth, 1)]
+    texts = [game.to_position(truth), game.to_position(other), seat_view(game, truth, 1)]
     out = [run_cli("position", "analyse", "--game", "silver-gold", "--seat", "2",
                    "--iterations", "40", "--top", "0", text) for text in texts]
     assert all(r.returncode == 0 for r in out), out[0].stderr
@@ -245,4 +246,4 @@ def test_silver_gold_analyse_knows_only_the_seats_view():
     assert lines[0].startswith("seat 2 to move: 40 playouts, ")
     assert len(lines) == 1 + 6  # keep two of four cards: 6 ways
     moves = run_cli("position", "moves", "--game", "silver-gold", "--seat", "3", texts[0])
-    assert moves.stdout.splitlines() == game.legal_moves_of(truth, 2)
+    assert moves.stdout.splitlines() == game.legal_moves(truth, 2)

@@ -228,10 +228,10 @@ def test_spiel_state_is_the_position_in_openspiel():
         if state.is_chance_node():  # 6 random moves at least, up to a decision of seat 2
             IMHOTEP.apply_outcome(state, IMHOTEP.sample_outcome(state, rng))
         else:
-            IMHOTEP.apply_listed_move(state, rng.choice(IMHOTEP.legal_moves(state)))
+            IMHOTEP.apply_move(state, rng.choice(IMHOTEP.legal_moves(state)), listed=True)
             moves += 1
     spiel = spiel_state("imhotep", IMHOTEP.to_position(state))
-    encoding = IMHOTEP.encoding(3, "ABAAB")
+    encoding = IMHOTEP.learning().encoding(3, "ABAAB")
     assert str(spiel.get_game()) == "sneferu_imhotep(players=3,variant=ABAAB)"
     assert (spiel.current_player(), spiel.history()) == (1, [])
     assert spiel.legal_actions() == sorted(encoding.action_id(m)

@@ -39,7 +39,7 @@ import pyspiel  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import sneferu_cli.rl.openspiel as spiel  # noqa: E402
-from sneferu_cli.game import Encoding, Game, get_game  # noqa: E402
+from sneferu_cli.game import Encoding, Game, get_game, seat_view  # noqa: E402
 from sneferu_cli.rl import encoded_games, returns, unencoded_games  # noqa: E402
 from sneferu_cli.rl.pettingzoo import env  # noqa: E402
 
@@ -58,9 +58,9 @@ def test_encoded_games() -> None:
                                  "sneferu_sealed_parts"]
     assert spiel.register() == spiel.SHORT_NAMES  # once each
     nim_game.register()  # a test-only game with no encoding: every registered game has one
-    assert "nim: no action encoding (Game.action_names), not bound" in unencoded_games()
+    assert "nim: no action encoding (Game.learning), not bound" in unencoded_games()
     with pytest.raises(ValueError, match=r"^Nim has no action encoding yet "
-                                         r"\(Game.action_names\)$"):
+                                         r"\(Game.learning\)$"):
         env(game="nim", players=2)
 
 
@@ -71,9 +71,9 @@ def test_round_trip(name: str, players: int, seed: int) -> None:
     game = get_game(name)
     rng = random.Random(seed)
     variant = rng.choice(game.variants)
-    encoding = game.encoding(players, variant)
+    encoding = game.learning().encoding(players, variant)
     assert encoding is not None
-    shape = game.observation_shape(players, variant)
+    shape = game.learning().observation_shape(players, variant)
     state = game.new_game(players, variant=variant)
     while not state.is_over():
         if state.is_chance_node():
@@ -81,21 +81,21 @@ def test_round_trip(name: str, players: int, seed: int) -> None:
             game.apply_outcome(state, game.sample_outcome(state, rng))
             continue
         for seat in range(players):
-            observation = game.observation(state, seat)
+            observation = game.learning().observation(state, seat)
             assert len(observation) == shape[0]
-            seen = game.from_position(game.view(state, seat))
-            assert game.observation(seen, seat) == observation
+            seen = game.from_position(seat_view(game, state, seat))
+            assert game.learning().observation(seen, seat) == observation
         seat = rng.choice(game.deciding_seats(state))
-        moves = game.legal_moves_of(state, seat)
+        moves = game.legal_moves(state, seat)
         ids = [encoding.action_ids(m) for m in moves]
         assert len(set(ids)) == len(ids)
         assert all(1 <= len(i) <= encoding.max_parts for i in ids)
         assert all(0 <= a < encoding.actions for i in ids for a in i)
         assert [tuple(encoding.moves[a] for a in i) for i in ids] \
-            == [game.action_parts(m) for m in moves]
+            == [game.learning().action_parts(m) for m in moves]
         whole = set(ids)
         assert not any(i[:k] in whole for i in ids for k in range(1, len(i)))  # prefix-free
-        game.apply_move_of(state, seat, rng.choice(moves))
+        game.apply_move(state, rng.choice(moves), seat)
     assert encoding.actions == len(set(encoding.moves))
 
 
@@ -109,7 +109,7 @@ def check_outcome_parts(game: Game, encoding: Encoding, state: Any) -> None:
     probability is the product of its parts' (``chance_part_outcomes``, conditional, each
     step's summing to 1), which complete it at the last part only (``outcome_of_parts``)."""
     outcomes = game.chance_outcomes(state)
-    parts_of = [game.outcome_parts(o) for o, _ in outcomes]
+    parts_of = [game.learning().outcome_parts(o) for o, _ in outcomes]
     for (outcome, _), parts in zip(outcomes, parts_of, strict=True):
         assert 1 <= len(parts) <= encoding.max_outcome_parts
         assert tuple(encoding.outcomes[i] for i in encoding.outcome_ids(outcome)) == parts
@@ -123,17 +123,17 @@ def check_outcome_parts(game: Game, encoding: Encoding, state: Any) -> None:
         product = 1.0
         for k in range(len(parts)):
             if parts[:k] not in steps:
-                steps[parts[:k]] = dict(game.chance_part_outcomes(state, parts[:k]))
+                steps[parts[:k]] = dict(game.learning().chance_part_outcomes(state, parts[:k]))
                 assert sum(steps[parts[:k]].values()) == pytest.approx(1.0)
             product *= steps[parts[:k]][parts[k]]
             complete = outcome if k == len(parts) - 1 else None
-            assert game.outcome_of_parts(state, parts[:k + 1]) == complete
+            assert game.learning().outcome_of_parts(state, parts[:k + 1]) == complete
         assert product == pytest.approx(probability)
 
 
 def test_imhotep_encoding_numbers() -> None:
     """SPEC 16.1: the standard edition's ship tiles 4 4 3 3 3 2 2 1 have 22 slots."""
-    encoding = get_game("imhotep").encoding(3, "BBBBB+wrath")
+    encoding = get_game("imhotep").learning().encoding(3, "BBBBB+wrath")
     assert encoding is not None
     kinds = collections.Counter(m.split()[0] for m in encoding.moves)
     assert kinds == {
@@ -155,7 +155,7 @@ def test_imhotep_observation() -> None:
         "standard AAAAA 1:R2-2:0 R2-1,R2-3,R2-4,R2-5,R2-6,R2-7 4A:..../3A:.../3B:.../1A:. "
         "ENT,ENT,SAR,SAR - - - 0,0 0,0,2,2,2,2,2,10,2,2,3,3/0,0,0,0,0,0,0,0,0,0,0,0 "
         "2,27,0,-,as;3,26,0,-,- turn")
-    observation = game.observation(state, 1)
+    observation = game.learning().observation(state, 1)
     assert len(observation) == 1 + 2 * 2 + 2 * (4 + 12 + 6) + 22 * 3 + 8 * 6 + 4 * 13 + 1
     assert observation[:5] == [1 / 6, 0.0, 1.0, 1.0, 0.0]  # round; seat 2 sees; seat 1 plays
     assert observation[5:9] == [2 / 5, 27 / 30, 0.0, 0.0]  # seat 1: sled, quarry, score
@@ -168,7 +168,7 @@ def test_imhotep_observation() -> None:
 
 
 def test_action_ids_unknown() -> None:
-    encoding = get_game("imhotep").encoding(2)
+    encoding = get_game("imhotep").learning().encoding(2)
     assert encoding is not None
     assert encoding.actions == 1429
     assert encoding.moves[:3] == ("Q", "PASS", "L 4A.1")
@@ -394,7 +394,7 @@ def test_returns_from_ranking() -> None:
     game = get_game("sealed-rl")
     state = game.from_position("sealed prizes=- prize=- scores=4,1,1 hands=-/-/- bids=-,-,- "
                                "played=1.2.3.4.5.6.7.8.9 retired=0,0,0")
-    encoding = game.encoding(3)
+    encoding = game.learning().encoding(3)
     assert encoding is not None
     assert returns(encoding, state) == [1.0, -0.5, -0.5]
 

@@ -17,7 +17,7 @@ from sealed_game import UNKNOWN, register
 from serve_client import Server, untimed
 from support import ROOT
 
-from sneferu_cli.game import Game, get_game
+from sneferu_cli.game import Game, get_game, seat_view
 
 register()
 SEALED = get_game("sealed")
@@ -51,7 +51,7 @@ def play_through(server: Server, game: Game, players: int, seed: int,
                         if game.is_simultaneous(truth) else f"seat:{deciding[0] + 1}")
         for seat in range(players):
             (view,) = server.ok(f"position g1 seat={seat + 1}")
-            assert view == game.view(truth, seat)
+            assert view == seat_view(game, truth, seat)
             seen = game.from_position(view)
             state = msgspec.json.decode(server.ok(f"state g1 seat={seat + 1} legal")[0])
             assert state["position"] == view
@@ -62,11 +62,11 @@ def play_through(server: Server, game: Game, players: int, seed: int,
             picture = [line for line in game.picture(seen).splitlines() if line.strip()]
             assert server.ok(f"show g1 seat={seat + 1}") == picture
             moves = server.ok(f"moves g1 seat={seat + 1}")
-            assert moves == game.legal_moves_of(truth, seat) == state["legal"]["moves"]
+            assert moves == game.legal_moves(truth, seat) == state["legal"]["moves"]
             if check is not None:
                 check(seen, seat)
         seat = rng.choice(deciding)
-        move = rng.choice(game.legal_moves_of(truth, seat))
+        move = rng.choice(game.legal_moves(truth, seat))
         server.ok(f"play g1 seat={seat + 1} {move}")
         moves_played += 1
     ranking = server.ok("ranking g1")

@@ -29,7 +29,7 @@ from sneferu_cli.arbiter.engine import Engine
 from sneferu_cli.arbiter.game import TimeControl, play_game
 from sneferu_cli.arbiter.human import Human
 from sneferu_cli.arbiter.process import TrafficLog
-from sneferu_cli.game import get_game
+from sneferu_cli.game import get_game, seat_view
 from sneferu_cli.protocol.messages import NewGame
 from sneferu_cli.record.html import _moves
 from sneferu_cli.record.jsonl import read_json_records, records_to_json
@@ -88,7 +88,7 @@ def sealed_record() -> GameRecord:
             GAME.apply_outcome(state, e.outcome)
         else:
             for t in seat_turns(e):
-                GAME.apply_move_of(state, t.seat - 1, t.move)
+                GAME.apply_move(state, t.move, t.seat - 1)
     from sneferu_cli.record.replay import final_result
     header.result = final_result(state, GAME)[0]
     return GameRecord(header, events)
@@ -179,13 +179,13 @@ def test_a_retire_at_a_sealed_node_and_the_others_moves_replay_in_any_order():
     for o in ("~D1.5.9", "~D2.6.10", "~D3.7.11", "~P2"):
         GAME.apply_outcome(state, o)
     live = state.clone()
-    GAME.apply_move_of(live, 0, "bid 9")
-    GAME.apply_move_of(live, 2, "bid 7")
+    GAME.apply_move(live, "bid 9", 0)
+    GAME.apply_move(live, "bid 7", 2)
     live.retire(1)  # the last to answer fails: the step resolves
     replayed = state.clone()
     replayed.retire(1)
-    GAME.apply_move_of(replayed, 0, "bid 9")
-    GAME.apply_move_of(replayed, 2, "bid 7")
+    GAME.apply_move(replayed, "bid 9", 0)
+    GAME.apply_move(replayed, "bid 7", 2)
     assert GAME.to_position(live) == GAME.to_position(replayed)
     assert live.scores == [2, 0, 0] and live.prize is None
 
@@ -232,7 +232,7 @@ def test_the_seats_of_a_sealed_node_are_asked_at_once_and_see_only_their_view(se
                 assert not others & set(re.findall(r"bid (\d+)", x))
         # The last position before gameover is the seat's view of the final position.
         assert lines[lines.index(next(x for x in lines if x.startswith("gameover"))) - 1] \
-            == f"position {GAME.view(final, seat - 1)}"
+            == f"position {seat_view(GAME, final, seat - 1)}"
     # At once: every seat's go of a step is sent before any answer of that step is read.
     order = [line.split(" ", 2)[1:] for line in traffic.splitlines()]
     for step in range(3):
@@ -309,12 +309,12 @@ def test_a_human_at_a_sealed_node_sees_only_its_view_and_plays_its_own_move():
     state = GAME.new_game(2)
     for o in ("~D1.5.9", "~D2.6.10", "~P2"):
         GAME.apply_outcome(state, o)
-    GAME.apply_move_of(state, 0, "bid 9")  # sealed: seat 2 must not see it
+    GAME.apply_move(state, "bid 9", 0)  # sealed: seat 2 must not see it
     typed = io.StringIO("bid 9\n?\nbid 6\n")
     out = io.StringIO()
     human = Human(inp=typed, out=out)
     human.new_game(NewGame(2, 2, "standard", "standard", "sealed"))
-    request = TurnRequest(state, 1, f"position {GAME.view(state, 1)}", None, None, 0, 100,
+    request = TurnRequest(state, 1, f"position {seat_view(GAME, state, 1)}", None, None, 0, 100,
                           GAME, sealed=True)
     answer = human.play_turn(request)
     assert answer.move == "bid 6"

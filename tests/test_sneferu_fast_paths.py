@@ -50,7 +50,7 @@ def reference_texts(state: GameState) -> list[str]:
 def same_after(state: GameState, text: str) -> None:
     """``apply_listed_move`` of ``text`` leaves the state ``apply_move`` leaves."""
     fast, plain = state.clone(), state.clone()
-    GAME.apply_listed_move(fast, text)
+    GAME.apply_move(fast, text, listed=True)
     assert GAME.apply_move(plain, text) == text
     assert GAME.to_position(fast) == GAME.to_position(plain), (GAME.to_position(state), text)
     assert fast._turn_key(state.seat) == plain._turn_key(state.seat)
@@ -78,7 +78,7 @@ def test_the_fast_paths_equal_the_plain_ones(players: int, variant: str, edition
             assert texts == reference_texts(state), GAME.to_position(state)
         for text in texts if decisions % 7 == 0 else [rng.choice(texts)]:
             same_after(state, text)
-        GAME.apply_listed_move(state, rng.choice(texts))
+        GAME.apply_move(state, rng.choice(texts), listed=True)
     assert GAME.legal_moves(state) == []
 
 
@@ -104,7 +104,7 @@ def test_a_turn_copy_takes_a_turn_as_a_clone_does(players: int, variant: str,
                 assert GAME.to_position(copy) == GAME.to_position(clone), (before, turn)
                 assert copy._turn_key(state.seat) == clone._turn_key(state.seat)
             assert GAME.to_position(state) == before, turn
-        GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
+        GAME.apply_move(state, rng.choice(GAME.legal_moves(state)), listed=True)
 
 
 def kinds_of(state: GameState, text: str) -> set[str]:
@@ -135,7 +135,7 @@ def test_listed_moves_of_whole_games_apply_as_checked(players: int, setup: str |
         for text in [*special, rng.choice(texts)]:
             met |= kinds_of(state, text)
             same_after(state, text)
-        GAME.apply_listed_move(state, rng.choice(texts))
+        GAME.apply_move(state, rng.choice(texts), listed=True)
     assert start.is_over()
     assert met >= ({"buy alone"} if players == 1 else {"sail-back", "feast left"})
 
@@ -148,10 +148,10 @@ def test_a_kept_text_away_from_a_start_of_turn_is_refused_as_the_checked_move() 
     while state.is_chance_node():
         GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
     text = GAME.legal_moves(state)[0]
-    GAME.apply_listed_move(state, text)
+    GAME.apply_move(state, text, listed=True)
     assert state.is_chance_node() and state.tables.listed_number(text) >= 0  # the refill
     with pytest.raises(IllegalAction, match="the turn is already over"):
-        GAME.apply_listed_move(state, text)
+        GAME.apply_move(state, text, listed=True)
 
 
 def test_every_stored_start_of_random_games_lists_the_reference() -> None:
@@ -169,7 +169,7 @@ def test_every_stored_start_of_random_games_lists_the_reference() -> None:
                 met += 1
                 assert state.legal_turns() == state._legal_turns_reference()
                 assert GAME.legal_moves(state) == reference_texts(state)
-            GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
+            GAME.apply_move(state, rng.choice(GAME.legal_moves(state)), listed=True)
     assert met >= 5
 
 
@@ -261,7 +261,7 @@ def test_an_outcome_looked_up_is_checked_as_one_read() -> None:
         if state.is_chance_node():
             GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
         else:
-            GAME.apply_listed_move(state, GAME.legal_moves(state)[0])
+            GAME.apply_move(state, GAME.legal_moves(state)[0], listed=True)
     state.bag_total -= state.bag[0]
     state.bag[0] = 0  # no BT left
     with pytest.raises(IllegalAction) as looked_up:
@@ -314,7 +314,7 @@ def test_every_listing_is_its_turns_written(players: int, variant: str, edition:
         assert texts == [str(Move(turn)) for turn in at.legal_turns()], GAME.to_position(at)
         if n % 3 == 0:
             assert texts == reference_texts(at), GAME.to_position(at)
-        GAME.apply_listed_move(at, rng.choice(texts))
+        GAME.apply_move(at, rng.choice(texts), listed=True)
 
 
 @settings(max_examples=200, deadline=None)

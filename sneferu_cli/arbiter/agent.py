@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from ..game import Game, get_game
+from ..game import Game, get_game, seat_state, seat_view
 from ..protocol.messages import SEP, GameOver, NewGame, Position, is_listed_in
 from .process import EngineFault
 
@@ -26,8 +26,8 @@ class TurnRequest:
     milliseconds: ``movetime`` for a fixed time per move, else ``clock`` (every seat's
     remaining time) and ``inc``; ``margin`` is allowed beyond the limit. ``game`` is the
     game played (Sneferu when not given), ``state`` its state (the full state: only the
-    arbiter sees it). ``sealed``: the request is one of a simultaneous node, where the
-    legal moves and the move are the seat's own (``legal_moves_of``, ``apply_move_of``).
+    arbiter sees it). ``sealed``: the request is one of a simultaneous node (the move stays
+    sealed until every deciding seat's is in).
     """
 
     state: Any
@@ -53,8 +53,7 @@ class TurnRequest:
         """Every legal move of the seat, in move notation (computed once; the game's own
         list, not copied: never change it)."""
         if self._legal is None:
-            self._legal = (self.game.legal_moves_of(self.state, self.seat) if self.sealed
-                           else self.game.legal_moves(self.state))
+            self._legal = self.game.legal_moves(self.state, self.seat)
         return self._legal
 
     def apply(self, move: str) -> str:
@@ -62,32 +61,23 @@ class TurnRequest:
         (NotationError or the game's illegal-move ValueError leave ``state`` unchanged). A
         move written as listed (:meth:`is_listed`) is legal and canonical by construction:
         it is applied without checks."""
-        game = self.game
-        if self.sealed:
-            if self.is_listed(move):
-                game.apply_listed_move_of(self.state, self.seat, move)
-                return move
-            return game.apply_move_of(self.state, self.seat, move)
-        if self.is_listed(move):
-            game.apply_listed_move(self.state, move)
-            return move
-        return game.apply_move(self.state, move)
+        return self.game.apply_move(self.state, move, self.seat, listed=self.is_listed(move))
 
     def seen(self) -> Any:
         """The state as the seat may know it: the state itself, or (a game with hidden
         information) a state read from the seat's view, for pictures shown to a person."""
-        if not self.game.hidden_information:
+        if self.game.hidden() is None:
             return self.state
-        game = self.game
-        return game.from_position(game.view(self.state, self.seat), game.edition_of(self.state))
+        return seat_state(self.game, self.state, self.seat)
 
     def is_listed(self, move: str) -> bool:
         """True when ``move`` is written exactly as one of the legal moves listed (only
         once :meth:`legal` was called): it is legal by construction."""
         if self._legal is None:
             return False
-        if not self.sealed:
-            known = self.game.is_listed_move(self.state, move)  # at once, when it can tell
+        fast = self.game.fast_paths()
+        if fast is not None and not self.sealed:
+            known = fast.is_listed_move(self.state, move)  # at once, when it can tell
             if known is not None:
                 return known
         if self._line is not None:  # a search of the go line's text, not of its 300 strings
@@ -98,7 +88,7 @@ class TurnRequest:
         """The ``position`` line of the state as it stands, with no events (for an engine
         that declared ``feature currentposition``): the seat's view, which is the whole
         position in a game without hidden information."""
-        return str(Position(self.game.view(self.state, self.seat)))
+        return str(Position(seat_view(self.game, self.state, self.seat)))
 
     def legal_line(self) -> str:
         """The legal moves as the ``go`` line lists them, separated by ``SEP`` (joined once)."""

@@ -166,7 +166,7 @@ class _Match:
         n = len(agents)
         self.game = game
         self.at_once = at_once
-        self.views = game.hidden_information
+        self.views = game.hidden()
         if len(own) > n:
             raise ValueError(f"{len(own)} seat time controls for {n} agents")
         if builders is not None and game.seat_setup is None:
@@ -261,7 +261,8 @@ class _Match:
         """The request of ``seat``'s turn in the state now."""
         tc = self.tcs[seat]
         clock = None if tc.base is None else tuple(round(c) for c in self.clocks)
-        line = str(Position(self.game.view(self.state, seat))) if self.views else self.line
+        line = (str(Position(self.views.view(self.state, seat))) if self.views is not None
+                else self.line)
         return TurnRequest(self.state, seat, line, tc.movetime, clock, tc.inc, tc.margin,
                            self.game, sealed)
 
@@ -386,8 +387,8 @@ class _Match:
         for i, agent in enumerate(self.agents):
             if header.result[i].retired:
                 continue
-            if self.views:
-                shown = Position(self.game.view(state, i))
+            if self.views is not None:
+                shown = Position(self.views.view(state, i))
             elif "currentposition" in getattr(agent, "features", ()):
                 if current is None:
                     current = Position(self.game.to_position(state))

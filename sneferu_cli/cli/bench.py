@@ -115,7 +115,9 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
         raise click.UsageError("--depth and --json go with --perft")
     edition = load_for(game, edition_path)
     start_game(game, players, builders, None, edition)  # the rules' checks of the builders
-    rules: RulesBench | None = game.rules_bench(players, builders, games, seed, edition)
+    tools = game.tools()
+    rules: RulesBench | None = (None if tools is None else
+                                tools.rules_bench(players, builders, games, seed, edition))
     if rules is None:
         rules = run_game_bench(game, players, games, seed, edition)
     _engines_part(rules.table(), rules_only, rules.figures, players, builders, engine_games,
@@ -155,8 +157,8 @@ def _bindings(game: Game | None, players: int | None, games: int, seed: int,
         flags = {p.name: p.opts[0] for p in click.get_current_context().command.params}
         raise click.UsageError(f"{min(flags[name] for name in extra)} does not go with "
                                "--bindings")
-    if game is not None and game.encoding(game.players[0]) is None:
-        raise click.BadParameter(f"{game.title} has no action encoding (Game.action_names)",
+    if game is not None and game.learning() is None:
+        raise click.BadParameter(f"{game.title} has no action encoding (Game.learning)",
                                  param_hint="--game")
     from ..rl import encoded_games
     from ..rl.bench import bindings_bench, bindings_table
@@ -187,7 +189,9 @@ def _given(ctx: click.Context) -> set[str]:
 
 def _perft(game: Game, text: str, depth: int, as_json: bool, edition_path: str | None
            ) -> None:
-    result = game.perft(read_game_position(game, text, edition_path), depth)
+    tools = game.tools()
+    result = (None if tools is None
+              else tools.perft(read_game_position(game, text, edition_path), depth))
     if result is None:
         raise click.UsageError(f"--perft: {game.title} offers no perft counts")
     if as_json:

@@ -92,7 +92,7 @@ def moves(pos: str, count: bool, steps: bool, seat: int | None, game: Game,
     elif turn_steps is not None:
         rows = turn_steps.legal_steps(state)
     elif seat is not None:
-        rows = game.legal_moves_of(state, _deciding(game, state, seat))
+        rows = game.legal_moves(state, _deciding(game, state, seat))
     else:
         rows = game.legal_moves(state)
     if count:

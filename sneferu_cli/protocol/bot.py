@@ -106,7 +106,7 @@ class Bot:
         sealed choices; elsewhere those of the current seat, which is this bot's)."""
         game = self.game
         if game.is_simultaneous(state):
-            return game.legal_moves_of(state, self.seat)
+            return game.legal_moves(state, self.seat)
         return game.legal_moves(state)
 
     def game_edition(self) -> Any:

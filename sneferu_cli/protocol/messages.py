@@ -432,7 +432,8 @@ def read_arbiter_line(line: str) -> ArbiterMessage:
 # anything else returns None and goes through Lark, which gives the value or words the
 # error. tests/test_protocol_fast.py checks the agreement on generated lines and mutations.
 
-_MOVE = get_game(DEFAULT_GAME).move_pattern or r"(?!)"
+_FAST = get_game(DEFAULT_GAME).fast_paths()
+_MOVE = (_FAST and _FAST.move_pattern) or r"(?!)"
 """The default game's move notation as a regular expression (its ``Game.move_pattern``;
 one that matches nothing when it has none, so that every ``move`` goes through Lark)."""
 _ANSWER_RE = re.compile(rf"move +({_MOVE})")

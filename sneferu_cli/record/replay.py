@@ -162,7 +162,7 @@ def plies(entry: GameEntry, edition: Any, source: str = "<records>") -> Iterator
                            else f"{what}: only seat {deciding[0]} decides here")
             for t in moves:
                 try:
-                    game.apply_move_of(state, t.seat - 1, t.move)
+                    game.apply_move(state, t.move, t.seat - 1)
                 except ValueError as e:
                     raise fail(f"{what}: seat {t.seat}'s {t.move!r}: {e}") from None
         elif isinstance(event, Chance):

@@ -30,13 +30,13 @@ def need(*modules: str) -> None:
 
 def encoded_games() -> list[Game]:
     """The registered games that have an action encoding, registry order."""
-    return [g for g in map(get_game, game_names()) if g.encoding(g.players[0]) is not None]
+    return [g for g in map(get_game, game_names()) if g.learning() is not None]
 
 
 def unencoded_games() -> list[str]:
     """One line per registered game the bindings skip: it has no action encoding."""
-    return [f"{g.name}: no action encoding (Game.action_names), not bound"
-            for g in map(get_game, game_names()) if g.encoding(g.players[0]) is None]
+    return [f"{g.name}: no action encoding (Game.learning), not bound"
+            for g in map(get_game, game_names()) if g.learning() is None]
 
 
 def returns(encoding: Encoding, state: object) -> list[float]:
@@ -64,7 +64,7 @@ class Decision:
         self.seat = seat
         self.names = encoding.moves
         self.moves = {encoding.action_ids(m): m
-                      for m in encoding.game.legal_moves_of(state, seat)}
+                      for m in encoding.game.legal_moves(state, seat)}
         """Each legal move by its action ids."""
         self.chosen: tuple[int, ...] = ()
         """The ids chosen so far (the parts of a move not complete yet)."""
@@ -102,7 +102,7 @@ def observation_size(encoding: Encoding) -> int:
     """The length of :func:`observation`: the game's observation tensor, and with a factored
     encoding one number more per action id."""
     size = 1
-    for n in encoding.game.observation_shape(encoding.players, encoding.variant):
+    for n in encoding.learning.observation_shape(encoding.players, encoding.variant):
         size *= n
     return size + (encoding.actions if encoding.max_parts > 1 else 0)
 
@@ -113,7 +113,7 @@ def observation(encoding: Encoding, state: Any, seat: int,
     (flattened), followed with a factored encoding by 1 for each action id the seat has
     chosen so far in its pending decision (``chosen``; 0 elsewhere and for every other
     seat). An ``array('d')`` from the game stays one (numpy reads its buffer at once)."""
-    out = encoding.game.observation(state, seat)
+    out = encoding.learning.observation(state, seat)
     if encoding.max_parts == 1:
         return out
     parts = _ZERO * encoding.actions

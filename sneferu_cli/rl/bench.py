@@ -102,7 +102,7 @@ def _interface_game(game: Game, players: int, variant: str, rng: random.Random
         if state.is_chance_node():
             game.apply_outcome(state, game.sample_outcome(state, rng))
         else:
-            game.apply_listed_move(state, rng.choice(game.legal_moves(state)))
+            game.apply_move(state, rng.choice(game.legal_moves(state)), listed=True)
             steps += 1
     return steps, steps
 

@@ -33,7 +33,7 @@ need("pyspiel", "numpy")
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 
-from ..game import Encoding, Game, get_game  # noqa: E402
+from ..game import Encoding, Game, get_game, seat_view  # noqa: E402
 
 __all__ = ["SHORT_NAMES", "register", "short_name", "spiel_players", "spiel_state"]
 
@@ -50,7 +50,7 @@ def spiel_players(game: Game) -> list[int]:
 
 
 def _game_type(game: Game) -> Any:
-    hidden = game.hidden_information
+    hidden = game.hidden() is not None
     players = spiel_players(game)
     info = pyspiel.GameType.Information
     return pyspiel.GameType(
@@ -85,14 +85,15 @@ class SneferuSpielGame(pyspiel.Game):  # type: ignore[misc]
                              f"players in OpenSpiel, not {players}")
         if variant not in self.rules.variants:
             raise ValueError(f"{self.rules.title} has no variant {variant!r}")
-        encoding = self.rules.encoding(players, variant)
-        assert encoding is not None
+        learning = self.rules.learning()
+        assert learning is not None
+        encoding = learning.encoding(players, variant)
         self.encoding: Encoding = encoding
         info = pyspiel.GameInfo(
             num_distinct_actions=encoding.actions,
             max_chance_outcomes=len(encoding.outcomes),
             num_players=players, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
-            max_game_length=self.rules.max_game_length(players, variant)
+            max_game_length=learning.max_game_length(players, variant)
             * max(encoding.max_parts, encoding.max_outcome_parts))
         super().__init__(_game_type(self.rules), info,
                          {"players": players, "variant": variant})
@@ -157,7 +158,8 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
             if self.encoding.max_outcome_parts == 1:
                 outcomes = rules.chance_outcomes(self.state)
             else:
-                outcomes = rules.chance_part_outcomes(self.state, self.chance_parts)
+                outcomes = self.encoding.learning.chance_part_outcomes(self.state,
+                                                                       self.chance_parts)
             position.chances = sorted((self.encoding.outcome_id(o), p) for o, p in outcomes)
         return list(position.chances)
 
@@ -174,7 +176,7 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
             text = self.encoding.outcomes[action]
             if self.encoding.max_outcome_parts > 1:
                 self.chance_parts += (text,)
-                outcome = rules.outcome_of_parts(self.state, self.chance_parts)
+                outcome = self.encoding.learning.outcome_of_parts(self.state, self.chance_parts)
                 if outcome is None:
                     return  # a part of an outcome: chance decides again, nobody sees it
                 text, self.chance_parts = outcome, ()
@@ -188,9 +190,10 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
                 return  # a part of a move: the same seat decides again
             text = move
             self.decision = None
-            rules.apply_listed_move(self.state, text)
+            rules.apply_move(self.state, text, listed=True)
+        hidden = rules.hidden()
         for seat, seen in enumerate(self.seen):
-            seen.append(rules.view(self.state, seat) if rules.hidden_information else text)
+            seen.append(text if hidden is None else hidden.view(self.state, seat))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -250,7 +253,7 @@ class SneferuObserver:
     def __init__(self, encoding: Encoding, recall: bool) -> None:
         self.encoding = encoding
         self.recall = recall
-        shape = encoding.game.observation_shape(encoding.players, encoding.variant)
+        shape = encoding.learning.observation_shape(encoding.players, encoding.variant)
         self.tensor = np.zeros(observation_size(encoding), np.float32)
         size = int(np.prod(shape))
         self.dict = {"observation": self.tensor[:size].reshape(shape)}
@@ -273,7 +276,7 @@ class SneferuObserver:
         if self.recall:
             text = "\n".join([f"seat {player + 1}", *state.seen[player]])
         else:
-            text = self.encoding.game.view(state.state, player)
+            text = seat_view(self.encoding.game, state.state, player)
         chosen = _chosen(state, player)
         if chosen:
             text += "\nchosen: " + " ; ".join(self.encoding.moves[a] for a in chosen)

@@ -58,15 +58,16 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{rules.title} has no variant {variant!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: only 'ansi' is offered")
-        encoding = rules.encoding(players, variant)
-        if encoding is None:
-            raise ValueError(f"{rules.title} has no action encoding yet (Game.action_names)")
+        learning = rules.learning()
+        if learning is None:
+            raise ValueError(f"{rules.title} has no action encoding yet (Game.learning)")
+        encoding = learning.encoding(players, variant)
         self.encoding: Encoding = encoding
         self.render_mode = render_mode
         self.metadata = {"render_modes": ["ansi"], "name": f"sneferu_{rules.name}",
                          "is_parallelizable": False}
         self.possible_agents = [f"seat_{s + 1}" for s in range(players)]
-        shape = (rules.observation_shape(players, encoding.variant) if encoding.max_parts == 1
+        shape = (learning.observation_shape(players, encoding.variant) if encoding.max_parts == 1
                  else (observation_size(encoding),))
         self._observation_spaces = {a: spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, shape, np.float32),
@@ -150,7 +151,7 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
         for a in self.agents:
             self.rewards[a] = 0.0
         if move is not None:
-            rules.apply_listed_move(self.state, move)
+            rules.apply_move(self.state, move, listed=True)
             self._advance()
         self._accumulate_rewards()
 

@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..game import Game
+from ..game import Game, seat_state
 from .analysis import Analysis, MoveStat
 from .uct import Node, check_budget, compare, select
 
@@ -116,7 +116,7 @@ class _Search:
     nodes: int = 0
 
     def __post_init__(self) -> None:
-        self.hidden = self.game.hidden_information
+        self.hidden = self.game.hidden()
         self.tree = self._new(self.root)
 
     def _new(self, state: Any) -> Node:
@@ -129,7 +129,8 @@ class _Search:
 
     def iterate(self) -> None:
         game, rng = self.game, self.rng
-        state = game.determinize(self.root, self.seat, rng) if self.hidden else self.root.clone()
+        state = (self.root.clone() if self.hidden is None
+                 else self.hidden.determinize(self.root, self.seat, rng))
         node = self.tree
         path = [node]
         while not state.is_over():
@@ -144,10 +145,10 @@ class _Search:
             elif isinstance(node, _Sealed) != game.is_simultaneous(state):
                 break  # a determinization unlike the one that made the node: play out
             elif isinstance(node, _Sealed):
-                joint = [(s, self._choose(node.of(s), game.legal_moves_of(state, s), path))
+                joint = [(s, self._choose(node.of(s), game.legal_moves(state, s), path))
                          for s in game.deciding_seats(state)]
                 for s, move in joint:
-                    game.apply_move_of(state, s, move)
+                    game.apply_move(state, move, s)
                 key = JOINT.join(move for _, move in joint)
                 child = node.children.get(key)
                 if child is None:
@@ -159,24 +160,24 @@ class _Search:
                 fresh = [m for m in legal if m not in node.children]
                 if fresh:
                     move = rng.choice(fresh)
-                    game.apply_listed_move(state, move)
+                    game.apply_move(state, move, listed=True)
                     child = node.children[move] = self._new(state)
                     path.append(child)
                     break
                 move, child = _select_among(node, legal, self.options.exploration)
-                game.apply_listed_move(state, move)
+                game.apply_move(state, move, listed=True)
             else:
                 if node.untried is None:
                     node.untried = game.legal_moves(state)
                     rng.shuffle(node.untried)
                 if node.untried:
                     move = node.untried.pop()
-                    game.apply_listed_move(state, move)
+                    game.apply_move(state, move, listed=True)
                     child = node.children[move] = self._new(state)
                     path.append(child)
                     break
                 move, child = select(node, self.options.exploration)
-                game.apply_listed_move(state, move)
+                game.apply_move(state, move, listed=True)
             node = child
             path.append(node)
         result = self._playout(state)
@@ -214,7 +215,7 @@ class _Search:
                 break
             # At a simultaneous node the current seat is the lowest still to decide: the
             # sealed moves are collected at random in seat order.
-            game.apply_listed_move(state, rng.choice(game.legal_moves(state)))
+            game.apply_move(state, rng.choice(game.legal_moves(state)), listed=True)
             moves += 1
         return rewards(game, state, self.options.spread)
 
@@ -231,7 +232,7 @@ class _Search:
                                   1.0 + (n - 1) * (1.0 - reward) if n > 1 else 2.0 - reward,
                                   win))
         untried = (root.untried or () if root is self.tree and not self.hidden
-                   else [m for m in self.game.legal_moves_of(self.root, self.seat)
+                   else [m for m in self.game.legal_moves(self.root, self.seat)
                          if m not in root.children])
         for move in untried:
             stats.append(MoveStat(move, 0, 0.0, 0.0, float(n) if n > 1 else 2.0,
@@ -283,11 +284,10 @@ def search_game(game: Game, state: Any, *, seat: int | None = None, iterations: 
                          f"deciding: {', '.join(str(s + 1) for s in game.deciding_seats(state))})")
     began = time.perf_counter()
     o = options or GenericOptions()
-    root = (game.from_position(game.view(state, seat), game.edition_of(state))
-            if game.hidden_information else state.clone())
+    root = seat_state(game, state, seat)
     s = _Search(game, root, o, random.Random(seed), game.players_of(state), seat,
                 game.evaluate(state) is not None)
-    if len(game.legal_moves_of(root, seat)) == 1:
+    if len(game.legal_moves(root, seat)) == 1:
         iterations = min(iterations, 1) if iterations else 1
     next_report = began + progress_every
     while not (iterations and s.visits >= iterations):
@@ -305,11 +305,13 @@ def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int 
             deadline: float | None = None, seed: int = 0,
             progress: Callable[[Analysis], None] | None = None) -> Analysis:
     """Search ``state`` of ``game`` for ``seat`` (by default the current seat) with the
-    game's own search when it has one (:meth:`Game.search`, SPEC 11.1), else with
+    game's own search when it has one (:meth:`Tools.search`, SPEC 11.1), else with
     :func:`search_game` (11.4), each with its default options; arguments and errors as
     :func:`search_game`."""
-    own = game.search(state, seat=seat, iterations=iterations, deadline=deadline, seed=seed,
-                      progress=progress)
+    tools = game.tools()
+    own = None if tools is None else tools.search(
+        state, seat=seat, iterations=iterations, deadline=deadline, seed=seed,
+        progress=progress)
     if own is not None:
         return own
     return search_game(game, state, seat=seat, iterations=iterations, deadline=deadline,

@@ -94,11 +94,11 @@ class Game:
         entry: Entry
         if rules.is_simultaneous(state):
             seat = state.current_seat() if seat is None else seat
-            entry = SealedMove(seat, rules.apply_move_of(state, seat, move))
+            entry = SealedMove(seat, rules.apply_move(state, move, seat))
         elif seat is None:
             entry = rules.apply_move(state, move)
         else:
-            entry = rules.apply_move_of(state, seat, move)
+            entry = rules.apply_move(state, move, seat)
         if self.steps is None:
             self._moves += 1
         self._record(entry, turn)
@@ -180,7 +180,7 @@ class Game:
 
     def _apply(self, state: Any, entry: Entry) -> None:
         if isinstance(entry, SealedMove):
-            self.rules.apply_move_of(state, entry.seat, entry.move)
+            self.rules.apply_move(state, entry.move, entry.seat)
         elif not isinstance(entry, str):
             assert self.steps is not None  # only such a game has steps in its history
             self.steps.apply_step(state, entry)

@@ -35,7 +35,7 @@ from typing import Any
 
 import msgspec
 
-from ..game import DEFAULT_GAME, get_game
+from ..game import DEFAULT_GAME, get_game, seat_state, seat_view
 from ..game import Game as Rules
 from ..record.jsonl import read_any
 from ..record.model import SeatResult, SoloScore
@@ -274,7 +274,7 @@ class Session:
                 seat = _seat(game, request.seat)
                 return MoveList([] if state.is_over() or state.is_chance_node()
                                 else game.rules.legal_moves(state) if seat is None
-                                else game.rules.legal_moves_of(state, seat))
+                                else game.rules.legal_moves(state, seat))
             case Steps():
                 game = self._sneferu(request.game, "steps")
                 assert game.steps is not None
@@ -304,7 +304,7 @@ class Session:
                 game = self._game(request.game)
                 seat = _seat(game, request.seat)
                 return PositionText(game.rules.to_position(game.state) if seat is None
-                                    else game.rules.view(game.state, seat))
+                                    else seat_view(game.rules, game.state, seat))
             case State():
                 game = self._game(request.game)
                 seat = _seat(game, request.seat)
@@ -492,9 +492,9 @@ def _known(game: Game, seat: int | None) -> Any:
     """What ``seat`` may know of the game: the state its view describes (the whole state
     when no seat is named, or nothing is hidden)."""
     rules, state = game.rules, game.state
-    if seat is None or not rules.hidden_information:
+    if seat is None or rules.hidden() is None:
         return state
-    return rules.from_position(rules.view(state, seat), rules.edition_of(state))
+    return seat_state(rules, state, seat)
 
 
 def _standings(game: Game) -> Standings:

@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from ..game import Game, get_game
+from ..game import Game, get_game, seat_view
 
 
 class OutcomeOdds(msgspec.Struct, frozen=True):
@@ -76,13 +76,13 @@ def game_doc(game: Game, state: Any, legal: bool = False, seat: int | None = Non
     doc = GameDoc(
         game=game.name, edition=game.edition_of(state).name, variant=game.variant_of(state),
         players=game.players_of(state),
-        position=game.to_position(state) if seat is None else game.view(state, seat),
+        position=game.to_position(state) if seat is None else seat_view(game, state, seat),
         turn=DecisionDoc(over, chance, None if over or chance else state.current_seat() + 1,
                          [s + 1 for s in game.deciding_seats(state)] if sealed else None),
         data=game.page_data(state))
     if legal:
         moves = ([] if over or chance else game.legal_moves(state) if seat is None
-                 else game.legal_moves_of(state, seat))
+                 else game.legal_moves(state, seat))
         doc = msgspec.structs.replace(doc, legal=LegalDoc(
             moves=moves, steps=[], outcomes=game_odds(game, state)))
     return doc

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from support import play_with_mcts
 
 import sneferu_cli.rl.openspiel  # noqa: F401  (registers sneferu_akropolis)
+from sneferu_cli.game import seat_view
 from sneferu_cli.games.akropolis import GAME
 from sneferu_cli.games.akropolis.actions import layout, positions, turns_per_seat
 from sneferu_cli.games.akropolis.geometry import q_of, r_of
@@ -44,14 +45,14 @@ def test_counts_per_set_up() -> None:
         (3, "hmbtgA"): (20, 5164, 5175, 61, 124193),
     }
     for (players, variant), (turns, places, actions, tiles, size) in expected.items():
-        encoding = GAME.encoding(players, variant)
+        encoding = GAME.learning().encoding(players, variant)
         assert encoding is not None
         assert turns_per_seat(players, variant) == turns
         assert len(positions(players, variant)) == places
         assert (encoding.actions, len(encoding.outcomes)) == (actions, tiles)
         assert encoding.max_parts == 3
-        assert GAME.max_game_length(players, variant) == 2 * tiles - 1
-        assert GAME.observation_shape(players, variant) == (size,)
+        assert GAME.learning().max_game_length(players, variant) == 2 * tiles - 1
+        assert GAME.learning().observation_shape(players, variant) == (size,)
         # size: 3 one-hots, 4 per seat, 35 per site place, 1 per tile, 8 planes per seat
         assert size == 3 * players + 4 * players + 35 * (players + 2) + tiles \
             + 8 * players * places
@@ -62,17 +63,17 @@ def test_counts_per_set_up() -> None:
 
 def names(players: int, variant: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The action and chance-outcome names of a set-up."""
-    encoding = GAME.encoding(players, variant)
+    encoding = GAME.learning().encoding(players, variant)
     assert encoding is not None
     return encoding.moves, encoding.outcomes
 
 
 def test_named_ids() -> None:
-    encoding = GAME.encoding(2, "hmbtga")
+    encoding = GAME.learning().encoding(2, "hmbtga")
     assert encoding is not None
     assert encoding.moves[:5] == ("take 1", "take 2", "take 3", "take 4", "at -37,1")
     assert encoding.moves[-7:] == ("at 37,0", "r0", "r1", "r2", "r3", "r4", "r5")
-    assert GAME.action_parts("3 @0,-1 r5") == ("take 3", "at 0,-1", "r5")
+    assert GAME.learning().action_parts("3 @0,-1 r5") == ("take 3", "at 0,-1", "r5")
     assert encoding.action_ids("1 @0,0 r2") == (0, 2112, 4222)
     assert encoding.action_ids("4 @-1,-1 r0") == (3, 2036, 4220)
     assert encoding.moves[2112] == "at 0,0" and encoding.moves[2036] == "at -1,-1"
@@ -125,7 +126,7 @@ def test_turns_per_seat_and_game_length() -> None:
             turns[state.current_seat()] += 1
             GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
         assert turns == [turns_per_seat(players, variant)] * players
-        assert events == GAME.max_game_length(players, variant)
+        assert events == GAME.learning().max_game_length(players, variant)
 
 
 @settings(max_examples=5, deadline=None)
@@ -149,7 +150,7 @@ def test_random_games_stay_in_the_bound(set_up: tuple[int, str], seed: int) -> N
             for hex_ in ((q, r), (q + a[0], r + a[1]), (q + b[0], r + b[1])):
                 assert hex_ in listed
                 assert from_start(hex_) <= 2 * laid
-        assert all(0.0 <= x <= 1.0 for x in GAME.observation(state, seat))
+        assert all(0.0 <= x <= 1.0 for x in GAME.learning().observation(state, seat))
         GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
 
 
@@ -195,7 +196,7 @@ def test_a_retired_rival_lets_a_city_leave_the_bound() -> None:
     """The one exception the module names: with seat 2 retired (the arbiter's doing, never
     the bindings'), seat 1 plays every turn and lays its 19th tile 38 steps out, a move
     with no id, and the observation leaves its hexes out."""
-    encoding = GAME.encoding(2, "hmbtga")
+    encoding = GAME.learning().encoding(2, "hmbtga")
     assert encoding is not None
     rng = random.Random(0)
     state = GAME.new_game(2)
@@ -214,9 +215,9 @@ def test_a_retired_rival_lets_a_city_leave_the_bound() -> None:
                                          r"'at 38,0' with no action id$"):
         encoding.action_ids("1 @38,0 r0")
     GAME.apply_move(state, "1 @38,0 r0")  # the observation leaves out what lies beyond
-    seen = GAME.observation(state, 0)
+    seen = GAME.learning().observation(state, 0)
     lay = layout(2, "hmbtga")
-    assert (len(seen),) == GAME.observation_shape(2, "hmbtga")
+    assert (len(seen),) == GAME.learning().observation_shape(2, "hmbtga")
     assert all(0.0 <= x <= 1.0 for x in seen)  # 19 tiles laid count as the bound's 18
     levels = seen[lay.cities_at + 7 * len(lay.positions):lay.cities_at + 8 * len(lay.positions)]
     inside = [c for c in state.cities[0].cells if from_start((q_of(c), r_of(c))) <= 36]
@@ -227,7 +228,7 @@ def test_every_place_and_rotation_is_taken() -> None:
     """take 1 … n+2 and r0 … r5 each name a legal move's part in random games (seats that
     always take the free tile gather stones for the dearest place)."""
     for players in (2, 3, 4):
-        encoding = GAME.encoding(players, "hmbtga")
+        encoding = GAME.learning().encoding(players, "hmbtga")
         assert encoding is not None
         seen: set[str] = set()
         rng = random.Random(5)
@@ -238,7 +239,7 @@ def test_every_place_and_rotation_is_taken() -> None:
                     GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
                     continue
                 moves = GAME.legal_moves(state)
-                seen.update(p for m in moves for p in GAME.action_parts(m)
+                seen.update(p for m in moves for p in GAME.learning().action_parts(m)
                             if not p.startswith("at "))
                 GAME.apply_move(state, rng.choice([m for m in moves if m[0] == "1"]))
         assert seen == {f"take {p}" for p in range(1, players + 3)} | {
@@ -251,8 +252,9 @@ def test_observation_of_a_position() -> None:
     state = GAME.from_position(
         "standard HMBTGa 2 2 T02,?,?,? 2:T05@1,-1r0/T22@0,0r0 1:T01@1,-1r0")
     lay = layout(2, "HMBTGa")
-    seen = list(GAME.observation(state, 0))
-    assert seen == list(GAME.observation(GAME.from_position(GAME.view(state, 0)), 0))
+    seen = list(GAME.learning().observation(state, 0))
+    seen_state = GAME.from_position(seat_view(GAME, state, 0))
+    assert seen == list(GAME.learning().observation(seen_state, 0))
     assert seen[:6] == [1.0, 0.0, 0.0, 0.0, 0.0, 1.0]  # seat 1 sees; a chance node; chief 2
     stones = 2 + 3 * 18  # seat 2's start and 3 quarries a turn, 18 turns
     assert seen[6:14] == [2 / stones, 2 / 102, 2 / 18, 0.0,  # seat 1: 2 points (stones)
@@ -278,7 +280,7 @@ def test_observation_of_a_position() -> None:
     assert planes(1, 5, 5) == [0] * 8
     # 7 positions a city: a type or quarry and a level each, and one plaza
     assert sum(1 for x in seen[lay.cities_at:] if x) == 2 * (7 * 2 + 1)
-    seat2 = list(GAME.observation(state, 1))
+    seat2 = list(GAME.learning().observation(state, 1))
     assert seat2[:2] == [0.0, 1.0] and seat2[2:] == seen[2:]
 
 
@@ -286,7 +288,7 @@ def test_mcts_plays() -> None:
     """OpenSpiel's MCTSBot plays a whole 2-player game, a move as three decisions."""
     game = pyspiel.load_game("sneferu_akropolis", {"players": 2})
     assert game.num_distinct_actions() == 4226
-    assert game.max_game_length() == 73 * 3
+    assert game.learning().max_game_length() == 73 * 3
     state, decisions = play_with_mcts("sneferu_akropolis", 2, simulations=2, seed=3)
     assert decisions == 36 * 3
     assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])

@@ -29,7 +29,7 @@ def apply(state: AkropolisState, text: str) -> None:
     if text.startswith("~"):
         GAME.apply_outcome(state, text)
     else:
-        GAME.apply_listed_move(state, text)
+        GAME.apply_move(state, text, listed=True)
 
 
 def seeded(players: int, variant: str, seed: int, turns: int) -> AkropolisState:
@@ -92,7 +92,7 @@ def test_the_spots_each_placement_keeps_are_those_a_search_finds(players, seed):
                 assert [s.number for s in city.legal] == city.searched()
                 assert [s.texts[0] for s in city.legal] == [spot_text(s) for s in city.searched()]
         assert all(city.legal_known for city in state.cities)
-        GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
+        GAME.apply_move(state, rng.choice(GAME.legal_moves(state)), listed=True)
     assert game.legal_spots() == game.searched_spots() == []
 
 
@@ -110,13 +110,13 @@ def test_a_clone_and_its_original_change_apart(players, seed):
         moves = GAME.legal_moves(state)
         grids = [(bytes(c.height), bytes(c.top), bytes(c.tile)) for c in state.cities]
         clone = state.clone()
-        GAME.apply_listed_move(clone, moves[-1])
+        GAME.apply_move(clone, moves[-1], listed=True)
         after = GAME.to_position(clone)
         assert after != before
         assert GAME.to_position(state) == before and GAME.legal_moves(state) == moves
         assert [(bytes(c.height), bytes(c.top), bytes(c.tile)) for c in state.cities] == grids
         twin = state.clone()
-        GAME.apply_listed_move(state, moves[0])
+        GAME.apply_move(state, moves[0], listed=True)
         assert GAME.to_position(clone) == after
         GAME.check(clone)
         assert [(bytes(c.height), bytes(c.top), bytes(c.tile)) for c in twin.cities] == grids
@@ -141,8 +141,8 @@ def test_a_game_read_from_a_position_lists_as_the_game_played(players, seed, tur
         moves = GAME.legal_moves(state)
         assert GAME.legal_moves(read) == moves
         move = rng.choice(moves)
-        GAME.apply_listed_move(state, move)
-        GAME.apply_listed_move(read, move)
+        GAME.apply_move(state, move, listed=True)
+        GAME.apply_move(read, move, listed=True)
         GAME.check(read)
     assert GAME.to_position(read) == GAME.to_position(state)
 
@@ -160,7 +160,7 @@ def test_every_listed_move_gives_a_different_city(players, seed, turns):
     moves = [m for m in GAME.legal_moves(state) if m.startswith("1 ")]
     for m in moves:
         child = state.clone()
-        GAME.apply_listed_move(child, m)
+        GAME.apply_move(child, m, listed=True)
         city = child.cities[seat]
         cities.add((bytes(city.height), bytes(city.top)))
         checked = state.clone()
@@ -175,12 +175,13 @@ def test_the_game_tells_a_listed_text_without_listing():
     spacing or a spot on the starting tile is not; then seat 2 (2 stones) may take places 1
     to 3 of the three left; nothing is listed at a chance node."""
     state = start(2)
-    assert GAME.is_listed_move(state, "1 @-3,1 r1") and GAME.is_listed_move(state, "2 @3,0 r5")
+    listed = GAME.fast_paths().is_listed_move
+    assert listed(state, "1 @-3,1 r1") and listed(state, "2 @3,0 r5")
     for text in ("3 @-3,1 r1", "1 @0,0 r0", "1 @-3,1  r1", "1 @-3,1 r1 ", "", "x"):
-        assert GAME.is_listed_move(state, text) is False, text
+        assert listed(state, text) is False, text
     GAME.apply_move(state, "1 @-3,1 r1")
-    assert GAME.is_listed_move(state, "3 @-3,1 r1") and not GAME.is_listed_move(state, "4 @-3,1 r1")
-    assert GAME.is_listed_move(GAME.new_game(2), "1 @-3,1 r1") is False  # the site is drawn first
+    assert listed(state, "3 @-3,1 r1") and not listed(state, "4 @-3,1 r1")
+    assert listed(GAME.new_game(2), "1 @-3,1 r1") is False  # the site is drawn first
 
 
 def test_perft_at_the_start():

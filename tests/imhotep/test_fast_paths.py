@@ -93,11 +93,11 @@ def test_the_fast_paths_equal_the_plain_ones(players: int, variant: str, seed: i
         decisions += 1
         for text in texts if decisions % 7 == 0 else [rng.choice(texts)]:
             fast_state, plain_state = state.clone(), state.clone()
-            GAME.apply_listed_move(fast_state, text)
+            GAME.apply_move(fast_state, text, listed=True)
             plain_state.apply(mv.parse_move(text))
             assert GAME.to_position(fast_state) == GAME.to_position(plain_state), text
             assert GAME.to_position(state) == GAME.to_position(state.clone())
-        GAME.apply_listed_move(state, rng.choice(texts))
+        GAME.apply_move(state, rng.choice(texts), listed=True)
     assert GAME.legal_moves(state) == [] and turns > 0
 
 
@@ -110,7 +110,7 @@ def test_a_clone_shares_nothing_that_play_changes() -> None:
         if state.is_chance_node():
             GAME.apply_outcome(twin, GAME.sample_outcome(twin, rng))
         else:
-            GAME.apply_listed_move(twin, rng.choice(GAME.legal_moves(twin)))
+            GAME.apply_move(twin, rng.choice(GAME.legal_moves(twin)), listed=True)
         assert GAME.to_position(state) == before
         state = twin
 

@@ -30,7 +30,7 @@ def apply(state: ImhotepState, text: str) -> None:
     if text.startswith("~"):
         GAME.apply_outcome(state, text)
     else:
-        GAME.apply_listed_move(state, text)
+        GAME.apply_move(state, text, listed=True)
 
 
 def perft(state: ImhotepState, depth: int) -> int:

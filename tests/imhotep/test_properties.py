@@ -101,7 +101,7 @@ def test_random_games_keep_the_invariants(players, variant, seed, retire):
         child = state.clone()
         GAME.apply_move(child, text)
         assert snapshot(state) == before  # clones are independent
-        GAME.apply_listed_move(listed, text)
+        GAME.apply_move(listed, text, listed=True)
         assert snapshot(listed) == snapshot(child)
         state = child
     assert state.legal_moves() == []

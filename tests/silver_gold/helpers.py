@@ -78,7 +78,7 @@ def submit(state: SilverGoldState, *moves: str) -> None:
     """Each deciding seat's sealed move in seat order (one text per seat), then the
     resolution."""
     for seat, text in zip(GAME.deciding_seats(state), moves, strict=True):
-        GAME.apply_move_of(state, seat, text)
+        GAME.apply_move(state, text, seat)
 
 
 def random_games(examples: int) -> Callable[[Callable[..., Any]], Any]:

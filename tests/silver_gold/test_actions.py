@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from silver_gold.helpers import Seat, build
 
 import sneferu_cli.rl.openspiel  # noqa: F401 (registers sneferu_silver_gold)
-from sneferu_cli.game import Game
+from sneferu_cli.game import Game, seat_view
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.actions import (
     action_parts,
@@ -54,7 +54,7 @@ def kind(name: str) -> str:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_counts_per_set_up(players: int) -> None:
-    encoding = GAME.encoding(players)
+    encoding = GAME.learning().encoding(players)
     assert encoding is not None
     assert collections.Counter(map(kind, encoding.moves)) == {
         "keep": 48 * 47 // 2,
@@ -65,17 +65,18 @@ def test_counts_per_set_up(players: int) -> None:
         "single": 930, "bonus": 930,
         "take": 48 + 1}
     assert encoding.actions == 8456
-    assert GAME.max_action_parts(players, "standard") == 5  # a main marking, 2 + 2 crosses
+    # a main marking, 2 + 2 crosses
+    assert GAME.learning().max_action_parts(players, "standard") == 5
     # 2 p deals and keeps, 4 offer cards, 28 turns of 1 + p events, 2 per card taken
-    assert GAME.max_game_length(players, "standard") == {2: 180, 3: 206, 4: 232}[players]
-    assert GAME.observation_shape(players, "standard") == ({2: 1468, 3: 2137,
+    assert GAME.learning().max_game_length(players, "standard") == {2: 180, 3: 206, 4: 232}[players]
+    assert GAME.learning().observation_shape(players, "standard") == ({2: 1468, 3: 2137,
                                                             4: 2806}[players],)
     assert len(encoding.outcomes) == 48 + 48 + 48 + 6  # a deal card by card
-    assert GAME.max_outcome_parts(players, "standard") == 4
+    assert GAME.learning().max_outcome_parts(players, "standard") == 4
 
 
 def test_named_ids() -> None:
-    encoding = GAME.encoding(2)
+    encoding = GAME.learning().encoding(2)
     assert encoding is not None
     assert encoding.moves[:2] == ("keep 1 2", "keep 1 3")
     # card 1 `E##..` `...#.`: its placements by their sorted cells (b1 is a wall), ...
@@ -127,9 +128,9 @@ def test_bonus_marks_in_parts() -> None:
     three over both crosses owes two bonus marks; every listed move with it has three parts
     and none is a prefix of another."""
     state = build(Seat(play={7: "a1 b1", 23: ""}), Seat(play={40: ""}), exp=("I3",))
-    moves = GAME.legal_moves_of(state, 0)
+    moves = GAME.legal_moves(state, 0)
     assert "7:c1,d1,e1 +7:c2 +7:d2" in moves
-    parts = [GAME.action_parts(m) for m in moves]
+    parts = [GAME.learning().action_parts(m) for m in moves]
     # each set of two bonus cells once (G26): from the front a2 c2 d2 of card 7 (b2 and
     # e2 are walls) and the entrance of card 23 (`E...#` over `#.#.R`)
     assert [p[1:] for p in parts if p[0] == "7:c1,d1,e1"] == [
@@ -138,7 +139,7 @@ def test_bonus_marks_in_parts() -> None:
         ("+7:d2", "+23:a1"), ("+23:a1", "+23:b1")]
     assert ("7:c1,d1,e1",) not in parts  # owing two marks, it is no move by itself
     assert_prefix_free(parts)
-    encoding = GAME.encoding(2)
+    encoding = GAME.learning().encoding(2)
     assert encoding is not None
     assert [encoding.action_id(x) for x in ("7:c1,d1,e1", "+7:c2", "+7:d2")] == [
         encoding.moves.index(x) for x in ("7:c1,d1,e1", "+7:c2", "+7:d2")]
@@ -159,10 +160,10 @@ def test_random_games_have_every_part(players: int, seed: int) -> None:
     legal move's parts are a proper prefix of another's, no move has more parts than
     max_action_parts, a game's moves and chance events stay within max_game_length, and
     every observation is numbers in [0, 1]."""
-    encoding = GAME.encoding(players)
+    encoding = GAME.learning().encoding(players)
     assert encoding is not None
     names = set(encoding.moves)
-    most = GAME.max_action_parts(players, "standard")
+    most = GAME.learning().max_action_parts(players, "standard")
     rng = random.Random(seed)
     state = GAME.new_game(players)
     events = 0
@@ -172,18 +173,18 @@ def test_random_games_have_every_part(players: int, seed: int) -> None:
             events += 1
             continue
         for seat in range(players):
-            observation = GAME.observation(state, seat)
+            observation = GAME.learning().observation(state, seat)
             assert min(observation) >= 0.0 and max(observation) <= 1.0
         for seat in GAME.deciding_seats(state):
-            parts = [GAME.action_parts(m) for m in GAME.legal_moves_of(state, seat)]
+            parts = [GAME.learning().action_parts(m) for m in GAME.legal_moves(state, seat)]
             assert all(x in names for p in parts for x in p)
             assert max(map(len, parts)) <= most
             assert_prefix_free(parts)
         seat = state.current_seat()
-        move = rng.choice(GAME.legal_moves_of(state, seat))
+        move = rng.choice(GAME.legal_moves(state, seat))
         events += 1
-        GAME.apply_move_of(state, seat, move)
-    assert events <= GAME.max_game_length(players, "standard")
+        GAME.apply_move(state, move, seat)
+    assert events <= GAME.learning().max_game_length(players, "standard")
 
 
 def route_to(card: int, mask: int) -> int:
@@ -236,7 +237,7 @@ def test_every_name_is_a_part_of_a_listed_move() -> None:
             mask = sum(1 << k for k in cells)
             state = marking_state({card: route_to(card, mask)}, pattern_of.get(cells, 0))
             name = mark_text(card, cells, ())
-            assert name in {GAME.action_parts(m)[0] for m in GAME.legal_moves_of(state, 0)}
+            assert name in {GAME.learning().action_parts(m)[0] for m in GAME.legal_moves(state, 0)}
     crosses = [(card, k) for card in range(48, 0, -1) for k in bonus_marks(TABLES, card)
                if TABLES.cross[card] >> k & 1]
     for card in range(1, 49):
@@ -245,7 +246,8 @@ def test_every_name_is_a_part_of_a_listed_move() -> None:
             state = marking_state({card: route_to(card, 1 << k),
                                    other: route_to(other, 1 << x)}, 0)
             assert f"+{card}:{CELL_NAMES[k]}" in {
-                part for m in GAME.legal_moves_of(state, 0) for part in GAME.action_parts(m)}
+                part for m in GAME.legal_moves(state, 0)
+                for part in GAME.learning().action_parts(m)}
 
 
 def test_observation_of_a_hand_built_position() -> None:
@@ -253,7 +255,7 @@ def test_observation_of_a_hand_built_position() -> None:
     state = build(Seat(play={7: "a1 b1", 23: ""}, red=3, green=2, torches="x---", skulls=2,
                        done=(5, 14), pts=("GRN10",)),
                   Seat(play={40: "a1"}), exp=("I3", "V3"), offer=(9, 12), round=2)
-    observation = GAME.observation(state, 1)
+    observation = GAME.learning().observation(state, 1)
     assert len(observation) == 132 + 2 * 668
     head, seat_1 = observation[:132], observation[132:800]
     assert head[:2] == [0, 1]  # seen by seat 2
@@ -281,7 +283,8 @@ def test_observation_of_a_hand_built_position() -> None:
     assert [k for k in range(25) if chamber[273 + k]] == [0, 1]  # a1 b1 marked
     assert seat_1[370:418].index(1.0) == 22  # card 23, unmarked
     assert seat_1[643:668] == [0.0] * 25
-    assert GAME.observation(GAME.from_position(GAME.view(state, 1)), 1) == observation
+    seen = GAME.from_position(seat_view(GAME, state, 1))
+    assert GAME.learning().observation(seen, 1) == observation
 
 
 def test_observation_never_shows_another_seats_deal_or_sealed_move() -> None:
@@ -294,18 +297,18 @@ def test_observation_never_shows_another_seats_deal_or_sealed_move() -> None:
         GAME.apply_outcome(state, deal)
         states.append(state)
     sealed = states[1].clone()
-    GAME.apply_move_of(sealed, 1, "keep 9 12")
+    GAME.apply_move(sealed, "keep 9 12", 1)
     other = states[1].clone()
-    GAME.apply_move_of(other, 1, "keep 10 11")
-    seen = [GAME.observation(s, 0) for s in (*states, sealed, other)]
+    GAME.apply_move(other, "keep 10 11", 1)
+    seen = [GAME.learning().observation(s, 0) for s in (*states, sealed, other)]
     assert seen[1:] == seen[:1] * 3
-    own = [GAME.observation(s, 1) for s in (*states, sealed)]
+    own = [GAME.learning().observation(s, 1) for s in (*states, sealed)]
     assert own[0] != own[1] != own[2]  # its deal; then its own answer (no longer deciding)
     mark = build(Seat(play={7: "a1 b1", 23: ""}), Seat(play={40: "a1"}), exp=("I3",))
     marked = mark.clone()
-    GAME.apply_move_of(marked, 1, "40:b1,c1,d1")
-    assert GAME.observation(marked, 0) == GAME.observation(mark, 0)
-    assert GAME.observation(marked, 1) != GAME.observation(mark, 1)
+    GAME.apply_move(marked, "40:b1,c1,d1", 1)
+    assert GAME.learning().observation(marked, 0) == GAME.learning().observation(mark, 0)
+    assert GAME.learning().observation(marked, 1) != GAME.learning().observation(mark, 1)
 
 
 def test_pettingzoo_takes_a_marking_in_parts() -> None:
@@ -345,7 +348,7 @@ def test_openspiel_game() -> None:
     game = pyspiel.load_game("sneferu_silver_gold", {"players": 3})
     assert game.num_distinct_actions() == 8456
     assert game.max_chance_outcomes() == 150  # 48 deal cards, 48 offer, 48 draw, 6 exp
-    assert game.max_game_length() == 206 * 5  # a move's parts (5) outnumber a deal's (4)
+    assert game.learning().max_game_length() == 206 * 5  # a move's parts (5) outnumber a deal's (4)
     assert game.observation_tensor_shape() == [2137 + 8456]
 
 
@@ -360,23 +363,24 @@ def test_deal_parts_closed_form() -> None:
     """A deal card by card, ascending (SPEC 16.1): with k cards to deal after card l and
     m(x) deck cards above x, card c comes next with probability C(m(c), k-1) / C(m(l), k)."""
     first = deal_state(2, ())
-    parts = GAME.chance_part_outcomes(first, ())
+    parts = GAME.learning().chance_part_outcomes(first, ())
     assert [c for c, _ in parts] == [f"~deal:{c}" for c in range(1, 46)]  # 3 above 45
     assert parts[0][1] == pytest.approx(4 / 48)  # C(47, 3) / C(48, 4): card 1 dealt
     assert parts[-1][1] == pytest.approx(1 / 194_580)  # 45 46 47 48
-    after_5 = dict(GAME.chance_part_outcomes(first, ("~deal:5",)))
+    after_5 = dict(GAME.learning().chance_part_outcomes(first, ("~deal:5",)))
     assert after_5["~deal:6"] == pytest.approx(3 / 43)  # C(42, 2) / C(43, 3)
     assert "~deal:5" not in after_5 and "~deal:47" not in after_5
-    last = GAME.chance_part_outcomes(first, ("~deal:5", "~deal:18", "~deal:22"))
+    last = GAME.learning().chance_part_outcomes(first, ("~deal:5", "~deal:18", "~deal:22"))
     assert last == [(f"~deal:{c}", 1 / 26) for c in range(23, 49)]
-    assert GAME.outcome_of_parts(first, ("~deal:5", "~deal:18", "~deal:22")) is None
-    assert GAME.outcome_of_parts(first, ("~deal:5", "~deal:18", "~deal:22", "~deal:47")) \
+    assert GAME.learning().outcome_of_parts(first, ("~deal:5", "~deal:18", "~deal:22")) is None
+    assert GAME.learning().outcome_of_parts(
+        first, ("~deal:5", "~deal:18", "~deal:22", "~deal:47")) \
         == "~deal:5,18,22,47"
-    assert GAME.outcome_parts("~deal:5,18,22,47") == ("~deal:5", "~deal:18", "~deal:22",
+    assert GAME.learning().outcome_parts("~deal:5,18,22,47") == ("~deal:5", "~deal:18", "~deal:22",
                                                         "~deal:47")
     # seat 2's deal is from the 44 cards seat 1 did not get
     second = deal_state(2, ("~deal:1,2,3,5",))
-    assert GAME.chance_part_outcomes(second, ())[:2] == [
+    assert GAME.learning().chance_part_outcomes(second, ())[:2] == [
         ("~deal:4", pytest.approx(4 / 44)), ("~deal:6", pytest.approx(math.comb(42, 3)
                                                                        / math.comb(44, 4)))]
 
@@ -389,23 +393,23 @@ def test_deal_parts_as_the_default_aggregator(deals: tuple[str, ...]) -> None:
     state = deal_state(3, deals)
     outcomes = GAME.chance_outcomes(state)
     rng = random.Random(len(deals))
-    parts = GAME.outcome_parts(rng.choice(outcomes)[0])
+    parts = GAME.learning().outcome_parts(rng.choice(outcomes)[0])
     for k in range(4):
-        closed = GAME.chance_part_outcomes(state, parts[:k])
+        closed = GAME.learning().chance_part_outcomes(state, parts[:k])
         summed = Game.chance_part_outcomes(GAME, state, parts[:k])
         assert [c for c, _ in closed] == [c for c, _ in summed]
         assert [p for _, p in closed] == pytest.approx([p for _, p in summed])
         assert Game.outcome_of_parts(GAME, state, parts[:k + 1]) \
-            == GAME.outcome_of_parts(state, parts[:k + 1])
+            == GAME.learning().outcome_of_parts(state, parts[:k + 1])
     for outcome, probability in rng.sample(outcomes, 50):
         chosen: tuple[str, ...] = ()
         product = 1.0
-        for part in GAME.outcome_parts(outcome):
-            product *= dict(GAME.chance_part_outcomes(state, chosen))[part]
+        for part in GAME.learning().outcome_parts(outcome):
+            product *= dict(GAME.learning().chance_part_outcomes(state, chosen))[part]
             chosen += (part,)
         assert product == pytest.approx(probability) == pytest.approx(1 / math.comb(
             48 - 4 * len(deals), 4))
-        assert GAME.outcome_of_parts(state, chosen) == outcome
+        assert GAME.learning().outcome_of_parts(state, chosen) == outcome
 
 
 def test_openspiel_partial_deal_shows_nothing() -> None:
@@ -414,7 +418,7 @@ def test_openspiel_partial_deal_shows_nothing() -> None:
     three cards change nothing any seat sees, its fourth shows the seat its cards."""
     game = pyspiel.load_game("sneferu_silver_gold", {"players": 2})
     states = [game.new_initial_state() for _ in range(2)]
-    encoding = GAME.encoding(2)
+    encoding = GAME.learning().encoding(2)
     assert encoding is not None
 
     def seen(state: pyspiel.State, seat: int) -> tuple[str, str, list[float]]:
@@ -452,5 +456,5 @@ def test_observation_of_a_retired_seat() -> None:
                   exp=("I3",))
     state.retire(1)
     for seat in range(3):
-        seats = GAME.observation(state, seat)[133:]  # after the head of 130 + 3 numbers
+        seats = GAME.learning().observation(state, seat)[133:]  # after the head of 130 + 3 numbers
         assert [seats[668 * s:668 * s + 2] for s in range(3)] == [[0, 1], [1, 0], [0, 1]]

@@ -22,6 +22,7 @@ from silver_gold import reference
 from silver_gold.helpers import random_games
 from support import decisions_of, drawn_as_walked
 
+from sneferu_cli.game import seat_view
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.interface import listed_move
 from sneferu_cli.games.silver_gold.position import _write
@@ -38,14 +39,14 @@ def test_the_marking_listing_is_the_plain_one(players, seed):
         seats = GAME.deciding_seats(state)
         for seat in seats if state.phase == MARKING else ():
             plain = reference.marking_results(state, seat)
-            assert GAME.legal_moves_of(state, seat) == [option[0] for option, _ in plain]
+            assert GAME.legal_moves(state, seat) == [option[0] for option, _ in plain]
             assert state.mark_options(seat) == [option for option, _ in plain]
             finals: list[int] = []
             state._marking(seat, finals)
             assert finals == [marks_key(list(marks)) for _, marks in plain]
             bonus += sum(1 for option, _ in plain if option[3])
         seat = rng.choice(seats)
-        GAME.apply_listed_move_of(state, seat, rng.choice(GAME.legal_moves_of(state, seat)))
+        GAME.apply_move(state, rng.choice(GAME.legal_moves(state, seat)), seat, listed=True)
     assert bonus > 0  # bonus marks were listed: their texts and order were compared too
 
 
@@ -64,10 +65,10 @@ def test_chance_is_drawn_as_walked(players, seed):
                 GAME.apply_outcome(state, text)
             continue
         seat = rng.choice(GAME.deciding_seats(state))
-        moves = GAME.legal_moves_of(state, seat)
+        moves = GAME.legal_moves(state, seat)
         # step 3: take deck (listed last) whenever it is there, so that cards are drawn
-        GAME.apply_listed_move_of(state, seat, moves[-1] if state.phase == TAKING
-                                  else rng.choice(moves))
+        GAME.apply_move(state, moves[-1] if state.phase == TAKING
+                                  else rng.choice(moves), seat, listed=True)
     assert kinds == {"offer", "exp", "draw"}
 
 
@@ -78,10 +79,10 @@ def test_a_listed_move_is_read_as_its_text(players, seed):
     rng = random.Random(seed)
     for state in decisions_of(GAME, GAME.new_game(players), rng):
         seat = rng.choice(GAME.deciding_seats(state))
-        for text in GAME.legal_moves_of(state, seat):
+        for text in GAME.legal_moves(state, seat):
             assert str(listed_move(text)) == text
             assert listed_move(text) is listed_move(text) or " +" in text  # kept, or not
-        GAME.apply_listed_move_of(state, seat, rng.choice(GAME.legal_moves_of(state, seat)))
+        GAME.apply_move(state, rng.choice(GAME.legal_moves(state, seat)), seat, listed=True)
 
 
 @RANDOM_GAMES
@@ -93,7 +94,7 @@ def test_a_view_is_the_one_written_for_the_seat(players, seed):
     while not state.is_over():
         seats = [*range(players)] * 2
         rng.shuffle(seats)
-        views = {seat: GAME.view(state, seat) for seat in seats}
+        views = {seat: seat_view(GAME, state, seat) for seat in seats}
         assert views == {seat: _write(state, seat) for seat in seats}
         if len({id(text) for text in views.values()}) == 1:  # written once, for every seat
             shared += 1
@@ -103,5 +104,5 @@ def test_a_view_is_the_one_written_for_the_seat(players, seed):
             state.retire(quitter)
         else:
             seat = rng.choice(GAME.deciding_seats(state))
-            GAME.apply_listed_move_of(state, seat, rng.choice(GAME.legal_moves_of(state, seat)))
-    assert shared > 0 and GAME.view(state, 0) == _write(state, 0)
+            GAME.apply_move(state, rng.choice(GAME.legal_moves(state, seat)), seat, listed=True)
+    assert shared > 0 and seat_view(GAME, state, 0) == _write(state, 0)

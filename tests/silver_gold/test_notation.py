@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from silver_gold.helpers import Seat, build
 from support import mutate
 
-from sneferu_cli.game import NotationError
+from sneferu_cli.game import NotationError, seat_view
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.move import parse_move, parse_outcome
 from sneferu_cli.games.silver_gold.position import POSITION
@@ -129,11 +129,11 @@ def _game_positions() -> list[str]:
         while not state.is_over():
             if k % 9 == 0 or state.phase in (KEEPING, DEALING) or state.phase not in phases:
                 phases.add(state.phase)
-                out += [GAME.to_position(state), GAME.view(state, k % state.players)]
+                out += [GAME.to_position(state), seat_view(GAME, state, k % state.players)]
             if state.is_chance_node():
                 GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
             else:
-                GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
+                GAME.apply_move(state, rng.choice(GAME.legal_moves(state)), listed=True)
             k += 1
         out.append(GAME.to_position(state))
     retired = GAME.from_position(out[-1])

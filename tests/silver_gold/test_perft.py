@@ -30,7 +30,7 @@ def apply(state: SilverGoldState, text: str) -> None:
     if text.startswith("~"):
         GAME.apply_outcome(state, text)
     else:
-        GAME.apply_listed_move(state, text)
+        GAME.apply_move(state, text, listed=True)
 
 
 def reach(players: int, seed: int, skip: int) -> SilverGoldState:
@@ -43,7 +43,7 @@ def reach(players: int, seed: int, skip: int) -> SilverGoldState:
         elif done == skip:
             return state
         else:
-            GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
+            GAME.apply_move(state, rng.choice(GAME.legal_moves(state)), listed=True)
             done += 1
 
 

@@ -7,6 +7,7 @@ import json
 import pytest
 from silver_gold.helpers import Seat, build, submit
 
+from sneferu_cli.game import seat_view
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.heuristic import to_tomb
 
@@ -41,7 +42,7 @@ def test_the_picture_hides_a_deal_it_does_not_know():
     state = GAME.new_game(2)
     GAME.apply_outcome(state, "~deal:1,2,3,4")
     GAME.apply_outcome(state, "~deal:5,6,7,8")
-    seen = GAME.from_position(GAME.view(state, 1))
+    seen = GAME.from_position(seat_view(GAME, state, 1))
     seat1 = dict(GAME.picture_parts(seen))["seat 1"]
     assert "dealt: 4 cards, hidden" in seat1 and "1 ORA" not in seat1
     assert "5 GRN dealt" in dict(GAME.picture_parts(seen))["seat 2"]
@@ -75,7 +76,7 @@ def test_page_data_has_every_seat_s_chambers_marks_and_the_last_step():
 
 def test_page_data_says_who_still_decides_at_a_sealed_node():
     state = build(Seat(play={7: "a1 b1"}), Seat(play={9: "a1"}), exp=("I3",))
-    GAME.apply_move_of(state, 1, "9:b1")
+    GAME.apply_move(state, "9:b1", 1)
     data = GAME.page_data(state)
     assert data["turn_state"]["deciding"] == [1] and data["turn_state"]["simultaneous"]
     assert [s["sealed"] for s in data["seats"]] == [False, True]
@@ -96,7 +97,7 @@ def test_the_heuristic_counts_points_now_and_the_marked_share_of_each_card():
 def test_the_heuristic_counts_a_sealed_move_as_made():
     state = build(Seat(play={1: "a1 a2 b2"}), Seat(play={2: ""}), exp=("V3", "O4"))
     before = GAME.evaluate(state)
-    GAME.apply_move_of(state, 0, "1:b3,c3,b4,c4")  # a green and a red gem, the torch
+    GAME.apply_move(state, "1:b3,c3,b4,c4", 0)  # a green and a red gem, the torch
     after = GAME.evaluate(state)
     # 5 for the pair, 5 for the torch; the card's share grows from 3 marked and 6 to go
     # (b3 b4 b5 c5 d5 e5) to 7 marked and 3 to go (c5 d5 e5).

@@ -12,6 +12,7 @@ import random
 from silver_gold.helpers import random_games
 from support import decisions_of
 
+from sneferu_cli.game import seat_view
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.state import KEEPING, MARKING, SilverGoldState
 
@@ -20,10 +21,10 @@ RANDOM_GAMES = random_games(12)
 
 def check_views(state: SilverGoldState) -> None:
     for seat in range(state.players):
-        text = GAME.view(state, seat)
+        text = seat_view(GAME, state, seat)
         seen = GAME.from_position(text)
         assert GAME.to_position(seen) == text
-        assert GAME.view(seen, seat) == text
+        assert seat_view(GAME, seen, seat) == text
         for other in range(state.players):
             if other == seat:
                 continue
@@ -34,21 +35,21 @@ def check_views(state: SilverGoldState) -> None:
             if GAME.is_simultaneous(state) and not state.retired[other] and (
                     state.play[other] or state.phase == KEEPING):
                 assert other in GAME.deciding_seats(seen)
-        assert GAME.legal_moves_of(seen, seat) == GAME.legal_moves_of(state, seat)
-        full = GAME.determinize(seen, seat, random.Random(seat))
+        assert GAME.legal_moves(seen, seat) == GAME.legal_moves(state, seat)
+        full = GAME.hidden().determinize(seen, seat, random.Random(seat))
         GAME.check(full)
-        assert GAME.view(full, seat) == text
+        assert seat_view(GAME, full, seat) == text
 
 
 def check_commute(state: SilverGoldState, rng: random.Random) -> None:
     """Every order of submitting the sealed moves gives the same position."""
     seats = GAME.deciding_seats(state)
-    choice = {s: rng.choice(GAME.legal_moves_of(state, s)) for s in seats}
+    choice = {s: rng.choice(GAME.legal_moves(state, s)) for s in seats}
     results = set()
     for order in itertools.islice(itertools.permutations(seats), 24):
         child = state.clone()
         for s in order:
-            assert GAME.apply_move_of(child, s, choice[s]) == choice[s]
+            assert GAME.apply_move(child, choice[s], s) == choice[s]
         results.add(GAME.to_position(child))
     assert len(results) == 1
 
@@ -67,7 +68,7 @@ def test_random_games_keep_views_sealed_and_commuting(players, seed):
             continue
         if GAME.is_simultaneous(state):
             if state.phase == MARKING:  # G12: everyone asked can mark
-                assert all(GAME.legal_moves_of(state, s) for s in GAME.deciding_seats(state))
+                assert all(GAME.legal_moves(state, s) for s in GAME.deciding_seats(state))
             if simultaneous % 3 == 0:
                 check_views(state)
             if simultaneous % 5 == 0:
@@ -75,9 +76,9 @@ def test_random_games_keep_views_sealed_and_commuting(players, seed):
             simultaneous += 1
             # Submit in a random order, not seat order.
             seat = rng.choice(GAME.deciding_seats(state))
-            GAME.apply_move_of(state, seat, rng.choice(GAME.legal_moves_of(state, seat)))
+            GAME.apply_move(state, rng.choice(GAME.legal_moves(state, seat)), seat)
             continue
-        GAME.apply_listed_move(state, rng.choice(GAME.legal_moves(state)))
+        GAME.apply_move(state, rng.choice(GAME.legal_moves(state)), listed=True)
     GAME.check(state)
     assert (state.round, state.turn) == (4, 7) and simultaneous >= 28
     check_views(state)
@@ -92,7 +93,7 @@ def test_views_mid_deal_and_mid_keep(players, seed):
         GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
     for seat in rng.sample(range(players), players - 1):
         check_views(state)
-        GAME.apply_move_of(state, seat, rng.choice(GAME.legal_moves_of(state, seat)))
+        GAME.apply_move(state, rng.choice(GAME.legal_moves(state, seat)), seat)
     check_views(state)
     assert len(GAME.deciding_seats(state)) == 1
 
@@ -104,8 +105,8 @@ def test_a_listed_sealed_move_applies_as_the_checked_one(players, seed):
     rng = random.Random(seed)
     for state in decisions_of(GAME, GAME.new_game(players), rng):
         seat = rng.choice(GAME.deciding_seats(state))
-        text = rng.choice(GAME.legal_moves_of(state, seat))
+        text = rng.choice(GAME.legal_moves(state, seat))
         listed = state.clone()
-        GAME.apply_listed_move_of(listed, seat, text)
-        assert GAME.apply_move_of(state, seat, text) == text
+        GAME.apply_move(listed, text, seat, listed=True)
+        assert GAME.apply_move(state, text, seat) == text
         assert GAME.to_position(listed) == GAME.to_position(state)

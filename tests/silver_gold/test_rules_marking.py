@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from silver_gold.helpers import Seat, build, marked, submit
 
-from sneferu_cli.game import IllegalMove, NotationError
+from sneferu_cli.game import IllegalMove, NotationError, seat_view
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.state import MARKING, TAKING, tables_of
 
@@ -15,7 +15,7 @@ from sneferu_cli.games.silver_gold.state import MARKING, TAKING, tables_of
 
 
 def moves(state, seat=0):
-    return GAME.legal_moves_of(state, seat)
+    return GAME.legal_moves(state, seat)
 
 
 def test_g3_every_pattern_in_all_its_orientations_on_the_grid():
@@ -44,8 +44,8 @@ def test_rulebook_example_card_1_o4_gives_gems_and_torch():
 def test_rulebook_example_card_7_straight_three_over_two_crosses():
     state = build(Seat(play={7: "a1 b1"}), Seat(play={2: ""}), exp=("I3",))
     assert "7:c1,d1,e1 +7:c2 +7:d2" in moves(state)
-    assert GAME.apply_move_of(state, 0, "7:e1,c1,d1 +7:d2 +7:c2") == "7:c1,d1,e1 +7:c2 +7:d2"
-    GAME.apply_move_of(state, 1, "2:a1")
+    assert GAME.apply_move(state, "7:e1,c1,d1 +7:d2 +7:c2", 0) == "7:c1,d1,e1 +7:c2 +7:d2"
+    GAME.apply_move(state, "2:a1", 1)
     assert marked(state, 7) == "a1 b1 c1 d1 e1 c2 d2"
 
 
@@ -53,14 +53,14 @@ def test_g4_diagonal_contact_or_the_other_card_does_not_connect():
     state = build(Seat(play={7: "a1 b1", 20: "a1 a2"}), Seat(play={2: ""}), exp=("D2",))
     for text in ("7:c2,d2", "7:a3,b3"):  # c2 touches b1 only diagonally; a3 is card 20's
         with pytest.raises(IllegalMove, match="G4"):
-            GAME.apply_move_of(state, 0, text)
+            GAME.apply_move(state, text, 0)
     assert "7:a2,a3" in moves(state) and "20:a3,b3" in moves(state)
 
 
 def test_first_marking_must_include_the_entrance():
     state = build(Seat(play={7: "", 20: ""}), Seat(play={2: ""}), exp=("D2",))
     with pytest.raises(IllegalMove, match="entrance"):
-        GAME.apply_move_of(state, 0, "7:b1,c1")
+        GAME.apply_move(state, "7:b1,c1", 0)
     assert moves(state) == ["7:a1,b1", "7:a1,a2", "7:a1", "20:a1,a2", "20:a1"]
 
 
@@ -115,13 +115,13 @@ def test_g9_gems_stop_at_ten():
 def test_g10_bonus_marks_are_compulsory_and_follow_the_single_cell_rule():
     state = build(Seat(play={7: "a1 b1", 20: ""}), Seat(play={2: ""}), exp=("I3",))
     with pytest.raises(IllegalMove, match="owed"):
-        GAME.apply_move_of(state, 0, "7:c1,d1,e1")
+        GAME.apply_move(state, "7:c1,d1,e1", 0)
     with pytest.raises(IllegalMove, match="owed"):
-        GAME.apply_move_of(state, 0, "7:c1,d1,e1 +7:c2")
+        GAME.apply_move(state, "7:c1,d1,e1 +7:c2", 0)
     with pytest.raises(IllegalMove, match="entrance"):  # on an unmarked card: its entrance
-        GAME.apply_move_of(state, 0, "7:c1,d1,e1 +20:b2 +7:c2")
+        GAME.apply_move(state, "7:c1,d1,e1 +20:b2 +7:c2", 0)
     with pytest.raises(IllegalMove, match="more bonus"):
-        GAME.apply_move_of(state, 0, "7:c1,d1,e1 +7:c2 +7:d2 +20:a1")
+        GAME.apply_move(state, "7:c1,d1,e1 +7:c2 +7:d2 +20:a1", 0)
     # Either card; the bonus list of this main marking: c2 d2 on 7, or 20's entrance.
     bonus = [m.split(" ", 1)[1] for m in moves(state) if m.startswith("7:c1,d1,e1 ")]
     assert bonus == ["+7:a2 +7:c2", "+7:a2 +7:d2", "+7:a2 +7:a3", "+7:a2 +20:a1",
@@ -137,7 +137,7 @@ def test_g10_an_x_on_a_bonus_mark_owes_one_more():
     # A chain: c1 by a single cell owes a mark, made on e1, another cross: one more.
     state = build(Seat(play={7: "a1 b1"}), Seat(play={2: ""}), exp=("O4",))
     assert "7:c1 +7:d1" in moves(state)
-    GAME.apply_move_of(state, 0, "7:c1 +7:d1")
+    GAME.apply_move(state, "7:c1 +7:d1", 0)
     state = build(Seat(play={7: "a1 b1 c1"}), Seat(play={2: ""}), exp=("O4",))
     assert [m for m in moves(state) if m.startswith("7:d1 ")] == []
     assert "7:d1" in moves(state)
@@ -148,7 +148,7 @@ def test_g11_no_mark_on_a_card_completed_in_the_same_move():
     state = build(Seat(play={23: route, 1: ""}), Seat(play={2: ""}), exp=("D2",))
     assert [m for m in moves(state) if m.startswith("23:d5,e5")] == ["23:d5,e5 +1:a1"]
     with pytest.raises(IllegalMove, match="G11"):
-        GAME.apply_move_of(state, 0, "23:d5,e5 +23:c5")
+        GAME.apply_move(state, "23:d5,e5 +23:c5", 0)
     # G12: with no other card in play the owed mark lapses.
     state = build(Seat(play={23: route}), Seat(play={2: ""}), exp=("D2",), offer=(3, 4, 5, 6))
     assert "23:d5,e5" in moves(state)
@@ -161,7 +161,7 @@ def test_g12_a_seat_without_a_card_in_play_is_not_asked():
     assert GAME.deciding_seats(state) == (1, 2) and state.current_seat() == 1
     assert moves(state, 0) == []
     with pytest.raises(IllegalMove, match="no decision"):
-        GAME.apply_move_of(state, 0, "2:a1")
+        GAME.apply_move(state, "2:a1", 0)
 
 
 def test_g26_canonical_forms_and_the_first_legal_order_of_bonus_marks():
@@ -170,26 +170,26 @@ def test_g26_canonical_forms_and_the_first_legal_order_of_bonus_marks():
     assert GAME.canonical_move("7:c1,d1,e1 +7:d2 +7:c2") == "7:c1,d1,e1 +7:d2 +7:c2"
     state = build(Seat(play={7: "a1 b1"}), Seat(play={2: ""}), exp=("I3",))
     other = state.clone()
-    assert GAME.apply_move_of(state, 0, "7:c1,d1,e1 +7:d2 +7:c2") == \
+    assert GAME.apply_move(state, "7:c1,d1,e1 +7:d2 +7:c2", 0) == \
         "7:c1,d1,e1 +7:c2 +7:d2"
-    GAME.apply_move_of(other, 0, "7:c1,d1,e1 +7:c2 +7:d2")
+    GAME.apply_move(other, "7:c1,d1,e1 +7:c2 +7:d2", 0)
     assert GAME.to_position(state) == GAME.to_position(other)
 
 
 def test_g27_a_move_names_its_card_and_a_card_not_in_play_is_refused():
     state = build(Seat(play={7: "a1 b1"}), Seat(play={2: ""}), exp=("I3",))
     with pytest.raises(IllegalMove, match="not one of your cards"):
-        GAME.apply_move_of(state, 0, "2:a1")
+        GAME.apply_move(state, "2:a1", 0)
 
 
 def test_g29_one_cell_or_the_pattern_size_nothing_else():
     state = build(Seat(play={7: "a1 b1"}), Seat(play={2: ""}), exp=("I3",))
     with pytest.raises(IllegalMove, match="G29"):
-        GAME.apply_move_of(state, 0, "7:c1,c2")
+        GAME.apply_move(state, "7:c1,c2", 0)
     with pytest.raises(IllegalMove, match="not the I3 pattern"):
-        GAME.apply_move_of(state, 0, "7:c1,c2,d2 +7:d1")
+        GAME.apply_move(state, "7:c1,c2,d2 +7:d1", 0)
     with pytest.raises(IllegalMove, match="twice"):
-        GAME.apply_move_of(state, 0, "7:c1,c1,d1")
+        GAME.apply_move(state, "7:c1,c1,d1", 0)
 
 
 def test_g30_both_cards_may_be_worked_on():
@@ -213,15 +213,15 @@ def test_garbage_and_huge_numbers_are_notation_errors():
 
 def test_a_sealed_move_changes_nothing_visible_until_all_are_in():
     state = build(Seat(play={7: "a1 b1"}), Seat(play={2: ""}), exp=("I3",))
-    before = GAME.view(state, 1)
-    GAME.apply_move_of(state, 0, "7:c1,d1,e1 +7:c2 +7:d2")
-    assert GAME.view(state, 1) == before and state.phase == MARKING
+    before = seat_view(GAME, state, 1)
+    GAME.apply_move(state, "7:c1,d1,e1 +7:c2 +7:d2", 0)
+    assert seat_view(GAME, state, 1) == before and state.phase == MARKING
     # G1: the lowest seat still to decide is the current one; seat order only orders that.
     assert GAME.deciding_seats(state) == (1,) and state.current_seat() == 1
-    assert GAME.legal_moves(state) == GAME.legal_moves_of(state, 1)
+    assert GAME.legal_moves(state) == GAME.legal_moves(state, 1)
     assert "sealed:7:c1,d1,e1+7:c2+7:d2" in GAME.to_position(state)
     with pytest.raises(IllegalMove, match="no decision"):
-        GAME.apply_move_of(state, 0, "7:c1,d1,e1 +7:c2 +7:d2")
+        GAME.apply_move(state, "7:c1,d1,e1 +7:c2 +7:d2", 0)
 
 
 def test_g26_each_set_of_marked_cells_is_listed_once_whatever_the_main_marking():
@@ -231,8 +231,8 @@ def test_g26_each_set_of_marked_cells_is_listed_once_whatever_the_main_marking()
     assert moves(state) == ["17:a1,b1,a2", "17:a1,b1,b2 +17:a2", "17:a1,b1,b2 +17:b3",
                             "17:a1,a2,b2 +17:a3", "17:a1,a2,b2 +17:b3", "17:a1"]
     other = state.clone()
-    assert GAME.apply_move_of(state, 0, "17:a1,a2,b2 +17:b1") == "17:a1,b1,b2 +17:a2"
-    GAME.apply_move_of(other, 0, "17:a1,b1,b2 +17:a2")
+    assert GAME.apply_move(state, "17:a1,a2,b2 +17:b1", 0) == "17:a1,b1,b2 +17:a2"
+    GAME.apply_move(other, "17:a1,b1,b2 +17:a2", 0)
     assert GAME.to_position(state) == GAME.to_position(other)
     # A sealed move in a position is written as listed.
     text = GAME.to_position(other)

@@ -9,7 +9,7 @@ import random
 import pytest
 from silver_gold.helpers import Seat, build, submit
 
-from sneferu_cli.game import IllegalMove
+from sneferu_cli.game import IllegalMove, seat_view
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.state import (
     DRAWING,
@@ -66,13 +66,13 @@ def test_set_up_keeps_two_and_lays_out_an_offer_of_four(players, deck):
         dealt = state.dealt[seat]
         a, b, c, d = dealt
         # G26 / 3.3: every pair of the four, ascending.
-        assert GAME.legal_moves_of(state, seat) == [
+        assert GAME.legal_moves(state, seat) == [
             f"keep {a} {b}", f"keep {a} {c}", f"keep {a} {d}", f"keep {b} {c}",
             f"keep {b} {d}", f"keep {c} {d}"]
     returned = []
     for seat in range(players):
         dealt = state.dealt[seat]
-        GAME.apply_move_of(state, seat, f"keep {dealt[3]} {dealt[0]}")
+        GAME.apply_move(state, f"keep {dealt[3]} {dealt[0]}", seat)
         returned += dealt[1:3]
     assert state.phase == OFFERING and state.deck_size() == deck + 4
     assert all(state.pool >> k & 1 for k in returned)  # returned cards back in the deck
@@ -89,23 +89,23 @@ def test_set_up_keeps_two_and_lays_out_an_offer_of_four(players, deck):
 def test_g22_each_seat_sees_only_its_own_deal_and_not_the_others_keeps():
     state = dealt_game(3)
     mine = state.dealt[1]
-    GAME.apply_move_of(state, 0, f"keep {state.dealt[0][0]} {state.dealt[0][1]}")
-    view = GAME.view(state, 1)
+    GAME.apply_move(state, f"keep {state.dealt[0][0]} {state.dealt[0][1]}", 0)
+    view = seat_view(GAME, state, 1)
     seats = view.split(" | ")[1:]
     assert seats[0].endswith("dealt:?") and seats[2].endswith("dealt:?")
     assert seats[1].endswith("dealt:" + ",".join(map(str, mine)))
     assert "sealed" not in view  # seat 1 has answered; seat 2 is not told (G21, G22)
-    assert "sealed:" in GAME.view(state, 0)
+    assert "sealed:" in seat_view(GAME, state, 0)
     # From the view, seat 2 decides exactly as in the full state.
     back = GAME.from_position(view)
-    assert GAME.legal_moves_of(back, 1) == GAME.legal_moves_of(state, 1)
+    assert GAME.legal_moves(back, 1) == GAME.legal_moves(state, 1)
     assert GAME.to_position(back) == view
 
 
 def test_determinize_draws_the_hidden_deals_from_the_unseen_cards():
     state = dealt_game(3)
-    back = GAME.from_position(GAME.view(state, 2))
-    full = GAME.determinize(back, 2, random.Random(5))
+    back = GAME.from_position(seat_view(GAME, state, 2))
+    full = GAME.hidden().determinize(back, 2, random.Random(5))
     GAME.check(full)
     assert full.dealt[2] == state.dealt[2] and all(len(full.dealt[s]) == 4 for s in range(3))
     shown = {k for s in range(3) for k in full.dealt[s]}
@@ -275,11 +275,11 @@ def test_g24_a_round_reveals_seven_and_the_next_starts_afresh():
 def test_a_retired_seat_leaves_the_sealed_node_and_the_others_moves_apply():
     state = build(Seat(play={7: "a1 b1"}), Seat(play={9: "a1"}), Seat(play={2: ""}),
                   exp=("I3",))
-    GAME.apply_move_of(state, 2, "2:a1")
-    GAME.apply_move_of(state, 1, "9:b1")
+    GAME.apply_move(state, "2:a1", 2)
+    GAME.apply_move(state, "9:b1", 1)
     state.retire(1)  # its pending move is dropped
     assert GAME.deciding_seats(state) == (0,)
-    GAME.apply_move_of(state, 0, "7:c1,d1,e1 +7:c2 +7:d2")
+    GAME.apply_move(state, "7:c1,d1,e1 +7:c2 +7:d2", 0)
     assert state.phase == REVEAL and state.marks[9] == 1 and state.marks[2] == 1
     assert GAME.standings(state)[1].retired and GAME.standings(state)[1].rank == 3
     state.retire(0)
@@ -311,7 +311,7 @@ def test_a_seat_retired_at_the_keep_returns_its_four_cards():
     state = dealt_game(2)
     lost = state.dealt[1]
     state.retire(1)
-    GAME.apply_move_of(state, 0, GAME.legal_moves(state)[0])
+    GAME.apply_move(state, GAME.legal_moves(state)[0], 0)
     assert state.phase == OFFERING and state.play[1] == []
     assert all(state.pool >> k & 1 for k in lost)
     GAME.check(state)

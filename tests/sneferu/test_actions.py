@@ -17,7 +17,7 @@ from pettingzoo.test import api_test
 from positions import Seat, build, levels_below, placements, play
 
 import sneferu_cli.rl.openspiel  # noqa: F401  (registers sneferu_sneferu)
-from sneferu_cli.game import get_game
+from sneferu_cli.game import get_game, seat_view
 from sneferu_cli.games.sneferu.actions import FOOD_SCALE, action_parts
 from sneferu_cli.rl.pettingzoo import env
 
@@ -58,14 +58,14 @@ def test_action_counts(players: int, variant: str, actions: int, extra: dict[str
     (SPEC 2.5), shifts only where the bag can run empty (R4): 4 x 21 stones can leave the
     bag, which holds 72 after set-up; 3 x 21 = 63 cannot, nor 21 + 20 in a solo game
     (Ptah's 21st stone ends it unrefilled)."""
-    encoding = GAME.encoding(players, variant)
+    encoding = GAME.learning().encoding(players, variant)
     assert encoding is not None
     assert encoding.actions == actions
     assert collections.Counter(map(kind, encoding.moves)) == STEPS | extra
 
 
 def test_named_ids() -> None:
-    encoding = GAME.encoding(2, "standard")
+    encoding = GAME.learning().encoding(2, "standard")
     assert encoding is not None
     assert encoding.moves[:4] == ("1.1", "1.1+", "1.2", "1.2+")
     assert encoding.moves[56:59] == ("BT@1.1", "BM@1.1", "BG@1.1")
@@ -74,7 +74,7 @@ def test_named_ids() -> None:
     # slot 6.1 is the 21st slot; its stones left material first: BT BM BG BA TB .. AG
     assert encoding.action_id("AG@6.1 done") == 56 + 420 + 2 + 20 * 20 + 19
     assert encoding.action_id("GA@6.1 done") == 56 + 420 + 2 + 20 * 20 + 15
-    builders = GAME.encoding(4, "builders")
+    builders = GAME.learning().encoding(4, "builders")
     assert builders is not None
     assert builders.moves[56:60] == ("BT@1.1", "BT@1.1h", "BM@1.1", "BM@1.1h")
     assert builders.moves[56 + 840:56 + 855] == ("store", "end", "feast", "1>2", "1>3",
@@ -95,20 +95,20 @@ def test_named_ids() -> None:
     ("1.1", ("1.1 done",)), ("done", ("done",))])
 def test_parts(move: str, parts: tuple[str, ...]) -> None:
     """SPEC 16.1: a move's steps, the last with the closing ``done`` of SPEC 3."""
-    assert GAME.action_parts(move) == parts
+    assert GAME.learning().action_parts(move) == parts
     assert action_parts(move) == parts
 
 
 def ids_of(state, players: int, variant: str) -> list[tuple[int, ...]]:
     """The action ids of the parts of every legal move of ``state``, checking that no
     move's parts begin another's."""
-    encoding = GAME.encoding(players, variant)
+    encoding = GAME.learning().encoding(players, variant)
     assert encoding is not None
     parts = [encoding.action_ids(m) for m in GAME.legal_moves(state)]
     assert len(set(parts)) == len(parts)
     every = set(parts)
     assert not [p for p in parts for k in range(1, len(p)) if p[:k] in every]
-    assert max(map(len, parts)) <= GAME.max_action_parts(players, variant)
+    assert max(map(len, parts)) <= GAME.learning().max_action_parts(players, variant)
     return parts
 
 
@@ -162,7 +162,7 @@ def test_every_legal_move_has_parts(players: int, variant: str, seed: int) -> No
     the bound of ``max_action_parts`` allows (STOREHOUSE tiles, and Heba's sail-back);
     every chance outcome has an id. The observation, made from the state's attributes, is
     that of the position read back, at chance nodes too (refills due)."""
-    encoding = GAME.encoding(players, variant)
+    encoding = GAME.learning().encoding(players, variant)
     assert encoding is not None
     rng = random.Random(seed)
     state = GAME.new_game(players, variant=variant)
@@ -170,8 +170,8 @@ def test_every_legal_move_has_parts(players: int, variant: str, seed: int) -> No
     events = 0
     while not state.is_over():
         seat = rng.randrange(players)
-        again = GAME.from_position(GAME.view(state, seat))
-        assert GAME.observation(again, seat) == GAME.observation(state, seat)
+        again = GAME.from_position(seat_view(GAME, state, seat))
+        assert GAME.learning().observation(again, seat) == GAME.learning().observation(state, seat)
         if state.is_chance_node():
             for outcome, _ in GAME.chance_outcomes(state):
                 encoding.outcome_id(outcome)
@@ -182,7 +182,7 @@ def test_every_legal_move_has_parts(players: int, variant: str, seed: int) -> No
         GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
         events += 1
         assert all(len(p.store) <= most_stored for p in state.players)
-    assert events <= GAME.max_game_length(players, variant)
+    assert events <= GAME.learning().max_game_length(players, variant)
 
 
 def test_game_length_and_parts_bounds() -> None:
@@ -190,15 +190,15 @@ def test_game_length_and_parts_bounds() -> None:
     and per seat a move per buy (21 at most) and the forced end. max_action_parts: a buy
     and its placement, a stored placement per STOREHOUSE tile (2) and Heba's sail-back,
     the feast, one shift (4 seats: an empty bag leaves 16 stones or more in the offer)."""
-    assert GAME.max_game_length(2, "standard") == 115 + 2 + 2 * 22
-    assert GAME.max_game_length(4, "builders") == 115 + 8 + 4 * 22
-    assert [GAME.max_action_parts(n, v) for n, v in SET_UPS] == [4, 6, 4, 6, 4, 6, 5, 7]
+    assert GAME.learning().max_game_length(2, "standard") == 115 + 2 + 2 * 22
+    assert GAME.learning().max_game_length(4, "builders") == 115 + 8 + 4 * 22
+    assert [GAME.learning().max_action_parts(n, v) for n, v in SET_UPS] == [4, 6, 4, 6, 4, 6, 5, 7]
 
 
 @pytest.mark.parametrize(("players", "variant"), SET_UPS)
 def test_outcomes(players: int, variant: str) -> None:
     """SPEC 2.1: tile kinds, stone types, builders (builders variant), seats."""
-    encoding = GAME.encoding(players, variant)
+    encoding = GAME.learning().encoding(players, variant)
     assert encoding is not None
     builders = ["~Lateef", "~Heba", "~Tsekani", "~Aya"] if variant == "builders" else []
     assert list(encoding.outcomes) == [
@@ -212,8 +212,8 @@ def test_observation() -> None:
     turn on the basalt quarry of space 3 (FOOD2) with BT in slot 1.1 and MG stored."""
     state = build([Seat(food=7, space=3, pyramid="BT@1.1", store="MG"), Seat(space=5)],
                   offer=["BA", "", "", "TG"], tiles={3: "FOOD2"})
-    obs = GAME.observation(state, 1)
-    assert len(obs) == GAME.observation_shape(2, "standard")[0] == 868
+    obs = GAME.learning().observation(state, 1)
+    assert len(obs) == GAME.learning().observation_shape(2, "standard")[0] == 868
     assert obs[:4] == [0, 1, 1, 0]  # seat 2 observes, seat 1 decides
     assert obs[4:10] == [0, 1, 0, 0, 0, 0]  # the start of a turn
     assert obs[10:17] == [3 / 40, 0, 1, 0, 0, 0, 0]  # started on space 3, tile FOOD2
@@ -229,7 +229,7 @@ def test_observation() -> None:
     assert seat_1[213:228] == [1 / 21, *[0] * 7, 1 / 3, 0, 0, 0, 0, 0, 0]
     seat_2 = obs[640:]
     assert seat_2[:3] == [6 / FOOD_SCALE, 5 / 40, 1 / 2]
-    assert GAME.observation(state, 0)[:2] == [1, 0]
+    assert GAME.learning().observation(state, 0)[:2] == [1, 0]
 
 
 def test_observation_mid_turn() -> None:
@@ -239,27 +239,27 @@ def test_observation_mid_turn() -> None:
                   tiles={14: "STOREHOUSE"})
     play(state, "1.1 store")
     assert state.is_chance_node()
-    obs = GAME.observation(state, 0)
+    obs = GAME.learning().observation(state, 0)
     assert obs[4:10] == [0, 0, 0, 0, 1, 0] and obs[28:32] == [1 / 7, 0, 0, 0]
     state = build([Seat(space=14), Seat(space=40)], offer=["BT", "", "", ""],
                   tiles={14: "STOREHOUSE"}, turn="place:1:BT:store")
-    assert GAME.observation(state, 0)[17:28] == [1, *[0] * 9, 1]
+    assert GAME.learning().observation(state, 0)[17:28] == [1, *[0] * 9, 1]
     ptah = "".join(["BG", "BA", "TM", "TG", "TA", "MG", "MA"] * 2 + ["GA"] * 6)
     solo = build([Seat(space=3, pyramid="TM@1.1")], offer=["BT", "", "", "GA"], ptah=ptah)
-    obs = GAME.observation(solo, 0)
+    obs = GAME.learning().observation(solo, 0)
     assert len(obs) == 649
     assert obs[-228 - 11:-228] == [0, 0, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.6, 20 / 21]
     builders = build([Seat(space=10, builder="Heba", flags="h"),
                       Seat(space=40, builder="Aya")], offer=["TM", "", "", ""])
-    obs = GAME.observation(builders, 1)
+    obs = GAME.learning().observation(builders, 1)
     assert len(obs) == 876
     seat_1 = obs[412:412 + 232]
     assert seat_1[:4] == [0, 1, 0, 0] and seat_1[-4:] == [0, 1, 0, 0]  # Heba, sailed back
     assert obs[412 + 232:412 + 236] == [0, 0, 0, 1]  # Aya
     for s in (state, solo, builders):
         for seat in range(len(s.players)):
-            again = GAME.from_position(GAME.view(s, seat))
-            assert GAME.observation(again, seat) == GAME.observation(s, seat)
+            again = GAME.from_position(seat_view(GAME, s, seat))
+            assert GAME.learning().observation(again, seat) == GAME.learning().observation(s, seat)
 
 
 
@@ -270,7 +270,7 @@ def test_openspiel_game() -> None:
     game = pyspiel.load_game("sneferu_sneferu", {"players": 2})
     assert game.num_distinct_actions() == 901
     assert game.max_chance_outcomes() == 18
-    assert game.max_game_length() == (115 + 2 + 2 * 22) * 4
+    assert game.learning().max_game_length() == (115 + 2 + 2 * 22) * 4
     state = game.new_initial_state()
     rng = random.Random(3)
     while state.is_chance_node():

@@ -25,18 +25,15 @@ action encoding (a move in three parts) and observation in ``actions.py`` (SPEC 
 from __future__ import annotations
 
 import itertools
-from array import array
 from typing import Any, ClassVar
 
-from sneferu_cli.game import Game, Standing, delegate
+from sneferu_cli.game import FastPaths, Game, Learning, Standing, delegate
 
 from . import interface
-from .actions import action_parts, layout, observation
-from .geometry import REACH, cell, distance
+from .actions import AkropolisLearning
 from .move import MOVE, parse_move, parse_outcome
 from .scoring import ranking
 from .state import (
-    AkropolisIllegalMove,
     AkropolisState,
     new_game,
     options_of,
@@ -49,7 +46,7 @@ VARIANTS: tuple[str, ...] = tuple(
     for flags in itertools.product((False, True), repeat=6))
 """Every option word (section 9): 64, ``hmbtga`` first."""
 
-class AkropolisGame(Game):
+class AkropolisGame(Game[AkropolisState, Any]):
     """Akropolis: cities of hexagonal tiles taken from a shared construction site."""
 
     name: ClassVar[str] = "akropolis"
@@ -57,7 +54,6 @@ class AkropolisGame(Game):
     players: ClassVar[range] = range(2, 5)
     variants: ClassVar[tuple[str, ...]] = VARIANTS
     score_keys: ClassVar[tuple[str, ...]] = ("points", "stones")
-    move_pattern: ClassVar[str | None] = MOVE
 
     standard_edition = delegate("edition", "standard_edition")
     load_edition = delegate("edition", "load_edition")
@@ -96,43 +92,12 @@ class AkropolisGame(Game):
     def outcome_kind(self, text: str) -> str:
         return "draw"
 
-    legal_moves = staticmethod(interface.legal_moves)
-
-    def apply_move(self, state: Any, text: str) -> str:
-        place, q, r, rot = parse_move(text)
-        if distance(q, r) > REACH:
-            raise AkropolisIllegalMove("illegal move: too far from the city")
-        state.move(place, cell(q, r), rot)
-        return text
-
-    apply_listed_move = staticmethod(interface.apply_listed_move)
-    is_listed_move = staticmethod(interface.is_listed_move)
+    _legal_moves = staticmethod(interface.legal_moves)
+    _apply_move = staticmethod(interface.apply_move)
 
     def canonical_move(self, text: str) -> str:
         parse_move(text)
         return text
-
-    def action_names(self, players: int, variant: str) -> list[str]:
-        return layout(players, variant).action_names
-
-    def action_parts(self, move: str) -> tuple[str, ...]:
-        return action_parts(move)
-
-    def max_action_parts(self, players: int, variant: str) -> int:
-        return 3
-
-    def outcome_names(self, players: int, variant: str) -> list[str]:
-        return layout(players, variant).outcome_names
-
-    def max_game_length(self, players: int, variant: str) -> int:
-        tiles = len(layout(players, variant).tiles)
-        return 2 * tiles - 1  # every tile is drawn; every one but the last is taken (7)
-
-    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
-        return (layout(players, variant).size,)
-
-    def observation(self, state: Any, seat: int) -> array[float]:
-        return observation(state, seat)
 
     def standings(self, state: Any) -> list[Standing]:
         return [Standing(seat + 1, rank, {"points": total, "stones": stones}, retired)
@@ -144,6 +109,12 @@ class AkropolisGame(Game):
     check = delegate("check", "check")
     evaluate = delegate("heuristic", "values")
 
+    def learning(self) -> Learning[AkropolisState]:
+        return AkropolisLearning(self)
+
+    def fast_paths(self) -> FastPaths[AkropolisState]:
+        return _FAST
+
     move_help: ClassVar[str] = """\
 Type one move: PLACE @Q,R rK
   1 @1,-1 r0   take the tile in site place 1 (free) and lay its first hex at (1,-1),
@@ -152,5 +123,12 @@ Type one move: PLACE @Q,R rK
 Rotations turn the tile clockwise about its first hex, 60 degrees a step (r0..r5);
 positions are axial (q to the south-east, r to the south), as the picture labels them."""
 
+
+class _AkropolisFastPaths(FastPaths[AkropolisState]):
+    move_pattern = MOVE
+    is_listed_move = staticmethod(interface.is_listed_move)
+
+
+_FAST = _AkropolisFastPaths()
 
 GAME = AkropolisGame()

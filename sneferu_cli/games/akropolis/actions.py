@@ -45,6 +45,7 @@ from __future__ import annotations
 from array import array
 from typing import Final
 
+from ...game import Learning
 from .edition import HEXES, standard_edition
 from .geometry import CELLS, QUARRY, REACH, cell, distance
 from .scoring import points
@@ -189,3 +190,30 @@ def observation(state: AkropolisState, seat: int) -> array[float]:
             out[base + 7 * size + i] = min(height[c], level_scale) / level_scale
     return out
 
+
+
+class AkropolisLearning(Learning[AkropolisState]):
+    """Akropolis's encodings for the learning libraries (SPEC 16.1): a move in three parts
+    (site place, position, rotation)."""
+
+    def action_names(self, players: int, variant: str) -> list[str]:
+        return layout(players, variant).action_names
+
+    def action_parts(self, move: str) -> tuple[str, ...]:
+        return action_parts(move)
+
+    def max_action_parts(self, players: int, variant: str) -> int:
+        return 3
+
+    def outcome_names(self, players: int, variant: str) -> list[str]:
+        return layout(players, variant).outcome_names
+
+    def max_game_length(self, players: int, variant: str) -> int:
+        tiles = len(layout(players, variant).tiles)
+        return 2 * tiles - 1  # every tile is drawn; every one but the last is taken (7)
+
+    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
+        return (layout(players, variant).size,)
+
+    def observation(self, state: AkropolisState, seat: int) -> array[float]:
+        return observation(state, seat)

@@ -14,26 +14,39 @@ from __future__ import annotations
 
 import random
 
-from .geometry import cell
+from .geometry import REACH, cell, distance
 from .move import parse_move, parse_outcome
 from .state import LISTED, AkropolisIllegalMove, AkropolisState, sample_tile
 
-__all__ = ["apply_listed_move", "apply_outcome", "is_listed_move", "legal_moves",
+__all__ = ["apply_move", "apply_outcome", "is_listed_move", "legal_moves",
            "sample_outcome"]
 
 
-def legal_moves(state: AkropolisState) -> list[str]:
-    """``Game.legal_moves``: :meth:`AkropolisState.legal_move_texts`."""
+def legal_moves(state: AkropolisState, seat: int) -> list[str]:
+    """``Game._legal_moves``: :meth:`AkropolisState.legal_move_texts`."""
     return state.legal_move_texts()
 
 
+def apply_move(state: AkropolisState, seat: int, text: str, listed: bool) -> str:
+    """``Game._apply_move``: a listed move applied unchecked (:func:`apply_listed_move`),
+    any other read and checked."""
+    if listed:
+        apply_listed_move(state, text)
+        return text
+    place, q, r, rot = parse_move(text)
+    if distance(q, r) > REACH:
+        raise AkropolisIllegalMove("illegal move: too far from the city")
+    state.move(place, cell(q, r), rot)
+    return text
+
+
 def is_listed_move(state: AkropolisState, text: str) -> bool:
-    """``Game.is_listed_move``: :meth:`AkropolisState.is_listed_move`."""
+    """``FastPaths.is_listed_move``: :meth:`AkropolisState.is_listed_move`."""
     return state.is_listed_move(text)
 
 
 def apply_listed_move(state: AkropolisState, text: str) -> None:
-    """``Game.apply_listed_move``: a text a spot made (:data:`~.state.LISTED`) applied from
+    """A listed move: a text a spot made (:data:`~.state.LISTED`) applied from
     its numbers, any other read."""
     listed = LISTED.get(text)
     if listed is None:

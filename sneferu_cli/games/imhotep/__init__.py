@@ -24,10 +24,9 @@ from __future__ import annotations
 import itertools
 from typing import Any, ClassVar
 
-from sneferu_cli.game import Game, Standing, delegate
+from sneferu_cli.game import Game, Learning, Standing, delegate
 
 from . import interface
-from .edition import standard_edition
 from .move import parse_move
 from .state import ImhotepState, new_game, sample_outcome
 
@@ -39,7 +38,7 @@ VARIANTS: tuple[str, ...] = tuple(
 """Every variant: 32 combinations of sides, each without and with ``+wrath``."""
 
 
-class ImhotepGame(Game):
+class ImhotepGame(Game[ImhotepState, Any]):
     """Imhotep: ships carry stones to five sites; round and market cards are chance."""
 
     name: ClassVar[str] = "imhotep"
@@ -75,40 +74,16 @@ class ImhotepGame(Game):
     sample_outcome = staticmethod(sample_outcome)
     apply_outcome = staticmethod(interface.apply_outcome)
 
-    legal_moves = staticmethod(interface.legal_moves)
-
-    def apply_move(self, state: Any, text: str) -> str:
-        move = parse_move(text)
-        state.apply(move)
-        return str(move)
-
-    apply_listed_move = staticmethod(interface.apply_listed_move)
+    _legal_moves = staticmethod(interface.legal_moves)
+    _apply_move = staticmethod(interface.apply_move)
 
     def canonical_move(self, text: str) -> str:
         return str(parse_move(text))
 
-    def action_names(self, players: int, variant: str) -> list[str]:
-        from .actions import action_names
+    def learning(self) -> Learning[ImhotepState]:
+        from .actions import ImhotepLearning
 
-        return action_names(standard_edition())
-
-    def outcome_names(self, players: int, variant: str) -> list[str]:
-        from .actions import outcome_names
-
-        return outcome_names(standard_edition(), players)
-
-    def max_game_length(self, players: int, variant: str) -> int:
-        return 2000
-
-    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
-        from .actions import observation_size
-
-        return (observation_size(standard_edition(), players),)
-
-    def observation(self, state: Any, seat: int) -> list[float]:
-        from .actions import observation
-
-        return observation(state, seat)
+        return ImhotepLearning(self)
 
     def standings(self, state: Any) -> list[Standing]:
         return [Standing(s.seat + 1, s.rank, {"points": s.points, "sled": s.sled}, s.retired)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import itertools
 
-from .edition import Edition
+from ...game import Learning
+from .edition import Edition, standard_edition
 from .move import SITE_CODES, parse_move
 from .state import ImhotepState, tables_of
 
@@ -108,3 +109,22 @@ def observation(state: ImhotepState, seat: int) -> list[float]:
     out.append(1.0 if state.mx else 0.0)
     return out
 
+
+
+class ImhotepLearning(Learning[ImhotepState]):
+    """Imhotep's encodings for the learning libraries (SPEC 16.1): one action a move."""
+
+    def action_names(self, players: int, variant: str) -> list[str]:
+        return action_names(standard_edition())
+
+    def outcome_names(self, players: int, variant: str) -> list[str]:
+        return outcome_names(standard_edition(), players)
+
+    def max_game_length(self, players: int, variant: str) -> int:
+        return 2000
+
+    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
+        return (observation_size(standard_edition(), players),)
+
+    def observation(self, state: ImhotepState, seat: int) -> list[float]:
+        return observation(state, seat)

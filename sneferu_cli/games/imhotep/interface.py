@@ -7,29 +7,36 @@ with no Python frame on the way (as Sneferu's, Silver & Gold's and Akropolis's d
 >>> state = new_game(2)
 >>> while state.is_chance_node():
 ...     apply_outcome(state, state.chance_outcomes()[0][0])
->>> legal_moves(state)[:3]
+>>> legal_moves(state, 0)[:3]
 ['Q', 'L 4A.1', 'L 4A.2']
->>> apply_listed_move(state, "Q")
+>>> apply_move(state, 0, "Q", True)
+'Q'
 >>> state.sleds, state.current_seat()
 ([5, 3], 1)
 """
 
 from __future__ import annotations
 
-from .move import parse_outcome
+from .move import parse_move, parse_outcome
 from .state import ImhotepState
 
-__all__ = ["apply_listed_move", "apply_outcome", "legal_moves"]
+__all__ = ["apply_move", "apply_outcome", "legal_moves"]
 
 
-def legal_moves(state: ImhotepState) -> list[str]:
-    """``Game.legal_moves``: :meth:`ImhotepState.legal_move_texts`."""
+def legal_moves(state: ImhotepState, seat: int) -> list[str]:
+    """``Game._legal_moves``: :meth:`ImhotepState.legal_move_texts`."""
     return state.legal_move_texts()
 
 
-def apply_listed_move(state: ImhotepState, text: str) -> None:
-    """``Game.apply_listed_move``: :meth:`ImhotepState.apply_listed_text`."""
-    state.apply_listed_text(text)
+def apply_move(state: ImhotepState, seat: int, text: str, listed: bool) -> str:
+    """``Game._apply_move``: a listed move by :meth:`ImhotepState.apply_listed_text`, any
+    other read and checked."""
+    if listed:
+        state.apply_listed_text(text)
+        return text
+    move = parse_move(text)
+    state.apply(move)
+    return str(move)
 
 
 def apply_outcome(state: ImhotepState, text: str) -> None:

@@ -18,21 +18,19 @@ private, and the set-up keep and every step-2 marking are sealed decisions of al
 ...     game.apply_outcome(state, game.sample_outcome(state, rng))
 >>> game.is_simultaneous(state), game.deciding_seats(state)
 (True, (0, 1, 2))
->>> game.view(state, 1).split(" | ")[1]
+>>> game.hidden().view(state, 1).split(" | ")[1]
 '1: R0 G0 F:---- S0 done:- pts:- dealt:?'
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any, ClassVar
 
-from sneferu_cli.game import Game, IllegalMove, Standing, delegate
+from sneferu_cli.game import Game, Hidden, Learning, Standing, delegate
 
 from . import interface
-from .edition import standard_edition
 from .move import canonical_outcome, parse_move, parse_outcome
-from .state import DEALING, DEALT, SilverGoldState, new_game
+from .state import SilverGoldState, new_game
 
 __all__ = ["GAME", "SilverGoldGame", "SilverGoldState"]
 
@@ -40,7 +38,7 @@ _KINDS = {"deal": "deal", "offer": "offer", "draw": "draw", "exp": "exp"}
 """One interned string per outcome kind (records group a run of outcomes by identity)."""
 
 
-class SilverGoldGame(Game):
+class SilverGoldGame(Game[SilverGoldState, Any]):
     """Silver & Gold Pyramids: expedition patterns marked on pyramid chambers, sealed."""
 
     name: ClassVar[str] = "silver-gold"
@@ -48,7 +46,6 @@ class SilverGoldGame(Game):
     players: ClassVar[range] = range(2, 5)
     variants: ClassVar[tuple[str, ...]] = ("standard",)
     score_keys: ClassVar[tuple[str, ...]] = ("points", "tiebreak")
-    hidden_information: ClassVar[bool] = True
 
     standard_edition = delegate("edition", "standard_edition")
     load_edition = delegate("edition", "load_edition")
@@ -90,92 +87,22 @@ class SilverGoldGame(Game):
 
     # ---------------------------------------------------------------- decisions
 
-    legal_moves = staticmethod(interface.legal_moves)
-
-    def apply_move(self, state: Any, text: str) -> str:
-        seats = state.deciding_seats()
-        if not seats:
-            raise IllegalMove("no seat decides now")
-        return self.apply_move_of(state, seats[0], text)
-
-    apply_listed_move = staticmethod(interface.apply_listed_move)
+    _legal_moves = staticmethod(interface.legal_moves)
+    _apply_move = staticmethod(interface.apply_move)
 
     def canonical_move(self, text: str) -> str:
         return str(parse_move(text))
 
     is_simultaneous = staticmethod(interface.is_simultaneous)
     deciding_seats = staticmethod(interface.deciding_seats)
-    legal_moves_of = staticmethod(interface.legal_moves_of)
 
-    def apply_move_of(self, state: Any, seat: int, text: str) -> str:
-        move = parse_move(text)
-        result: str = state.apply_move_of(seat, move)
-        return result
+    def hidden(self) -> Hidden[SilverGoldState]:
+        return _HIDDEN
 
-    apply_listed_move_of = staticmethod(interface.apply_listed_move_of)
-    view = staticmethod(interface.view)
+    def learning(self) -> Learning[SilverGoldState]:
+        from .actions import SilverGoldLearning
 
-    def determinize(self, state: Any, seat: int, rng: random.Random) -> SilverGoldState:
-        result: SilverGoldState = state.determinize(rng)
-        return result
-
-    # ---------------------------------------------------------------- learning libraries
-
-    def action_names(self, players: int, variant: str) -> tuple[str, ...]:
-        from .actions import action_names
-
-        return action_names(standard_edition())
-
-    def action_parts(self, move: str) -> tuple[str, ...]:
-        from .actions import action_parts
-
-        return action_parts(move)
-
-    def max_action_parts(self, players: int, variant: str) -> int:
-        from .actions import max_action_parts
-
-        return max_action_parts(standard_edition())
-
-    def outcome_names(self, players: int, variant: str) -> list[str]:
-        from .actions import outcome_names
-
-        return outcome_names(standard_edition())
-
-    def outcome_parts(self, outcome: str) -> tuple[str, ...]:
-        from .actions import outcome_parts
-
-        return outcome_parts(outcome)
-
-    def max_outcome_parts(self, players: int, variant: str) -> int:
-        return DEALT
-
-    def chance_part_outcomes(self, state: Any,
-                             chosen: tuple[str, ...]) -> list[tuple[str, float]]:
-        from .actions import deal_part_outcomes
-
-        if state.phase == DEALING:
-            return deal_part_outcomes(state, chosen)
-        return self.chance_outcomes(state)  # one part each
-
-    def outcome_of_parts(self, state: Any, parts: tuple[str, ...]) -> str | None:
-        from .actions import outcome_of_parts
-
-        return outcome_of_parts(parts)
-
-    def max_game_length(self, players: int, variant: str) -> int:
-        from .actions import max_game_length
-
-        return max_game_length(standard_edition(), players)
-
-    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
-        from .actions import observation_size
-
-        return (observation_size(standard_edition(), players),)
-
-    def observation(self, state: Any, seat: int) -> list[float]:
-        from .actions import observation
-
-        return observation(state, seat)
+        return SilverGoldLearning(self)
 
     # ---------------------------------------------------------------- the end
 
@@ -199,5 +126,14 @@ Type one move (cards by their order number, cells a1..e5, row 1 the entrance row
   7:c1,d1,e1 +7:c2      each red cross marked owes a bonus mark: +card:cell, in order
   take 31, take deck    after completing a card: a card of the offer, or the deck's top"""
 
+
+class _SilverGoldHidden:
+    """The seats' views and determinization (:class:`~sneferu_cli.game.Hidden`)."""
+
+    view = staticmethod(interface.view)
+    determinize = staticmethod(interface.determinize)
+
+
+_HIDDEN = _SilverGoldHidden()
 
 GAME = SilverGoldGame()

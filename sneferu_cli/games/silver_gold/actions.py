@@ -62,10 +62,12 @@ import functools
 import itertools
 import math
 
-from .edition import COLOURS, PER_COLOUR, SIZE, Edition
+from ...game import Learning
+from .edition import COLOURS, PER_COLOUR, SIZE, Edition, standard_edition
 from .move import CELL_NAMES, mark_text
 from .state import (
     BOXES,
+    DEALING,
     DEALT,
     DRAWING,
     FULL,
@@ -331,3 +333,44 @@ def observation(state: SilverGoldState, seat: int) -> list[float]:
                 out += [0.0] * chamber
     return out
 
+
+
+class SilverGoldLearning(Learning[SilverGoldState]):
+    """Silver & Gold's encodings for the learning libraries (SPEC 16.1): a marking in
+    parts, a deal in its cards."""
+
+    def action_names(self, players: int, variant: str) -> tuple[str, ...]:
+        return action_names(standard_edition())
+
+    def action_parts(self, move: str) -> tuple[str, ...]:
+        return action_parts(move)
+
+    def max_action_parts(self, players: int, variant: str) -> int:
+        return max_action_parts(standard_edition())
+
+    def outcome_names(self, players: int, variant: str) -> list[str]:
+        return outcome_names(standard_edition())
+
+    def outcome_parts(self, outcome: str) -> tuple[str, ...]:
+        return outcome_parts(outcome)
+
+    def max_outcome_parts(self, players: int, variant: str) -> int:
+        return DEALT
+
+    def chance_part_outcomes(self, state: SilverGoldState,
+                             chosen: tuple[str, ...]) -> list[tuple[str, float]]:
+        if state.phase == DEALING:
+            return deal_part_outcomes(state, chosen)
+        return self.game.chance_outcomes(state)  # one part each
+
+    def outcome_of_parts(self, state: SilverGoldState, parts: tuple[str, ...]) -> str | None:
+        return outcome_of_parts(parts)
+
+    def max_game_length(self, players: int, variant: str) -> int:
+        return max_game_length(standard_edition(), players)
+
+    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
+        return (observation_size(standard_edition(), players),)
+
+    def observation(self, state: SilverGoldState, seat: int) -> list[float]:
+        return observation(state, seat)

@@ -9,7 +9,7 @@ compiled code with no Python frame on the way (as Akropolis's ``interface.py`` d
 >>> rng = random.Random(3)
 >>> while state.is_chance_node():
 ...     apply_outcome(state, sample_outcome(state, rng))
->>> deciding_seats(state), legal_moves_of(state, 1)[:2]
+>>> deciding_seats(state), legal_moves(state, 1)[:2]
 ((0, 1), ['keep 26 33', 'keep 26 43'])
 """
 
@@ -23,29 +23,22 @@ from .position import view as view_of
 from .state import SilverGoldState
 from .state import sample_outcome as sample
 
-__all__ = ["apply_listed_move", "apply_listed_move_of", "apply_outcome", "deciding_seats",
-           "is_simultaneous", "legal_moves", "legal_moves_of", "listed_move", "sample_outcome",
-           "view"]
+__all__ = ["apply_move", "apply_outcome", "deciding_seats", "determinize",
+           "is_simultaneous", "legal_moves", "listed_move", "sample_outcome", "view"]
 
 
-def legal_moves(state: SilverGoldState) -> list[str]:
-    """``Game.legal_moves``: :meth:`SilverGoldState.legal_moves`."""
-    return state.legal_moves()
-
-
-def legal_moves_of(state: SilverGoldState, seat: int) -> list[str]:
-    """``Game.legal_moves_of``: :meth:`SilverGoldState.legal_moves_of`."""
+def legal_moves(state: SilverGoldState, seat: int) -> list[str]:
+    """``Game._legal_moves``: :meth:`SilverGoldState.legal_moves_of`."""
     return state.legal_moves_of(seat)
 
 
-def apply_listed_move(state: SilverGoldState, text: str) -> None:
-    """``Game.apply_listed_move``: the listed move of the seat deciding first."""
-    state.apply_listed(state.current_seat(), text, listed_move(text))
-
-
-def apply_listed_move_of(state: SilverGoldState, seat: int, text: str) -> None:
-    """``Game.apply_listed_move_of``: :meth:`SilverGoldState.apply_listed`."""
-    state.apply_listed(seat, text, listed_move(text))
+def apply_move(state: SilverGoldState, seat: int, text: str, listed: bool) -> str:
+    """``Game._apply_move``: a listed move by :meth:`SilverGoldState.apply_listed`, any
+    other read and checked (:meth:`SilverGoldState.apply_move_of`)."""
+    if listed:
+        state.apply_listed(seat, text, listed_move(text))
+        return text
+    return state.apply_move_of(seat, parse_move(text))
 
 
 _LISTED: Final[dict[str, Move]] = {}
@@ -76,8 +69,13 @@ def is_simultaneous(state: SilverGoldState) -> bool:
 
 
 def view(state: SilverGoldState, seat: int) -> str:
-    """``Game.view``: :func:`.position.view`."""
+    """``Hidden.view``: :func:`.position.view`."""
     return view_of(state, seat)
+
+
+def determinize(state: SilverGoldState, seat: int, rng: random.Random) -> SilverGoldState:
+    """``Hidden.determinize``: :meth:`SilverGoldState.determinize`."""
+    return state.determinize(rng)
 
 
 def apply_outcome(state: SilverGoldState, text: str) -> None:

@@ -19,11 +19,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...game import Game, Perft, RulesBench, Standing, TurnSteps, delegate
+from ...game import (
+    FastPaths,
+    Game,
+    Learning,
+    Perft,
+    RulesBench,
+    Standing,
+    Tools,
+    TurnSteps,
+    delegate,
+)
 from . import actions, interface, record
 from .notation.fast import MOVE, read_canonical_move, read_outcome
 from .notation.position import from_position, to_position
-from .rules.edition import Edition, standard_edition
+from .rules.edition import Edition
 from .rules.state import GameState, new_game
 
 if TYPE_CHECKING:
@@ -32,7 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["GAME", "SneferuGame"]
 
 
-class SneferuGame(Game):
+class SneferuGame(Game[GameState, Edition]):
     """Sneferu's rules and notations (SPEC.md sections 3 to 5) as a :class:`Game`.
 
     The variant ``builders`` draws the builders at set-up; chosen builders, solo against
@@ -64,8 +74,6 @@ class SneferuGame(Game):
         name per seat, comma-separated or as a list (SPEC 3)."""
         return new_game(players, builders=setup, edition=edition)
 
-    move_pattern: ClassVar[str | None] = MOVE
-
     def from_position(self, text: str, edition: Any | None = None) -> GameState:
         return from_position(text, edition)
 
@@ -94,41 +102,11 @@ class SneferuGame(Game):
     def outcome_kind(self, text: str) -> str:
         return type(read_outcome(text)).__name__
 
-    legal_moves = staticmethod(interface.legal_moves)
-
-    def apply_move(self, state: GameState, text: str) -> str:
-        move, canonical = read_canonical_move(text)
-        state.apply_turn(move.steps)
-        return canonical
-
-    apply_listed_move = staticmethod(interface.apply_listed_move)
+    _legal_moves = staticmethod(interface.legal_moves)
+    _apply_move = staticmethod(interface.apply_move)
 
     def canonical_move(self, text: str) -> str:
         return read_canonical_move(text)[1]
-
-    # Learning libraries (SPEC 16.1): moves are played in parts, one step each
-    # (actions.py); encodings are of the standard edition.
-
-    def action_names(self, players: int, variant: str) -> list[str]:
-        return actions.action_names(standard_edition(), players, variant)
-
-    def action_parts(self, move: str) -> tuple[str, ...]:
-        return actions.action_parts(move)
-
-    def max_action_parts(self, players: int, variant: str) -> int:
-        return actions.max_action_parts(standard_edition(), players, variant)
-
-    def outcome_names(self, players: int, variant: str) -> list[str]:
-        return actions.outcome_names(standard_edition(), players, variant)
-
-    def max_game_length(self, players: int, variant: str) -> int:
-        return actions.max_game_length(standard_edition(), players, variant)
-
-    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
-        return (actions.observation_size(standard_edition(), players, variant),)
-
-    def observation(self, state: GameState, seat: int) -> list[float]:
-        return actions.observation(state, seat)
 
     def standings(self, state: GameState) -> list[Standing]:
         return [Standing(s.seat + 1, s.rank, {"stones": s.stones, "food": s.food}, s.retired)
@@ -174,16 +152,11 @@ Type a whole turn in move notation, its steps separated by spaces:
     def describe_due(self, state: GameState) -> str:
         return record.describe_turn(state)
 
-    def search(self, state: GameState, *, seat: int | None = None, iterations: int = 0,
-               deadline: float | None = None, seed: int = 0,
-               progress: Callable[[Analysis], None] | None = None) -> Analysis:
-        """The Sneferu search (``search.py``, SPEC 11.1); one seat decides at a time."""
-        from .search import search
+    def learning(self) -> Learning[GameState]:
+        return actions.SneferuLearning(self)
 
-        if seat is not None and seat not in self.deciding_seats(state):
-            raise ValueError(f"analyse: seat {seat + 1} has no decision to take now")
-        return search(state, iterations=iterations, deadline=deadline, seed=seed,
-                      progress=progress)
+    def fast_paths(self) -> FastPaths[GameState]:
+        return _FAST
 
     def turn_steps(self) -> TurnSteps:
         """A turn's single steps, for ``sneferu serve`` (``serve.py``, SPEC 10.10)."""
@@ -191,8 +164,28 @@ Type a whole turn in move notation, its steps separated by spaces:
 
         return STEPS
 
+    def tools(self) -> Tools[GameState, Edition]:
+        return _TOOLS
+
+
+class _SneferuFastPaths(FastPaths[GameState]):
+    move_pattern = MOVE
+
+
+class _SneferuTools(Tools[GameState, Edition]):
+    def search(self, state: GameState, *, seat: int | None = None, iterations: int = 0,
+               deadline: float | None = None, seed: int = 0,
+               progress: Callable[[Analysis], None] | None = None) -> Analysis:
+        """The Sneferu search (``search.py``, SPEC 11.1); one seat decides at a time."""
+        from .search import search
+
+        if seat is not None and seat != state.current_seat():
+            raise ValueError(f"analyse: seat {seat + 1} has no decision to take now")
+        return search(state, iterations=iterations, deadline=deadline, seed=seed,
+                      progress=progress)
+
     def rules_bench(self, players: int, setup: str | None, games: int, seed: int,
-                    edition: Any) -> RulesBench:
+                    edition: Edition) -> RulesBench:
         from .bench import run_bench
 
         return run_bench(players, setup, games, seed, edition)
@@ -202,6 +195,9 @@ Type a whole turn in move notation, its steps separated by spaces:
 
         return perft_counts(state, depth)
 
+
+_FAST = _SneferuFastPaths()
+_TOOLS = _SneferuTools()
 
 GAME = SneferuGame()
 """The registered Sneferu game."""

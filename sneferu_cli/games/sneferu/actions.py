@@ -27,8 +27,9 @@ from __future__ import annotations
 
 from typing import Final
 
+from ...game import Learning
 from .rules.components import Power, Stone, Tile
-from .rules.edition import Edition
+from .rules.edition import Edition, standard_edition
 from .rules.state import GameState, Tables
 from .rules.steps import DONE, END, FEAST, STORE
 
@@ -254,3 +255,29 @@ def observation(state: GameState, seat: int) -> list[float]:
         out[i + 3] = 1.0 if p.retired else 0.0
         i += 4
     return out
+
+
+class SneferuLearning(Learning[GameState]):
+    """Sneferu's encodings for the learning libraries (SPEC 16.1): a move is played in
+    parts, one step each; encodings are of the standard edition."""
+
+    def action_names(self, players: int, variant: str) -> list[str]:
+        return action_names(standard_edition(), players, variant)
+
+    def action_parts(self, move: str) -> tuple[str, ...]:
+        return action_parts(move)
+
+    def max_action_parts(self, players: int, variant: str) -> int:
+        return max_action_parts(standard_edition(), players, variant)
+
+    def outcome_names(self, players: int, variant: str) -> list[str]:
+        return outcome_names(standard_edition(), players, variant)
+
+    def max_game_length(self, players: int, variant: str) -> int:
+        return max_game_length(standard_edition(), players, variant)
+
+    def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
+        return (observation_size(standard_edition(), players, variant),)
+
+    def observation(self, state: GameState, seat: int) -> list[float]:
+        return observation(state, seat)

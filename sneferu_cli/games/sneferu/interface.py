@@ -14,23 +14,29 @@ from __future__ import annotations
 
 import random
 
-from .notation.fast import read_listed_steps, read_outcome
+from .notation.fast import read_canonical_move, read_listed_steps, read_outcome
 from .rules.chance import sample_outcome_text
 from .rules.state import GameState
 
-__all__ = ["apply_listed_move", "apply_outcome", "legal_moves", "sample_outcome"]
+__all__ = ["apply_move", "apply_outcome", "legal_moves", "sample_outcome"]
 
 
-def legal_moves(state: GameState) -> list[str]:
-    """``Game.legal_moves``: the texts of the legal turns (:meth:`GameState.legal_turn_texts`)."""
+def legal_moves(state: GameState, seat: int) -> list[str]:
+    """``Game._legal_moves``: the texts of the legal turns (:meth:`GameState.legal_turn_texts`)."""
     return state.legal_turn_texts()
 
 
-def apply_listed_move(state: GameState, text: str) -> None:
-    """``Game.apply_listed_move``: a move the tables wrote applied from their numbers
-    (:meth:`GameState.apply_listed_text`), any other read."""
-    if not state.apply_listed_text(text):
-        state.apply_listed_turn(read_listed_steps(text))
+def apply_move(state: GameState, seat: int, text: str, listed: bool) -> str:
+    """``Game._apply_move``: a listed move the tables wrote applied from their numbers
+    (:meth:`GameState.apply_listed_text`), any other read; a move not listed read and
+    checked."""
+    if listed:
+        if not state.apply_listed_text(text):
+            state.apply_listed_turn(read_listed_steps(text))
+        return text
+    move, canonical = read_canonical_move(text)
+    state.apply_turn(move.steps)
+    return canonical
 
 
 def apply_outcome(state: GameState, text: str) -> None:
