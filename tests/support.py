@@ -13,13 +13,19 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BROKEN = ROOT / "tests" / "engines" / "broken.py"
+WITH_TEST_GAMES = [sys.executable, str(ROOT / "tests" / "engines" / "with_test_games.py")]
+"""Runs a bundled engine (``random``, ...) or, with ``sneferu``, the command line, with the
+test-only games registered in that process too (tests/engines/with_test_games.py)."""
 
 
-def run_cli(*args: str, stdin: str | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Run ``sneferu ARGS`` with this interpreter (python -m sneferu_cli), capturing output."""
-    return subprocess.run([sys.executable, "-m", "sneferu_cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=timeout)
+def run_cli(*args: str, stdin: str | None = None, timeout: float = 60,
+            test_games: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run ``sneferu ARGS`` with this interpreter (python -m sneferu_cli), capturing output;
+    ``test_games``: with the test-only games registered too (:data:`WITH_TEST_GAMES`)."""
+    command = [*WITH_TEST_GAMES, "sneferu"] if test_games else [sys.executable, "-m",
+                                                                 "sneferu_cli"]
+    return subprocess.run([*command, *args], input=stdin, capture_output=True, text=True,
+                          timeout=timeout)
 
 
 def start_cli(*args: str) -> subprocess.Popen[str]:

@@ -1,8 +1,9 @@
-"""One test suite for every game the package registers, through the game interface only.
+"""One test suite for every game the package registers, and every test-only game of
+tests/games/ (:data:`games.TEST_GAMES`), through the game interface only.
 
-Each test is parametrized over :func:`sneferu_cli.game.game_names`, and everything it
-checks is written against :class:`sneferu_cli.game.Game`: a third game added to
-``GAMES`` gets all of it for free, with no line of test of its own. Hypothesis draws the
+Each test is parametrized over those names, and everything it checks is written against
+:class:`sneferu_cli.game.Game`: a game added to ``GAMES`` (or to ``TEST_GAMES``) gets all
+of it for free, with no line of test of its own. Hypothesis draws the
 player count (every one the game has), the variant (every one), a seed and maybe a seat
 that retires; random games are then played to their end, checking at every step:
 
@@ -20,21 +21,25 @@ that retires; random games are then played to their end, checking at every step:
 - the game ends; the standings have every seat once, ranks from 1, shared only by equal
   keys, ordered by the game's ``score_keys`` (retired seats last);
 - a game played by the arbiter between real subprocess ``random`` engines gives a record
-  that verifies (``sneferu replay``) and whose text and JSON forms read back equal.
+  that verifies (``sneferu replay``) and whose text and JSON forms read back equal;
+- ``sneferu tournament`` on the command line between ``random`` engine processes gives
+  standings with the game's scores and records that ``sneferu replay`` verifies and draws
+  as a web page (the game's ``page.html``).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import re
 from typing import Any
 
 import pytest
+from games import register_all
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import run_cli
+from support import WITH_TEST_GAMES, run_cli
 
-from sneferu_cli.arbiter.bundled import engine_command
 from sneferu_cli.arbiter.engine import Engine
 from sneferu_cli.arbiter.game import TimeControl, play_game
 from sneferu_cli.game import (
@@ -51,9 +56,10 @@ from sneferu_cli.record.jsonl import read_json_records, records_to_json
 from sneferu_cli.record.replay import verify
 from sneferu_cli.record.text import format_record, read_records
 
-NAMES = [n for n in game_names() if GAMES[n].startswith("sneferu_cli.")]
-"""The games the package registers (a test-only game another test module registers in
-this process, tests/nim_game.py, is left out: it is tested in test_game_core.py)."""
+NAMES = [n for n in game_names() if GAMES[n].startswith("sneferu_cli.")] + register_all()
+"""The games the package registers and the test-only games of tests/games/ (a test-only
+game another test module registers in this process, tests/nim_game.py, is left out: it is
+tested in test_game_core.py)."""
 assert NAMES[0] == DEFAULT_GAME and len(NAMES) >= 2
 
 ALL_EVERY = 10
@@ -244,7 +250,9 @@ def test_every_player_count_and_variant_starts_and_reads_back(name):
 
 @pytest.fixture(scope="module")
 def randoms():
-    started = Engine.start_all([Engine(engine_command("random"), name=f"random-{i}")
+    """The bundled random engine, four times, with the test-only games registered in its
+    process too (tests/engines/with_test_games.py runs it as its own main)."""
+    started = Engine.start_all([Engine([*WITH_TEST_GAMES, "random"], name=f"random-{i}")
                                 for i in range(1, 5)])
     yield started
     Engine.quit_all(started)
@@ -268,7 +276,7 @@ def test_a_game_by_the_arbiter_replays_and_round_trips(name, randoms, tmp_path):
         assert back.record == record
         path = tmp_path / f"{name}-{players}.rec"
         path.write_text(text, encoding="utf-8")
-        r = run_cli("replay", str(path))
+        r = run_cli("replay", str(path), test_games=True)
         assert r.returncode == 0, r.stderr
         assert "Traceback" not in r.stderr
 
@@ -301,3 +309,30 @@ def test_sneferu_standings_carry_stones_and_food_and_bad_text_is_a_notation_erro
 def test_an_unknown_game_names_the_known_ones():
     with pytest.raises(UnknownGame, match=r"unknown game 'chess' \(known: sneferu, imhotep"):
         get_game("chess")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_tournament_on_the_command_line_replays_and_draws(name, tmp_path):
+    """``sneferu tournament`` (the test-only games registered in its process, as in the
+    engines') at the game's smallest table of two or more seats, one deal."""
+    game = get_game(name)
+    seats = max(2, min(game.players))
+    random_engine = " ".join([*WITH_TEST_GAMES, "random"])
+    engines = [a for n in "ab" for a in ("--engine", f"name={n} command='{random_engine}'")]
+    done = run_cli("tournament", "--game", name, *engines, "--seats", str(seats),
+                   "--deals", "1", "--seed", "4", "--movetime", "2000", "--records",
+                   str(tmp_path / "t.rec"), "-j", "1", test_games=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    table = re.search(r"^#\s+engine\s+games\s+rank.*$", done.stdout, re.M)
+    assert table is not None and all(k in table.group() for k in game.score_keys)
+    played = read_records((tmp_path / "t.rec").read_text(encoding="utf-8")).games
+    assert played and all(g.record.header.game == name and not g.record.header.faults
+                          for g in played)
+    replay = run_cli("replay", str(tmp_path / "t.rec"), test_games=True)
+    assert replay.returncode == 0, replay.stderr
+    assert replay.stdout.count(": verified, ") == len(played)
+    page = tmp_path / "t.html"
+    drawn = run_cli("replay", str(tmp_path / "t.rec"), "--game", "1", "--html", str(page),
+                    test_games=True)
+    assert drawn.returncode == 0, drawn.stderr
+    assert game.title in page.read_text(encoding="utf-8")

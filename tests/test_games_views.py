@@ -1,5 +1,6 @@
-"""The game interface's simultaneous nodes and views, for every game the package registers
-and the test-only sealed game (tests/sealed_game.py), through the interface only (issue
+"""The game interface's simultaneous nodes and views, for every game the package registers,
+the test-only sealed game (tests/sealed_game.py) and the test-only games of tests/games/
+(:data:`games.TEST_GAMES`), through the interface only (issue
 16, SPEC 12). Random games are played with the deciding seats' moves collected in a random
 order (a seat sometimes retiring at a simultaneous node), checking at every decision:
 
@@ -24,6 +25,7 @@ import random
 from typing import Any
 
 import pytest
+from games import register_all
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sealed_game import register
@@ -31,7 +33,8 @@ from sealed_game import register
 from sneferu_cli.game import GAMES, Game, game_names, get_game, seat_view
 
 register()
-NAMES = [n for n in game_names() if GAMES[n].startswith("sneferu_cli.")] + ["sealed"]
+NAMES = [n for n in game_names() if GAMES[n].startswith("sneferu_cli.")] + ["sealed",
+                                                                           *register_all()]
 MAX_STEPS = 20_000
 
 VIEW_SETTINGS = settings(max_examples=8, deadline=None,

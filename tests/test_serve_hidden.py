@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from games import register_all
 from sealed_game import UNKNOWN, register
 from serve_client import Server, untimed
 from support import ROOT
@@ -20,6 +21,7 @@ from support import ROOT
 from sneferu_cli.game import Game, get_game, seat_view
 
 register()
+TEST_GAMES = register_all()
 SEALED = get_game("sealed")
 WITH_TEST_GAMES = (sys.executable, str(ROOT / "tests" / "engines" / "with_test_games.py"),
                    "sneferu")
@@ -103,6 +105,18 @@ def test_a_whole_silver_gold_game_each_seat_shown_only_its_view(server: Server, 
             assert s == seat or "dealt:" not in part or part.endswith("dealt:?")
 
     assert play_through(server, game, players, 6, hidden) > 20 * players
+
+
+@pytest.mark.parametrize(("name", "players"), [
+    (name, n) for name in TEST_GAMES
+    for n in sorted({min(get_game(name).players), max(get_game(name).players)})])
+def test_a_test_only_game_served_each_seat_shown_only_its_view(server: Server, name,
+                                                               players) -> None:
+    """Every test-only game of tests/games/, which serve has no code for, at its fewest and
+    most seats: each seat's requests show its view and its own moves (play_through)."""
+    assert play_through(server, get_game(name), players, players) > 0
+    server.send("quit")
+    assert server.close() == 0
 
 
 POSITION = ("sealed prizes=1.3 prize=2 scores=0,0,0 hands=4.12/1.5.7/2.6.8 bids=9,-,- "
