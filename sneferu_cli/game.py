@@ -264,8 +264,11 @@ class Game(ABC, Generic[S, E]):
     def legal_moves(self, state: S, seat: int | None = None) -> list[str]:
         """The legal moves of ``seat`` (by default the current seat) as canonical notation,
         each distinct result once, in the game's fixed order (SPEC); empty for a seat that
-        owes no decision. Games implement :meth:`_legal_moves`."""
+        owes no decision, and none at a chance node or when the game is over. Games
+        implement :meth:`_legal_moves`."""
         if seat is None:
+            if state.is_over() or state.is_chance_node():
+                return []
             seat = state.current_seat()
         elif seat not in self.deciding_seats(state):
             return []

@@ -239,7 +239,7 @@ def test_spiel_state_is_the_position_in_openspiel():
     parts = get_game("sealed-parts")
     position = ("sealed prizes=1.2 prize=3 scores=0,0 hands=1.6.7/8.9.11 bids=-,- played=- "
                 "retired=0,0")
-    names = parts.encoding(2).moves
+    names = parts.learning().encoding(2).moves
     assert [names[a] for a in spiel_state("sealed-parts", position).legal_actions()] \
         == ["tens 0"]
     tens = names.index("tens 0")

@@ -126,7 +126,7 @@ POSITION = ("sealed prizes=1.3 prize=2 scores=0,0,0 hands=4.12/1.5.7/2.6.8 bids=
 def test_sealed_moves_undo_and_errors(server: Server) -> None:
     assert server.ok(f"load game=sealed {POSITION}") == ["g1"]
     assert server.ok("turn g1") == ["seats:2,3"]
-    assert server.ask("play g1 seat=1 bid 4").error == "bid 4: not a legal move of seat 1"
+    assert server.ask("play g1 seat=1 bid 4").error == "seat 1 has no decision to take now"
     assert server.ask("play g1 seat=4 bid 4").error == "seat=4: the game has 3 seats"
     assert server.ask("play g1 seat=x bid 4").error == "play: seat=x: not a seat number"
     assert server.ask("position g1 seat=0").error == "seat=0: the game has 3 seats"

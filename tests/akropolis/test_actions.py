@@ -288,7 +288,7 @@ def test_mcts_plays() -> None:
     """OpenSpiel's MCTSBot plays a whole 2-player game, a move as three decisions."""
     game = pyspiel.load_game("sneferu_akropolis", {"players": 2})
     assert game.num_distinct_actions() == 4226
-    assert game.learning().max_game_length() == 73 * 3
+    assert game.max_game_length() == 73 * 3
     state, decisions = play_with_mcts("sneferu_akropolis", 2, simulations=2, seed=3)
     assert decisions == 36 * 3
     assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])

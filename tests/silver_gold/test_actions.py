@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from silver_gold.helpers import Seat, build
 
 import sneferu_cli.rl.openspiel  # noqa: F401 (registers sneferu_silver_gold)
-from sneferu_cli.game import Game, seat_view
+from sneferu_cli.game import Learning, seat_view
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.actions import (
     action_parts,
@@ -348,7 +348,7 @@ def test_openspiel_game() -> None:
     game = pyspiel.load_game("sneferu_silver_gold", {"players": 3})
     assert game.num_distinct_actions() == 8456
     assert game.max_chance_outcomes() == 150  # 48 deal cards, 48 offer, 48 draw, 6 exp
-    assert game.learning().max_game_length() == 206 * 5  # a move's parts (5) outnumber a deal's (4)
+    assert game.max_game_length() == 206 * 5  # a move's parts (5) outnumber a deal's (4)
     assert game.observation_tensor_shape() == [2137 + 8456]
 
 
@@ -396,10 +396,10 @@ def test_deal_parts_as_the_default_aggregator(deals: tuple[str, ...]) -> None:
     parts = GAME.learning().outcome_parts(rng.choice(outcomes)[0])
     for k in range(4):
         closed = GAME.learning().chance_part_outcomes(state, parts[:k])
-        summed = Game.chance_part_outcomes(GAME, state, parts[:k])
+        summed = Learning.chance_part_outcomes(GAME.learning(), state, parts[:k])
         assert [c for c, _ in closed] == [c for c, _ in summed]
         assert [p for _, p in closed] == pytest.approx([p for _, p in summed])
-        assert Game.outcome_of_parts(GAME, state, parts[:k + 1]) \
+        assert Learning.outcome_of_parts(GAME.learning(), state, parts[:k + 1]) \
             == GAME.learning().outcome_of_parts(state, parts[:k + 1])
     for outcome, probability in rng.sample(outcomes, 50):
         chosen: tuple[str, ...] = ()
