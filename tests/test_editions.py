@@ -15,16 +15,11 @@ import pytest
 from positions import Seat, build, edition_text, moves, play, position
 
 import sneferu_cli
-from sneferu_cli.edition import EditionFormat
+from sneferu_cli.edition import EditionError, EditionFormat
 from sneferu_cli.game import NotationError
-from sneferu_cli.games.sneferu.notation import from_position
-from sneferu_cli.games.sneferu.rules import (
-    EditionError,
-    load_edition,
-    new_game,
-    parse_edition,
-    standard_edition,
-)
+from sneferu_cli.games.sneferu.edition import load_edition, parse_edition, standard_edition
+from sneferu_cli.games.sneferu.position import from_position
+from sneferu_cli.games.sneferu.state import new_game
 
 
 def test_the_standard_edition_holds_the_rules_numbers():

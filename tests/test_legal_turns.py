@@ -18,22 +18,12 @@ from hypothesis import strategies as st
 from positions import Seat, build, edition_with
 from support import ROOT
 
-from sneferu_cli.games.sneferu.notation import (
-    Move,
-    from_position,
-    legal_move_strings,
-    legal_moves,
-    to_position,
-)
-from sneferu_cli.games.sneferu.rules import (
-    Edition,
-    GameState,
-    Phase,
-    new_game,
-    sample_outcome,
-    standard_edition,
-)
-from sneferu_cli.games.sneferu.rules.steps import Step
+from sneferu_cli.games.sneferu.chance import sample_outcome
+from sneferu_cli.games.sneferu.edition import Edition, standard_edition
+from sneferu_cli.games.sneferu.move import Move, legal_move_strings, legal_moves
+from sneferu_cli.games.sneferu.position import from_position, to_position
+from sneferu_cli.games.sneferu.state import GameState, Phase, new_game
+from sneferu_cli.games.sneferu.steps import Step
 
 EDITION = standard_edition()
 BUILDERS = [b.name for b in EDITION.builders]

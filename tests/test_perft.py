@@ -11,8 +11,9 @@ import pytest
 from support import ROOT, run_cli
 
 from sneferu_cli.games.sneferu.bench import perft, perft_counts
-from sneferu_cli.games.sneferu.notation import from_position, to_position
-from sneferu_cli.games.sneferu.rules import END, FEAST, STORE, Buy, Phase, Place, Shift, new_game
+from sneferu_cli.games.sneferu.position import from_position, to_position
+from sneferu_cli.games.sneferu.state import Phase, new_game
+from sneferu_cli.games.sneferu.steps import END, FEAST, STORE, Buy, Place, Shift
 
 DATA = ROOT / "tests" / "data" / "perft"
 FILES = sorted(DATA.glob("*.json"))

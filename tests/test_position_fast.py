@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from support import mutate, random_engine_run
 
 from sneferu_cli.game import NotationError
-from sneferu_cli.games.sneferu.notation import fast
-from sneferu_cli.games.sneferu.notation import position as position_module
-from sneferu_cli.games.sneferu.notation.position import from_position, to_position
-from sneferu_cli.games.sneferu.rules.chance import sample_outcome
-from sneferu_cli.games.sneferu.rules.state import new_game
+from sneferu_cli.games.sneferu import fast
+from sneferu_cli.games.sneferu import position as position_module
+from sneferu_cli.games.sneferu.chance import sample_outcome
+from sneferu_cli.games.sneferu.position import from_position, to_position
+from sneferu_cli.games.sneferu.state import new_game
 from sneferu_cli.grammar import Token, Tree, parse
 
 COUNT = st.sampled_from(["0", "1", "2", "6", "10", "007", "9"])

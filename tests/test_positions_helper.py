@@ -8,7 +8,7 @@ import positions
 import pytest
 from positions import Seat, build, filler_colour, levels_below, placements, position
 
-from sneferu_cli.games.sneferu.rules import Stone
+from sneferu_cli.games.sneferu.components import Stone
 
 
 def test_its_examples_run():

@@ -21,8 +21,14 @@ from hypothesis import strategies as st
 
 from sneferu_cli.games.sneferu import GAME
 from sneferu_cli.games.sneferu.bench import actions
-from sneferu_cli.games.sneferu.notation import Move, from_position, to_position
-from sneferu_cli.games.sneferu.rules import (
+from sneferu_cli.games.sneferu.chance import sample_outcome
+from sneferu_cli.games.sneferu.check import enclosed_areas, slot_list
+from sneferu_cli.games.sneferu.components import Material, Stone, Tile
+from sneferu_cli.games.sneferu.edition import standard_edition
+from sneferu_cli.games.sneferu.move import Move
+from sneferu_cli.games.sneferu.position import from_position, to_position
+from sneferu_cli.games.sneferu.state import GameState, IllegalAction, Phase, new_game
+from sneferu_cli.games.sneferu.steps import (
     DONE,
     END,
     FEAST,
@@ -32,20 +38,10 @@ from sneferu_cli.games.sneferu.rules import (
     Assign,
     Buy,
     Draw,
-    GameState,
-    IllegalAction,
     LayTile,
-    Material,
-    Phase,
     Place,
     Shift,
-    Stone,
-    Tile,
-    new_game,
-    sample_outcome,
-    standard_edition,
 )
-from sneferu_cli.games.sneferu.rules.check import enclosed_areas, slot_list
 
 EDITION = standard_edition()
 BUILDERS = [b.name for b in EDITION.builders]

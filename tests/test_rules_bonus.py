@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from positions import Seat, build, edition_with, moves, play
 
-from sneferu_cli.games.sneferu.notation import to_position
-from sneferu_cli.games.sneferu.rules import END, STORE, Buy, IllegalAction, Phase, Stone
+from sneferu_cli.games.sneferu.components import Stone
+from sneferu_cli.games.sneferu.position import to_position
+from sneferu_cli.games.sneferu.state import IllegalAction, Phase
+from sneferu_cli.games.sneferu.steps import END, STORE, Buy
 
 # Quarries: 3 B, 5 T, 7 M, 9 G (eye), 12 A, 14 B, 17 T, 19 M, 22 G, 24 A, 27 B, 29 T, ...
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from positions import Seat, build, legal, levels_below, moves, placements, play
 
-from sneferu_cli.games.sneferu.notation import Move, legal_moves, parse_action, to_position
-from sneferu_cli.games.sneferu.rules import FEAST, IllegalAction, Phase
+from sneferu_cli.games.sneferu.move import Move, legal_moves, parse_action
+from sneferu_cli.games.sneferu.position import to_position
+from sneferu_cli.games.sneferu.state import IllegalAction, Phase
+from sneferu_cli.games.sneferu.steps import FEAST
 
 LEVELS_1_2 = placements([(1, 1), (1, 2), (1, 3), (2, 1), (2, 2)])  # filler, two levels
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from positions import DEFAULT_OFFER, Seat, build, moves, play
 
-from sneferu_cli.games.sneferu.notation import to_position
-from sneferu_cli.games.sneferu.rules import END, Buy, IllegalAction, Phase
+from sneferu_cli.games.sneferu.position import to_position
+from sneferu_cli.games.sneferu.state import IllegalAction, Phase
+from sneferu_cli.games.sneferu.steps import END, Buy
 
 BASE = {1: (0, 4), 2: (1, 3), 3: (2, 2), 4: (3, 1)}  # column: (base food, base time)
 EXTRA = {1: 0, 2: 1, 3: 1, 4: 2, 5: 2, 6: 3, 7: 3}  # row: extra food

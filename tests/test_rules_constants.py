@@ -3,9 +3,9 @@ the enums they stand for: a renumbered Phase or Tile fails here, not in a game."
 
 from __future__ import annotations
 
-from sneferu_cli.games.sneferu.rules import state
-from sneferu_cli.games.sneferu.rules.components import Tile
-from sneferu_cli.games.sneferu.rules.state import Phase
+from sneferu_cli.games.sneferu import state
+from sneferu_cli.games.sneferu.components import Tile
+from sneferu_cli.games.sneferu.state import Phase
 
 
 def test_phase_constants_are_the_phases():

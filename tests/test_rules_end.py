@@ -6,8 +6,8 @@ import pytest
 from positions import Seat, build, levels_below, moves, placements, play
 
 from sneferu_cli.game import NotationError
-from sneferu_cli.games.sneferu.notation import to_position
-from sneferu_cli.games.sneferu.rules import Phase
+from sneferu_cli.games.sneferu.position import to_position
+from sneferu_cli.games.sneferu.state import Phase
 
 # ------------------------------------------------------------------ forced end
 

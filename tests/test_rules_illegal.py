@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from positions import Seat, build, moves, play
 
-from sneferu_cli.games.sneferu.notation import Move, parse_action, to_position
-from sneferu_cli.games.sneferu.rules import DONE, IllegalAction, Phase
+from sneferu_cli.games.sneferu.move import Move, parse_action
+from sneferu_cli.games.sneferu.position import to_position
+from sneferu_cli.games.sneferu.state import IllegalAction, Phase
+from sneferu_cli.games.sneferu.steps import DONE
 
 
 def start_position():

@@ -14,15 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import Seat, build, edition_with, filler_colour, levels_below, placements, play
 
-from sneferu_cli.games.sneferu.notation import parse_action, to_position
-from sneferu_cli.games.sneferu.rules import (
-    Geometry,
-    IllegalAction,
-    Material,
-    Pyramid,
-    standard_edition,
-)
-from sneferu_cli.games.sneferu.rules.check import enclosed_areas
+from sneferu_cli.games.sneferu.check import enclosed_areas
+from sneferu_cli.games.sneferu.components import Material
+from sneferu_cli.games.sneferu.edition import standard_edition
+from sneferu_cli.games.sneferu.move import parse_action
+from sneferu_cli.games.sneferu.position import to_position
+from sneferu_cli.games.sneferu.pyramid import Geometry, Pyramid
+from sneferu_cli.games.sneferu.state import IllegalAction
 
 
 def placing(pyramid: str, stone: str, *, edition=None):

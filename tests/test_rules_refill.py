@@ -17,8 +17,11 @@ from positions import (
     pyramid_of,
 )
 
-from sneferu_cli.games.sneferu.notation import parse_action, to_position
-from sneferu_cli.games.sneferu.rules import Draw, IllegalAction, Phase, Stone
+from sneferu_cli.games.sneferu.components import Stone
+from sneferu_cli.games.sneferu.move import parse_action
+from sneferu_cli.games.sneferu.position import to_position
+from sneferu_cli.games.sneferu.state import IllegalAction, Phase
+from sneferu_cli.games.sneferu.steps import Draw
 
 NO_BAG = {s.name: 0 for s in Stone}
 

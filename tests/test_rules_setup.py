@@ -6,18 +6,10 @@ from fractions import Fraction
 
 import pytest
 
-from sneferu_cli.games.sneferu.notation import to_position
-from sneferu_cli.games.sneferu.rules import (
-    Arrive,
-    Assign,
-    Draw,
-    IllegalAction,
-    LayTile,
-    Phase,
-    Stone,
-    Tile,
-    new_game,
-)
+from sneferu_cli.games.sneferu.components import Stone, Tile
+from sneferu_cli.games.sneferu.position import to_position
+from sneferu_cli.games.sneferu.state import IllegalAction, Phase, new_game
+from sneferu_cli.games.sneferu.steps import Arrive, Assign, Draw, LayTile
 
 EYE_KINDS = {Tile.FOOD1: 1, Tile.FOOD2: 1, Tile.NOEXTRA: 1, Tile.SAVETIME: 1}
 OTHER_KINDS = {Tile.FOOD1: 2, Tile.FOOD2: 2, Tile.NOEXTRA: 2, Tile.SAVETIME: 1,

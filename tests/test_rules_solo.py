@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from positions import Seat, build, moves, placements, play
 
-from sneferu_cli.games.sneferu.notation import to_position
-from sneferu_cli.games.sneferu.rules import Stone
+from sneferu_cli.games.sneferu.components import Stone
+from sneferu_cli.games.sneferu.position import to_position
 
 SLOTS = [(n, k) for n in range(1, 7) for k in range(1, 8 - n)]
 

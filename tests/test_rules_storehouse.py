@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 from positions import Seat, build, legal, levels_below, moves, placements, play
 
-from sneferu_cli.games.sneferu.notation import parse_action, to_position
-from sneferu_cli.games.sneferu.rules import END, IllegalAction, Phase, Stone
+from sneferu_cli.games.sneferu.components import Stone
+from sneferu_cli.games.sneferu.move import parse_action
+from sneferu_cli.games.sneferu.position import to_position
+from sneferu_cli.games.sneferu.state import IllegalAction, Phase
+from sneferu_cli.games.sneferu.steps import END
 
 
 def test_a_stored_stone_is_placed_at_the_start_of_a_later_turn():

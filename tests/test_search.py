@@ -9,8 +9,9 @@ import time
 import pytest
 from positions import Seat, build, filler_colour, legal, levels_below, moves, placements, play
 
-from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
+from sneferu_cli.games.sneferu.chance import sample_outcome
 from sneferu_cli.games.sneferu.search import search
+from sneferu_cli.games.sneferu.state import new_game
 from sneferu_cli.search import analysis_doc, analysis_lines
 
 # Basalt cells (level, x) of levels 1-4 whose only empty neighbours, once levels 1-4 are

@@ -26,13 +26,12 @@ from positions import Seat, build, edition_with
 from support import decisions_of, drawn_as_walked
 
 from sneferu_cli.games.sneferu import GAME
-from sneferu_cli.games.sneferu.notation import Move
-from sneferu_cli.games.sneferu.notation.fast import read_move, read_outcome
-from sneferu_cli.games.sneferu.rules import GameState, IllegalAction, new_game
-from sneferu_cli.games.sneferu.rules.chance import randrange
-from sneferu_cli.games.sneferu.rules.edition import standard_edition
-from sneferu_cli.games.sneferu.rules.state import Tables
-from sneferu_cli.games.sneferu.rules.steps import DONE
+from sneferu_cli.games.sneferu.chance import randrange
+from sneferu_cli.games.sneferu.edition import standard_edition
+from sneferu_cli.games.sneferu.fast import read_move, read_outcome
+from sneferu_cli.games.sneferu.move import Move
+from sneferu_cli.games.sneferu.state import GameState, IllegalAction, Tables, new_game
+from sneferu_cli.games.sneferu.steps import DONE
 
 EDITIONS = {
     "standard": standard_edition(),

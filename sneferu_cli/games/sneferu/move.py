@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from ....game import NotationError
-from ....grammar import parse
-from ..rules.components import Material, Stone, Tile
-from ..rules.state import GameState
-from ..rules.steps import (
+from ...game import NotationError
+from ...grammar import parse
+from .components import Material, Stone, Tile
+from .state import GameState
+from .steps import (
     DONE,
     END,
     FEAST,

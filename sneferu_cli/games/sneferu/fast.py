@@ -11,7 +11,7 @@ accepts what the grammar rejects, and never words an error.
 The engine protocol's fast paths (``protocol/messages.py``) use ``MOVE`` too.
 :func:`fast_position_tree` does the same for position notation (``protocol/position.lark``):
 ``POSITION`` is the language of its ``position`` rule, and a position it accepts is cut
-into the very tree Lark builds, so :func:`sneferu_cli.games.sneferu.notation.position.from_position`
+into the very tree Lark builds, so :func:`sneferu_cli.games.sneferu.position.from_position`
 reads it without the parser (a game's first position costs a bundled engine milliseconds
 through Lark).
 
@@ -29,9 +29,9 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from ..rules.components import Material, Stone, Tile
-from ..rules.steps import END, FEAST, STORE, Arrive, Buy, Draw, LayTile, Outcome, Place, Shift, Step
+from .components import Material, Stone, Tile
 from .move import Move, parse_outcome
+from .steps import END, FEAST, STORE, Arrive, Buy, Draw, LayTile, Outcome, Place, Shift, Step
 
 if TYPE_CHECKING:
     from lark import Token, Tree

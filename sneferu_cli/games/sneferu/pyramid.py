@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 
-from ....game import NotationError
+from ...game import NotationError
 from .components import Material
 
 

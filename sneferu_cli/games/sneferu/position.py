@@ -9,7 +9,7 @@ Eight fields separated by single spaces (grammar ``protocol/position.lark``; SPE
 impossible position (too many stones of a type, an unsupported stone, a boat past the last
 space, ...) with a NotationError that gives the reason.
 
->>> from sneferu_cli.games.sneferu.rules import new_game
+>>> from sneferu_cli.games.sneferu.state import new_game
 >>> text = to_position(new_game(2))
 >>> text.split()[:2], text.split()[-1]
 (['standard', 'standard'], 'setup')
@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ....game import NotationError, bound_numbers
-from ....grammar import parse
-from ....words import plural
-from ..rules.components import Material, Power, Stone, Tile
-from ..rules.edition import Edition, standard_edition
-from ..rules.pyramid import Pyramid
-from ..rules.state import GameState, Phase, Player, Tables, Variant
+from ...game import NotationError, bound_numbers
+from ...grammar import parse
+from ...words import plural
+from .components import Material, Power, Stone, Tile
+from .edition import Edition, standard_edition
 from .fast import fast_position_tree
+from .pyramid import Pyramid
+from .state import GameState, Phase, Player, Tables, Variant
 
 if TYPE_CHECKING:
     from lark import Token, Tree

@@ -6,7 +6,8 @@ A :class:`GameState` is either waiting for the active player's next *step*
 outcome is deterministic; sampling one is the caller's business. The state does no I/O.
 
 >>> import random
->>> from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
+>>> from sneferu_cli.games.sneferu.chance import sample_outcome
+>>> from sneferu_cli.games.sneferu.state import new_game
 >>> state = new_game(players=2)
 >>> rng = random.Random(7)
 >>> while state.is_chance_node():
@@ -22,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from enum import Enum, IntEnum
 from typing import Final, NamedTuple
 
-from ....game import IllegalMove
+from ...game import IllegalMove
 from .components import STONE_MATERIALS, STONE_OF_PAIR, Material, Power, Stone, Tile
 from .edition import Builder, Edition, standard_edition
 from .pyramid import Geometry, Pyramid

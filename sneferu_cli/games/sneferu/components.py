@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from enum import Enum, IntEnum
 
-from ....game import NotationError
+from ...game import NotationError
 
 
 class Material(IntEnum):

@@ -3,7 +3,7 @@
 A turn is a sequence of steps: optional pre-buy steps (placing a stored stone, the feast,
 moving a stone into an empty column), then a buy, then placing (or storing) the stone,
 then optional after-turn steps. Each value prints as its token of the move notation
-(SPEC.md, "Move notation"); :mod:`sneferu_cli.games.sneferu.notation.move` reads them back.
+(SPEC.md, "Move notation"); :mod:`sneferu_cli.games.sneferu.move` reads them back.
 
 =========  ==========  =================================================================
 step       token       meaning

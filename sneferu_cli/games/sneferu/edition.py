@@ -16,8 +16,8 @@ from typing import Literal
 
 import msgspec
 
-from ....edition import EditionFormat
-from ....game import NotationError
+from ...edition import EditionFormat
+from ...game import NotationError
 from .components import Material, Power, Tile
 
 

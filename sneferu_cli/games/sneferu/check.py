@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ....game import BrokenInvariant
+from ...game import BrokenInvariant
 from .components import Material, Stone
 from .state import GameState
 

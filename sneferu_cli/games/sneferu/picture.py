@@ -7,9 +7,9 @@ terminal can show only the parts that changed.
 
 from __future__ import annotations
 
-from ....words import plural
-from ..rules.components import Material, Stone, Tile
-from ..rules.state import GameState, Phase, Variant
+from ...words import plural
+from .components import Material, Stone, Tile
+from .state import GameState, Phase, Variant
 
 LEGEND = ("Pyramids: level 1 at the bottom, slots numbered from the left (BT@2.3: level 2, "
           "slot 3).\n"
