@@ -157,6 +157,6 @@ def test_the_reader_sees_relative_absolute_and_example_imports():
     path = PACKAGE / "games" / "sneferu" / "__init__.py"
     assert "sneferu_cli.games.sneferu.record" in imported(path)
     assert "sneferu_cli.game" in imported(PACKAGE / "cli" / "options.py")
-    search = PACKAGE / "games" / "sneferu" / "search.py"  # the package in an example only
-    assert "sneferu_cli.games.sneferu.rules" in imported(search)
-    assert "sneferu_cli.games.sneferu.rules" not in imported(search, examples=False)
+    state = PACKAGE / "games" / "sneferu" / "state.py"  # chance.py in an example only
+    assert "sneferu_cli.games.sneferu.chance" in imported(state)
+    assert "sneferu_cli.games.sneferu.chance" not in imported(state, examples=False)

@@ -1,4 +1,4 @@
-"""The fast position reader accepts exactly what position.lark accepts, with the same tree.
+"""The fast position reader accepts exactly what sneferu-position.lark accepts, with the same tree.
 
 Positions come from the grammar's shapes (every field, every kind of turn) and from real
 games of every variant, then are mutated (a character inserted, deleted or replaced, blanks
@@ -42,7 +42,7 @@ TURN = st.one_of(
 
 @st.composite
 def shaped(draw: st.DrawFn) -> str:
-    """A line of position.lark's shape (most of them not a possible game)."""
+    """A line of sneferu-position.lark's shape (most of them not a possible game)."""
     def player() -> str:
         builder = draw(st.one_of(NAME, st.sampled_from(["-", "?"])))
         order = draw(st.one_of(COUNT, st.just("?")))
@@ -97,7 +97,7 @@ def _shape(node: Tree[Token] | Token) -> object:
 
 def _lark(text: str) -> object:
     try:
-        return _shape(parse("position", "position", text, "position"))
+        return _shape(parse("sneferu-position", "position", text, "position"))
     except NotationError:
         return "rejected"
 

@@ -1,6 +1,6 @@
 """Moves and chance outcomes read fast, exactly as the grammar reads them.
 
-``protocol/move.lark`` defines move notation; reading a move through it costs tens of
+``protocol/sneferu-move.lark`` defines move notation; reading a move through it costs tens of
 microseconds, more than a pipe round trip, and a game reads a hundred of them. ``MOVE``
 is a regular expression for exactly the language of the grammar's ``move`` rule, and
 :func:`fast_move` reads a move with it, giving the same value as ``Move.from_str``. It
@@ -9,7 +9,7 @@ returns None for anything it does not accept; the caller then reads the text thr
 accepts what the grammar rejects, and never words an error.
 ``tests/test_protocol_fast.py`` checks the agreement on generated moves and mutations.
 The engine protocol's fast paths (``protocol/messages.py``) use ``MOVE`` too.
-:func:`fast_position_tree` does the same for position notation (``protocol/position.lark``):
+:func:`fast_position_tree` does the same for position notation (``protocol/sneferu-position.lark``):
 ``POSITION`` is the language of its ``position`` rule, and a position it accepts is cut
 into the very tree Lark builds, so :func:`sneferu_cli.games.sneferu.position.from_position`
 reads it without the parser (a game's first position costs a bundled engine milliseconds
@@ -41,7 +41,7 @@ __all__ = ["MOVE", "POSITION", "fast_move", "fast_position_tree", "read_canonica
 
 _STEP = r"[1-9]\.[1-9]\+?|[BTMGA][BTMGA]@[1-9]\.[1-9]h?|[1-9]>[1-9]|store|feast|end"
 MOVE = rf"(?:(?:{_STEP})(?: +(?:{_STEP}))*|done)"
-"""move.lark's ``move`` rule as a regular expression: steps separated by spaces, or done."""
+"""sneferu-move.lark's ``move`` rule as a regular expression: steps separated by spaces, or done."""
 
 _MOVE_RE = re.compile(MOVE)
 _STEP_RE = re.compile(r"([1-9])\.([1-9])(\+?)|([BTMGA])([BTMGA])@([1-9])\.([1-9])(h?)"
@@ -129,7 +129,7 @@ _TURN = (rf"setup|start:{_COUNT}:{_COUNT}|place:{_COUNT}:[BTMGA][BTMGA](?::store
          rf"|post:{_COUNT}|draw:{_COUNT}(?:,{_COUNT})*|over(?::[BTMGA][BTMGA])?")
 POSITION = (rf"{_NAME} (?:standard|builders) {_TILE}(?:,{_TILE})* {_RUN}(?:/{_RUN})* "
             rf"{_COUNT}(?:,{_COUNT})* {_RUN} {_PLAYER}(?:;{_PLAYER})* (?:{_TURN})")
-"""position.lark's ``position`` rule as a regular expression."""
+"""sneferu-position.lark's ``position`` rule as a regular expression."""
 
 _POSITION_RE = re.compile(POSITION)
 

@@ -1,6 +1,6 @@
 """Move notation: one whole turn on one line, and the single step and chance tokens.
 
-The grammar is ``protocol/move.lark``; SPEC.md, "Move notation", describes it.
+The grammar is ``protocol/sneferu-move.lark``; SPEC.md, "Move notation", describes it.
 
 >>> m = Move.from_str("3.2+ BT@1.4")
 >>> m.steps[0], m.steps[1].level, m.steps[1].slot, str(m.steps[1])
@@ -57,7 +57,7 @@ class Move(msgspec.Struct, frozen=True):
     @classmethod
     def from_str(cls, text: str) -> Move:
         """Read a move; NotationError (a ValueError) says what and where when malformed."""
-        tree = parse("move", "move", text, "move")
+        tree = parse("sneferu-move", "move", text, "move")
         return cls(tuple(_step(tok) for tok in _tokens(tree) if tok.type != "DONE"))
 
     def __str__(self) -> str:
@@ -77,7 +77,7 @@ def parse_action(text: str) -> Action:
 
 def parse_actions(text: str) -> list[Action]:
     """Read a space-separated run of steps and chance outcomes (as after a position)."""
-    tree = parse("move", "actions", text, "moves")
+    tree = parse("sneferu-move", "actions", text, "moves")
     return [_action(tok) for tok in _tokens(tree)]
 
 

@@ -1,6 +1,6 @@
 """Position notation: the complete state of a game on one line, enough to continue it.
 
-Eight fields separated by single spaces (grammar ``protocol/position.lark``; SPEC.md,
+Eight fields separated by single spaces (grammar ``protocol/sneferu-position.lark``; SPEC.md,
 "Position notation")::
 
     edition variant tiles offer bag ptah players turn
@@ -56,7 +56,7 @@ def from_position(text: str, edition: Edition | None = None) -> GameState:
     """Read a position. ``edition`` must be given unless the position names "standard"."""
     text = text.strip()
     bound_numbers(text, "position")
-    tree = fast_position_tree(text) or parse("position", "position", text, "position")
+    tree = fast_position_tree(text) or parse("sneferu-position", "position", text, "position")
     f = tree.children
     name = str(f[0])
     ed = edition or standard_edition()
