@@ -84,7 +84,7 @@ def randrange(rng: random.Random, n: int) -> int:
     """``rng.randrange(n)`` (``n`` > 0): the same number, and the same draws taken from
     ``rng``. For a plain ``random.Random`` it is computed as that method does (the fewest
     bits that can hold ``n - 1``, drawn again while too large), without its Python frames;
-    ``tests/test_sneferu_fast_paths.py`` checks the two agree."""
+    ``tests/sneferu/test_fast_paths.py`` checks the two agree."""
     if type(rng) is not _RANDOM:
         return rng.randrange(n)
     k = n.bit_length()

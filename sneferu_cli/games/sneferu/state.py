@@ -1486,7 +1486,8 @@ class GameState:
     def _legal_turns_reference(self) -> list[tuple[Step, ...]]:
         """:meth:`legal_turns` the slow, plain way: try every step sequence on copies.
 
-        The definition the fast enumerations are tested against (tests/test_legal_turns.py).
+        The definition the fast enumerations are tested against
+        (tests/sneferu/test_legal_turns.py).
         """
         out: list[tuple[Step, ...]] = []
         if _START <= self._phase <= _POST:
