@@ -330,7 +330,7 @@ def test_answer_lines_are_canonical():
 
 
 def test_play_with_another_edition_sets_the_engines_edition_file(tmp_path):
-    text = (ROOT / "sneferu_cli" / "games" / "sneferu" / "rules" / "editions"
+    text = (ROOT / "sneferu_cli" / "games" / "sneferu" / "editions"
             / "standard.toml").read_text()
     assert 'name = "standard"' in text and "starting_food = 6" in text
     edition = tmp_path / "rich.toml"

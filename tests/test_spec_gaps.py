@@ -151,7 +151,7 @@ def test_chance_with_nothing_due_draws_nothing_in_both_modes():
 def test_rules_md_lists_the_standard_editions_numbers():
     """docs/RULES.md's [data] tables are the standard edition's numbers (SPEC 5)."""
     rules = (ROOT / "docs" / "RULES.md").read_text()
-    ed = tomllib.loads((ROOT / "sneferu_cli" / "games" / "sneferu" / "rules" / "editions" /
+    ed = tomllib.loads((ROOT / "sneferu_cli" / "games" / "sneferu" / "editions" /
                         "standard.toml").read_text())
 
     def row(label: str) -> list[str]:
