@@ -16,8 +16,8 @@ random, once, and applied with each of its own before the result is valued.
 from typing import Any
 
 from sneferu_cli.game import game_names
-from sneferu_cli.games.sneferu.notation.move import Move
-from sneferu_cli.games.sneferu.rules.state import GameState
+from sneferu_cli.games.sneferu.move import Move
+from sneferu_cli.games.sneferu.state import GameState
 from sneferu_cli.protocol.bot import Bot, run
 from sneferu_cli.protocol.messages import Go
 

@@ -26,10 +26,11 @@ import time
 from typing import Any
 
 from sneferu_cli.game import game_names, get_game
-from sneferu_cli.games.sneferu.notation.move import legal_moves
-from sneferu_cli.games.sneferu.notation.position import to_position
-from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
+from sneferu_cli.games.sneferu.chance import sample_outcome
+from sneferu_cli.games.sneferu.move import legal_moves
+from sneferu_cli.games.sneferu.position import to_position
 from sneferu_cli.games.sneferu.search import SearchOptions, search
+from sneferu_cli.games.sneferu.state import new_game
 from sneferu_cli.protocol.bot import Bot, Follower, run
 from sneferu_cli.protocol.messages import Go, OptionSpec, Position
 from sneferu_cli.search import Analysis, GenericOptions, search_game

@@ -15,8 +15,10 @@ import sys
 
 import msgspec
 
-from sneferu_cli.games.sneferu.notation import Move, from_position, legal_moves, to_position
-from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
+from sneferu_cli.games.sneferu.chance import sample_outcome
+from sneferu_cli.games.sneferu.move import Move, legal_moves
+from sneferu_cli.games.sneferu.position import from_position, to_position
+from sneferu_cli.games.sneferu.state import new_game
 from sneferu_cli.serve import Game, state_doc
 
 

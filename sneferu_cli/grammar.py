@@ -36,6 +36,14 @@ def grammar_dir() -> Path:
     return shipped_dir("grammars", "protocol")
 
 
+def _imported(base_path: str | None, grammar_path: str) -> tuple[str, str]:
+    """Lark's loader for ``%import``: a Lark name has no ``-``, so a grammar imports the
+    file ``<game>-move.lark`` as ``<game>_move`` (``%import sneferu_move (move)``). OSError
+    when there is no such file (Lark then tries its own places)."""
+    path = grammar_dir() / grammar_path.replace("_", "-")
+    return str(path), path.read_text(encoding="utf-8")
+
+
 @functools.cache
 def parser(grammar: str, start: str) -> Lark:
     """A LALR parser for rule ``start`` of ``protocol/<grammar>.lark``."""
@@ -43,7 +51,7 @@ def parser(grammar: str, start: str) -> Lark:
 
     path = grammar_dir() / f"{grammar}.lark"
     return Lark(path.read_text(encoding="utf-8"), start=start, parser="lalr",
-                import_paths=[str(grammar_dir())], maybe_placeholders=False)
+                import_paths=[str(grammar_dir()), _imported], maybe_placeholders=False)
 
 
 def parse(grammar: str, start: str, text: str, what: str) -> Tree[Token]:

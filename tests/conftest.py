@@ -41,7 +41,7 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     try:
         import sneferu_cli
-        from sneferu_cli.games.sneferu.rules import core_build
+        from sneferu_cli.games.sneferu.bench import core_build
     except ImportError as e:
         pytest.exit(f"SNEFERU_EXPECT_COMPILED={EXPECT}: cannot import sneferu_cli ({e})",
                     returncode=4)

@@ -18,17 +18,11 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
-from sneferu_cli.games.sneferu.notation import Move, from_position, parse_action, to_position
-from sneferu_cli.games.sneferu.rules import (
-    Edition,
-    GameState,
-    IllegalAction,
-    Stone,
-    Tables,
-    Tile,
-    parse_edition,
-    standard_edition,
-)
+from sneferu_cli.games.sneferu.components import Stone, Tile
+from sneferu_cli.games.sneferu.edition import Edition, parse_edition, standard_edition
+from sneferu_cli.games.sneferu.move import Move, parse_action
+from sneferu_cli.games.sneferu.position import from_position, to_position
+from sneferu_cli.games.sneferu.state import GameState, IllegalAction, Tables
 
 # A fixed, varied offer used when a test does not care which stones are offered.
 DEFAULT_OFFER = ("BTBMBGBATMTGTA", "MGMAGABTBMBGBA", "TMTGTAMGMAGABT", "BMBGBATMTGTAMG")
@@ -142,7 +136,7 @@ def build(seats: Sequence[Seat] | int = 2, *, edition: Edition | None = None,
 
 def edition_text() -> str:
     """The standard edition's TOML text, to write corrected editions from."""
-    return (resources.files("sneferu_cli.games.sneferu.rules")
+    return (resources.files("sneferu_cli.games.sneferu")
             .joinpath("editions/standard.toml").read_text())
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from importlib import resources
 
-from sneferu_cli.games.sneferu.notation.move import Move
-from sneferu_cli.games.sneferu.notation.position import to_position
-from sneferu_cli.games.sneferu.rules.chance import sample_outcome
-from sneferu_cli.games.sneferu.rules.edition import Edition
-from sneferu_cli.games.sneferu.rules.state import GameState, new_game
-from sneferu_cli.games.sneferu.rules.steps import Step
+from sneferu_cli.games.sneferu.chance import sample_outcome
+from sneferu_cli.games.sneferu.edition import Edition
+from sneferu_cli.games.sneferu.move import Move
+from sneferu_cli.games.sneferu.position import to_position
+from sneferu_cli.games.sneferu.state import GameState, new_game
+from sneferu_cli.games.sneferu.steps import Step
 from sneferu_cli.record.model import Chance, Event, Fault, GameRecord, Header, Retire, Seat, Turn
 from sneferu_cli.record.replay import final_result
 
@@ -121,7 +121,7 @@ def many_games(count: int, base_seed: int = 0) -> list[GameRecord]:
 
 def cheap_edition_toml() -> str:
     """A non-standard edition "cheap": column 4 costs 1 food instead of 3."""
-    raw = (resources.files("sneferu_cli.games.sneferu.rules")
+    raw = (resources.files("sneferu_cli.games.sneferu")
             .joinpath("editions/standard.toml").read_text())
     return (raw.replace('name = "standard"', 'name = "cheap"')
             .replace("{ food = 3, time = 1 }", "{ food = 1, time = 1 }"))

@@ -16,8 +16,9 @@ from support import ROOT, run_cli
 from sneferu_cli.arbiter.bench import instant_engine, pipe_round_trip, time_moves
 from sneferu_cli.bench import STEP_ROUNDS
 from sneferu_cli.game import GAMES, get_game
-from sneferu_cli.games.sneferu.bench import play_random, run_bench
-from sneferu_cli.games.sneferu.rules import core_build, new_game, standard_edition
+from sneferu_cli.games.sneferu.bench import core_build, play_random, run_bench
+from sneferu_cli.games.sneferu.edition import standard_edition
+from sneferu_cli.games.sneferu.state import new_game
 from sneferu_cli.record import read_records
 from sneferu_cli.record.model import turn_count
 from sneferu_cli.tournament.bench import engine_games_command, tournament_cpu

@@ -24,5 +24,5 @@ def test_without_a_compiler_the_wheel_is_pure_python_and_says_so(tmp_path):
     (wheel,) = tmp_path.glob("*.whl")
     assert wheel.name.endswith("-py3-none-any.whl")
     names = zipfile.ZipFile(wheel).namelist()
-    assert "sneferu_cli/games/sneferu/rules/state.py" in names
+    assert "sneferu_cli/games/sneferu/state.py" in names
     assert not [n for n in names if n.endswith((".so", ".pyd"))]

@@ -8,14 +8,12 @@ import pytest
 from positions import Seat, edition_text, position
 from support import run_cli
 
-from sneferu_cli.games.sneferu.notation import (
-    Move,
-    from_position,
-    legal_moves,
-    parse_outcome,
-    to_position,
-)
-from sneferu_cli.games.sneferu.rules import Stone, load_edition, new_game, sample_outcome
+from sneferu_cli.games.sneferu.chance import sample_outcome
+from sneferu_cli.games.sneferu.components import Stone
+from sneferu_cli.games.sneferu.edition import load_edition
+from sneferu_cli.games.sneferu.move import Move, legal_moves, parse_outcome
+from sneferu_cli.games.sneferu.position import from_position, to_position
+from sneferu_cli.games.sneferu.state import new_game
 
 NEW = ("position", "new", "--players", "2", "--seed", "3")
 

@@ -12,10 +12,10 @@ import pexpect
 
 from sneferu_cli.arbiter.agent import TurnRequest
 from sneferu_cli.arbiter.human import LIST_LIMIT, Human
-from sneferu_cli.games.sneferu.notation.move import Move, legal_moves
-from sneferu_cli.games.sneferu.notation.position import to_position
-from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
-from sneferu_cli.games.sneferu.rules.state import GameState
+from sneferu_cli.games.sneferu.chance import sample_outcome
+from sneferu_cli.games.sneferu.move import Move, legal_moves
+from sneferu_cli.games.sneferu.position import to_position
+from sneferu_cli.games.sneferu.state import GameState, new_game
 from sneferu_cli.protocol.messages import NewGame, Position
 
 T = 60

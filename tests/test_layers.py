@@ -7,6 +7,11 @@ imports (and the imports in its docstring examples) may not name a game's folder
 one game comes through an optional member of ``Game``. The imports in code (at the top,
 in functions and under ``TYPE_CHECKING`` alike) make a graph of the package's modules,
 which must have no cycle.
+
+Every game is laid out alike (issue 27): one flat folder (no subpackage; data folders such
+as ``editions/`` only), its grammars ``protocol/<name>-move.lark`` and
+``protocol/<name>-position.lark``, its tests in ``tests/<folder>/``; and no new test module
+at the top of ``tests/`` reaches into a game's folder (those that still do are listed).
 """
 
 from __future__ import annotations
@@ -18,8 +23,10 @@ from pathlib import Path
 
 import sneferu_cli
 from sneferu_cli.game import GAMES
+from sneferu_cli.grammar import grammar_dir
 
 PACKAGE = Path(sneferu_cli.__file__).parent
+TESTS = Path(__file__).resolve().parent
 GAME_FOLDERS = tuple(GAMES.values())
 
 _EXAMPLE = re.compile(r"^\s*>>> ((?:from|import) .*)$", re.MULTILINE)
@@ -157,6 +164,88 @@ def test_the_reader_sees_relative_absolute_and_example_imports():
     path = PACKAGE / "games" / "sneferu" / "__init__.py"
     assert "sneferu_cli.games.sneferu.record" in imported(path)
     assert "sneferu_cli.game" in imported(PACKAGE / "cli" / "options.py")
-    search = PACKAGE / "games" / "sneferu" / "search.py"  # the package in an example only
-    assert "sneferu_cli.games.sneferu.rules" in imported(search)
-    assert "sneferu_cli.games.sneferu.rules" not in imported(search, examples=False)
+    state = PACKAGE / "games" / "sneferu" / "state.py"  # chance.py in an example only
+    assert "sneferu_cli.games.sneferu.chance" in imported(state)
+    assert "sneferu_cli.games.sneferu.chance" not in imported(state, examples=False)
+
+
+# ------------------------------------------------------------------ every game laid out alike
+
+SHIPPED = {name: module for name, module in GAMES.items()
+           if module.startswith("sneferu_cli.games.")}
+"""The games the package registers (not the test-only ones other test modules of this
+process may have added to ``GAMES``)."""
+
+CODE = (".py", ".so", ".pyd")
+"""Files that make a folder a package (source, or a compiled module in an installed build)."""
+
+
+def game_folder(module: str) -> Path:
+    """The folder of the game whose module is ``module`` (``sneferu_cli.games.NAME``)."""
+    return PACKAGE.parent.joinpath(*module.split("."))
+
+
+def test_every_game_folder_is_flat():
+    """A game's modules sit in its folder, as Imhotep's do: no subpackage (Sneferu's rules/
+    and notation/ were); a folder of data (editions/) is no package."""
+    for name, module in SHIPPED.items():
+        folder = game_folder(module)
+        assert (folder / "__init__.py").is_file(), name
+        nested = sorted(d.name for d in folder.iterdir()
+                        if d.is_dir() and d.name != "__pycache__"
+                        and any(f.suffix in CODE for f in d.rglob("*")))
+        assert nested == [], f"{name}: subpackages {nested}"
+
+
+def test_every_game_has_its_grammars_named_after_it():
+    """``protocol/<name>-move.lark`` and ``protocol/<name>-position.lark`` for each registered
+    name; every other grammar is one of the layers' (engine, record, serve), none unnamed."""
+    names = {p.name for p in grammar_dir().glob("*.lark")}
+    games = {f"{name}-{kind}.lark" for name in SHIPPED for kind in ("move", "position")}
+    assert games <= names
+    assert names - games == {"engine.lark", "record.lark", "serve.lark"}
+
+
+def test_every_game_has_its_tests_folder():
+    """``tests/<folder>/`` (the folder's name, ``silver_gold`` for ``silver-gold``) holds
+    test modules for each registered game."""
+    for name, module in SHIPPED.items():
+        folder = TESTS / module.rsplit(".", 1)[1]
+        assert folder.is_dir() and any(folder.glob("test_*.py")), name
+
+
+TOP_LEVEL_GAME_IMPORTS = {
+    "test_bench.py", "test_cli_position.py", "test_game_hooks.py", "test_human.py",
+    "test_play.py", "test_play_record.py", "test_protocol_fast.py", "test_record_replay.py",
+    "test_replay_cli.py", "test_replay_html.py", "test_sessions.py", "test_spec_gaps.py",
+    "test_tournament_features.py", "test_tournament_run.py", "test_tournament_schedule.py",
+}
+"""The test modules at the top of tests/ that still import a module of Sneferu's folder
+(layer tests that build Sneferu states, positions or editions by hand); none may be added."""
+
+
+def absolute_imports(path: Path) -> set[str]:
+    """The modules a test module imports by absolute name (``from X import y`` counts
+    ``X.y``: a test imports no game module relatively)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names |= {f"{node.module}.{a.name}" for a in node.names}
+    return names
+
+
+def test_no_new_top_level_test_reaches_into_a_games_folder():
+    """A game's own tests live in tests/<folder>/; a test at the top reaches a game through
+    the registry (``get_game``), not its modules, but for the listed ones (the registered
+    game's ``GAME`` through its package is the registry too)."""
+    found = {}
+    for path in sorted(TESTS.glob("test_*.py")):
+        inside = {n for n in absolute_imports(path)
+                  if any(n.startswith(f + ".") for f in SHIPPED.values())
+                  and n not in {f"{f}.GAME" for f in SHIPPED.values()}}
+        if inside:
+            found[path.name] = inside
+    assert set(found) <= TOP_LEVEL_GAME_IMPORTS, sorted(set(found) - TOP_LEVEL_GAME_IMPORTS)
+    assert all(n.startswith("sneferu_cli.games.sneferu.") for v in found.values() for n in v)

@@ -19,10 +19,10 @@ from sneferu_cli.arbiter.bundled import BUNDLED, engine_command, engines_dir
 from sneferu_cli.arbiter.engine import Engine, automatic_options
 from sneferu_cli.arbiter.game import TimeControl, describe_result, play_game
 from sneferu_cli.arbiter.process import TrafficLog
-from sneferu_cli.games.sneferu.notation.move import Move, parse_outcome
-from sneferu_cli.games.sneferu.notation.position import from_position, to_position
-from sneferu_cli.games.sneferu.rules.edition import standard_edition
-from sneferu_cli.games.sneferu.rules.state import GameState, new_game
+from sneferu_cli.games.sneferu.edition import standard_edition
+from sneferu_cli.games.sneferu.move import Move, parse_outcome
+from sneferu_cli.games.sneferu.position import from_position, to_position
+from sneferu_cli.games.sneferu.state import GameState, new_game
 from sneferu_cli.protocol.messages import (
     Answer,
     GameOver,
@@ -330,7 +330,7 @@ def test_answer_lines_are_canonical():
 
 
 def test_play_with_another_edition_sets_the_engines_edition_file(tmp_path):
-    text = (ROOT / "sneferu_cli" / "games" / "sneferu" / "rules" / "editions"
+    text = (ROOT / "sneferu_cli" / "games" / "sneferu" / "editions"
             / "standard.toml").read_text()
     assert 'name = "standard"' in text and "starting_food = 6" in text
     edition = tmp_path / "rich.toml"

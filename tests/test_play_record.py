@@ -20,9 +20,9 @@ from support import BROKEN, ROOT, children, run_cli, start_cli, wait_for
 from sneferu_cli.arbiter.agent import TurnAnswer, TurnRequest
 from sneferu_cli.arbiter.game import GameInterrupted, TimeControl, describe_result, play_game
 from sneferu_cli.arbiter.process import EngineFault
-from sneferu_cli.games.sneferu.notation.move import Move
-from sneferu_cli.games.sneferu.notation.position import from_position, to_position
-from sneferu_cli.games.sneferu.rules.edition import standard_edition
+from sneferu_cli.games.sneferu.edition import standard_edition
+from sneferu_cli.games.sneferu.move import Move
+from sneferu_cli.games.sneferu.position import from_position, to_position
 from sneferu_cli.record.jsonl import read_json_records
 from sneferu_cli.record.model import GameRecord, Retire, Turn
 from sneferu_cli.record.replay import verify

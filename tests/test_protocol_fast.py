@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from support import mutate, random_engine_run
 
 from sneferu_cli.game import NotationError
-from sneferu_cli.games.sneferu.notation.fast import (
+from sneferu_cli.games.sneferu.fast import (
     fast_move,
     read_canonical_move,
     read_event,
@@ -26,7 +26,7 @@ from sneferu_cli.games.sneferu.notation.fast import (
     read_move,
     read_outcome,
 )
-from sneferu_cli.games.sneferu.notation.move import Move, parse_outcome
+from sneferu_cli.games.sneferu.move import Move, parse_outcome
 from sneferu_cli.protocol import messages
 from sneferu_cli.protocol.messages import (
     SEP,

@@ -7,8 +7,8 @@ import re
 import pytest
 from recgen import cheap_edition_toml, many_games, random_game
 
-from sneferu_cli.games.sneferu.notation.position import to_position
-from sneferu_cli.games.sneferu.rules.edition import parse_edition, standard_edition
+from sneferu_cli.games.sneferu.edition import parse_edition, standard_edition
+from sneferu_cli.games.sneferu.position import to_position
 from sneferu_cli.record.jsonl import read_json_records, records_to_json
 from sneferu_cli.record.model import GameRecord, Turn
 from sneferu_cli.record.replay import ReplayError, final_result, plies, position_at, verify

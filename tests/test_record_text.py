@@ -184,5 +184,5 @@ def test_the_spec_example_record_reads_and_verifies():
     assert example, "SPEC.md section 8 shows an example record"
     rf = read_records(example.group(1), "SPEC.md")
     assert len(rf.games) == 1 and not rf.cut_off
-    v = sneferu_cli.record.verify(rf.games[0], sneferu_cli.games.sneferu.rules.standard_edition())
+    v = sneferu_cli.record.verify(rf.games[0], sneferu_cli.games.sneferu.edition.standard_edition())
     assert v.turns >= 3

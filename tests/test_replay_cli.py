@@ -6,8 +6,8 @@ import pytest
 from recgen import cheap_edition_toml, random_game
 from support import run_cli
 
-from sneferu_cli.games.sneferu.notation.position import to_position
-from sneferu_cli.games.sneferu.rules.edition import parse_edition, standard_edition
+from sneferu_cli.games.sneferu.edition import parse_edition, standard_edition
+from sneferu_cli.games.sneferu.position import to_position
 from sneferu_cli.record.jsonl import records_to_json
 from sneferu_cli.record.model import GameRecord
 from sneferu_cli.record.replay import position_at

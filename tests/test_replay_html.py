@@ -21,8 +21,8 @@ from sneferu_cli.arbiter.bundled import engine_command
 from sneferu_cli.arbiter.engine import Engine
 from sneferu_cli.arbiter.game import TimeControl, play_game
 from sneferu_cli.game import get_game
-from sneferu_cli.games.sneferu.rules.components import Material
-from sneferu_cli.games.sneferu.rules.edition import standard_edition
+from sneferu_cli.games.sneferu.components import Material
+from sneferu_cli.games.sneferu.edition import standard_edition
 from sneferu_cli.record.model import GameRecord
 from sneferu_cli.record.replay import plies
 from sneferu_cli.record.text import GameEntry, format_records

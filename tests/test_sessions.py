@@ -12,10 +12,10 @@ import pytest
 from support import run_cli
 
 from sneferu_cli.arbiter.bundled import engine_command
-from sneferu_cli.games.sneferu.notation.move import legal_moves
-from sneferu_cli.games.sneferu.notation.position import to_position
-from sneferu_cli.games.sneferu.rules.chance import sample_outcome
-from sneferu_cli.games.sneferu.rules.state import GameState, new_game
+from sneferu_cli.games.sneferu.chance import sample_outcome
+from sneferu_cli.games.sneferu.move import legal_moves
+from sneferu_cli.games.sneferu.position import to_position
+from sneferu_cli.games.sneferu.state import GameState, new_game
 from sneferu_cli.protocol.messages import SEP
 from sneferu_cli.record.model import Turn
 from sneferu_cli.record.text import read_records

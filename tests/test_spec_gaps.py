@@ -18,10 +18,10 @@ from support import ROOT, run_cli
 from sneferu_cli.arbiter import engine as engine_mod
 from sneferu_cli.arbiter.game import TimeControl, play_game
 from sneferu_cli.arbiter.process import TrafficLog
-from sneferu_cli.games.sneferu.notation.move import legal_moves
-from sneferu_cli.games.sneferu.notation.position import from_position
-from sneferu_cli.games.sneferu.rules import new_game
-from sneferu_cli.games.sneferu.rules.chance import sample_outcome
+from sneferu_cli.games.sneferu.chance import sample_outcome
+from sneferu_cli.games.sneferu.move import legal_moves
+from sneferu_cli.games.sneferu.position import from_position
+from sneferu_cli.games.sneferu.state import new_game
 from sneferu_cli.record import read_records
 from sneferu_cli.record.model import Turn
 from sneferu_cli.tournament.config import ConfigError, EngineConfig
@@ -151,7 +151,7 @@ def test_chance_with_nothing_due_draws_nothing_in_both_modes():
 def test_rules_md_lists_the_standard_editions_numbers():
     """docs/RULES.md's [data] tables are the standard edition's numbers (SPEC 5)."""
     rules = (ROOT / "docs" / "RULES.md").read_text()
-    ed = tomllib.loads((ROOT / "sneferu_cli" / "games" / "sneferu" / "rules" / "editions" /
+    ed = tomllib.loads((ROOT / "sneferu_cli" / "games" / "sneferu" / "editions" /
                         "standard.toml").read_text())
 
     def row(label: str) -> list[str]:

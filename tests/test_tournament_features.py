@@ -16,10 +16,10 @@ import pytest
 from support import BROKEN, ROOT, run_cli
 from test_tournament_run import LIMIT, games_of, run, wait_gone, write_config
 
-from sneferu_cli.games.sneferu.notation.position import from_position, to_position
-from sneferu_cli.games.sneferu.rules import sample_outcome
-from sneferu_cli.games.sneferu.rules.edition import standard_edition
-from sneferu_cli.games.sneferu.rules.state import new_game
+from sneferu_cli.games.sneferu.chance import sample_outcome
+from sneferu_cli.games.sneferu.edition import standard_edition
+from sneferu_cli.games.sneferu.position import from_position, to_position
+from sneferu_cli.games.sneferu.state import new_game
 from sneferu_cli.record import (
     decode_records,
     format_record,

@@ -20,7 +20,7 @@ from support import ROOT, run_cli
 from tournament_support import play
 
 from sneferu_cli.cli.tournament import tournament
-from sneferu_cli.games.sneferu.rules.edition import standard_edition
+from sneferu_cli.games.sneferu.edition import standard_edition
 from sneferu_cli.record import (
     RecordError,
     Turn,

@@ -11,9 +11,10 @@ from collections import Counter
 import pytest
 from tournament_support import play
 
-from sneferu_cli.games.sneferu.notation.move import parse_outcome
-from sneferu_cli.games.sneferu.rules import Draw, sample_outcome
-from sneferu_cli.games.sneferu.rules.state import new_game
+from sneferu_cli.games.sneferu.chance import sample_outcome
+from sneferu_cli.games.sneferu.move import parse_outcome
+from sneferu_cli.games.sneferu.state import new_game
+from sneferu_cli.games.sneferu.steps import Draw
 from sneferu_cli.record.model import GameRecord, Header
 from sneferu_cli.tournament import (
     Schedule,

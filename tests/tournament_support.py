@@ -11,9 +11,9 @@ import random
 
 import msgspec
 
-from sneferu_cli.games.sneferu.notation.move import Move
-from sneferu_cli.games.sneferu.rules import sample_outcome
-from sneferu_cli.games.sneferu.rules.state import new_game
+from sneferu_cli.games.sneferu.chance import sample_outcome
+from sneferu_cli.games.sneferu.move import Move
+from sneferu_cli.games.sneferu.state import new_game
 from sneferu_cli.record.model import (
     Chance,
     Fault,

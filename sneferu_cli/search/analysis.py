@@ -17,7 +17,7 @@ class MoveStat:
 
     ``rank`` is the expected place (1 = first) for two or more seats; ``win`` the
     estimated chance to beat Ptah in a solo game (None otherwise). ``move`` is a Sneferu
-    :class:`~sneferu_cli.games.sneferu.notation.move.Move` (its own search), or
+    :class:`~sneferu_cli.games.sneferu.move.Move` (its own search), or
     another game's move text (:mod:`.generic`); ``str`` gives its notation.
     """
 

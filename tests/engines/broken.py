@@ -39,8 +39,8 @@ import subprocess
 import sys
 import time
 
-from sneferu_cli.games.sneferu.notation.move import Move
-from sneferu_cli.games.sneferu.rules.state import GameState
+from sneferu_cli.games.sneferu.move import Move
+from sneferu_cli.games.sneferu.state import GameState
 from sneferu_cli.protocol.bot import Bot, run
 from sneferu_cli.protocol.messages import Go, NewGame
 

@@ -9,8 +9,8 @@ the steps, and sends one more ``info`` line after ``gameover``.
 
 import sys
 
-from sneferu_cli.games.sneferu.notation.move import Move
-from sneferu_cli.games.sneferu.rules.state import GameState
+from sneferu_cli.games.sneferu.move import Move
+from sneferu_cli.games.sneferu.state import GameState
 from sneferu_cli.protocol.bot import Bot, run
 from sneferu_cli.protocol.messages import Go
 

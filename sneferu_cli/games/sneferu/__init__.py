@@ -1,7 +1,10 @@
 """Sneferu: Builders of the Pyramids, behind :class:`sneferu_cli.game.Game`.
 
-``rules/`` holds the rules (no I/O) and the edition data, ``notation/`` the move and
-position notations and the terminal picture, ``page.py`` the web viewer's data. The layers
+The rules (no I/O) are in ``state.py`` (the game state), ``steps.py`` (its steps and
+outcomes), ``chance.py``, ``pyramid.py``, ``components.py`` and ``check.py`` (the
+invariants), the printed numbers in ``edition.py`` (``editions/standard.toml``); the move
+and position notations in ``move.py``, ``fast.py`` and ``position.py``, the terminal
+picture in ``picture.py``, and ``page.py`` the web viewer's data. The layers
 above reach them only through :data:`GAME` (``get_game("sneferu")``, the builders through
 ``new_game_set_up``), whose optional members of SPEC.md section 12 bring in the rest:
 ``record.py`` (builders and solo tags), ``search.py`` (the Sneferu search), ``serve.py``
@@ -31,22 +34,23 @@ from ...game import (
     delegate,
 )
 from . import actions, interface, record
-from .notation.fast import MOVE, read_canonical_move, read_outcome
-from .notation.position import from_position, to_position
-from .rules.edition import Edition
-from .rules.state import GameState, new_game
+from .edition import Edition
+from .fast import MOVE, read_canonical_move, read_outcome
+from .position import from_position, to_position
+from .state import GameState, new_game
 
 if TYPE_CHECKING:
     from ...search.analysis import Analysis
 
-__all__ = ["GAME", "SneferuGame"]
+__all__ = ["GAME", "GameState", "SneferuGame"]
 
 
 class SneferuGame(Game[GameState, Edition]):
     """Sneferu's rules and notations (SPEC.md sections 3 to 5) as a :class:`Game`.
 
     The variant ``builders`` draws the builders at set-up; chosen builders, solo against
-    Ptah and the rest of Sneferu's own API are in ``rules/`` and ``notation/``.
+    Ptah and the rest of Sneferu's own API are in its modules (``state.py``,
+    ``move.py``, ``position.py`` ...).
     """
 
     name = "sneferu"
@@ -55,9 +59,9 @@ class SneferuGame(Game[GameState, Edition]):
     variants = ("standard", "builders")
     score_keys = ("stones", "food")
 
-    standard_edition = delegate("rules.edition", "standard_edition")
-    load_edition = delegate("rules.edition", "load_edition")
-    parse_edition = delegate("rules.edition", "parse_edition")
+    standard_edition = delegate("edition", "standard_edition")
+    load_edition = delegate("edition", "load_edition")
+    parse_edition = delegate("edition", "parse_edition")
 
     def new_game(self, players: int, *, variant: str | None = None,
                  edition: Any | None = None) -> GameState:
@@ -129,10 +133,10 @@ Type a whole turn in move notation, its steps separated by spaces:
   MG@1.2 4.1 BT@1.3 place a stored stone first, then buy and place
   end               the forced end, when no stone can be bought"""
 
-    picture = delegate("notation.picture", "picture")
-    picture_parts = delegate("notation.picture", "sections")
+    picture = delegate("picture", "picture")
+    picture_parts = delegate("picture", "sections")
     page_data = delegate("page", "page_data")
-    check = delegate("rules.check", "check")
+    check = delegate("check", "check")
 
     def new_game_from_tags(self, players: int, variant: str, setup: str | None,
                            seat_setups: Sequence[str | None], edition: Any) -> GameState:

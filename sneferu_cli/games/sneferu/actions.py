@@ -11,7 +11,7 @@ another's (the after-turn steps are optional: ``1.1 BT@1.1`` and ``1.1 BT@1.1 fe
 both legal for Lateef).
 
 The parts of a set-up are the steps the rules can produce (the very step objects of
-:class:`~.rules.state.Tables`), each in the places a move can have it: every buy ``c.r`` and
+:class:`~.state.Tables`), each in the places a move can have it: every buy ``c.r`` and
 ``c.r+`` (56); every placement ``LR@n.k`` of an oriented stone (20) in a slot (21), with
 Heba's ``h`` in the builders variant; ``store``; ``end``; ``feast`` (builders); the column
 shifts ``s>t`` (12, only where the bag can run empty: 4 seats). Each of them can end a move
@@ -28,10 +28,10 @@ from __future__ import annotations
 from typing import Final
 
 from ...game import Learning
-from .rules.components import Power, Stone, Tile
-from .rules.edition import Edition, standard_edition
-from .rules.state import GameState, Tables
-from .rules.steps import DONE, END, FEAST, STORE
+from .components import Power, Stone, Tile
+from .edition import Edition, standard_edition
+from .state import GameState, Tables
+from .steps import DONE, END, FEAST, STORE
 
 __all__ = ["action_names", "action_parts", "max_action_parts", "max_game_length",
            "observation", "observation_size", "outcome_names"]
@@ -40,7 +40,7 @@ FOOD_SCALE: Final = 100
 """Food is observed as ``min(food, FOOD_SCALE) / FOOD_SCALE``."""
 
 _ENDS: Final = " " + str(DONE)
-_PHASES: Final = 6  # setup, start, place, post, draw, over (rules.state.Phase)
+_PHASES: Final = 6  # setup, start, place, post, draw, over (state.Phase)
 _TILES: Final = len(Tile)
 _STONES: Final = len(Stone)
 

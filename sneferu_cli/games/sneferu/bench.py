@@ -4,7 +4,7 @@ that pin move generation down.
 
 :func:`run_bench` measures complete random games per second (every step drawn uniformly
 from :meth:`~GameState.legal_steps`, every chance event drawn with
-:func:`~sneferu_cli.games.sneferu.rules.sample_outcome`), legal steps generated per
+:func:`~sneferu_cli.games.sneferu.chance.sample_outcome`), legal steps generated per
 second and position notation written and read per second, then the same number of random
 games through the game interface (whole moves as text, as every layer above the rules plays
 them, :func:`sneferu_cli.bench.play_random_moves`). The counts depend only on the seed;
@@ -16,7 +16,7 @@ is a legal step at a decision or any possible outcome at a chance node (each cou
 whatever its probability). A change in move generation changes these counts.
 
 >>> import random
->>> from sneferu_cli.games.sneferu.rules import new_game
+>>> from sneferu_cli.games.sneferu.state import new_game
 >>> state = new_game(players=2)
 >>> perft(state, 1), perft(state, 2)  # the eye tiles: 4 kinds, one of each
 (4, 12)
@@ -43,16 +43,26 @@ from ...bench import (
 )
 from ...bench import perft as count_sequences
 from ...game import get_game
-from .notation.move import legal_moves
-from .notation.position import from_position, to_position
-from .rules import core_build
-from .rules.chance import sample_outcome
-from .rules.edition import Edition
-from .rules.state import GameState, new_game
-from .rules.steps import Action
+from . import state as _state_module
+from .chance import sample_outcome
+from .edition import Edition
+from .move import legal_moves
+from .position import from_position, to_position
+from .state import GameState, new_game
+from .steps import Action
 
 __all__ = ["PerftResult", "actions", "core_build", "perft", "perft_counts", "play_random",
            "run_bench"]
+
+
+def core_build() -> str:
+    """How the rules core runs here: ``"compiled (mypyc)"`` or ``"pure Python"``.
+
+    ``pip install .`` compiles it with mypyc where a C compiler is there (hatch_build.py);
+    an editable install or a machine without a compiler runs the same source as Python.
+    """
+    file = _state_module.__file__ or ""
+    return "pure Python" if file.endswith(".py") else "compiled (mypyc)"
 
 
 def play_random(state: GameState, rng: random.Random,

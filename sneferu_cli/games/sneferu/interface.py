@@ -3,7 +3,7 @@ compiled with the rules core (``compiled.txt``): :class:`~sneferu_cli.games.snef
 holds them as static methods, so a call from Python reaches compiled code with no Python
 frame on the way.
 
->>> from sneferu_cli.games.sneferu.rules import new_game
+>>> from sneferu_cli.games.sneferu.state import new_game
 >>> state = new_game(2)
 >>> apply_outcome(state, "~FOOD1")
 >>> state.setup_next  # the next quarry's tile
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 
-from .notation.fast import read_canonical_move, read_listed_steps, read_outcome
-from .rules.chance import sample_outcome_text
-from .rules.state import GameState
+from .chance import sample_outcome_text
+from .fast import read_canonical_move, read_listed_steps, read_outcome
+from .state import GameState
 
 __all__ = ["apply_move", "apply_outcome", "legal_moves", "sample_outcome"]
 

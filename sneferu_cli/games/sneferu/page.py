@@ -2,7 +2,7 @@
 river with quarries and boats, the offer, each seat's pyramid, food and storehouse, Ptah,
 and the board's fixed numbers from the edition (``board``).
 
->>> from sneferu_cli.games.sneferu.rules import new_game
+>>> from sneferu_cli.games.sneferu.state import new_game
 >>> data = page_data(new_game(players=2))
 >>> data["board"]["name"], len(data["players"]), data["bag"]
 ('standard', 2, 100)
@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .notation.picture import describe_turn
-from .notation.position import to_position
-from .rules.components import Material, Stone, Tile
-from .rules.edition import Edition
-from .rules.state import GameState
+from .components import Material, Stone, Tile
+from .edition import Edition
+from .picture import describe_turn
+from .position import to_position
+from .state import GameState
 
 __all__ = ["page_data"]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .notation.picture import describe_turn
-from .rules.edition import Edition
-from .rules.state import GameState, Variant, new_game
+from .edition import Edition
+from .picture import describe_turn
+from .state import GameState, Variant, new_game
 
 __all__ = ["builder_of", "builders_tags", "describe_turn", "new_game_of",
            "solo_score"]

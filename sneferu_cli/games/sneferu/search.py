@@ -24,7 +24,8 @@ The tree (SPEC.md, section 11):
   score), an unfinished one by :func:`estimate`.
 
 >>> import random
->>> from sneferu_cli.games.sneferu.rules import new_game, sample_outcome
+>>> from sneferu_cli.games.sneferu.chance import sample_outcome
+>>> from sneferu_cli.games.sneferu.state import new_game
 >>> state = new_game(players=2)
 >>> rng = random.Random(3)
 >>> while state.is_chance_node():
@@ -44,11 +45,11 @@ from dataclasses import dataclass, field
 
 from ...search.analysis import Analysis, MoveStat
 from ...search.uct import Node, check_budget, compare, select
-from .notation.move import Move
-from .rules.chance import sample_outcome
-from .rules.components import Tile
-from .rules.state import GameState, Phase
-from .rules.steps import DONE, Action, Buy, Done, Feast, Place, Shift, Step, Store
+from .chance import sample_outcome
+from .components import Tile
+from .move import Move
+from .state import GameState, Phase
+from .steps import DONE, Action, Buy, Done, Feast, Place, Shift, Step, Store
 
 __all__ = ["SearchOptions", "estimate", "playout_step", "search"]
 

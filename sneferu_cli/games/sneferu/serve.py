@@ -10,7 +10,7 @@ Seats, offer columns, levels and slots are 1-based as in every notation; stones 
 materials use their codes.
 
 >>> import msgspec
->>> from sneferu_cli.games.sneferu.rules import new_game
+>>> from sneferu_cli.games.sneferu.state import new_game
 >>> doc = state_doc(new_game(players=2))
 >>> doc.turn.phase, doc.turn.chance, doc.seats[1].boat, len(doc.quarries)
 ('setup', 'tile', Boat(space=0, order=None), 15)
@@ -27,11 +27,11 @@ from typing import Any
 import msgspec
 
 from ...serve.state_json import LegalDoc, OutcomeOdds, weighted_odds
-from .notation.move import legal_moves, parse_action
-from .notation.position import to_position
-from .rules.components import Material, Stone, Tile
-from .rules.state import GameState, Phase
-from .rules.steps import Action, Outcome
+from .components import Material, Stone, Tile
+from .move import legal_moves, parse_action
+from .position import to_position
+from .state import GameState, Phase
+from .steps import Action, Outcome
 
 __all__ = ["STEPS", "Boat", "QuarryDoc", "SeatDoc", "SneferuSteps", "StateDoc", "TurnDoc",
            "apply_step", "chance_weights", "legal_steps", "outcome_odds", "read_step", "state_doc",

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from sneferu_cli.games.sneferu.bench import perft_counts
-from sneferu_cli.games.sneferu.notation import from_position
+from sneferu_cli.games.sneferu.position import from_position
 
 HERE = Path(__file__).resolve().parent
 
