@@ -1,6 +1,6 @@
 #!/bin/sh
 # Strength of the bundled engine mcts against greedy, with sneferu tournament (a benchmark,
-# not a test: it takes minutes). README.md, "Strength of mcts", gives figures it produced.
+# not a test: it takes minutes). docs/performance.md, "Strength of mcts", gives figures it produced.
 #
 #   scripts/strength.sh [MOVETIME_MS [DEALS [JOBS [FOLDER]]]]
 #

@@ -39,7 +39,7 @@ def test_position_new_count_writes_a_book_of_positions(tmp_path: Path) -> None:
 
 def test_a_command_seat_is_named_after_its_script_until_it_says_its_name(tmp_path: Path
                                                                          ) -> None:
-    """README: a command's seat is named after its script, until the engine sends its
+    """docs/arbiter.md: a command's seat is named after its script, until the engine sends its
     own ``id name`` (as a bot copied from engines/random_player.py does)."""
     engine = Path(__file__).parent / "engines" / "current.py"
     quiet = tmp_path / "my_bot.py"

@@ -1,10 +1,15 @@
-"""The README stays true: the Quick start is two commands and CI runs the test one verbatim,
-and every command of every `sh` block runs as written, in order, in a scratch folder that
-holds what the README says to have (a checkout's `engines/` and `examples/`, and the
-`cup.toml` it shows), with `python3` and `sneferu` the ones under test. Commands for other
-machines (a Dask scheduler and its workers) and benchmarks of many minutes stand in
+"""The README and the docs/ pages stay true: the Quick start is two commands and CI runs the
+test one verbatim, and every command of every `sh` block of the README, then of each docs
+page (in the order of DOC_PAGES), runs as written, in order, in a scratch folder that
+holds what they say to have (a checkout's `engines/`, `examples/` and `tests/`, and the
+`cup.toml` they show), with `python3` and `sneferu` the ones under test. Commands for
+other machines (a Dask scheduler and its workers) and benchmarks of many minutes stand in
 `console` blocks, which are not run here: tests/test_tournament_cluster.py starts a real
-scheduler and workers, and scripts/strength.sh is a benchmark."""
+scheduler and workers, and scripts/strength.sh is a benchmark.
+
+The README stays a short user guide (at most 300 lines) and neither it nor the docs hold
+a development diary: no dates, issue numbers or commit hashes; and every relative link of
+the README names a file that exists (mkdocs build --strict checks the docs' own links)."""
 
 from __future__ import annotations
 
@@ -18,6 +23,13 @@ import pytest
 from support import ROOT, require_program
 
 README = (ROOT / "README.md").read_text()
+DOCS = ROOT / "docs"
+# The docs pages whose sh blocks run after the README's, in this order (a later one may use
+# a file an earlier one wrote); every page with a sh block must be listed.
+DOC_PAGES = ["protocol.md", "arbiter.md", "records.md", "tournaments.md", "search.md",
+             "serve.md", "learning.md", "games/sneferu.md", "games/imhotep.md",
+             "games/silver-gold.md", "games/akropolis.md", "adding-a-game.md",
+             "performance.md"]
 TIMEOUT = 300
 
 
@@ -43,15 +55,30 @@ def test_ci_runs_the_readme_test_command_verbatim():
     assert quick_start_commands()[1] in ci.splitlines()
 
 
-def readme_commands() -> list[str]:
-    """Every command of the README's sh blocks, in order; a line ending in a backslash goes
-    on with the next one."""
+def sh_commands(text: str) -> list[str]:
+    """Every command of a page's sh blocks, in order; a line ending in a backslash goes on
+    with the next one."""
     commands = []
-    for block in re.findall(r"```sh\n(.*?)```", README, re.S):
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
         for command in block.replace("\\\n", " ").splitlines():
             if command.strip():
                 commands.append(command.strip())
     return commands
+
+
+def readme_commands() -> list[str]:
+    """The README's commands, then those of the docs pages of DOC_PAGES."""
+    commands = sh_commands(README)
+    for page in DOC_PAGES:
+        commands += sh_commands((DOCS / page).read_text())
+    return commands
+
+
+def test_every_docs_page_with_commands_is_run():
+    pages = {p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")
+             if sh_commands(p.read_text())}
+    assert pages <= set(DOC_PAGES), sorted(pages - set(DOC_PAGES))
+    assert all(sh_commands((DOCS / page).read_text()) for page in DOC_PAGES)
 
 
 COMMANDS = readme_commands()
@@ -76,9 +103,10 @@ def how_to_run(command: str) -> tuple[str | None, str]:
 
 @pytest.fixture(scope="module")
 def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder the commands run in: a checkout's engines/ and examples/, and cup.toml."""
+    """The folder the commands run in: a checkout's engines/, examples/ and tests/, and
+    cup.toml."""
     folder = tmp_path_factory.mktemp("readme")
-    for name in ("engines", "examples"):
+    for name in ("engines", "examples", "tests"):
         (folder / name).symlink_to(ROOT / name)
     tournaments = section("Tournaments")
     assert "here `cup.toml`" in tournaments
@@ -122,3 +150,53 @@ def test_every_readme_command_runs_as_written(results, index: int):
         return
     assert r.returncode == 0, (COMMANDS[index], r.stdout[-2000:], r.stderr[-2000:])
     assert "Traceback" not in r.stderr, r.stderr
+
+
+def user_docs() -> dict[str, str]:
+    """The README and every page of docs/ (SPEC.md is checked for issue numbers and commit
+    hashes only: its record examples hold a [Date] tag)."""
+    pages = {"README.md": README}
+    for page in sorted(DOCS.rglob("*.md")):
+        pages[page.relative_to(ROOT).as_posix()] = page.read_text()
+    return pages
+
+
+DATE = re.compile(r"\b20\d\d-(?:[01]\d\b|\?)|\b20\d\d-\B")
+ISSUE = re.compile(r"\b(?:issues?|PR|pull request)\s*#?\d+|(?<![\w&])#\d+\b", re.I)
+# A short or long commit hash: 7 to 40 hex digits with at least one letter and one digit.
+HASH = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b")
+
+
+def test_the_readme_is_a_short_user_guide():
+    assert len(README.splitlines()) <= 300, len(README.splitlines())
+
+
+def test_the_user_docs_hold_no_dates_issue_numbers_or_commit_hashes():
+    found = []
+    docs = {**user_docs(), "SPEC.md": (ROOT / "SPEC.md").read_text()}
+    for name, text in docs.items():
+        for n, line in enumerate(text.splitlines(), 1):
+            patterns = (ISSUE, HASH) if name == "SPEC.md" else (DATE, ISSUE, HASH)
+            found += [f"{name}:{n}: {m[0]!r}" for p in patterns for m in p.finditer(line)]
+    assert not found, "\n".join(found)
+
+
+def test_the_diary_checks_catch_what_they_are_for():
+    assert DATE.search("on the idle machine (2026-11-24)")
+    assert ISSUE.search("Issue 19 measured") and ISSUE.search("cutechess-cli #825")
+    assert HASH.search("commit b4d4bfc") and HASH.search("(5c97e3c)")
+    assert not HASH.search("1,128,960 sequences, 1103515245 and deadbeef")
+    assert not ISSUE.search("SPEC 9.7, 16.4 and 8 floors")
+
+
+def test_every_relative_link_of_the_readme_exists():
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README)
+    assert links
+    missing = [link for link in links if "://" not in link and not (ROOT / link).exists()]
+    assert not missing, missing
+
+
+def test_the_tournament_file_is_the_same_in_the_readme_and_its_docs_page():
+    page = (DOCS / "tournaments.md").read_text()
+    assert re.findall(r"```toml\n(.*?)```", section("Tournaments"), re.S) == \
+        re.findall(r"```toml\n(.*?)```", page, re.S)

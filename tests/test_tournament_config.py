@@ -217,7 +217,8 @@ def toml_block(path: str, after: str) -> str:
 
 
 @pytest.mark.parametrize(("path", "after"), [("SPEC.md", "### 9.1 Configuration"),
-                                             ("README.md", "## Tournaments")])
+                                             ("README.md", "## Tournaments"),
+                                             ("docs/tournaments.md", "# Tournaments")])
 def test_the_documented_examples_are_valid(tmp_path, path, after):
     cfg = load_config(write(tmp_path, toml_block(path, after)))
     assert len(cfg.engines) == 3 and cfg.time_control == "10+0.1"
