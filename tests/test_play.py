@@ -439,7 +439,7 @@ def test_play_takes_another_games_variant(tmp_path):
                                           "--builders"),
     (("random", "random", "--game", "imhotep", "--variant", "CCCCC"), "CCCCC"),
     (("random", "random", "--game", "imhotep", "--builders", "random"),
-     "--builders is Sneferu's; not for Imhotep"),
+     "--builders is for a game with that seat set-up option; not for Imhotep"),
 ])
 def test_play_rejects_a_variant_that_does_not_fit_in_one_line(args, message):
     r = run_cli("play", *args)

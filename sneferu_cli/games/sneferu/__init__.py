@@ -2,10 +2,11 @@
 
 ``rules/`` holds the rules (no I/O) and the edition data, ``notation/`` the move and
 position notations and the terminal picture, ``page.py`` the web viewer's data. The layers
-above reach them only through :data:`GAME` (``get_game("sneferu")``, the builders through
-``new_game_set_up``), whose optional members of SPEC.md section 12 bring in the rest:
-``record.py`` (builders and solo tags), ``search.py`` (the Sneferu search), ``serve.py``
-(``sneferu serve``'s steps and state document), ``bench.py`` (step bench and perft) and
+above reach them only through :data:`GAME` (``get_game("sneferu")``), whose optional
+members of SPEC.md section 12 bring in the rest: ``record.py`` (the builders variant's
+set-up, the builders and solo tags: ``record_tags``), ``heuristic.py`` (``evaluate``),
+``search.py`` (the Sneferu search), ``serve.py`` (``sneferu serve``'s steps and state
+document), ``bench.py`` (step bench and perft) and
 ``actions.py`` (the learning libraries' action encoding and observation, SPEC 16.1).
 
 >>> state = GAME.new_game(2)
@@ -16,11 +17,12 @@ above reach them only through :data:`GAME` (``get_game("sneferu")``, the builder
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...game import Game, Perft, RulesBench, Standing, TurnSteps, delegate
+from ...game import Game, Perft, RecordTags, RulesBench, Standing, TurnSteps, delegate
 from . import actions, interface, record
+from .heuristic import values
 from .notation.fast import MOVE, read_canonical_move, read_outcome
 from .notation.position import from_position, to_position
 from .rules.edition import Edition, standard_edition
@@ -55,14 +57,6 @@ class SneferuGame(Game):
             raise ValueError(f"variant {variant!r} (Sneferu has {', '.join(self.variants)})")
         return new_game(players, builders="random" if variant == "builders" else None,
                         edition=edition)
-
-    seat_setup: ClassVar[str | None] = "builders"
-
-    def new_game_set_up(self, players: int, setup: str | Sequence[str], *,
-                        edition: Any | None = None) -> GameState:
-        """The builders variant: ``setup`` is ``random`` (drawn at set-up) or one builder
-        name per seat, comma-separated or as a list (SPEC 3)."""
-        return new_game(players, builders=setup, edition=edition)
 
     move_pattern: ClassVar[str | None] = MOVE
 
@@ -156,20 +150,16 @@ Type a whole turn in move notation, its steps separated by spaces:
     page_data = delegate("page", "page_data")
     check = delegate("rules.check", "check")
 
-    def new_game_from_tags(self, players: int, variant: str, setup: str | None,
-                           seat_setups: Sequence[str | None], edition: Any) -> GameState:
-        return record.new_game_of(players, variant, setup, seat_setups, edition)
+    def record_tags(self) -> RecordTags:
+        """The builders variant (``--builders``) and the builders and solo tags of
+        Sneferu's records (``record.py``)."""
+        return record.TAGS
 
-    def setup_tags(self, state: GameState, drawn: bool
-                   ) -> tuple[str | None, list[str | None]]:
-        return record.builders_tags(state, drawn)
-
-    def seat_setup_of(self, state: GameState, seat: int) -> str | None:
-        return record.builder_of(state, seat)
-
-    def solo_result(self, state: GameState
-                    ) -> tuple[bool, int, int | None, str | None] | None:
-        return record.solo_score(state)
+    def evaluate(self, state: GameState) -> list[float]:
+        """Each seat's stones in the pyramid (and stored), food, and the time left on the
+        river (spaces before the last one, each a chance to buy later): what the greedy
+        engine values (``heuristic.py``)."""
+        return values(state)
 
     def describe_due(self, state: GameState) -> str:
         return record.describe_turn(state)
