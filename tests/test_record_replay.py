@@ -6,6 +6,7 @@ import re
 
 import pytest
 from recgen import cheap_edition_toml, many_games, random_game
+from support import solo_of
 
 from sneferu_cli.games.sneferu.notation.position import to_position
 from sneferu_cli.games.sneferu.rules.edition import parse_edition, standard_edition
@@ -32,8 +33,8 @@ def test_every_generated_game_verifies_from_text_and_from_json(games):
     for entry in read_records(format_records(games)).games:
         v = verify(entry, STANDARD)
         assert v.turns == sum(isinstance(e, Turn) for e in entry.record.events)
-        assert final_result(v.state) == (entry.record.header.result, entry.record.header.solo,
-                                         entry.record.header.termination)
+        h = entry.record.header
+        assert final_result(v.state) == (h.result, h.result_tags, h.termination)
     for entry in read_json_records(records_to_json(games)).games:
         verify(entry, STANDARD)
 
@@ -194,9 +195,10 @@ def test_a_wrong_result_is_rejected_at_its_tag():
     recs, text = three_games()
     r = recs[1].header.result[1]
     at = line_of(text, r"\[Result 2 ", game2_start(text))
-    bad = text.split("\n")[at - 1].replace(f"food={r.food}", f"food={r.food + 1}")
-    check(failure(edit(text, at, bad)), at, f"food={r.food + 1}", "but the replay gives",
-          f"food={r.food}")
+    food = r.scores["food"]
+    bad = text.split("\n")[at - 1].replace(f"food={food}", f"food={food + 1}")
+    check(failure(edit(text, at, bad)), at, f"food={food + 1}", "but the replay gives",
+          f"food={food}")
 
 
 def test_a_wrong_termination_or_fault_is_rejected_at_its_tag():
@@ -220,9 +222,9 @@ def test_a_turn_after_the_end_is_rejected():
 
 
 def test_solo_scores_are_checked():
-    rec = next(g for g in many_games(24) if g.header.solo and g.header.solo.won)
-    text = format_record(rec).replace(f"score={rec.header.solo.score}",
-                                      f"score={rec.header.solo.score + 1}")
+    rec = next(g for g in many_games(24) if solo_of(g.header) and solo_of(g.header).won)
+    text = format_record(rec).replace(f"score={solo_of(rec.header).score}",
+                                      f"score={solo_of(rec.header).score + 1}")
     entry = read_records(text).games[0]
     line = 1 + next(i for i, ln in enumerate(text.splitlines()) if ln.startswith("[Solo"))
     with pytest.raises(ReplayError, match=rf"line {line}: \[Solo won .* but the replay gives"):
@@ -251,7 +253,7 @@ def test_a_header_that_does_not_fit_the_game_is_rejected():
     entry = read_records(text.replace(seat2 + "\n", "")).games[0]
     with pytest.raises(ReplayError, match=r"line 7: 1 \[Seat\] tags numbered 1 for 2 seats"):
         verify(entry, STANDARD)
-    drawn = rec.header.seats[1].builder
+    drawn = rec.header.seats[1].tags.get("builder")
     assert drawn, "seat 2's drawn builder is in its Seat tag"
     other = "Aya" if drawn != "Aya" else "Heba"
     entry = read_records(text.replace(f"builder={drawn}", f"builder={other}")).games[0]
