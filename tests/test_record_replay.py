@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import msgspec
 import pytest
 from recgen import cheap_edition_toml, many_games, random_game
 from support import solo_of
@@ -269,3 +270,29 @@ def test_a_non_standard_edition_replays_with_that_edition():
     assert "[Edition cheap]" in format_record(rec)
     entry = read_records(format_record(rec)).games[0]
     verify(entry, cheap)
+
+
+def test_a_json_record_of_the_form_before_the_generic_model_still_reads_and_replays():
+    """Sneferu's JSON records once held builders, builder, stones and food, and solo as
+    fields of their own (SPEC 8.7): they read as the present form and replay."""
+    for rec in [g for g in many_games(24) if g.header.result_tags or g.header.tags][:6]:
+        h = rec.header
+        old = msgspec.to_builtins(rec)
+        head = old["header"]
+        if "Builders" in h.tags:
+            head["builders"] = head.pop("tags")["Builders"]
+        for seat in head.get("seats", []):
+            if "tags" in seat:
+                seat["builder"] = seat.pop("tags")["builder"]
+        for r in head["result"]:
+            r.update(r.pop("scores"))
+        solo = solo_of(h)
+        if solo is not None:
+            del head["result_tags"]
+            head["solo"] = {"won": solo.won, "ptah": solo.against,
+                            **({"score": solo.score, "title": solo.title} if solo.won else {})}
+        line = msgspec.json.encode(old).decode()
+        assert '"stones":' in line and "scores" not in line
+        entry = read_json_records(line + "\n").games[0]
+        assert entry.record == rec
+        verify(entry, STANDARD)
