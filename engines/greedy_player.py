@@ -3,10 +3,10 @@
 every registered game (it declares them all with ``feature games``).
 
 Each legal move is applied to a copy of the position and the deciding seat's result is
-valued. Sneferu: stones in the pyramid (and stored), food, and the time left on the river
-(spaces before the last one, each a chance to buy later). Another game: the game's own
-estimate (``Game.evaluate``: games/imhotep/heuristic.py, games/akropolis/heuristic.py,
-...), the seat's value less the mean of the others'. Ties are broken at random (option Seed).
+valued by the game's own estimate (``Game.evaluate``: games/sneferu/heuristic.py, stones
+in the pyramid and stored, food and the time left on the river; games/imhotep/heuristic.py,
+...): the seat's value less the mean of the others'. Ties are broken at random (option
+Seed).
 
 With hidden information it values moves in one full state drawn from its seat's view
 (``Game.determinize``); at a simultaneous node the other seats' sealed moves are drawn at
@@ -16,15 +16,8 @@ random, once, and applied with each of its own before the result is valued.
 from typing import Any
 
 from sneferu_cli.game import game_names
-from sneferu_cli.games.sneferu.move import Move
-from sneferu_cli.games.sneferu.state import GameState
 from sneferu_cli.protocol.bot import Bot, run
 from sneferu_cli.protocol.messages import Go
-
-STONE = 10.0  # a stone placed: what the ranking counts first
-STORED = 7.0  # a stone stored: placed later for free, but not yet counted
-FOOD = 1.0
-SPACE = 1.2  # a space left to sail: time to buy more stones
 
 
 class GreedyPlayer(Bot):
@@ -32,8 +25,6 @@ class GreedyPlayer(Bot):
     games = tuple(game_names())
 
     def choose(self, state: Any, go: Go) -> str:
-        if self.game.name == "sneferu":
-            return self.choose_sneferu(state)
         game = self.game
         seat = self.seat
         world, others = self.sealed_world(state)
@@ -71,23 +62,6 @@ class GreedyPlayer(Bot):
             return world, []
         return world, [(other, self.rng.choice(game.legal_moves(world, other)))
                        for other in game.deciding_seats(world) if other != self.seat]
-
-    def choose_sneferu(self, state: GameState) -> str:
-        seat = state.current_seat()
-        last = state.tables.last
-        best = []
-        best_value = float("-inf")
-        for turn in state.legal_turns():
-            after = state.clone()
-            after.apply_turn(turn)
-            p = after.players[seat]
-            value = (STONE * p.pyramid.count + STORED * len(p.store) + FOOD * p.food
-                     + SPACE * (last - p.space))
-            if value > best_value + 1e-9:
-                best, best_value = [turn], value
-            elif value > best_value - 1e-9:
-                best.append(turn)
-        return str(Move(self.rng.choice(best)))
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, Self, TypeVar
 
-from .game import DEFAULT_GAME, Game
+from .game import DEFAULT_GAME, Game, unnamed
 from .words import plural
 
 
@@ -64,6 +64,9 @@ class Figure:
     what: str
     count: int
     seconds: float
+    row: str | None = None
+    """The row of ``sneferu bench``'s engines table it fills when it is the figure of the
+    rules' legal-move listing (what ``speed_figures`` compares a move with)."""
 
     @property
     def rate(self) -> float:
@@ -76,7 +79,7 @@ class BenchReport(NamedTuple):
     the settings that reproduce the counts."""
 
     players: int
-    builders: str | None
+    setup: str | None  # the value of the game's seat set-up option (RecordTags.option)
     games: int
     seed: int
     sample: int  # decision states the legal-step and notation figures are measured on
@@ -87,9 +90,9 @@ class BenchReport(NamedTuple):
 
     def table(self) -> str:
         """A short plain-text table: the settings, then one line per figure."""
-        variant = f"builders ({self.builders})" if self.builders else self.variant
+        variant = f"{self.variant} ({self.setup})" if self.setup else self.variant
         seats = plural(self.players, "player")
-        head = "sneferu bench" if self.game == DEFAULT_GAME else f"sneferu bench --game {self.game}"
+        head = "sneferu bench" if unnamed(self.game) else f"sneferu bench --game {self.game}"
         lines = [f"{head}: {seats}, {variant} variant, "
                  f"{plural(self.games, 'game')}, seed {self.seed}",
                  f"python {self.python}",
@@ -180,7 +183,8 @@ def run_game_bench(game: Game, players: int, games: int = 1000, seed: int = 1,
         Figure("random games", games, played),
         Figure("moves and outcomes", applied, played),
         Figure("legal moves listed", listed, listing),
-        Figure("legal_moves() calls", STEP_ROUNDS * len(states), listing),
+        Figure("legal_moves() calls", STEP_ROUNDS * len(states), listing,
+               "legal-move listing, rules only"),
         *notation_figures(states, game.to_position,
                            lambda text: game.from_position(text, edition)),
     )

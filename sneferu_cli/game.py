@@ -23,7 +23,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, Self
 
 from typing_extensions import TypeVar
 
@@ -43,7 +43,9 @@ __all__ = [
     "Learning",
     "NotationError",
     "Perft",
+    "RecordTags",
     "RulesBench",
+    "SoloResult",
     "Standing",
     "State",
     "Tools",
@@ -55,6 +57,7 @@ __all__ = [
     "get_game",
     "seat_state",
     "seat_view",
+    "unnamed",
 ]
 
 
@@ -371,19 +374,14 @@ class Game(ABC, Generic[S, E]):
         ones, and no perft."""
         return None
 
-    # ---------------------------------------------------------------- optional
+    def record_tags(self) -> RecordTags | None:
+        """The game's seat set-up option and the tags of its own its records carry
+        (Sneferu: its builders and its solo result against Ptah, SPEC 8), when it has
+        them; None (the default): a new game is set up by :meth:`new_game` alone and a
+        record holds only every game's tags."""
+        return None
 
-    seat_setup: ClassVar[str | None] = None
-    """The name of the game's seat-level set-up option, when it has one (Sneferu:
-    ``builders``, ``random`` or one builder per seat); None (the default) when it has none.
-    :meth:`new_game_set_up` takes its value."""
-
-    def new_game_set_up(self, players: int, setup: str | Sequence[str], *,
-                        edition: Any | None = None) -> Any:
-        """:meth:`new_game` with the seats set up by ``setup``, the value of the option
-        :attr:`seat_setup` names (or its values one a seat, as a list); ValueError naming
-        what is wrong (by default: the game has no such option)."""
-        raise ValueError(f"{self.title} has no seat set-up option")
+    # ---------------------------------------------------------------- for tests and engines
 
     def check(self, state: S) -> None:
         """Raise :class:`BrokenInvariant` naming what is wrong when ``state`` breaks one of
@@ -397,37 +395,7 @@ class Game(ABC, Generic[S, E]):
         cutting searches short; None (the default) when the game offers no estimate."""
         return None
 
-    # ---------------------------------------------------------------- records
-
-    def new_game_from_tags(self, players: int, variant: str, setup: str | None,
-                           seat_setups: Sequence[str | None], edition: Any) -> Any:
-        """The game a record's header starts when it has no [Position]: [Players],
-        [Variant], the seat set-up kind of [Builders] (``setup``) and each [Seat]'s
-        ``builder=`` (``seat_setups``, by seat). ValueError when they do not fit together.
-        By default the game has no seat set-up: the variant's new game."""
-        if setup is not None:
-            raise ValueError(f"[Builders {setup}] in a game of {self.title}")
-        if variant not in self.variants:
-            raise ValueError(f"[Variant {variant}]: {self.title} has "
-                             f"{', '.join(self.variants)}")
-        return self.new_game(players, variant=variant, edition=edition)
-
-    def setup_tags(self, state: Any, drawn: bool) -> tuple[str | None, list[str | None]]:
-        """What a record's header says of the seat set-up of a game starting at ``state``
-        (``drawn``: set up at random by the arbiter): its [Builders] kind and each seat's
-        ``builder=`` for its [Seat] tag. By default nothing: (None, a None a seat)."""
-        return None, [None] * self.players_of(state)
-
-    def seat_setup_of(self, state: Any, seat: int) -> str | None:
-        """What seat ``seat`` (0-based) was set up with, as its [Seat] tag's ``builder=``
-        says it; None (the default) for nothing."""
-        return None
-
-    def solo_result(self, state: Any) -> tuple[bool, int, int | None, str | None] | None:
-        """A solo game's result against the game's automaton, for the record's [Solo] tag:
-        won, the automaton's count, the score and the title (when won); None (the default)
-        when the game has no such result or ``state`` is not a solo game."""
-        return None
+    # ---------------------------------------------------------------- words
 
     def describe_due(self, state: S) -> str:
         """What ``state`` waits for, in words for messages (a game may say it in its own);
@@ -510,8 +478,8 @@ class Tools(Generic[S, E]):
     def rules_bench(self, players: int, setup: str | None, games: int, seed: int,
                     edition: E) -> RulesBench | None:
         """The game's own measure of its rules for ``sneferu bench`` (step by step), with
-        ``setup`` the value of the game's seat set-up option (checked by the caller); None:
-        the rules are measured through this interface
+        ``setup`` the value of the game's seat set-up option (:meth:`Game.record_tags`,
+        checked by the caller); None: the rules are measured through this interface
         (:func:`sneferu_cli.bench.run_game_bench`)."""
         return None
 
@@ -691,6 +659,82 @@ class Perft(Protocol):
         ...
 
 
+class SoloResult(NamedTuple):
+    """A solo game's result against the game's automaton (:meth:`RecordTags.solo_of`)."""
+
+    won: bool
+    against: int
+    """The automaton's count (Sneferu: Ptah's stones)."""
+    score: int | None = None
+    """The score, when won."""
+    title: str | None = None
+    """The title earned, when won."""
+
+
+class RecordTags(Protocol):
+    """A game whose seats may be set up by an option of its own and whose records carry
+    tags of its own (:meth:`Game.record_tags`; Sneferu: the builders variant, its
+    ``[Builders]`` tag and each ``[Seat]``'s ``builder=``, its ``[Solo]`` result against
+    Ptah). Tags are text as a record writes them: a header tag's name and value (the
+    text after the name), a seat tag's key and value; the record format (SPEC 8) says
+    where each goes. A game's own words for its results come with them."""
+
+    @property
+    def option(self) -> str:
+        """The name of the seat set-up option (``--builders``, ``builders =``,
+        ``builders=``); its value is the game's own (Sneferu: ``random`` or one builder a
+        seat, comma-separated)."""
+        ...
+
+    def new_game(self, players: int, setup: str | Sequence[str], *,
+                 edition: Any | None = None) -> Any:
+        """:meth:`Game.new_game` with the seats set up by ``setup`` (or its values one a
+        seat, as a list); ValueError naming what is wrong."""
+        ...
+
+    def from_tags(self, players: int, variant: str, tags: Mapping[str, str],
+                  seat_tags: Sequence[Mapping[str, str]], edition: Any) -> Any:
+        """The game a record's header starts when it has no [Position]: [Players],
+        [Variant], the game's own set-up tags and each [Seat]'s own tags (by seat).
+        ValueError when they do not fit together."""
+        ...
+
+    def tags(self, state: Any, drawn: bool) -> tuple[dict[str, str], list[dict[str, str]]]:
+        """The set-up tags of a record of a game starting at ``state`` (``drawn``: set up
+        at random by the arbiter), and each seat's own tags for its [Seat] tag."""
+        ...
+
+    def seat_tags(self, state: Any, seat: int) -> dict[str, str]:
+        """What seat ``seat`` (0-based) was set up with, as its [Seat] tag says it."""
+        ...
+
+    def result_tags(self, state: Any) -> dict[str, str]:
+        """The result tags of the game's own for a game over at ``state`` (Sneferu's
+        ``Solo`` in a solo game); none when it has none."""
+        ...
+
+    def solo_of(self, result_tags: Mapping[str, str]) -> SoloResult | None:
+        """The solo result the result tags hold; None when they hold none."""
+        ...
+
+    def old_json(self, header: dict[str, Any]) -> None:
+        """A record header's JSON object (``msgspec.json``) of a form older than the
+        generic record model, rewritten in place into the present form (its tags as tags);
+        KeyError, TypeError or ValueError when it is malformed."""
+        ...
+
+    def termination_words(self) -> Mapping[str, str]:
+        """Why a game ended, in words, for :meth:`Game.termination`'s words of the
+        game's own (Sneferu: ``normal``, ``ptah``)."""
+        ...
+
+    def result_line(self, result: Any, name: str, width: int,
+                    result_tags: Mapping[str, str]) -> str | None:
+        """The printed line of a seat's result (a record's ``SeatResult``; ``name`` padded
+        to ``width``), in the game's own words; None: the generic line."""
+        ...
+
+
 class Encoding:
     """A set-up's bijection between canonical moves and action ids ``0 .. actions - 1``
     (with a factored encoding, between canonical moves and sequences of ids of their parts),
@@ -813,6 +857,13 @@ _loaded: dict[str, Game] = {}
 def game_names() -> Sequence[str]:
     """The registered game names, the default first."""
     return list(GAMES)
+
+
+def unnamed(name: str) -> bool:
+    """Whether game ``name`` goes unnamed in the notations: the registry's first game
+    may (a ``newgame`` line without ``game``, a record without ``[Game]``, an engine that
+    declares no ``games``, ``--game``'s default), every other is named."""
+    return name == DEFAULT_GAME
 
 
 def get_game(name: str = DEFAULT_GAME) -> Game:

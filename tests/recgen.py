@@ -58,25 +58,31 @@ def random_game(players: int, seed: int, *, builders: str | None = None,
         events.append(Turn(seat + 1, str(Move(steps)), ms, info))
     if positions is not None:
         positions.append(to_position(state))
-    result, solo, termination = final_result(state)
+    result, own, termination = final_result(state)
     chosen = None if builders in (None, "random") else [b.strip() for b in builders.split(",")]
     seats = [Seat(i + 1, NAMES[(seed + i) % len(NAMES)],
-                  builder=chosen[i] if chosen else (
-                      state.players[i].builder.name if builders == "random" and i % 2 else None),
                   author="A. Person" if i == 0 else None,
-                  tc="movetime 50" if i == players - 1 and seed % 5 == 0 else None)
+                  tc="movetime 50" if i == players - 1 and seed % 5 == 0 else None,
+                  tags=_builder(chosen[i] if chosen else (
+                      state.players[i].builder.name if builders == "random" and i % 2
+                      else None)))
              for i in range(players)]
     header = Header(players=players, event=f"test event {seed}", date="2025-01-02",
                     round=str(seed % 7) if seed % 2 else None,
                     edition=state.edition.name,
                     variant="standard" if builders is None else "builders",
-                    builders=None if builders is None else "random" if builders == "random"
-                    else "chosen",
+                    tags={} if builders is None else {
+                        "Builders": "random" if builders == "random" else "chosen"},
                     seats=seats, seed=seed, time_control="10+0.1" if seed % 3 else None,
-                    result=result, solo=solo, termination=termination, faults=faults,
+                    result=result, result_tags=own, termination=termination, faults=faults,
                     extra={"Site": "here", "odd \"key\"": "line\nbreak"} if seed % 4 == 0
                     else {})
     return GameRecord(header, events)
+
+
+def _builder(name: str | None) -> dict[str, str]:
+    """A [Seat] tag's Sneferu tags: ``builder=`` when the seat has one."""
+    return {} if name is None else {"builder": name}
 
 
 def random_position(players: int, seed: int, turns: int, *,

@@ -192,3 +192,11 @@ def decisions_of(game: Any, state: Any, rng: Any) -> Iterator[Any]:
             game.apply_outcome(state, game.sample_outcome(state, rng))
             continue
         yield state
+
+
+def solo_of(header: Any) -> Any:
+    """The solo result a record header's own result tags hold (Sneferu's [Solo]), or None."""
+    from sneferu_cli.game import get_game
+
+    tags = get_game(header.game).record_tags()
+    return None if tags is None else tags.solo_of(header.result_tags)

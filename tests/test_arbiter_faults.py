@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support import BROKEN, children, group_gone, run_cli, start_cli, wait_for
+from support import BROKEN, children, group_gone, run_cli, solo_of, start_cli, wait_for
 
 from sneferu_cli.arbiter.bundled import engine_command
 from sneferu_cli.arbiter.engine import Engine
@@ -180,7 +180,7 @@ def test_a_signal_stops_the_game_records_it_as_aborted_and_kills_the_engines(tmp
     # The aborted game replays up to where it stopped: seat 2 was to move.
     (entry,) = read_records(path.read_text()).games
     h = entry.record.header
-    assert (h.termination, h.result, h.solo, h.faults) == ("aborted", [], None, [])
+    assert (h.termination, h.result, solo_of(h), h.faults) == ("aborted", [], None, [])
     assert turns_of(entry.record, 2) == 2 and turns_of(entry.record, 1) == turns - 2
     r = run_cli("replay", str(path))
     assert r.returncode == 0, r.stderr

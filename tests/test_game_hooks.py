@@ -15,6 +15,8 @@ from sneferu_cli.game import Tools, get_game
 from sneferu_cli.games.sneferu import bench, record
 from sneferu_cli.games.sneferu import serve as sneferu_serve
 from sneferu_cli.games.sneferu.search import search
+from sneferu_cli.record.model import Header
+from sneferu_cli.record.replay import start_state
 from sneferu_cli.search import analyse, search_game
 
 register()
@@ -32,9 +34,7 @@ def _decision(game, players, seed=1):
 
 def test_the_defaults_say_nothing_of_a_game_without_them():
     state = _decision(NIM, 3)
-    assert NIM.setup_tags(state, drawn=True) == (None, [None, None, None])
-    assert NIM.seat_setup_of(state, 0) is None
-    assert NIM.solo_result(state) is None
+    assert NIM.record_tags() is None
     assert NIM.tools() is None and NIM.turn_steps() is None and NIM.hidden() is None
     assert NIM.learning() is None and NIM.fast_paths() is None
     tools = Tools[Any, Any]()  # what a game that offers some tools inherits for the rest
@@ -55,14 +55,15 @@ def test_the_default_words_for_what_a_position_waits_for():
                                        "2. seat 1 (3 taken, 0 last).")
 
 
-def test_the_default_game_from_header_tags_checks_builders_and_variant():
+def test_a_game_without_record_tags_starts_from_its_variant_and_refuses_own_tags():
     edition = NIM.standard_edition()
-    state = NIM.new_game_from_tags(2, NIM.variants[0], None, [None, None], edition)
+    state = start_state(Header(players=2, game="nim", variant=NIM.variants[0]), edition)
     assert NIM.to_position(state) == NIM.to_position(NIM.new_game(2))
     with pytest.raises(ValueError, match=r"^\[Builders random\] in a game of Nim$"):
-        NIM.new_game_from_tags(2, NIM.variants[0], "random", [None, None], edition)
+        start_state(Header(players=2, game="nim", variant=NIM.variants[0],
+                           tags={"Builders": "random"}), edition)
     with pytest.raises(ValueError, match=r"^\[Variant misere\]: Nim has "):
-        NIM.new_game_from_tags(2, "misere", None, [None, None], edition)
+        start_state(Header(players=2, game="nim", variant="misere"), edition)
 
 
 def test_analyse_uses_the_generic_search_for_a_game_without_its_own():
@@ -72,11 +73,15 @@ def test_analyse_uses_the_generic_search_for_a_game_without_its_own():
     assert got.iterations == 30
 
 
-def test_sneferus_record_members_are_its_record_module():
-    state = SNEFERU.new_game_set_up(2, "Aya,Heba")
-    assert SNEFERU.setup_tags(state, drawn=False) == record.builders_tags(state, False)
-    assert SNEFERU.setup_tags(state, drawn=False) == ("chosen", ["Aya", "Heba"])
-    assert [SNEFERU.seat_setup_of(state, s) for s in (0, 1)] == ["Aya", "Heba"]
+def test_sneferus_record_tags_are_its_record_module():
+    tags = SNEFERU.record_tags()
+    assert tags is record.TAGS and tags.option == "builders"
+    state = tags.new_game(2, "Aya,Heba")
+    assert record.builders_tags(state, False) == ("chosen", ["Aya", "Heba"])
+    assert tags.tags(state, drawn=False) == ({"Builders": "chosen"},
+                                             [{"builder": "Aya"}, {"builder": "Heba"}])
+    assert [tags.seat_tags(state, s) for s in (0, 1)] == [{"builder": "Aya"},
+                                                           {"builder": "Heba"}]
     assert SNEFERU.describe_due(state) == record.describe_turn(state)
     solo = _decision(SNEFERU, 1)
     while not solo.is_over():
@@ -84,10 +89,10 @@ def test_sneferus_record_members_are_its_record_module():
             SNEFERU.apply_outcome(solo, SNEFERU.sample_outcome(solo, random.Random(2)))
         else:
             SNEFERU.apply_move(solo, SNEFERU.legal_moves(solo)[0])
-    assert SNEFERU.solo_result(solo) == record.solo_score(solo) is not None
+    got = record.solo_score(solo)
+    assert got is not None and tags.solo_of(tags.result_tags(solo)) == got
     with pytest.raises(ValueError, match=r"^\[Variant builders\] needs \[Builders random\]"):
-        SNEFERU.new_game_from_tags(2, "builders", None, [None, None],
-                                   SNEFERU.standard_edition())
+        tags.from_tags(2, "builders", {}, [{}, {}], SNEFERU.standard_edition())
 
 
 def test_sneferus_search_is_its_own_and_refuses_a_seat_not_deciding():

@@ -249,3 +249,150 @@ def test_no_new_top_level_test_reaches_into_a_games_folder():
             found[path.name] = inside
     assert set(found) <= TOP_LEVEL_GAME_IMPORTS, sorted(set(found) - TOP_LEVEL_GAME_IMPORTS)
     assert all(n.startswith("sneferu_cli.games.sneferu.") for v in found.values() for n in v)
+
+
+# ----------------------------------------------------------------- every game equal
+
+ROOT = PACKAGE.parent
+ENGINES = ROOT / "engines"
+ABOVE_GAMES = ("arbiter", "tournament", "serve", "record")
+"""The layers whose signatures may not take one game's parameter."""
+GAME_PARTS = frozenset({"builder", "builders", "ptah", "solo", "stones", "food", "pyramid",
+                        "boat", "river", "cards", "tiles", "plazas", "quarry"})
+"""Words naming one game's components, which no field of the generic record model is
+named after (with every registered game's score keys, below)."""
+OWN_SEARCH_ENGINES = frozenset({"mcts_player.py"})
+"""The bundled engines that still reach into Sneferu's folder: mcts uses Sneferu's own
+search with options (widening) that ``Game.search`` does not take. Exactly these may:
+one more fails, and so does one fewer until this list is updated."""
+
+
+def _sources_above_games() -> list[tuple[str, str]]:
+    """(name, source) of every module of the package outside ``games/`` and ``game.py``
+    (where the registry keeps the unnamed-game convention), and of every bundled engine."""
+    out = [(p.relative_to(PACKAGE).as_posix(), p.read_text(encoding="utf-8"))
+           for p in sorted(PACKAGE.rglob("*.py"))]
+    out = [(n, s) for n, s in out if not n.startswith("games/") and n != "game.py"]
+    return out + [(f"engines/{p.name}", p.read_text(encoding="utf-8"))
+                  for p in sorted(ENGINES.glob("*.py"))]
+
+
+def _names_a_game(node: ast.expr) -> bool:
+    """Whether ``node`` is DEFAULT_GAME, a registered game's name, or a tuple of them."""
+    if isinstance(node, ast.Name | ast.Attribute):
+        return (node.id if isinstance(node, ast.Name) else node.attr) == "DEFAULT_GAME"
+    if isinstance(node, ast.Constant):
+        return node.value in GAMES
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return any(_names_a_game(e) for e in node.elts)
+    return False
+
+
+def game_comparisons(source: str) -> list[str]:
+    """Each comparison in ``source`` of a game's name with DEFAULT_GAME or with one game's
+    name (``game.name == "sneferu"``): a special case of one game (the unnamed game is
+    told by ``sneferu_cli.game.unnamed``). A word of the protocol compared with its text
+    (``kind == "sneferu"``, the handshake) is not a game's name and does not count."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        named = [s for s in sides if _names_a_game(s)]
+        others = [ast.unparse(s) for s in sides if not _names_a_game(s)]
+        default = any("DEFAULT_GAME" in ast.unparse(s) for s in named)
+        if named and (default or any("game" in o or "name" in o for o in others)):
+            found.append(ast.unparse(node))
+    return found
+
+
+def model_fields(source: str) -> set[str]:
+    """The field names of the classes of ``source`` (annotated class attributes)."""
+    return {t.target.id for c in ast.walk(ast.parse(source)) if isinstance(c, ast.ClassDef)
+            for t in c.body if isinstance(t, ast.AnnAssign) and isinstance(t.target, ast.Name)}
+
+
+def one_games_fields(source: str) -> set[str]:
+    """The fields of the record model named after one game's components or scores."""
+    scores = {k for name in GAMES for k in _score_keys(name)}
+    return {f for f in model_fields(source) if f in GAME_PARTS | scores}
+
+
+def _score_keys(name: str) -> tuple[str, ...]:
+    from sneferu_cli.game import get_game
+
+    return get_game(name).score_keys
+
+
+def builders_parameters(source: str) -> list[str]:
+    """The functions' parameters and the classes' fields named ``builders`` in ``source``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            a = node.args
+            found += [f"{getattr(node, 'name', 'lambda')}({p.arg})"
+                      for p in (*a.posonlyargs, *a.args, *a.kwonlyargs) if p.arg == "builders"]
+        elif isinstance(node, ast.ClassDef):
+            found += [f"{node.name}.builders" for t in node.body
+                      if isinstance(t, ast.AnnAssign) and isinstance(t.target, ast.Name)
+                      and t.target.id == "builders"]
+    return found
+
+
+def engine_game_imports(source: str) -> set[str]:
+    """The modules of a game's folder that an engine's ``source`` imports."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return {n for n in names if n == "sneferu_cli.games" or n.startswith("sneferu_cli.games.")}
+
+
+def test_no_layer_above_the_games_compares_with_one_games_name():
+    found = {name: got for name, source in _sources_above_games()
+             if (got := game_comparisons(source)) and name.removeprefix("engines/")
+             not in OWN_SEARCH_ENGINES}
+    assert found == {}
+
+
+def test_the_record_model_has_no_field_of_one_game():
+    assert one_games_fields((PACKAGE / "record" / "model.py").read_text(encoding="utf-8")) \
+        == set()
+
+
+def test_no_layer_takes_a_builders_parameter():
+    found = {}
+    for layer in ABOVE_GAMES:
+        for path in sorted((PACKAGE / layer).rglob("*.py")):
+            got = builders_parameters(path.read_text(encoding="utf-8"))
+            if got:
+                found[path.relative_to(PACKAGE).as_posix()] = got
+    assert found == {}
+
+
+def test_the_engines_reach_a_game_through_the_interface():
+    found = {p.name for p in sorted(ENGINES.glob("*.py"))
+             if engine_game_imports(p.read_text(encoding="utf-8"))}
+    assert found == OWN_SEARCH_ENGINES
+
+
+def test_the_equality_checks_catch_what_they_are_for():
+    """Each check finds what it is for in a made-up module (they found, on the code before
+    issue 27: 16 comparisons, Seat.builder and Header.builders and SeatResult.stones/food
+    and SoloScore.ptah, play_game(builders), greedy's import of Sneferu's rules)."""
+    assert sorted(game_comparisons("if h.game == DEFAULT_GAME: pass\n"
+                                   "x = a if self.game.name != 'sneferu' else b\n"
+                                   "y = games != (DEFAULT_GAME,)\n"
+                                   "z = kind == 'sneferu'\n")) == [
+        "games != (DEFAULT_GAME,)", "h.game == DEFAULT_GAME", "self.game.name != 'sneferu'"]
+    assert one_games_fields("class Seat:\n    builder: str\n    name: str\n"
+                            "class R:\n    stones: int\n    ptah: int\n") == {
+        "builder", "stones", "ptah"}
+    assert builders_parameters("def play_game(a, *, builders=None): pass\n"
+                               "class C:\n    builders: str | None = None\n") == [
+        "play_game(builders)", "C.builders"]
+    assert engine_game_imports("from sneferu_cli.games.sneferu.rules.state import GameState\n"
+                               "import sneferu_cli.game\n") == {
+        "sneferu_cli.games.sneferu.rules.state"}

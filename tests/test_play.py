@@ -13,7 +13,7 @@ import tomllib
 
 import pytest
 from recgen import random_position
-from support import ROOT, run_cli
+from support import ROOT, run_cli, solo_of
 
 from sneferu_cli.arbiter.bundled import BUNDLED, engine_command, engines_dir
 from sneferu_cli.arbiter.engine import Engine, automatic_options
@@ -77,32 +77,32 @@ GAMES = [
 def test_a_whole_game(engines, players, builders):
     seats = engines[:players]
     record = play_game(seats, seed=players * 10 + len(builders or ""), time_control=TC,
-                       builders=builders)
+                       setup=builders)
     h = record.header
     assert h.faults == []
     assert h.players == players and h.seed is not None and h.time_control == "20+0.5"
     assert [(s.seat, s.name) for s in h.seats] == [(i + 1, e.name) for i, e in enumerate(seats)]
     assert h.variant == ("standard" if builders is None else "builders")
     if builders is None:
-        assert h.builders is None and all(s.builder is None for s in h.seats)
+        assert h.tags == {} and all(s.tags == {} for s in h.seats)
     elif builders == "random":
-        assert h.builders == "random"
+        assert h.tags.get("Builders") == "random"
         assert sum(1 for e in record.events if isinstance(e, Chance)
                    and e.outcome[1:] in ("Lateef", "Heba", "Tsekani", "Aya")) == players
     else:
-        assert h.builders == "chosen"
-        assert [s.builder for s in h.seats] == builders.split(",")
+        assert h.tags.get("Builders") == "chosen"
+        assert [s.tags.get("builder") for s in h.seats] == builders.split(",")
     assert all(isinstance(e, Turn) and e.ms is not None for e in record.events
                if not isinstance(e, Chance))
     final = replay(record)
     ranking = final.ranking()
-    assert [(r.seat, r.rank, r.stones, r.food) for r in h.result] == [
+    assert [(r.seat, r.rank, r.scores["stones"], r.scores["food"]) for r in h.result] == [
         (s.seat + 1, s.rank, s.stones, s.food) for s in ranking]
     if players == 1:
-        assert h.solo is not None and h.solo.ptah == final.ptah_total
+        assert solo_of(h) is not None and solo_of(h).against == final.ptah_total
         assert h.termination in ("normal", "ptah")
     else:
-        assert h.solo is None and h.termination == "normal"
+        assert solo_of(h) is None and h.termination == "normal"
 
 
 def test_every_line_of_the_traffic_is_in_the_grammar(engines, traffic):
@@ -131,8 +131,8 @@ def test_a_game_from_a_position(engines):
     start = to_position(state)
     record = play_game(engines[:3], seed=5, time_control=TC, start=from_position(start))
     h = record.header
-    assert h.position == start and h.builders == "chosen" and h.faults == []
-    assert [s.builder for s in h.seats] == ["Heba", "Aya", "Lateef"]
+    assert h.position == start and h.tags.get("Builders") == "chosen" and h.faults == []
+    assert [s.tags.get("builder") for s in h.seats] == ["Heba", "Aya", "Lateef"]
     for e in record.events:
         if isinstance(e, Chance):
             state.apply(parse_outcome(e.outcome))
@@ -439,7 +439,7 @@ def test_play_takes_another_games_variant(tmp_path):
                                           "--builders"),
     (("random", "random", "--game", "imhotep", "--variant", "CCCCC"), "CCCCC"),
     (("random", "random", "--game", "imhotep", "--builders", "random"),
-     "--builders is Sneferu's; not for Imhotep"),
+     "--builders is for a game with that seat set-up option; not for Imhotep"),
 ])
 def test_play_rejects_a_variant_that_does_not_fit_in_one_line(args, message):
     r = run_cli("play", *args)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from recgen import cheap_edition_toml, random_position
-from support import BROKEN, ROOT, children, run_cli, start_cli, wait_for
+from support import BROKEN, ROOT, children, run_cli, solo_of, start_cli, wait_for
 
 from sneferu_cli.arbiter.agent import TurnAnswer, TurnRequest
 from sneferu_cli.arbiter.game import GameInterrupted, TimeControl, describe_result, play_game
@@ -110,17 +110,17 @@ def test_the_header_is_what_the_arbiter_promises(played):
         assert h.time_control == tc
         assert [(s.seat, s.name, s.author) for s in h.seats] == [
             (i, name, author) for i, (name, author) in enumerate(seats, start=1)]
-        assert h.builders == builders
+        assert h.tags.get("Builders") == builders
         assert h.variant == ("standard" if builders is None else "builders")
         if builders == "chosen":
             names = args[args.index("--builders") + 1].split(",")
-            assert [s.builder for s in h.seats] == names
+            assert [s.tags.get("builder") for s in h.seats] == names
         else:
-            assert all(s.builder is None for s in h.seats)
+            assert all(s.tags.get("builder") is None for s in h.seats)
         assert h.edition == ("cheap" if "--edition" in args else "standard")
         assert h.termination in ("normal", "ptah", "all-retired")
         assert [r.seat for r in h.result] == list(range(1, h.players + 1))
-        assert (h.solo is not None) == (h.players == 1)
+        assert (solo_of(h) is not None) == (h.players == 1)
         # One [Fault] for each retire event, the same seat and kind, ply = turns before.
         retires = [(e.seat, e.kind, turns_before(entry.record, i))
                    for i, e in enumerate(entry.record.events) if isinstance(e, Retire)]
@@ -248,7 +248,7 @@ def test_an_interrupted_game_is_the_game_so_far_and_verifies():
         record = interrupted_at(stop)
         assert record.events == events[:stop + 1], stop
         h = record.header
-        assert (h.termination, h.result, h.solo) == ("aborted", [], None)
+        assert (h.termination, h.result, solo_of(h)) == ("aborted", [], None)
         assert h.faults == (full.header.faults if stop >= retire else [])
         assert verify(GameEntry(record), standard_edition()).turns == turns_before(
             record, stop + 1)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+import msgspec
 import pytest
 from recgen import cheap_edition_toml, many_games, random_game
+from support import solo_of
 
 from sneferu_cli.games.sneferu.edition import parse_edition, standard_edition
 from sneferu_cli.games.sneferu.position import to_position
@@ -32,8 +34,8 @@ def test_every_generated_game_verifies_from_text_and_from_json(games):
     for entry in read_records(format_records(games)).games:
         v = verify(entry, STANDARD)
         assert v.turns == sum(isinstance(e, Turn) for e in entry.record.events)
-        assert final_result(v.state) == (entry.record.header.result, entry.record.header.solo,
-                                         entry.record.header.termination)
+        h = entry.record.header
+        assert final_result(v.state) == (h.result, h.result_tags, h.termination)
     for entry in read_json_records(records_to_json(games)).games:
         verify(entry, STANDARD)
 
@@ -194,9 +196,10 @@ def test_a_wrong_result_is_rejected_at_its_tag():
     recs, text = three_games()
     r = recs[1].header.result[1]
     at = line_of(text, r"\[Result 2 ", game2_start(text))
-    bad = text.split("\n")[at - 1].replace(f"food={r.food}", f"food={r.food + 1}")
-    check(failure(edit(text, at, bad)), at, f"food={r.food + 1}", "but the replay gives",
-          f"food={r.food}")
+    food = r.scores["food"]
+    bad = text.split("\n")[at - 1].replace(f"food={food}", f"food={food + 1}")
+    check(failure(edit(text, at, bad)), at, f"food={food + 1}", "but the replay gives",
+          f"food={food}")
 
 
 def test_a_wrong_termination_or_fault_is_rejected_at_its_tag():
@@ -220,9 +223,9 @@ def test_a_turn_after_the_end_is_rejected():
 
 
 def test_solo_scores_are_checked():
-    rec = next(g for g in many_games(24) if g.header.solo and g.header.solo.won)
-    text = format_record(rec).replace(f"score={rec.header.solo.score}",
-                                      f"score={rec.header.solo.score + 1}")
+    rec = next(g for g in many_games(24) if solo_of(g.header) and solo_of(g.header).won)
+    text = format_record(rec).replace(f"score={solo_of(rec.header).score}",
+                                      f"score={solo_of(rec.header).score + 1}")
     entry = read_records(text).games[0]
     line = 1 + next(i for i, ln in enumerate(text.splitlines()) if ln.startswith("[Solo"))
     with pytest.raises(ReplayError, match=rf"line {line}: \[Solo won .* but the replay gives"):
@@ -251,7 +254,7 @@ def test_a_header_that_does_not_fit_the_game_is_rejected():
     entry = read_records(text.replace(seat2 + "\n", "")).games[0]
     with pytest.raises(ReplayError, match=r"line 7: 1 \[Seat\] tags numbered 1 for 2 seats"):
         verify(entry, STANDARD)
-    drawn = rec.header.seats[1].builder
+    drawn = rec.header.seats[1].tags.get("builder")
     assert drawn, "seat 2's drawn builder is in its Seat tag"
     other = "Aya" if drawn != "Aya" else "Heba"
     entry = read_records(text.replace(f"builder={drawn}", f"builder={other}")).games[0]
@@ -267,3 +270,29 @@ def test_a_non_standard_edition_replays_with_that_edition():
     assert "[Edition cheap]" in format_record(rec)
     entry = read_records(format_record(rec)).games[0]
     verify(entry, cheap)
+
+
+def test_a_json_record_of_the_form_before_the_generic_model_still_reads_and_replays():
+    """Sneferu's JSON records once held builders, builder, stones and food, and solo as
+    fields of their own (SPEC 8.7): they read as the present form and replay."""
+    for rec in [g for g in many_games(24) if g.header.result_tags or g.header.tags][:6]:
+        h = rec.header
+        old = msgspec.to_builtins(rec)
+        head = old["header"]
+        if "Builders" in h.tags:
+            head["builders"] = head.pop("tags")["Builders"]
+        for seat in head.get("seats", []):
+            if "tags" in seat:
+                seat["builder"] = seat.pop("tags")["builder"]
+        for r in head["result"]:
+            r.update(r.pop("scores"))
+        solo = solo_of(h)
+        if solo is not None:
+            del head["result_tags"]
+            head["solo"] = {"won": solo.won, "ptah": solo.against,
+                            **({"score": solo.score, "title": solo.title} if solo.won else {})}
+        line = msgspec.json.encode(old).decode()
+        assert '"stones":' in line and "scores" not in line
+        entry = read_json_records(line + "\n").games[0]
+        assert entry.record == rec
+        verify(entry, STANDARD)

@@ -15,7 +15,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from support import require_program, run_cli
+from support import require_program, run_cli, solo_of
 
 from sneferu_cli.arbiter.bundled import engine_command
 from sneferu_cli.arbiter.engine import Engine
@@ -154,7 +154,7 @@ def test_a_solo_page_shows_ptah_and_the_offer(browser, tmp_path):
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
     ptah = browser.find_element(By.ID, "ptah")
     assert ptah.is_displayed()
-    total = rec.header.solo.ptah if rec.header.solo else -1
+    total = solo_of(rec.header).against if solo_of(rec.header) else -1
     assert browser.find_element(By.ID, "ptah-body").text.startswith(f"{total} of 21 stones")
     cells = browser.find_elements(By.CSS_SELECTOR, "#offer td[data-stone]")
     assert len(cells) == 28

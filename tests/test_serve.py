@@ -330,8 +330,8 @@ def test_json_mode_game(json_server: Server) -> None:
     assert s.ask_json({"command": "step", "game": "g1", "step": move.split()[0]})["ok"]
     assert s.ask_json({"command": "undo", "game": "g1", "turn": True})["ok"]
     r = s.ask_json({"command": "ranking", "game": "g1"})["result"]
-    assert r == {"ranking": [{"seat": 1, "rank": 2, "stones": 0, "food": 4},
-                             {"seat": 2, "rank": 1, "stones": 0, "food": 5}]}
+    assert r == {"ranking": [{"seat": 1, "rank": 2, "scores": {"stones": 0, "food": 4}},
+                             {"seat": 2, "rank": 1, "scores": {"stones": 0, "food": 5}}]}
     pos = s.ask_json({"command": "position", "game": "g1"})["result"]["position"]
     assert s.ask_json({"command": "load", "position": pos})["result"] == {"game": "g2"}
     assert "Seat 1 to move" in s.ask_json({"command": "show", "game": "g2"})["result"]["picture"]

@@ -51,7 +51,7 @@ def test_a_full_file(tmp_path):
     cfg = load_config(write(tmp_path, FULL))
     assert (cfg.event, cfg.seats, cfg.format, cfg.challenger, cfg.deals, cfg.seed) == (
         "spring cup", 3, "gauntlet", "beta", 20, 42)
-    assert (cfg.seating, cfg.builders, cfg.time_control) == ("permute", "random", "10+0.1")
+    assert (cfg.seating, cfg.setup, cfg.time_control) == ("permute", "random", "10+0.1")
     assert (cfg.records, cfg.state_path, cfg.concurrency) == ("cup.records", "cup.state", 2)
     a, b, c = cfg.engines
     assert a.command == ["python3", "alpha.py", "--fast"] and a.dir == "bots"
@@ -64,7 +64,7 @@ def test_defaults():
     cfg = load_config(None, {"engine": ["name=a command=a", "name=b command=b"]})
     assert (cfg.seats, cfg.format, cfg.deals, cfg.seed, cfg.seating) == (
         2, "round-robin", 10, None, "rotate")
-    assert (cfg.builders, cfg.edition, cfg.time_control, cfg.sprt) == (None, None, None, None)
+    assert (cfg.setup, cfg.edition, cfg.time_control, cfg.sprt) == (None, None, None, None)
     assert cfg.state_path == "tournament.records.state" and cfg.challenger_name is None
     seeded = cfg.resolved()
     assert seeded.seed is not None and seeded.resolved() is seeded

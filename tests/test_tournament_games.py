@@ -115,8 +115,8 @@ def test_no_finished_game_gives_the_games_columns():
 def test_a_file_of_two_games_shows_the_scores_of_both():
     """Sneferu's and Imhotep's games in one file: a score a game lacks counts 0."""
     sneferu = GameRecord(header=Header(players=2, seats=[Seat(1, "A"), Seat(2, "B")],
-                                       result=[SeatResult(1, 1, 12, 4),
-                                               SeatResult(2, 2, 10, 3)]))
+                                       result=[SeatResult(1, 1, scores={"stones": 12, "food": 4}),
+                                               SeatResult(2, 2, scores={"stones": 10, "food": 3})]))
     st = compute_standings([*three_games(), sneferu])
     assert st.score_keys == ("points", "sled", "stones", "food")
     a = next(e for e in st.engines if e.name == "A")

@@ -16,7 +16,7 @@ from pathlib import Path
 import msgspec
 import pexpect
 import pytest
-from support import ROOT, run_cli
+from support import ROOT, run_cli, solo_of
 from tournament_support import play
 
 from sneferu_cli.cli.tournament import tournament
@@ -76,8 +76,8 @@ def essence(rec: GameRecord) -> tuple[object, ...]:
     every chance outcome and move, the retirements, the result (not dates or times)."""
     h = rec.header
     events = [(e.seat, e.move) if isinstance(e, Turn) else e for e in rec.events]
-    return (h.round, h.seed, h.extra, h.event, h.time_control, h.variant, h.builders,
-            [(s.seat, s.name, s.builder) for s in h.seats], h.result, h.solo,
+    return (h.round, h.seed, h.extra, h.event, h.time_control, h.variant, h.tags.get("Builders"),
+            [(s.seat, s.name, s.tags.get("builder")) for s in h.seats], h.result, solo_of(h),
             h.termination, [(f.seat, f.kind, f.ply) for f in h.faults], events)
 
 
@@ -173,13 +173,13 @@ def test_round_robin_and_solo_through_flags(tmp_path, seats, builders):
     games = games_of(tmp_path / "x.rec")
     for g in games:
         verify(read_records(format_record(g)).games[0], standard_edition())
-        assert g.header.builders == ("chosen" if seats == 1 else "random")
+        assert g.header.tags.get("Builders") == ("chosen" if seats == 1 else "random")
     # 1 seat: each engine alone, 2 deals; 2 seats: 3 tables x 2 seatings x 2 deals
     assert len(games) == (6 if seats == 1 else 12)
     assert {g.header.time_control for g in games} == {"5+0.1"}
     assert all(g.header.players == seats and not g.header.faults for g in games)
     if seats == 1:
-        assert all(g.header.solo is not None for g in games)
+        assert all(solo_of(g.header) is not None for g in games)
         assert "win rate" in r.stdout
     report = run_cli("tournament", "report", str(tmp_path / "x.rec"))
     assert report.returncode == 0 and report.stdout == standings_text(r.stdout)

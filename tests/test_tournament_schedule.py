@@ -150,8 +150,9 @@ def test_game_header_tags():
     g = Schedule.of(cfg).game(2)
     h = play(cfg, g).header
     assert (h.round, h.extra, h.seed, h.event) == ("2", {"deal": "1"}, g.seed, "cup")
-    assert [(s.seat, s.name, s.builder) for s in h.seats] == [(1, "b", "Heba"), (2, "a", "Aya")]
-    assert (h.variant, h.builders, h.time_control) == ("builders", "chosen", "10+0.1")
+    assert [(s.seat, s.name, s.tags.get("builder")) for s in h.seats] == [(1, "b", "Heba"),
+                                                                          (2, "a", "Aya")]
+    assert (h.variant, h.tags.get("Builders"), h.time_control) == ("builders", "chosen", "10+0.1")
 
 
 # ------------------------------------------------------------ duplicate deals
@@ -223,9 +224,9 @@ def test_moves_drawing_from_the_chance_generator_would_break_duplicate_deals():
 def test_game_header_with_random_builders_and_standard():
     cfg = cfg_of(2, builders="random")
     h = play(cfg, Schedule.of(cfg).game(1)).header
-    assert (h.variant, h.builders, [s.builder for s in h.seats]) == ("builders", "random",
-                                                                     [None, None])
+    assert (h.variant, h.tags, [s.tags for s in h.seats]) == ("builders", {"Builders": "random"},
+                                                              [{}, {}])
     assert h.result and h.edition == "standard"
     cfg = cfg_of(2)
     h = play(cfg, Schedule.of(cfg).game(1)).header
-    assert (h.variant, h.builders, h.time_control) ==("standard", None, "60+1")  # default clock
+    assert (h.variant, h.tags, h.time_control) == ("standard", {}, "60+1")  # default clock

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tournament_support import play, record
 
-from sneferu_cli.record.model import Fault, GameRecord, Header, SoloScore
+from sneferu_cli.game import SoloResult
+from sneferu_cli.record.model import Fault, GameRecord, Header
 from sneferu_cli.tournament import (
     Schedule,
     compute_standings,
@@ -121,12 +122,12 @@ def test_unfinished_games_are_left_out():
 def solo_games() -> list[GameRecord]:
     """S wins with 40 and 30, then loses; T loses twice."""
     return [
-        record(["S"], [1], deal=1, stones=[15], solo=SoloScore(True, 10, 40, "x")),
-        record(["S"], [1], deal=2, stones=[14], solo=SoloScore(True, 12, 30, "y")),
-        record(["S"], [2], deal=3, stones=[10], solo=SoloScore(False, 21)),
-        record(["T"], [2], deal=1, stones=[8], solo=SoloScore(False, 21),
+        record(["S"], [1], deal=1, stones=[15], solo=SoloResult(True, 10, 40, "x")),
+        record(["S"], [1], deal=2, stones=[14], solo=SoloResult(True, 12, 30, "y")),
+        record(["S"], [2], deal=3, stones=[10], solo=SoloResult(False, 21)),
+        record(["T"], [2], deal=1, stones=[8], solo=SoloResult(False, 21),
                faults=[Fault(1, "crash", "exit 1", 3)]),
-        record(["T"], [2], deal=2, stones=[9], solo=SoloScore(False, 20)),
+        record(["T"], [2], deal=2, stones=[9], solo=SoloResult(False, 20)),
     ]
 
 

@@ -9,25 +9,29 @@ import re
 from pathlib import Path
 
 from support import run_cli
+from tournament_support import solo_tags
 
 from sneferu_cli.arbiter.game import describe_result
-from sneferu_cli.record.model import GameRecord, Header, Seat, SeatResult, SoloScore, Turn
+from sneferu_cli.game import SoloResult
+from sneferu_cli.record.model import GameRecord, Header, Seat, SeatResult, Turn
 from sneferu_cli.tournament.config import load_config
 from sneferu_cli.tournament.journal import Journal
 from sneferu_cli.tournament.progress import Progress
 from sneferu_cli.tournament.runner import TournamentRun
 
 
-def one_turn(solo: SoloScore | None, termination: str = "ptah") -> GameRecord:
+def one_turn(solo: SoloResult | None, termination: str = "ptah") -> GameRecord:
     """A (made-up) record of a game that ended after one turn, 1 stone placed."""
     return GameRecord(Header(players=1, seats=[Seat(1, "greedy")],
-                             result=[SeatResult(1, 1 if solo and solo.won else 2, 1, 4)],
-                             solo=solo, termination=termination),
+                             result=[SeatResult(1, 1 if solo and solo.won else 2,
+                                                scores={"stones": 1, "food": 4})],
+                             result_tags={} if solo is None else solo_tags(solo),
+                             termination=termination),
                       [Turn(1, "1.1 TG@1.1", 3)])
 
 
 def test_one_turn_and_one_stone_are_singular():
-    text = describe_result(one_turn(SoloScore(False, 21)))
+    text = describe_result(one_turn(SoloResult(False, 21)))
     assert text.splitlines() == [
         "Game over after 1 turn (Ptah completed his pyramid).",
         "Solo: seat 1 greedy loses to Ptah, 1 stone against his 21, 4 food."]
@@ -37,7 +41,7 @@ def test_one_turn_and_one_stone_are_singular():
 
 def test_a_solo_win_gives_the_score_and_title_not_a_place():
     """R10 titles; the line says who beat whom instead of `1. seat 1`."""
-    text = describe_result(one_turn(SoloScore(True, 0, 3, "A-noob-is"), "normal"))
+    text = describe_result(one_turn(SoloResult(True, 0, 3, "A-noob-is"), "normal"))
     assert text.splitlines()[1] == ('Solo: seat 1 greedy beats Ptah, 1 stone against his 0, '
                                     '4 food; score 3, "A-noob-is".')
 

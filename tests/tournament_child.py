@@ -38,7 +38,8 @@ from sneferu_cli.tournament import (
 
 def made_up(cfg: TournamentConfig, game: Game) -> GameRecord:
     header = game_header(cfg, game)
-    header.result = [SeatResult(i + 1, 1 + (game.number + i) % len(game.seats), 10 + i, i)
+    header.result = [SeatResult(i + 1, 1 + (game.number + i) % len(game.seats),
+                                scores={"stones": 10 + i, "food": i})
                      for i in range(len(game.seats))]
     return GameRecord(header=header, events=[Chance("~BT")] * 3000)
 

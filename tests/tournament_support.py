@@ -11,8 +11,10 @@ import random
 
 import msgspec
 
+from sneferu_cli.game import SoloResult
 from sneferu_cli.games.sneferu.chance import sample_outcome
 from sneferu_cli.games.sneferu.move import Move
+from sneferu_cli.games.sneferu.record import solo_tag
 from sneferu_cli.games.sneferu.state import new_game
 from sneferu_cli.record.model import (
     Chance,
@@ -21,7 +23,6 @@ from sneferu_cli.record.model import (
     Header,
     Seat,
     SeatResult,
-    SoloScore,
     Turn,
 )
 from sneferu_cli.record.replay import final_result
@@ -31,7 +32,7 @@ from sneferu_cli.tournament import Game, TournamentConfig, game_header
 def play(cfg: TournamentConfig, game: Game, moves_seed: int = 0) -> GameRecord:
     """Play ``game`` of ``cfg`` with random legal moves; the whole record with its result."""
     header = game_header(cfg, game)
-    state = new_game(len(game.seats), builders=cfg.builders, edition=cfg.load_edition())
+    state = new_game(len(game.seats), builders=cfg.setup, edition=cfg.load_edition())
     chance = random.Random(game.seed)
     moves = random.Random(moves_seed)
     events: list[Chance | Turn] = []
@@ -45,13 +46,13 @@ def play(cfg: TournamentConfig, game: Game, moves_seed: int = 0) -> GameRecord:
             turn = moves.choice(state.legal_turns())
             events.append(Turn(seat + 1, str(Move(turn))))
             state.apply_turn(turn)
-    header.result, header.solo, header.termination = final_result(state)
+    header.result, header.result_tags, header.termination = final_result(state)
     return GameRecord(header=header, events=list(events))
 
 
 def record(names: list[str], ranks: list[int], *, deal: int | None = None,
            stones: list[int] | None = None, food: list[int] | None = None,
-           faults: list[Fault] | None = None, solo: SoloScore | None = None,
+           faults: list[Fault] | None = None, solo: SoloResult | None = None,
            number: int | None = None) -> GameRecord:
     """A finished game's record with the given engines (seat order) and ranks."""
     n = len(names)
@@ -60,9 +61,15 @@ def record(names: list[str], ranks: list[int], *, deal: int | None = None,
     return GameRecord(header=Header(
         players=n, seats=[Seat(i + 1, name) for i, name in enumerate(names)],
         round=None if number is None else str(number),
-        result=[SeatResult(i + 1, ranks[i], stones[i], food[i]) for i in range(n)],
-        faults=faults or [], solo=solo,
+        result=[SeatResult(i + 1, ranks[i], scores={"stones": stones[i], "food": food[i]})
+                for i in range(n)],
+        faults=faults or [], result_tags={} if solo is None else solo_tags(solo),
         extra={} if deal is None else {"deal": str(deal)}))
+
+
+def solo_tags(solo: SoloResult) -> dict[str, str]:
+    """The [Solo] tag of a solo result, as Sneferu's own result tags."""
+    return {"Solo": solo_tag(solo)}
 
 
 def encode(rec: GameRecord) -> bytes:

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bench import INTERFACE_GAMES, Figure
-from ..game import DEFAULT_GAME, Game, get_game
+from ..game import Game, get_game, unnamed
 from ..record.model import Event, GameRecord, Simultaneous, seat_turns, turn_count
 from ..words import plural
 from .bundled import engine_command, engines_dir
@@ -116,7 +116,7 @@ THINK = (0, 20)
 
 
 def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
-                 builders: str | None, edition: Any, time_control: TimeControl,
+                 setup: str | None, edition: Any, time_control: TimeControl,
                  game: Game | None = None, variant: str | None = None,
                  settings: Sequence[OptionSetting] = (),
                  edition_file: str | None = None) -> str:
@@ -132,7 +132,7 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
             return f"{failed[0].name}: {failed[0].fault}"
         refuse_other_games(engines, game.name)
         names = ", ".join(e.name for e in engines)
-        records, wall = _play(engines, games, seed, builders, edition, time_control, game,
+        records, wall = _play(engines, games, seed, setup, edition, time_control, game,
                               variant, settings, edition_file)
     finally:
         Engine.quit_all(engines)
@@ -160,7 +160,7 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
             for i, (f, e) in enumerate(zip(files, engines, strict=True), 1)])
         try:
             cpu = time.process_time()
-            replay, wall2 = _play(instant, games, seed, builders, edition, time_control,
+            replay, wall2 = _play(instant, games, seed, setup, edition, time_control,
                                   game, variant)
             cpu = time.process_time() - cpu
             rtt = _round_trip(instant[0])
@@ -180,7 +180,7 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
     return "\n".join(lines)
 
 
-def _play(engines: Sequence[Engine], games: int, seed: int, builders: str | None,
+def _play(engines: Sequence[Engine], games: int, seed: int, setup: str | None,
           edition: Any, tc: TimeControl, game: Game, variant: str | None = None,
           settings: Sequence[OptionSetting] = (),
           edition_file: str | None = None) -> tuple[list[GameRecord], float]:
@@ -192,7 +192,7 @@ def _play(engines: Sequence[Engine], games: int, seed: int, builders: str | None
                                             edition_file=edition_file).items():
                 e.set_option(name, value)
         start = time.perf_counter()
-        records.append(play_game(engines, seed=seed + g, time_control=tc, builders=builders,
+        records.append(play_game(engines, seed=seed + g, time_control=tc, setup=setup,
                                  edition=edition, game=game, variant=variant))
         wall += time.perf_counter() - start
         for e in engines:
@@ -287,7 +287,7 @@ class SpeedFigure:
         return self.seconds / self.count * 1e6 if self.count else float("inf")
 
 
-def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, builders: str | None,
+def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, setup: str | None,
                edition: Any, game: Game | None = None) -> tuple[int, float, float]:
     """Engine moves, wall seconds and the arbiter's CPU seconds of ``games`` games of
     ``game`` (Sneferu when None) between ``seats`` copies of an engine, through the game
@@ -306,7 +306,7 @@ def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, builders:
         except ValueError as e:
             raise OSError(str(e)) from None
         cpu = time.process_time()
-        records, wall = _play(engines, games, seed, builders, edition,
+        records, wall = _play(engines, games, seed, setup, edition,
                               TimeControl(movetime=1000), game)
         cpu = time.process_time() - cpu
     finally:
@@ -318,7 +318,7 @@ def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, builders:
     return sum(len(seat_turns(e)) for r in records for e in r.events), wall, cpu
 
 
-def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
+def speed_figures(rules: Sequence[Figure], players: int, setup: str | None,
                   engine_games: int, seed: int, edition: Any, game: Game | None = None
                   ) -> tuple[list[SpeedFigure], str]:
     """Measure in one run: the floor (raw pipes, then through file objects), a move with
@@ -334,15 +334,14 @@ def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
     buffered = pipe_round_trip(file_objects=True)
     with tempfile.TemporaryDirectory() as tmp:
         instant, which = instant_engine(Path(tmp))
-        listed = time_moves(instant, players, engine_games, seed, builders, edition, game)
-    own = time_moves(engine_command("random"), players, engine_games, seed, builders, edition,
+        listed = time_moves(instant, players, engine_games, seed, setup, edition, game)
+    own = time_moves(engine_command("random"), players, engine_games, seed, setup, edition,
                      game)
     measured = {f.what: f for f in rules}
     played = measured["random games"]
     whole = measured.get(INTERFACE_GAMES, played)
-    what, key = (("legal step generated", "legal steps generated") if game.name == DEFAULT_GAME
-                 else ("legal-move listing, rules only", "legal_moves() calls"))
-    steps = measured[key]
+    steps = next(f for f in rules if f.row is not None)  # the rules' listing (Figure.row)
+    what = steps.row or steps.what
     figures = [SpeedFigure("pipe round trip (Python <-> cat)", ROUND_TRIPS,
                            floor * ROUND_TRIPS / 1e6),
                SpeedFigure("pipe round trip (file objects)", ROUND_TRIPS,
@@ -355,16 +354,16 @@ def speed_figures(rules: Sequence[Figure], players: int, builders: str | None,
     return figures, which
 
 
-def speed_report(rules: Sequence[Figure], players: int, builders: str | None,
+def speed_report(rules: Sequence[Figure], players: int, setup: str | None,
                  engine_games: int, seed: int, edition: Any, game: Game | None = None) -> str:
     """:func:`speed_figures` as a table: each figure per second, the time of one, that time
     as a multiple of the floor (the first row), and for a move the arbiter's CPU time (on a
     loaded machine the wall clock waits for the CPU; this does not). Another game than
     Sneferu is named in the first line."""
-    figures, which = speed_figures(rules, players, builders, engine_games, seed, edition,
+    figures, which = speed_figures(rules, players, setup, engine_games, seed, edition,
                                    game)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    of = "" if game is None or game.name == DEFAULT_GAME else f"{game.title}, "
+    of = "" if game is None or unnamed(game.name) else f"{game.title}, "
     lines = [f"engines: {of}{players} seats, {engine_games} games from seed {seed}, "
              f"movetime 1000; load average {load:.2f} on {os.cpu_count()} cores",
              f"legal-move engine: {which}; own-rules engine: random (Python)",

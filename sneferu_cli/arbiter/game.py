@@ -5,8 +5,8 @@
 can be reused for many games: ``newgame`` resets them), draws every chance event with
 ``game.sample_outcome(state, random.Random(seed))``, asks the active seat for a whole turn
 and applies it atomically with ``game.apply_move`` (``apply_listed_move`` for a move
-written as listed). Sneferu's builders are set up through ``game.new_game_set_up``; their
-record tags come from ``game.setup_tags``. An agent
+written as listed). A game's own seat set-up (Sneferu's builders) and the record tags
+that say it come from its ``game.record_tags()``. An agent
 that fails (SPEC.md section 7) is retired: it takes no more turns, ranks below every seat
 not retired, and the game goes on for the others. At a simultaneous node every deciding
 seat is asked: the engines at once, each on its own clock (their answers read as they
@@ -27,7 +27,7 @@ from typing import Any
 
 import msgspec
 
-from ..game import DEFAULT_GAME, Game, get_game
+from ..game import Game, UnknownGame, get_game, unnamed
 from ..protocol.messages import SEP, GameOver, NewGame, Position
 from ..record.model import (
     Chance,
@@ -131,16 +131,17 @@ OnEvent = Callable[[Event, Any], None]
 
 
 def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
-              builders: str | Sequence[str] | None = None, edition: Any | None = None,
+              setup: str | Sequence[str] | None = None, edition: Any | None = None,
               start: Any | None = None, on_event: OnEvent | None = None,
               seat_time_controls: Sequence[TimeControl | None] = (),
               game: Game | None = None, variant: str | None = None,
               at_once: bool = True) -> GameRecord:
-    """Play one game of ``game`` (Sneferu when None), seat ``i + 1`` played by
-    ``agents[i]``, and return its record.
+    """Play one game of ``game`` (the registry's first game when None), seat ``i + 1``
+    played by ``agents[i]``, and return its record.
 
-    ``variant``: one of the game's variants (its first when None). ``builders`` (Sneferu
-    only): None (standard), ``"random"`` or one builder name per seat. ``start``: a
+    ``variant``: one of the game's variants (its first when None). ``setup``: the value
+    of the game's seat set-up option (``game.record_tags().option``; Sneferu's
+    ``builders``: ``"random"`` or one builder name per seat), None for none. ``start``: a
     position to start from instead of a new game (its players must match the agents).
     ``seat_time_controls[i]``, when given and not None, is seat ``i + 1``'s own time
     control instead of ``time_control`` (time odds; recorded in its ``[Seat]`` tag).
@@ -150,7 +151,7 @@ def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
     ``at_once``: the engines of a simultaneous node are asked at once (True) or one after
     the other, in seat order (False: to measure what asking at once gains).
     """
-    match = _Match(game or get_game(), agents, seed, time_control, builders, variant,
+    match = _Match(game or get_game(), agents, seed, time_control, setup, variant,
                    edition, start, on_event, seat_time_controls, at_once)
     try:
         return match.play()
@@ -160,7 +161,7 @@ def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
 
 class _Match:
     def __init__(self, game: Game, agents: Sequence[Agent], seed: int, tc: TimeControl,
-                 builders: str | Sequence[str] | None, variant: str | None,
+                 setup: str | Sequence[str] | None, variant: str | None,
                  edition: Any | None, start: Any | None, on_event: OnEvent | None,
                  own: Sequence[TimeControl | None], at_once: bool = True) -> None:
         n = len(agents)
@@ -169,16 +170,18 @@ class _Match:
         self.views = game.hidden()
         if len(own) > n:
             raise ValueError(f"{len(own)} seat time controls for {n} agents")
-        if builders is not None and game.seat_setup is None:
-            raise ValueError(f"builders are Sneferu's; {game.title} has none")
+        tags = game.record_tags()
+        if setup is not None and tags is None:
+            raise ValueError(f"{game.title} has no seat set-up option")
         if start is not None:
             if game.players_of(start) != n:
                 raise ValueError(f"the start position has {game.players_of(start)} players, "
                                  f"but {n} agents are given")
             self.state = start.clone()
-        elif builders is not None:
-            setup = builders if isinstance(builders, str) else ",".join(builders)
-            self.state = game.new_game_set_up(n, setup, edition=edition)
+        elif setup is not None:
+            assert tags is not None
+            value = setup if isinstance(setup, str) else ",".join(setup)
+            self.state = tags.new_game(n, value, edition=edition)
         else:
             self.state = game.new_game(n, variant=variant, edition=edition)
         state = self.state
@@ -186,13 +189,14 @@ class _Match:
         self.tcs = [o or tc for o in own] + [tc] * (n - len(own))
         self.rng = random.Random(seed)
         self.on_event = on_event
-        kind, builder_names = game.setup_tags(state, builders == "random" and start is None)
-        seats = [Seat(i + 1, a.name, builder_names[i], a.author,
-                      str(self.tcs[i]) if str(self.tcs[i]) != str(tc) else None)
+        own_tags, seat_tags = (({}, [{}] * n) if tags is None
+                               else tags.tags(state, setup == "random" and start is None))
+        seats = [Seat(i + 1, a.name, a.author,
+                      str(self.tcs[i]) if str(self.tcs[i]) != str(tc) else None, seat_tags[i])
                  for i, a in enumerate(agents)]
         header = Header(players=n, date=datetime.date.today().isoformat(), game=game.name,
                         edition=game.edition_of(state).name, variant=game.variant_of(state),
-                        builders=kind, seats=seats, seed=seed, time_control=str(tc),
+                        tags=own_tags, seats=seats, seed=seed, time_control=str(tc),
                         position=game.to_position(start) if start is not None else None)
         self.record = GameRecord(header, [])
         self.from_position = start is not None  # where a seat may have retired already
@@ -241,7 +245,9 @@ class _Match:
             if agent.fault is not None:
                 self._retire(i, agent.fault)
                 continue
-            games = getattr(agent, "games", (DEFAULT_GAME,))
+            games = getattr(agent, "games", None)
+            if games is None:  # an agent that names no games plays the unnamed one
+                games = (game.name,) if unnamed(game.name) else ()
             if game.name not in games:
                 self._retire(i, EngineFault("handshake", f"it does not play {game.name} "
                                             f"(it plays: {', '.join(games)})"))
@@ -366,10 +372,10 @@ class _Match:
         header.faults = header.faults[:sum(1 for e in events if isinstance(e, Retire))]
         record = GameRecord(header, events)
         state = position_at(GameEntry(record), -1, self.game.edition_of(self.state))
-        result, solo, termination = final_result(state, self.game)
+        result, own, termination = final_result(state, self.game)
         if termination == "aborted":
-            result, solo = [], None
-        header.result, header.solo, header.termination = result, solo, termination
+            result, own = [], {}
+        header.result, header.result_tags, header.termination = result, own, termination
         return record
 
     def _emit(self, event: Event) -> None:
@@ -380,7 +386,7 @@ class _Match:
     def _finish(self) -> None:
         state = self.state
         header = self.record.header
-        header.result, header.solo, header.termination = final_result(state, self.game)
+        header.result, header.result_tags, header.termination = final_result(state, self.game)
         final = Position(self.base or self.game.to_position(state), tuple(self.events))
         current: Position | None = None  # for feature currentposition: written when asked
         result = GameOver(tuple(r.rank for r in header.result))
@@ -399,13 +405,17 @@ class _Match:
 
 
 def describe_result(record: GameRecord) -> str:
-    """The printed result: the ranking with stones and food, the solo score, the faults."""
+    """The printed result: the ranking with the scores (or the game's own words for a
+    seat's result, Sneferu's solo score), the faults."""
     h = record.header
     names = {s.seat: s.name for s in h.seats}
     turns = turn_count(record.events)
-    why = {"normal": ("every boat reached the last space" if h.game == DEFAULT_GAME
-                      else "the game reached its end"),
-           "ptah": "Ptah completed his pyramid", "all-retired": "every seat was retired"}
+    try:
+        tags = get_game(h.game).record_tags()
+    except UnknownGame:
+        tags = None
+    why = {"normal": "the game reached its end", "all-retired": "every seat was retired",
+           **(tags.termination_words() if tags is not None else {})}
     if h.termination == "aborted":
         return f"Game aborted after {plural(turns, 'turn')}."
     lines = [f"Game over after {plural(turns, 'turn')} ({why.get(h.termination or '', '?')})."]
@@ -413,20 +423,10 @@ def describe_result(record: GameRecord) -> str:
     width = max((len(n) for n in names.values()), default=0)
     for r in sorted(h.result, key=lambda r: (r.rank, r.seat)):
         name = names.get(r.seat, "?")
-        if r.stones is None or r.food is None:  # another game: its own scores
+        line = None if tags is None else tags.result_line(r, name, width, h.result_tags)
+        if line is None:
             scores = "  ".join(f"{v:3} {k}" for k, v in r.score_items())
             line = f"  {r.rank}. seat {r.seat}  {name:<{width}}  {scores}"
-        elif h.solo is not None:  # one seat, against Ptah: a win or a loss, not a place
-            line = (f"Solo: seat {r.seat} {name} "
-                    + ("beats" if h.solo.won else "loses to")
-                    + f" Ptah, {plural(r.stones, 'stone')} against his {h.solo.ptah}, "
-                      f"{r.food} food")
-            if h.solo.won:
-                line += f"; score {h.solo.score}, \"{h.solo.title}\""
-            line += "."
-        else:
-            line = (f"  {r.rank}. seat {r.seat}  {name:<{width}}  "
-                    f"{r.stones:2} {'stone ' if r.stones == 1 else 'stones'}  {r.food:3} food")
         f = faults.get(r.seat)
         if f is not None:
             line += f"  retired at ply {f.ply}: {f.kind} ({f.detail})"

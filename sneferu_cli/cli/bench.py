@@ -14,6 +14,7 @@ from ..bench import Figure, run_game_bench
 from ..game import Game, RulesBench
 from ..tournament.bench import tournament_report
 from .options import (
+    SETUP_FLAG,
     builders_option,
     edition_option,
     game_option,
@@ -51,7 +52,7 @@ from .options import (
               help="Instead: steps per second through the PettingZoo and OpenSpiel "
                    "bindings against the game interface, for every game with an action "
                    "encoding (or --game); --games defaults to 30 (the rl extra).")
-def bench(game: Game, players: int, builders: str | None, games: int, engine_games: int,
+def bench(game: Game, players: int, setup: str | None, games: int, engine_games: int,
           tournament_games: int, rules_only: bool, seed: int, perft_position: str | None,
           depth: int, as_json: bool, edition_path: str | None, bindings: bool) -> None:
     """Measure the rules, the pipes and the arbiter, each against the pipe's floor.
@@ -89,7 +90,8 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
             raise click.UsageError(f"--{name.replace('_', '-')} measures engines; --rules "
                                    "leaves them out")
     if game.turn_steps() is None:  # whole moves: measured through the interface alone
-        extra = given & {"builders", "perft_position", "depth", "as_json"}
+        extra = {SETUP_FLAG if k == "setup" else k
+                 for k in given & {"setup", "perft_position", "depth", "as_json"}}
         if extra:
             raise click.UsageError(f"--{sorted(extra)[0].split('_')[0]} is for Sneferu, not "
                                    f"--game {game.name}")
@@ -104,8 +106,9 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
                       engine_games, seed, edition, game, (tournament_games, edition_path))
         return
     if perft_position is not None:
-        extra = given & {"players", "builders", "games", "seed", "engine_games",
-                         "tournament_games", "rules_only"}
+        extra = {SETUP_FLAG if k == "setup" else k
+                 for k in given & {"players", "setup", "games", "seed", "engine_games",
+                                   "tournament_games", "rules_only"}}
         if extra:
             raise click.UsageError(f"--perft counts one position; --{sorted(extra)[0]} does "
                                    "not apply")
@@ -114,18 +117,18 @@ def bench(game: Game, players: int, builders: str | None, games: int, engine_gam
     if given & {"depth", "as_json"}:
         raise click.UsageError("--depth and --json go with --perft")
     edition = load_for(game, edition_path)
-    start_game(game, players, builders, None, edition)  # the rules' checks of the builders
+    start_game(game, players, setup, None, edition)  # the rules' checks of the setup
     tools = game.tools()
     rules: RulesBench | None = (None if tools is None else
-                                tools.rules_bench(players, builders, games, seed, edition))
+                                tools.rules_bench(players, setup, games, seed, edition))
     if rules is None:
         rules = run_game_bench(game, players, games, seed, edition)
-    _engines_part(rules.table(), rules_only, rules.figures, players, builders, engine_games,
+    _engines_part(rules.table(), rules_only, rules.figures, players, setup, engine_games,
                   seed, edition, game, (tournament_games, edition_path))
 
 
 def _engines_part(table: str, rules_only: bool, rules: Sequence[Figure], players: int,
-                  builders: str | None, engine_games: int, seed: int, edition: Any,
+                  setup: str | None, engine_games: int, seed: int, edition: Any,
                   game: Game, tournament: tuple[int, str | None]) -> None:
     """Print the rules table, then (without --rules) the pipes and engines part, and the
     tournament's figure (``tournament``: its games and the --edition file)."""
@@ -133,14 +136,14 @@ def _engines_part(table: str, rules_only: bool, rules: Sequence[Figure], players
     if not rules_only:
         click.echo()
         try:
-            click.echo(speed_report(rules, players, builders, engine_games, seed, edition,
+            click.echo(speed_report(rules, players, setup, engine_games, seed, edition,
                                     game))
             if game.turn_steps() is None and has_simultaneous_nodes(game, players, seed,
                                                                     edition):
                 click.echo()
                 click.echo(simultaneous_report(game, players, engine_games, seed, edition))
             click.echo()
-            click.echo(tournament_report(game.name, players, tournament[0], seed, builders,
+            click.echo(tournament_report(game.name, players, tournament[0], seed, setup,
                                          tournament[1]))
         except OSError as e:
             raise click.ClickException(f"bench: {e}") from None

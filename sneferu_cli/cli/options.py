@@ -66,29 +66,38 @@ def variant_option(f: F) -> F:
                              "BBBBB+wrath).")(f)
 
 
-def start_game(game: Game, players: int, builders: str | None, variant: str | None,
+def start_game(game: Game, players: int, setup: str | None, variant: str | None,
                edition: Any) -> Any:
-    """A new game of ``game`` from ``--players``, ``--builders`` (the game's seat set-up,
-    :attr:`Game.seat_setup`) and ``--variant``; a click error (one line, exit 2) naming
-    what does not fit."""
-    if builders is not None and game.seat_setup != "builders":
-        raise click.UsageError(f"--builders is Sneferu's; not for {game.title}")
-    if variant is not None and game.seat_setup is not None:
+    """A new game of ``game`` from ``--players``, ``--builders`` (``setup``: the value of
+    the game's seat set-up option, :meth:`Game.record_tags`) and ``--variant``; a click
+    error (one line, exit 2) naming what does not fit."""
+    tags = game.record_tags()
+    if setup is not None and (tags is None or tags.option != SETUP_FLAG):
+        raise click.UsageError(f"--{SETUP_FLAG} is for a game with that seat set-up "
+                               f"option; not for {game.title}")
+    if variant is not None and tags is not None:
         raise click.UsageError(f"--variant is another game's; {game.title}'s is "
-                               f"--{game.seat_setup}")
+                               f"--{tags.option}")
     try:
         if players not in game.players:
             raise ValueError(f"{players} seats: {game.title} is for {min(game.players)} to "
                              f"{max(game.players)} players")
-        if builders is not None:
-            return game.new_game_set_up(players, builders, edition=edition)
+        if setup is not None and tags is not None:
+            return tags.new_game(players, setup, edition=edition)
         return game.new_game(players, variant=variant, edition=edition)
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
 
 
+SETUP_FLAG = "builders"
+"""The flag of the seat set-up option (``--builders``), named as the one game with one
+names it (``RecordTags.option``: Sneferu's builders variant); its value is ``setup``."""
+
+
 def builders_option(f: F) -> F:
-    """``--builders``: the builders variant, with ``random`` or chosen builders."""
-    return click.option("--builders", default=None, metavar="random|NAME,NAME,...",
+    """``--builders``: the seat set-up option's value (``setup``); Sneferu's builders
+    variant, with ``random`` or chosen builders."""
+    return click.option(f"--{SETUP_FLAG}", "setup", default=None,
+                        metavar="random|NAME,NAME,...",
                         help="Play the builders variant: 'random' draws the builders at "
                              "set-up, or name one builder per seat in seat order.")(f)

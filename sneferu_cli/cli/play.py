@@ -78,7 +78,7 @@ from .options import (
                    "that answer instantly, and report turns per second and the arbiter's "
                    "overhead per move.")
 def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, game: Game,
-         builders: str | None, variant: str | None, edition_path: str | None,
+         setup: str | None, variant: str | None, edition_path: str | None,
          movetime: int | None, tc: str | None,
          margin: int, handshake_timeout: float, options: tuple[str, ...],
          record_path: str | None, log_path: str | None, engine_stderr: str | None,
@@ -106,7 +106,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--tc/--movetime") from None
     edition = load_for(game, edition_path)
-    start_game(game, n, builders, variant, edition)  # the checks of seats, builders, variant
+    start_game(game, n, setup, variant, edition)  # the checks of seats, set-up, variant
     try:
         argvs = [engine_command(e) for e in engines]
     except ValueError as e:
@@ -121,7 +121,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
         if humans:
             raise click.UsageError("--bench plays engines only, not --human")
         try:
-            click.echo(bench_report(argvs, games=bench, seed=seed, builders=builders,
+            click.echo(bench_report(argvs, games=bench, seed=seed, setup=setup,
                                     edition=edition, time_control=control, game=game,
                                     variant=variant, settings=settings,
                                     edition_file=edition_path))
@@ -157,7 +157,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
             click.echo(f"Game: {names}; seed {seed}; {control}.")
             show = verbose or bool(humans)
             live = not show and sys.stdout.isatty()
-            record = play_game(agents, seed=seed, time_control=control, builders=builders,
+            record = play_game(agents, seed=seed, time_control=control, setup=setup,
                                edition=edition, game=game, variant=variant,
                                on_event=_printer(agents) if show else
                                _thinking(agents) if live else None)

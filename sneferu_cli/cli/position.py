@@ -43,13 +43,13 @@ def position() -> None:
               metavar="N", help="Print N positions, one a line, each with its own draws "
                                 "(a file of start positions for a tournament's --positions).")
 @edition_option
-def new(game: Game, players: int, builders: str | None, variant: str | None,
+def new(game: Game, players: int, setup: str | None, variant: str | None,
         seed: int | None, no_setup: bool, count: int, edition_path: str | None) -> None:
     """Print the position of a new game, after its set-up draws."""
     edition = load_for(game, edition_path)  # an EditionError is reported as it is
     rng = random.Random(seed)
     for _ in range(count):
-        state = start_game(game, players, builders, variant, edition)
+        state = start_game(game, players, setup, variant, edition)
         if not no_setup:
             _draw(game, state, rng)
         click.echo(game.to_position(state))

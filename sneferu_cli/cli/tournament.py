@@ -27,7 +27,7 @@ from ..tournament.runner import Logs, RunError, TournamentRun, probe_engines
 from ..tournament.schedule import Schedule
 from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
 from ..words import plural
-from .options import builders_option, edition_option, variant_option
+from .options import SETUP_FLAG, builders_option, edition_option, variant_option
 
 if TYPE_CHECKING:  # imported when a cluster is used
     from ..tournament.cluster import Cluster
@@ -234,8 +234,8 @@ def _probe(cfg: TournamentConfig, where: str | None, stack: contextlib.ExitStack
 
 def _flags(fields: dict[str, Any]) -> dict[str, Any]:
     """The click values as load_config's flags (TOML keys; None: not given)."""
-    flags = {("format" if k == "format_" else "edition" if k == "edition_path" else k): v
-             for k, v in fields.items()}
+    keys = {"format_": "format", "edition_path": "edition", "setup": SETUP_FLAG}
+    flags = {keys.get(k, k): v for k, v in fields.items()}
     flags["engine"] = list(flags["engine"]) or None
     return flags
 

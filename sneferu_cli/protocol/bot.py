@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..game import DEFAULT_GAME, Game, NotationError, get_game
+from ..game import DEFAULT_GAME, Game, NotationError, get_game, unnamed
 from .messages import (
     Answer,
     Feature,
@@ -191,7 +191,8 @@ def run(bot: Bot, stdin: TextIO | None = None, stdout: TextIO | None = None) -> 
         elif isinstance(msg, Sneferu):
             send(Id("name", bot.name), Id("author", bot.author), *bot.declare_options(),
                  *([Feature("legalmoves")] if bot.legalmoves else []),
-                 *([Feature("games", bot.games)] if bot.games != (DEFAULT_GAME,) else []),
+                 *([] if [unnamed(g) for g in bot.games] == [True]
+                   else [Feature("games", bot.games)]),
                  SneferuOk())
         elif isinstance(msg, GameOver):
             bot.game_over(msg)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from ..game import DEFAULT_GAME, MAX_DIGITS, NotationError, get_game
+from ..game import DEFAULT_GAME, MAX_DIGITS, NotationError, get_game, unnamed
 from ..grammar import parse
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class NewGame(msgspec.Struct, frozen=True):
     def __str__(self) -> str:
         line = (f"newgame players {self.players} seat {self.seat} variant {self.variant} "
                 f"edition {self.edition}")
-        return line if self.game == DEFAULT_GAME else f"{line} game {self.game}"
+        return line if unnamed(self.game) else f"{line} game {self.game}"
 
 
 class Position(msgspec.Struct, frozen=True):
@@ -294,7 +294,7 @@ def parse_engine_line(line: str, game: str = DEFAULT_GAME) -> EngineMessage:
     ``game_engine_line``). An empty line is not a message: the caller skips it first.
     """
     text = line.strip(" \t\r\n")
-    if game != DEFAULT_GAME:
+    if not unnamed(game):
         fast = _fast_engine_line(text, _GAME_ANSWER_RE, _GAME_INFO_RE)
         return fast if fast is not None else _lark_engine_line(text, "game_engine_line")
     fast = _fast_engine_line(text)

@@ -17,7 +17,6 @@ from .model import (
            Seat,
            SeatResult,
            Simultaneous,
-           SoloScore,
            Turn,
            seat_turns,
 )
@@ -36,7 +35,7 @@ from .text import (
 
 __all__ = ["Chance", "Event", "Fault", "GameEntry", "GameRecord", "Header", "RecordError",
            "RecordFile", "ReplayError", "Retire", "Seat", "SeatResult", "Simultaneous",
-           "SoloScore", "Turn",
+           "Turn",
            "Verified", "append_record", "decode_records", "final_result", "format_record",
            "format_records", "parse_records", "plies", "position_at", "read_any",
            "read_json_records", "read_records", "record_to_json", "records_to_json", "seat_turns",

@@ -15,15 +15,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from typing import Any
 
 import msgspec
 
+from ..game import UnknownGame, get_game
 from .model import GameRecord
 from .text import GameEntry, RecordError, RecordFile, read_records
 
-__all__ = ["is_json", "read_any", "read_json_records", "record_to_json", "records_to_json"]
+__all__ = ["decode_record", "is_json", "read_any", "read_json_records", "record_to_json",
+           "records_to_json", "upgrade"]
 
-_decoder = msgspec.json.Decoder(GameRecord)
+_decoder = msgspec.json.Decoder()
 _encoder = msgspec.json.Encoder()
 
 
@@ -34,6 +37,33 @@ def record_to_json(rec: GameRecord) -> str:
     h = msgspec.structs.replace(h, event=sys.intern(h.event), date=sys.intern(h.date),
                                 edition=sys.intern(h.edition), variant=sys.intern(h.variant))
     return _encoder.encode(GameRecord(h, rec.events)).decode("utf-8")
+
+
+def upgrade(raw: Any) -> Any:
+    """A record's JSON object (decoded, not yet typed) with a header of an older form
+    rewritten into the present one by its game (``RecordTags.old_json``: Sneferu's
+    records before the record model was generic held builders, solo and stones and food
+    as fields of their own). ValueError when the old fields are malformed."""
+    header = raw.get("header") if isinstance(raw, dict) else None
+    if not isinstance(header, dict):
+        return raw
+    try:
+        game = get_game(*([header["game"]] if isinstance(header.get("game"), str) else []))
+    except UnknownGame:
+        return raw
+    tags = game.record_tags()
+    if tags is not None:
+        try:
+            tags.old_json(header)
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"a header of the old form with a malformed field: {e!r}") from None
+    return raw
+
+
+def decode_record(text: str | bytes) -> GameRecord:
+    """One record from its JSON text (an older form too, :func:`upgrade`):
+    msgspec's DecodeError or ValidationError, or ValueError, when it is not one."""
+    return msgspec.convert(upgrade(_decoder.decode(text)), type=GameRecord)
 
 
 def records_to_json(recs: Iterable[GameRecord]) -> str:
@@ -53,8 +83,8 @@ def read_json_records(text: str, source: str = "<records>") -> RecordFile:
             continue
         number += 1
         try:
-            rec = _decoder.decode(line)
-        except (msgspec.ValidationError, msgspec.DecodeError) as e:
+            rec = decode_record(line)
+        except (msgspec.ValidationError, msgspec.DecodeError, ValueError) as e:
             if i == len(lines):  # the file does not end with a newline after this game
                 cut_off.append(RecordError(f"cut off: the game's line is incomplete ({e})",
                                            source, number, i))

@@ -18,20 +18,18 @@ import msgspec
 
 from ..game import DEFAULT_GAME, Standing
 
-SNEFERU_SCORES = ("stones", "food")
-"""The scores a Sneferu result holds as fields of its own."""
-
 
 class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
-    """Who played a seat: the engine's (or human's) name and, in the builders variant, builder;
-    its author; ``tc``, the seat's own time control when it differs from the game's (time
-    odds), in the header's ``time_control`` form."""
+    """Who played a seat: the engine's (or human's) name, its author, and ``tc``, the
+    seat's own time control when it differs from the game's (time odds), in the header's
+    ``time_control`` form. ``tags``: what the seat was set up with, in the game's own
+    tags (key and value as the [Seat] tag writes them; Sneferu: ``builder``; SPEC 8)."""
 
     seat: int
     name: str
-    builder: str | None = None
     author: str | None = None
     tc: str | None = None
+    tags: dict[str, str] = {}
 
 
 class Fault(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -51,53 +49,35 @@ class Fault(msgspec.Struct, frozen=True, omit_defaults=True):
 
 
 class SeatResult(msgspec.Struct, frozen=True, omit_defaults=True):
-    """A seat's final standing: rank 1 = first, shared on ties (Sneferu: R6).
-
-    Sneferu's scores are ``stones`` and ``food`` (as in every record so far); another
-    game's are ``scores``, under its :attr:`~sneferu_cli.game.Game.score_keys` in order.
-    """
+    """A seat's final standing: rank 1 = first, shared on ties; its ``scores`` under its
+    game's :attr:`~sneferu_cli.game.Game.score_keys`, in order."""
 
     seat: int
     rank: int
-    stones: int | None = None
-    food: int | None = None
     retired: bool = False
     scores: dict[str, int] = {}
 
     @classmethod
     def of(cls, standing: Standing) -> SeatResult:
         """The result of a game's :class:`~sneferu_cli.game.Standing`."""
-        s = standing.scores
-        if list(s) == list(SNEFERU_SCORES):
-            return cls(standing.seat, standing.rank, s["stones"], s["food"], standing.retired)
-        return cls(standing.seat, standing.rank, retired=standing.retired, scores=dict(s))
+        return cls(standing.seat, standing.rank, standing.retired, dict(standing.scores))
 
     def score_items(self) -> list[tuple[str, int]]:
         """The scores in order, as the [Result] tag writes them."""
-        if self.stones is not None and self.food is not None:
-            return [("stones", self.stones), ("food", self.food)]
         return list(self.scores.items())
-
-
-class SoloScore(msgspec.Struct, frozen=True, omit_defaults=True):
-    """Solo games: won against Ptah or not, Ptah's stones, score and title when won."""
-
-    won: bool
-    ptah: int
-    score: int | None = None
-    title: str | None = None
 
 
 class Header(msgspec.Struct, omit_defaults=True):
     """The tags of a record.
 
-    ``builders`` is None for the standard variant, ``"random"`` when the builders were drawn
-    at set-up (the record then holds their chance events) or ``"chosen"`` (the seats' builder
-    fields say who). ``position`` is the starting position when the game did not start from
-    set-up. ``result`` and ``termination`` are empty until the game is finished;
-    ``termination`` is ``normal``, ``ptah`` (Ptah completed its pyramid), ``all-retired`` or
-    ``aborted`` (stopped before its end: no result then, as the arbiter writes it).
-    ``game`` names the game (``[Game NAME]``; Sneferu when absent).
+    ``position`` is the starting position when the game did not start from set-up.
+    ``result`` and ``termination`` are empty until the game is finished; ``termination``
+    is ``normal``, ``all-retired``, ``aborted`` (stopped before its end: no result then,
+    as the arbiter writes it) or a word of the game's own (Sneferu: ``ptah``, Ptah
+    completed his pyramid). ``game`` names the game (``[Game NAME]``; the registry's
+    first game when absent). ``tags`` and ``result_tags`` are the game's own tags of the
+    set-up and of the result, by tag name, each with its value as the record writes it
+    (Sneferu: ``Builders`` and ``Solo``; :class:`~sneferu_cli.game.RecordTags`).
     """
 
     players: int
@@ -107,13 +87,13 @@ class Header(msgspec.Struct, omit_defaults=True):
     game: str = DEFAULT_GAME
     edition: str = "standard"
     variant: str = "standard"
-    builders: str | None = None
+    tags: dict[str, str] = {}
     seats: list[Seat] = []
     seed: int | None = None
     time_control: str | None = None
     position: str | None = None
     result: list[SeatResult] = []
-    solo: SoloScore | None = None
+    result_tags: dict[str, str] = {}
     termination: str | None = None
     faults: list[Fault] = []
     extra: dict[str, str] = {}

@@ -5,10 +5,9 @@ it starts from a new game (or the header's starting position) and applies each e
 order: a chance outcome with ``apply_outcome``, a turn with ``apply_move`` (after checking
 that its seat is the one to move), a simultaneous turn with ``apply_move_of`` for each
 seat's move (after checking that its seats are those that decide there), a retire with
-``state.retire``. A game's seat set-up
-(Sneferu's builders) and solo score are checked through its optional members
-(``Game.new_game_from_tags``, ``seat_setup_of``, ``solo_result``).
-Verification then checks the header's result, solo score, termination and faults against
+``state.retire``. A game's own tags (Sneferu's builders and solo score) are read and
+checked through its :class:`~sneferu_cli.game.RecordTags` (``Game.record_tags``).
+Verification then checks the header's result, own result tags, termination and faults against
 the final position. The first thing that does not hold is raised as a :class:`ReplayError`
 naming the game and the line (or, for JSON input, the event).
 
@@ -31,17 +30,27 @@ from .model import (
     Retire,
     SeatResult,
     Simultaneous,
-    SoloScore,
     TurnEvent,
     turn_count,
 )
-from .text import GameEntry, RecordError, result_tag, solo_tag
+from .text import GameEntry, RecordError, own_tag, result_tag
 
-TERMINATIONS = ("normal", "ptah", "all-retired", "aborted")
+TERMINATIONS = ("normal", "all-retired", "aborted")
+"""Every game's terminations; a game may have words of its own (``RecordTags``)."""
 
-__all__ = ["TERMINATIONS", "ReplayError", "Verified", "describe_due", "edition_for",
-           "final_result",
-           "plies", "position_at", "start_state", "verify"]
+__all__ = [
+    "TERMINATIONS",
+    "ReplayError",
+    "Verified",
+    "describe_due",
+    "edition_for",
+    "final_result",
+    "plies",
+    "position_at",
+    "start_state",
+    "terminations",
+    "verify",
+]
 
 
 class ReplayError(RecordError):
@@ -56,18 +65,26 @@ class Verified(NamedTuple):
 
 
 def final_result(state: Any, game: Game | None = None
-                 ) -> tuple[list[SeatResult], SoloScore | None, str]:
-    """The header's result, solo score and termination for ``state`` (a record's end) of
-    ``game`` (Sneferu when not given).
+                 ) -> tuple[list[SeatResult], dict[str, str], str]:
+    """The header's result, the game's own result tags and termination for ``state`` (a
+    record's end) of ``game`` (the registry's first game when not given).
 
     The arbiter fills a finished record's header with these; verification compares a
     header with them. The termination is ``aborted`` while the game is not over.
     """
     game = game or get_game()
     result = [SeatResult.of(s) for s in game.standings(state)]
-    found = game.solo_result(state)
-    solo = SoloScore(*found) if found is not None else None
-    return result, solo, game.termination(state)
+    tags = game.record_tags()
+    own = {} if tags is None else tags.result_tags(state)
+    return result, own, game.termination(state)
+
+
+def terminations(game: Game) -> tuple[str, ...]:
+    """The terminations a record of ``game`` may have: ``normal``, the game's own words,
+    ``all-retired`` and ``aborted``."""
+    tags = game.record_tags()
+    own = [] if tags is None else [t for t in tags.termination_words() if t != "normal"]
+    return (TERMINATIONS[0], *own, *TERMINATIONS[1:])
 
 
 def edition_for(header: Header, editions: Iterable[Any] = ()) -> Any:
@@ -102,8 +119,16 @@ def start_state(header: Header, edition: Any) -> Any:
             raise ValueError(f"[Variant {header.variant}] but the [Position] is of the "
                              f"{game.variant_of(state)} variant")
         return state
-    return game.new_game_from_tags(header.players, header.variant, header.builders,
-                                   [s.builder for s in header.seats], edition)
+    tags = game.record_tags()
+    if tags is not None:
+        return tags.from_tags(header.players, header.variant, header.tags,
+                              [s.tags for s in header.seats], edition)
+    for name, value in header.tags.items():
+        raise ValueError(f"[{name} {value}] in a game of {game.title}")
+    if header.variant not in game.variants:
+        raise ValueError(f"[Variant {header.variant}]: {game.title} has "
+                         f"{', '.join(game.variants)}")
+    return game.new_game(header.players, variant=header.variant, edition=edition)
 
 
 def plies(entry: GameEntry, edition: Any, source: str = "<records>") -> Iterator[Any]:
@@ -243,7 +268,8 @@ def _check_header(entry: GameEntry, state: Any, turns: int, source: str) -> None
     def fail(reason: str, tag: str | None = None) -> ReplayError:
         return ReplayError(reason, source, entry.number, lines.get(tag, end) if tag else end)
 
-    result, solo, termination = final_result(state, game)
+    result, own, termination = final_result(state, game)
+    tags = game.record_tags()
     n = game.players_of(state)
     for what, numbers in (("seat", [x.seat for x in h.seats]),
                           ("result", [x.seat for x in h.result])):
@@ -253,14 +279,16 @@ def _check_header(entry: GameEntry, state: Any, turns: int, source: str) -> None
                            f"{' '.join(map(str, numbers))} for {plural(n, 'seat')} (one per "
                            "seat in seat order, or none)", f"{what} {k}")
     for s in h.seats:
-        name = game.seat_setup_of(state, s.seat - 1)
-        if s.builder is not None and s.builder != name:
-            raise fail(f"[Seat {s.seat}] says builder={s.builder}, but the replay gives "
-                       f"{name or 'no builder'}", f"seat {s.seat}")
+        given = {} if tags is None else tags.seat_tags(state, s.seat - 1)
+        for key, value in s.tags.items():
+            if value != given.get(key):
+                raise fail(f"[Seat {s.seat}] says {key}={value}, but the replay gives "
+                           f"{given.get(key) or 'no ' + key}", f"seat {s.seat}")
     if h.termination is not None:
-        if h.termination not in TERMINATIONS:
+        known = terminations(game)
+        if h.termination not in known:
             raise fail(f"[Termination {h.termination}]: unknown (expected one of "
-                       f"{', '.join(TERMINATIONS)})", "termination")
+                       f"{', '.join(known)})", "termination")
         if termination == "aborted" and h.termination != "aborted":
             raise fail(f"the record ends before the game is over ({describe_due(game, state)}), "
                        f"but [Termination {h.termination}]")
@@ -274,11 +302,14 @@ def _check_header(entry: GameEntry, state: Any, turns: int, source: str) -> None
             if want != got_r:
                 raise fail(f"{result_tag(want)}, but the replay gives {result_tag(got_r)}",
                            f"result {want.seat}")
-    if h.solo is not None and solo is None:
-        raise fail("a [Solo] tag in a game of more than one player", "solo")
-    if solo is not None and h.result and h.solo != solo:
-        have = "no [Solo] tag" if h.solo is None else solo_tag(h.solo)
-        raise fail(f"{have}, but the replay gives {solo_tag(solo)}", "solo")
+    for name in h.result_tags:
+        if name not in own:
+            raise fail(f"a [{name}] tag, but the replay gives none", name.lower())
+    for name, value in own.items():
+        if h.result and h.result_tags.get(name) != value:
+            have = (f"no [{name}] tag" if name not in h.result_tags
+                    else own_tag(name, h.result_tags[name]))
+            raise fail(f"{have}, but the replay gives {own_tag(name, value)}", name.lower())
     retires = _retires(entry)
     for n, (fault, retire) in enumerate(zip(h.faults, retires, strict=False), start=1):
         seat, kind, ply, line = retire

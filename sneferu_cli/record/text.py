@@ -31,7 +31,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from ..game import DEFAULT_GAME, MAX_DIGITS, Game, NotationError, get_game
+from ..game import MAX_DIGITS, Game, NotationError, get_game, unnamed
 from ..grammar import parser
 from ..words import clip
 from .model import (
@@ -44,7 +44,6 @@ from .model import (
     Seat,
     SeatResult,
     Simultaneous,
-    SoloScore,
     Turn,
     TurnEvent,
 )
@@ -62,7 +61,7 @@ GAME_START = "[Event "
 
 __all__ = ["END_OF_GAME", "GameEntry", "RecordError", "RecordFile", "append_record",
            "decode_records", "format_record", "format_records", "parse_records", "read_records",
-           "result_tag", "solo_tag"]
+           "result_tag"]
 
 
 class RecordError(ValueError):
@@ -173,25 +172,25 @@ def _header_lines(h: Header) -> list[str]:
     out = [f"[Event {_string(h.event)}]", f"[Date {_string(h.date)}]"]
     if h.round is not None:
         out.append(f"[Round {_string(h.round)}]")
-    if h.game != DEFAULT_GAME:
+    named = not unnamed(h.game)
+    if named:
         out.append(f"[Game {_bare(h.game, _WORD, 'game')}]")
     out.append(f"[Edition {_bare(h.edition, _NAME, 'edition')}]")
-    if h.game == DEFAULT_GAME:
-        out.append(f"[Variant {_one_of(h.variant, ('standard', 'builders'), 'variant')}]")
-    else:
+    if named:
         out.append(f"[Variant {_bare(h.variant, _VARIANT_NAME, 'variant')}]")
+    else:  # the unnamed game's tags are read by its own rules: one of its variants
+        out.append(f"[Variant {_one_of(h.variant, get_game(h.game).variants, 'variant')}]")
     out.append(f"[Players {_seat_no(h.players, 'players')}]")
-    if h.builders is not None:
-        out.append(f"[Builders {_one_of(h.builders, ('random', 'chosen'), 'builders')}]")
+    out += [_own_tag(name, value, "setup") for name, value in h.tags.items()]
     for s in h.seats:
         line = f"[Seat {_seat_no(s.seat, 'seat')} {_string(s.name)}"
-        if s.builder is not None:
-            line += f" builder={_bare(s.builder, _NAME, 'builder')}"
+        for key, value in s.tags.items():
+            line += f" {_bare(key, _WORD, 'seat tag')}={_bare(value, _NAME, key)}"
         if s.author is not None:
             line += f" author={_string(s.author)}"
         if s.tc is not None:
             line += f" tc={_string(s.tc)}"
-        out.append(line + "]")
+        out.append(_own_seat_tags(line + "]") if s.tags else line + "]")
     if h.seed is not None:
         out.append(f"[Seed {int(h.seed)}]")
     if h.time_control is not None:
@@ -199,8 +198,7 @@ def _header_lines(h: Header) -> list[str]:
     if h.position is not None:
         out.append(f"[Position {_string(h.position)}]")
     out += [result_tag(r) for r in h.result]
-    if h.solo is not None:
-        out.append(solo_tag(h.solo))
+    out += [_own_tag(name, value, "result") for name, value in h.result_tags.items()]
     if h.termination is not None:
         out.append(f"[Termination {_bare(h.termination, _WORD, 'termination')}]")
     for f in h.faults:
@@ -219,14 +217,47 @@ def result_tag(r: SeatResult) -> str:
             + scores + (" retired]" if r.retired else "]"))
 
 
-def solo_tag(solo: SoloScore) -> str:
-    """The [Solo] tag line."""
-    line = f"[Solo {'won' if solo.won else 'lost'} ptah={_count(solo.ptah, 'Ptah stones')}"
-    if solo.score is not None:
-        line += f" score={int(solo.score)}"
-    if solo.title is not None:
-        line += f" title={_string(solo.title)}"
-    return line + "]"
+def own_tag(name: str, value: str) -> str:
+    """The line of a game's own header tag (:class:`~sneferu_cli.game.RecordTags`)."""
+    return f"[{name} {value}]"
+
+
+def _own_tag(name: str, value: str, place: str) -> str:
+    """The line of a game's own header tag, checked to read back as such a tag of the
+    set-up (before the [Seat] tags) or of the result (after the [Result] tags)."""
+    line = own_tag(name, value)
+    kind = _own_kind(line)
+    if kind is None or _OWN_PLACE[kind] != place or kind != _own_name(name):
+        raise ValueError(f"record: the {place} tag {line!r} cannot be written (the record "
+                         "format has no such tag there)")
+    return line
+
+
+def _own_kind(line: str) -> str | None:
+    """The grammar's rule of the tag ``line``, when it reads as one of a game's own."""
+    from lark import Tree, UnexpectedInput
+
+    try:
+        tree = parser("record", "line").parse(line)
+    except UnexpectedInput:
+        return None
+    node = tree.children[0]
+    if not isinstance(node, Tree) or node.data != "tag":
+        return None
+    tag = node.children[0]
+    return str(tag.data) if isinstance(tag, Tree) and str(tag.data) in _OWN_PLACE else None
+
+
+def _own_seat_tags(line: str) -> str:
+    """A [Seat] tag line with a game's own seat tags, checked to read back."""
+    from lark import UnexpectedInput
+
+    try:
+        parser("record", "line").parse(line)
+    except UnexpectedInput:
+        raise ValueError(f"record: the seat tag {line!r} cannot be written (the record "
+                         "format has no such seat tag)") from None
+    return line
 
 
 def _event_lines(events: list[Event], game: Game) -> list[str]:
@@ -467,6 +498,21 @@ def _chunks(lines: list[str]) -> Iterator[tuple[str, int, list[str]]]:
 _TAGS = ("event", "date", "round", "game", "edition", "variant", "players", "builders", "seat",
          "seed", "time_control", "position", "result", "solo", "termination", "fault",
          "extra")
+"""The header's tags in the grammar's order (protocol/record.lark)."""
+_COMMON = frozenset({"event", "date", "round", "game", "edition", "variant", "players",
+                     "seat", "seed", "time_control", "position", "result", "termination",
+                     "fault", "extra"})
+"""Every game's tags; the grammar's others are a game's own (Header.tags, result_tags)."""
+_OWN_PLACE = {t: "setup" if _TAGS.index(t) < _TAGS.index("result") else "result"
+              for t in _TAGS if t not in _COMMON}
+"""A game's own tags, each of the set-up (written before [Seat]) or of the result."""
+_SEAT_COMMON = frozenset({"author", "tc"})
+"""Every game's options of a [Seat] tag; the grammar's others are a game's own."""
+
+
+def _own_name(name: str) -> str:
+    """The grammar's rule of a game's own tag named ``name`` (``Builders``: builders)."""
+    return name.lower()
 _TAG_NAME = {"time_control": "TimeControl"}
 _REPEATED = frozenset({"seat", "result", "fault", "extra"})
 _REQUIRED = ("event", "date", "edition", "variant", "players")
@@ -493,6 +539,7 @@ def _read_game(chunk: list[str], first: int, number: int, source: str,
     result: list[SeatResult] = []
     faults: list[Fault] = []
     extra: dict[str, str] = {}
+    own: dict[str, dict[str, str]] = {"setup": {}, "result": {}}
     tag_lines: dict[str, int] = {}
     events: list[Event] = []
     event_lines: list[int] = []
@@ -511,6 +558,7 @@ def _read_game(chunk: list[str], first: int, number: int, source: str,
         if missing:
             raise fail(f"the header lacks the tag(s) {' '.join(missing)}", at)
         return Header(seats=seats, result=result, faults=faults, extra=extra,
+                      tags=own["setup"], result_tags=own["result"],
                       **fields)  # type: ignore[arg-type]
 
     for offset, raw in enumerate(chunk):
@@ -566,10 +614,14 @@ def _read_game(chunk: list[str], first: int, number: int, source: str,
                 if value[0] in extra:
                     raise fail(f"the Extra tag {value[0]!r} is repeated", at)
                 extra[value[0]] = value[1]
+            elif name in _OWN_PLACE:  # a game's own tag: its text after the name
+                tag_name = _tag_name(name)[1:-1]
+                own[_OWN_PLACE[name]][tag_name] = text[len(tag_name) + 2:-1]
+                tag_lines[name] = at
             else:
                 fields[name] = value
                 tag_lines[name] = at
-                if name == "game" and value != DEFAULT_GAME:
+                if name == "game" and not unnamed(str(value)):
                     line_parser = parser("record", "game_line")
             continue
         if kind in ("turn_line", "simultaneous_line"):
@@ -602,17 +654,21 @@ def _tag_value(name: str, tag: Tree[Token]) -> object:
     c = tag.children
     if name in ("event", "date", "round", "time_control", "position"):
         return _unquote(c[0])
-    if name in ("game", "edition", "variant", "builders", "termination"):
+    if name in ("game", "edition", "variant", "termination") or name in _OWN_PLACE:
         return str(c[0])
     if name in ("players", "seed"):
         return _int(str(c[0]))
     if name == "seat":
-        opt = {str(t.data): str(t.children[0]) if t.data == "builder" else _unquote(t.children[0])
-               for t in c[2:] if isinstance(t, Tree)}
-        return Seat(_int(str(c[0])), _unquote(c[1]), **opt)
-    if name == "result" and tag.data == "result":  # Sneferu's
-        seat, rank, stones, food = (_int(str(x)) for x in c[:4])
-        return SeatResult(seat, rank, stones, food, retired=len(c) == 5)
+        opt = {str(t.data): _unquote(t.children[0]) for t in c[2:]
+               if isinstance(t, Tree) and t.data in _SEAT_COMMON}
+        own = {str(t.data): str(t.children[0]) for t in c[2:]
+               if isinstance(t, Tree) and t.data not in _SEAT_COMMON}
+        return Seat(_int(str(c[0])), _unquote(c[1]), tags=own, **opt)
+    if name == "result" and tag.data == "result":  # the unnamed game's: its score keys
+        seat, rank, *values = (_int(str(x)) for x in c[:4])
+        keys = get_game().score_keys
+        return SeatResult(seat, rank, retired=len(c) == 5, scores=dict(zip(keys, values,
+                                                                           strict=True)))
     if name == "result":  # another game's: rank=, then its scores
         scores: dict[str, int] = {}
         for t in c[2:]:
@@ -623,13 +679,6 @@ def _tag_value(name: str, tag: Tree[Token]) -> object:
                 scores[key] = _int(value)
         return SeatResult(_int(str(c[0])), _int(str(c[1])),
                           retired=str(c[-1]) == "retired", scores=scores)
-    if name == "solo":
-        opt2: dict[str, object] = {}
-        for t in c[2:]:
-            assert isinstance(t, Tree)
-            opt2[str(t.data)] = _int(str(t.children[0])) if t.data == "score" else _unquote(
-                t.children[0])
-        return SoloScore(str(c[0]) == "won", _int(str(c[1])), **opt2)  # type: ignore[arg-type]
     if name == "fault":
         return Fault(_int(str(c[0])), str(c[1]), _unquote(c[3]), _int(str(c[2])))
     # extra

@@ -43,12 +43,14 @@ def returns(encoding: Encoding, state: object) -> list[float]:
     """Each seat's return from the final ranking, in [-1, 1] and summing to 0: the seats
     ranked below it minus those ranked above it, over ``players - 1`` (2 players: win 1,
     loss -1, tie 0). A solo game's one seat: 1 when it beat the game's automaton, else -1
-    (:meth:`Game.solo_result`; 0 for a game without one)."""
+    (the solo result of its record tags, :meth:`Game.record_tags`; 0 for a game without
+    one)."""
     ranks = [s.rank for s in encoding.game.standings(state)]
     n = len(ranks)
     if n == 1:
-        solo = encoding.game.solo_result(state)
-        return [0.0 if solo is None else 1.0 if solo[0] else -1.0]
+        tags = encoding.game.record_tags()
+        solo = None if tags is None else tags.solo_of(tags.result_tags(state))
+        return [0.0 if solo is None else 1.0 if solo.won else -1.0]
     return [(sum(r > mine for r in ranks) - sum(r < mine for r in ranks)) / (n - 1)
             for mine in ranks]
 

@@ -8,7 +8,7 @@ requests and one set of checks.
 >>> parse_request("7 play g1 1.1 TG@1.1")
 ('7', Play(game='g1', move='1.1 TG@1.1', seat=None))
 >>> parse_request("new players=2 seed=5")
-(None, New(players=2, builders=None, seed=5, edition='standard', game='sneferu', variant=None))
+(None, New(players=2, setup=None, seed=5, edition='standard', game='sneferu', variant=None))
 >>> parse_request("undo g3 turn")[1]
 Undo(game='g3', turn=True)
 >>> parse_request("state g2 seat=3 legal")[1]
@@ -24,8 +24,9 @@ from typing import Any
 
 import msgspec
 
-from ..game import DEFAULT_GAME, NotationError, bound_numbers, get_game
+from ..game import DEFAULT_GAME, NotationError, bound_numbers, get_game, unnamed
 from ..grammar import Token, Tree, parse
+from ..record.jsonl import upgrade
 from ..record.model import GameRecord
 
 
@@ -50,7 +51,9 @@ class New(_Request, frozen=True, tag="new"):
     """Open a new game of ``game`` (a registered name) at its first set-up chance node."""
 
     players: int = 4
-    builders: str | list[str] | None = None
+    setup: str | list[str] | None = msgspec.field(name="builders", default=None)
+    """The value of the game's seat set-up option (``RecordTags.option``), given as
+    ``builders=`` (the one game's with one: Sneferu's builders variant)."""
     seed: int | None = None
     edition: str = "standard"
     game: str = DEFAULT_GAME
@@ -254,9 +257,11 @@ def _parse(text: str, rid: str | None, game_of: Callable[[str], str] | None) -> 
                 fields["path"] = str(tok)
             else:
                 try:
-                    fields["record"] = msgspec.json.decode(str(tok))
+                    fields["record"] = upgrade(msgspec.json.decode(str(tok)))
                 except msgspec.DecodeError as e:
                     raise RequestError(f"record: not JSON: {e}") from None
+                except ValueError as e:
+                    raise RequestError(f"record: {e}") from None
         else:
             tokens = list(child.scan_values(lambda v: isinstance(v, Token)))
             fields[_FIELDS[name]] = text[tokens[0].start_pos:tokens[-1].end_pos]
@@ -277,7 +282,7 @@ def _other_game(command: str, args: list[str], game_of: Callable[[str], str] | N
     if command == "load":
         options = list(itertools.takewhile(lambda w: "=" in w, args))
         named = [m[1] for w in options if (m := _GAME_OPTION.fullmatch(w))]
-        if not named or named[0] == DEFAULT_GAME:
+        if not named or unnamed(named[0]):
             return None
         get_game(named[0])  # an unknown game is named as such
         for word in options:
@@ -291,7 +296,7 @@ def _other_game(command: str, args: list[str], game_of: Callable[[str], str] | N
         if not fields["position"]:
             raise RequestError("load: no position after the options")
     elif command in _NOTATION_FIELD and args and game_of is not None:
-        if game_of(args[0]) == DEFAULT_GAME:
+        if unnamed(game_of(args[0])):
             return None
         fields["game"] = args[0]
         field = _NOTATION_FIELD[command]

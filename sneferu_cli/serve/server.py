@@ -31,6 +31,7 @@ from typing import BinaryIO, NamedTuple
 
 import msgspec
 
+from ..record.jsonl import upgrade
 from .files import FileAccess
 from .requests import COMMANDS, Request, RequestError, parse_request
 from .session import MAX_ANALYSE_MS, MAX_GAMES, Result, Session
@@ -175,8 +176,10 @@ class _Json(_Codec):
             what = f"unknown command {command!r}" if command is not None else "no command"
             raise RequestError(f"{what} (the command 'commands' lists them)", rid)
         try:
+            if obj.get("record") is not None:  # maybe of the form before it was generic
+                obj["record"] = upgrade(obj["record"])
             request: Request = msgspec.convert(obj, type=Request)
-        except msgspec.ValidationError as e:
+        except ValueError as e:  # msgspec's ValidationError, or an old field malformed
             raise RequestError(f"{command}: {e}", rid) from None
         return rid, request
 

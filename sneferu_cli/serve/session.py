@@ -9,9 +9,10 @@ EditionError) whose message is the error reply; the session is unchanged by it.
 Every game is opened, played, drawn for, ranked, analysed and given edition files through
 :mod:`sneferu_cli.game`; what is Sneferu's alone (its steps, ``builders=``, its turn field,
 chance weights and state document, its own search) comes through the game's optional
-members (``Game.turn_steps``, ``Game.search``). Another game's moves are single decisions
-(no ``steps``), its state JSON is a :class:`GameDoc`, its ``analyse`` the generic search.
-A request's ``seat=N`` (SPEC 10.11) shows that seat's view (``position``, ``state``, ``show``) and
+members (``Game.turn_steps``, ``Game.record_tags``, ``Game.search``). Another game's
+moves are single decisions (no ``steps``), its state JSON is a :class:`GameDoc`, its
+``analyse`` the generic search. A request's ``seat=N`` (SPEC 10.11) shows that seat's view
+(``position``, ``state``, ``show``) and
 speaks for that seat (``moves``, ``play``, ``analyse``).
 
 >>> session = Session()
@@ -35,10 +36,10 @@ from typing import Any
 
 import msgspec
 
-from ..game import DEFAULT_GAME, get_game, seat_state, seat_view
+from ..game import DEFAULT_GAME, SoloResult, get_game, seat_state, seat_view, unnamed
 from ..game import Game as Rules
 from ..record.jsonl import read_any
-from ..record.model import SeatResult, SoloScore
+from ..record.model import SeatResult
 from ..record.replay import edition_for, final_result, position_at, verify
 from ..record.text import GameEntry, RecordError, RecordFile, decode_records
 from ..search import AnalysisDoc, analyse, analysis_doc, analysis_lines
@@ -120,7 +121,7 @@ class GameList(Result, frozen=True):
 
     def lines(self) -> list[str]:
         return [" ".join([g.game] + [f"{k}={getattr(g, k)}" for k in g.__struct_fields__[1:]
-                                     if k != "plays" or g.plays != DEFAULT_GAME])
+                                     if k != "plays" or not unnamed(g.plays)])
                 for g in self.games]
 
 
@@ -174,20 +175,34 @@ class TurnField(Result, frozen=True):
     turn: str
 
 
+class Solo(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A solo game's result against the game's automaton (``RecordTags.solo_of``): won,
+    the automaton's count (``ptah``, Sneferu's automaton, as the protocol names it), and
+    when won the score and title."""
+
+    won: bool
+    against: int = msgspec.field(name="ptah")
+    score: int | None = None
+    title: str | None = None
+
+    @classmethod
+    def of(cls, solo: SoloResult) -> Solo:
+        return cls(*solo)
+
+
 class Standings(Result, frozen=True, omit_defaults=True):
     """Every seat's standing in seat order; ``solo`` only in a solo game."""
 
     ranking: list[SeatResult]
-    solo: SoloScore | None = None
+    solo: Solo | None = None
 
     def lines(self) -> list[str]:
         out = [" ".join([f"seat={r.seat} rank={r.rank}"]
-                        + ([f"{k}={v}" for k, v in r.scores.items()] if r.scores
-                           else [f"stones={r.stones} food={r.food}"])
+                        + [f"{k}={v}" for k, v in r.scores.items()]
                         + [f"retired={'yes' if r.retired else 'no'}"]) for r in self.ranking]
         s = self.solo
         if s is not None:
-            out.append(f"solo won={'yes' if s.won else 'no'} ptah={s.ptah}"
+            out.append(f"solo won={'yes' if s.won else 'no'} ptah={s.against}"
                        + (f" score={s.score} title={s.title}" if s.won else ""))
         return out
 
@@ -242,15 +257,15 @@ class Session:
                 self._check_room()
                 rules = get_game(request.game)
                 edition = self._edition(request.edition, rules)
-                if request.builders is None:
+                tags = rules.record_tags()
+                if request.setup is None:
                     state = rules.new_game(request.players, variant=request.variant,
                                            edition=edition)
-                elif rules.seat_setup == "builders" and request.variant is None:
-                    state = rules.new_game_set_up(request.players, request.builders,
-                                                  edition=edition)
+                elif tags is not None and request.variant is None:
+                    state = tags.new_game(request.players, request.setup, edition=edition)
                 else:
-                    raise RequestError("new: builders= is Sneferu's standard variant's "
-                                       "(not with variant= or another game)")
+                    raise RequestError("new: builders= is the seat set-up of a game that "
+                                       "has one (not with variant= or another game)")
                 return self._open(Game(state, request.seed, rules))
             case Load():
                 self._check_room()
@@ -393,7 +408,7 @@ class Session:
         try:
             return rules.parse_edition(data, name)
         except Exception:  # EditionError, not UTF-8, ...: its text may quote the file
-            game = "" if rules.name == DEFAULT_GAME else f" --game {rules.name}"
+            game = "" if unnamed(rules.name) else f" --game {rules.name}"
             raise RequestError(f"{name}: not a usable edition file (the server does not "
                                f"quote files; sneferu position new{game} --edition says "
                                "more)") from None
@@ -498,7 +513,9 @@ def _known(game: Game, seat: int | None) -> Any:
 
 
 def _standings(game: Game) -> Standings:
-    ranking, solo, _termination = final_result(game.state, game.rules)
-    return Standings(ranking, solo)
+    ranking, own, _termination = final_result(game.state, game.rules)
+    tags = game.rules.record_tags()
+    solo = None if tags is None else tags.solo_of(own)
+    return Standings(ranking, None if solo is None else Solo.of(solo))
 
 

@@ -122,7 +122,7 @@ class TournamentCpu:
 
 
 def engine_games_command(engine: Sequence[str], *, game: str, seats: int, deals: int,
-                         seed: int, records: str, builders: str | None = None,
+                         seed: int, records: str, setup: str | None = None,
                          edition: str | None = None) -> list[str]:
     """The ``sneferu tournament -j 1`` command of ``seats`` copies of ``engine`` at one
     table (named a, b, c, ...; every seating, ``deals`` deals: ``seats * deals`` games,
@@ -133,15 +133,15 @@ def engine_games_command(engine: Sequence[str], *, game: str, seats: int, deals:
             "--movetime", "1000", "-j", "1", "--records", records]
     for name in "abcd"[:seats]:
         argv += ["--engine", f"name={name} command={command}"]
-    if builders is not None:
-        argv += ["--builders", builders]
+    if setup is not None:
+        argv += ["--builders", setup]
     if edition is not None:
         argv += ["--edition", edition]
     return argv
 
 
 def tournament_cpu(engine: Sequence[str], *, game: str, seats: int, deals: int, seed: int,
-                   builders: str | None = None, edition: str | None = None) -> TournamentCpu:
+                   setup: str | None = None, edition: str | None = None) -> TournamentCpu:
     """Run :func:`engine_games_command`'s tournament in a temporary folder and measure
     it (:func:`own_cpu`): its own processes are the command's (the coordinator) and its
     workers (named :data:`~.runner.WORKER_NAME`), any other (their children) an engine.
@@ -149,7 +149,7 @@ def tournament_cpu(engine: Sequence[str], *, game: str, seats: int, deals: int, 
     with tempfile.TemporaryDirectory() as tmp:
         records = os.path.join(tmp, "bench.records")
         argv = engine_games_command(engine, game=game, seats=seats, deals=deals, seed=seed,
-                                    records=records, builders=builders, edition=edition)
+                                    records=records, setup=setup, edition=edition)
         tree = own_cpu(argv, cwd=tmp)
         if tree.code != 0:
             raise OSError(f"the tournament failed (exit code {tree.code}): {' '.join(argv)}")
@@ -168,7 +168,7 @@ def tournament_cpu(engine: Sequence[str], *, game: str, seats: int, deals: int, 
     return TournamentCpu(len(rf.games), turns, own, engines, tree.wall)
 
 
-def tournament_report(game: str, seats: int, games: int, seed: int, builders: str | None = None,
+def tournament_report(game: str, seats: int, games: int, seed: int, setup: str | None = None,
                       edition: str | None = None) -> str:
     """``sneferu bench``'s tournament lines: a ``-j 1`` tournament of about ``games`` games
     between ``seats`` instant engines (``engines/instant.c`` built, else
@@ -181,7 +181,7 @@ def tournament_report(game: str, seats: int, games: int, seed: int, builders: st
     with tempfile.TemporaryDirectory() as tmp:
         engine, which = instant_engine(Path(tmp))
         m = tournament_cpu(engine, game=game, seats=seats, deals=max(1, games // seats),
-                           seed=seed, builders=builders, edition=edition)
+                           seed=seed, setup=setup, edition=edition)
     per_turn, worker = m.per_turn, m.worker
     return "\n".join([
         f"tournament: sneferu tournament -j 1, {plural(m.games, 'game')} between "

@@ -25,7 +25,7 @@ import msgspec
 from ..arbiter.bundled import split_command
 from ..arbiter.game import TimeControl
 from ..edition import EditionError
-from ..game import DEFAULT_GAME, MAX_DIGITS, Game, get_game
+from ..game import DEFAULT_GAME, MAX_DIGITS, Game, get_game, unnamed
 from ..words import plural
 from .errors import ConfigError as ConfigError  # where it was, for its callers
 from .positions import load_positions
@@ -116,7 +116,9 @@ class TournamentConfig(_Config, frozen=True):
     deals: int = 10
     seed: int | None = None
     seating: Literal["rotate", "permute"] = "rotate"
-    builders: str | None = None
+    setup: str | None = msgspec.field(name="builders", default=None)
+    """The value of the game's seat set-up option (``RecordTags.option``); its TOML key is
+    ``builders``, the one game's with one (Sneferu's builders variant)."""
     variant: str | None = None
     edition: str | None = None
     time_control: str | None = None
@@ -201,7 +203,7 @@ def fingerprint_of(fields: dict[str, Any]) -> str:
              "engine": [dict(engine) for engine in fields["engine"]]}
     games.pop("cluster", None)
     games.pop("fsync", None)
-    if games.get("game", DEFAULT_GAME) == DEFAULT_GAME:  # as before there was a game key
+    if unnamed(games.get("game", DEFAULT_GAME)):  # as before there was a game key
         games.pop("game", None)
     # Keys added since the first state format count only when given, so the state of a
     # tournament started before them keeps its fingerprint.
@@ -275,30 +277,28 @@ def _check(cfg: TournamentConfig) -> None:
     except ValueError as e:
         raise ValueError(f"game: {e}") from None
     edition = cfg.load_edition()
-    if game.name != DEFAULT_GAME:
-        if cfg.builders is not None:
-            raise ValueError(f"builders: Sneferu's, not for {game.title}")
-        if cfg.seats not in game.players:
-            raise ValueError(f"seats: {cfg.seats} ({game.title} is for "
-                             f"{min(game.players)} to {max(game.players)} players)")
-        if cfg.variant is not None:
-            try:
-                game.new_game(cfg.seats, variant=cfg.variant, edition=edition)
-            except ValueError as e:
-                raise ValueError(f"variant: {e}") from None
-    elif cfg.variant is not None:
-        raise ValueError("variant: Sneferu's variant is chosen with builders")
-    else:
-        try:  # the rules' own checks of the builders for this many seats
-            if cfg.builders is None:
-                game.new_game(cfg.seats, edition=edition)
-            else:
-                game.new_game_set_up(cfg.seats, cfg.builders, edition=edition)
+    tags = game.record_tags()
+    if cfg.setup is not None and tags is None:
+        raise ValueError(f"builders: {game.title} has no seat set-up option")
+    if cfg.seats not in game.players:
+        raise ValueError(f"seats: {cfg.seats} ({game.title} is for "
+                         f"{min(game.players)} to {max(game.players)} players)")
+    if tags is not None and cfg.variant is not None:
+        raise ValueError(f"variant: {game.title}'s variant is chosen with {tags.option}")
+    if cfg.setup is not None and tags is not None:
+        try:  # the rules' own checks of the set-up for this many seats
+            tags.new_game(cfg.seats, cfg.setup, edition=edition)
         except ValueError as e:
-            raise ValueError(f"builders: {str(e).removeprefix('builders: ')}") from None
+            key = f"{tags.option}: "
+            raise ValueError(f"{key}{str(e).removeprefix(key)}") from None
+    else:
+        try:
+            game.new_game(cfg.seats, variant=cfg.variant, edition=edition)
+        except ValueError as e:
+            raise ValueError(f"variant: {e}") from None
     if cfg.positions is not None:
-        if cfg.builders is not None:
-            raise ValueError("builders: not with positions (each position has its builders)")
+        if cfg.setup is not None:
+            raise ValueError("builders: not with positions (each position has its set-up)")
         if cfg.variant is not None:
             raise ValueError("variant: not with positions (each position has its variant)")
         try:

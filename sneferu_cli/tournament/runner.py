@@ -125,17 +125,18 @@ def tournament_record(cfg: TournamentConfig, game: Game, played: GameRecord) -> 
     keeping what only the game knows (date, authors, result, faults, events)."""
     header = game_header(cfg, game)
     h = played.header
-    ours = (header.game, header.players, header.edition, header.variant, header.builders,
+    ours = (header.game, header.players, header.edition, header.variant, header.tags,
             header.seed, header.time_control, header.position, [s.tc for s in header.seats])
-    theirs = (h.game, h.players, h.edition, h.variant, h.builders, h.seed, h.time_control,
+    theirs = (h.game, h.players, h.edition, h.variant, h.tags, h.seed, h.time_control,
               h.position, [s.tc for s in h.seats])
     if ours != theirs:
         raise RunError(f"game {game.number}: the arbiter played {theirs}, the schedule "
                        f"says {ours}")
     header.date = h.date
-    header.seats = [msgspec.structs.replace(s, builder=p.builder, author=p.author)
+    header.seats = [msgspec.structs.replace(s, tags=p.tags, author=p.author)
                     for s, p in zip(header.seats, h.seats, strict=True)]
-    header.result, header.solo, header.termination = h.result, h.solo, h.termination
+    header.result, header.result_tags, header.termination = (h.result, h.result_tags,
+                                                             h.termination)
     header.faults = h.faults
     return GameRecord(header, played.events)
 
@@ -220,7 +221,7 @@ class EnginePool:
         start = (None if game.position is None
                  else rules.from_position(game.position, self.edition))
         played = play_game(handles, seed=game.seed, time_control=self.control, game=rules,
-                           variant=self.cfg.variant, builders=self.cfg.builders,
+                           variant=self.cfg.variant, setup=self.cfg.setup,
                            edition=self.edition, start=start,
                            seat_time_controls=[self.cfg.own_timing(n) for n in game.seats])
         return tournament_record(self.cfg, game, played)

@@ -123,27 +123,29 @@ def game_header(cfg: TournamentConfig, game: Game) -> Header:
     seat whose engine has its own time control has it in ``tc`` (when it differs)."""
     edition = cfg.load_edition()
     n = len(game.seats)
-    kind: str | None = None
-    chosen: list[str | None] = [None] * n
+    own: dict[str, str] = {}
+    chosen: list[dict[str, str]] = [{}] * n
     rules = cfg.the_game()
+    tags = rules.record_tags()
     variant = cfg.variant or rules.variants[0]
+    state = None
     if game.position is not None:
         state = rules.from_position(game.position, edition)
+    elif cfg.setup is not None and tags is not None:
+        state = tags.new_game(n, cfg.setup, edition=edition)
+    if state is not None:
         variant = rules.variant_of(state)
-        kind, chosen = rules.setup_tags(state, drawn=False)
-    elif cfg.builders == "random":
-        kind, variant = "random", "builders"
-    elif cfg.builders is not None:
-        kind, variant = "chosen", "builders"
-        chosen = [b.strip() for b in cfg.builders.split(",")]
+        if tags is not None:
+            own, chosen = tags.tags(state, drawn=False)
     timing = str(cfg.timing())
-    own = [cfg.own_timing(name) for name in game.seats]
-    seats = [Seat(i, name, chosen[i - 1],
-                  tc=str(own[i - 1]) if own[i - 1] and str(own[i - 1]) != timing else None)
+    own_tc = [cfg.own_timing(name) for name in game.seats]
+    seats = [Seat(i, name, tags=chosen[i - 1],
+                  tc=str(own_tc[i - 1]) if own_tc[i - 1] and str(own_tc[i - 1]) != timing
+                  else None)
              for i, name in enumerate(game.seats, start=1)]
     return Header(players=n, event=cfg.event, round=str(game.number), game=rules.name,
                   edition=edition.name,
-                  variant=variant, builders=kind, seats=seats, seed=game.seed,
+                  variant=variant, tags=own, seats=seats, seed=game.seed,
                   time_control=timing, position=game.position,
                   extra={"deal": str(game.deal)})
 

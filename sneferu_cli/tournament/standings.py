@@ -23,8 +23,8 @@ from typing import TypeVar
 import msgspec
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from ..game import DEFAULT_GAME, UnknownGame, get_game
-from ..record.model import GameRecord, Seat, SeatResult, SoloScore
+from ..game import DEFAULT_GAME, SoloResult, UnknownGame, get_game
+from ..record.model import GameRecord, Header, Seat, SeatResult
 from ..words import plural
 from .sprt import Z95
 
@@ -41,7 +41,7 @@ class GameResult(msgspec.Struct, frozen=True, array_like=True):
     deal: str | None
     names: dict[int, str]
     result: list[SeatResult]
-    solo: SoloScore | None
+    solo: SoloResult | None
     faults: list[tuple[int, str]]
     game: str = DEFAULT_GAME
 
@@ -51,7 +51,18 @@ class GameResult(msgspec.Struct, frozen=True, array_like=True):
         h = rec.header
         deal = h.extra.get("deal") or (str(h.seed) if h.seed is not None else None)
         return cls(h.round, h.players, deal, {s.seat: s.name for s in sorted(h.seats, key=_seat)},
-                   list(h.result), h.solo, [(f.seat, f.kind) for f in h.faults], h.game)
+                   list(h.result), _solo(h), [(f.seat, f.kind) for f in h.faults], h.game)
+
+
+def _solo(h: Header) -> SoloResult | None:
+    """The solo result a header's own result tags hold (its game's ``RecordTags``)."""
+    if not h.result_tags:
+        return None
+    try:
+        tags = get_game(h.game).record_tags()
+    except UnknownGame:
+        return None
+    return None if tags is None else tags.solo_of(h.result_tags)
 
 
 class Results:
@@ -84,10 +95,10 @@ class Results:
         """Add a game at the end."""
         r = game if isinstance(game, GameResult) else GameResult.of(game)
         seats = [(s.seat, self._number(r.names[s.seat]) if s.seat in r.names else -1,
-                  s.rank, s.stones, s.food, s.retired, *self._scores(s)) for s in r.result]
+                  s.rank, s.retired, *self._scores(s)) for s in r.result]
         others = [(seat, self._number(name)) for seat, name in r.names.items()
                   if all(s.seat != seat for s in r.result)]
-        solo = None if r.solo is None else msgspec.structs.astuple(r.solo)
+        solo = None if r.solo is None else tuple(r.solo)
         game_no = _intern(self._games, self._game_index, r.game)
         _encoder.encode_into((r.round, r.players, r.deal, seats, others, solo, r.faults,
                               game_no), self._buffer, -1)
@@ -128,10 +139,9 @@ class Results:
         by_seat = {seat: names[n] for seat, n, *_ in seats if n >= 0}
         by_seat.update((seat, names[n]) for seat, n in others)
         return GameResult(rnd, players, deal, dict(sorted(by_seat.items())),
-                          [SeatResult(seat, rank, stones, food, retired,
-                                      self._scores_of(scores))
-                           for seat, _, rank, stones, food, retired, *scores in seats],
-                          None if solo is None else SoloScore(*solo),
+                          [SeatResult(seat, rank, retired, self._scores_of(scores))
+                           for seat, _, rank, retired, *scores in seats],
+                          None if solo is None else SoloResult(*solo),
                           [(seat, kind) for seat, kind in faults], self._games[game_no])
 
     def _scores_of(self, packed: list[int]) -> dict[str, int]:
@@ -489,7 +499,7 @@ class _Tally:
         e.wins.add(1 if win else 0, index)
         _add_scores(e.totals, h.result[0])
         if h.solo is not None:
-            e.ptah += h.solo.ptah
+            e.ptah += h.solo.against
             if win and h.solo.score is not None:
                 e.scores[0] += h.solo.score
                 e.scores[1] += 1

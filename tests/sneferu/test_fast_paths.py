@@ -126,7 +126,7 @@ def test_listed_moves_of_whole_games_apply_as_checked(players: int, setup: str |
     """At every decision of a random game, every listed move of a special kind (and one
     other) applied from the tables leaves the state the checked move leaves."""
     rng = random.Random(seed)
-    start = GAME.new_game(players) if setup is None else GAME.new_game_set_up(players, setup)
+    start = GAME.new_game(players) if setup is None else GAME.record_tags().new_game(players, setup)
     met: set[str] = set()
     for state in decisions_of(GAME, start, rng):
         texts = GAME.legal_moves(state)

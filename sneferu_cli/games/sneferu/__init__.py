@@ -4,11 +4,13 @@ The rules (no I/O) are in ``state.py`` (the game state), ``steps.py`` (its steps
 outcomes), ``chance.py``, ``pyramid.py``, ``components.py`` and ``check.py`` (the
 invariants), the printed numbers in ``edition.py`` (``editions/standard.toml``); the move
 and position notations in ``move.py``, ``fast.py`` and ``position.py``, the terminal
-picture in ``picture.py``, and ``page.py`` the web viewer's data. The layers
-above reach them only through :data:`GAME` (``get_game("sneferu")``, the builders through
-``new_game_set_up``), whose optional members of SPEC.md section 12 bring in the rest:
-``record.py`` (builders and solo tags), ``search.py`` (the Sneferu search), ``serve.py``
-(``sneferu serve``'s steps and state document), ``bench.py`` (step bench and perft) and
+picture in ``picture.py``, and ``page.py`` the web viewer's data. The layers above reach
+them only through :data:`GAME` (``get_game("sneferu")``), whose capabilities (SPEC.md
+section 12) bring in the rest: ``record.py`` (the builders variant's set-up, the builders
+and solo tags: ``record_tags``), ``heuristic.py`` (``evaluate``), ``search.py`` (the
+Sneferu search: ``tools``), ``serve.py`` (``sneferu serve``'s steps and state document:
+``turn_steps``), ``bench.py`` (step bench and perft: ``tools``), ``fast.py``
+(``fast_paths``) and
 ``actions.py`` (the learning libraries' action encoding and observation, SPEC 16.1).
 
 >>> state = GAME.new_game(2)
@@ -19,7 +21,7 @@ above reach them only through :data:`GAME` (``get_game("sneferu")``, the builder
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...game import (
@@ -27,6 +29,7 @@ from ...game import (
     Game,
     Learning,
     Perft,
+    RecordTags,
     RulesBench,
     Standing,
     Tools,
@@ -36,6 +39,7 @@ from ...game import (
 from . import actions, interface, record
 from .edition import Edition
 from .fast import MOVE, read_canonical_move, read_outcome
+from .heuristic import values
 from .position import from_position, to_position
 from .state import GameState, new_game
 
@@ -70,13 +74,6 @@ class SneferuGame(Game[GameState, Edition]):
         return new_game(players, builders="random" if variant == "builders" else None,
                         edition=edition)
 
-    seat_setup: ClassVar[str | None] = "builders"
-
-    def new_game_set_up(self, players: int, setup: str | Sequence[str], *,
-                        edition: Any | None = None) -> GameState:
-        """The builders variant: ``setup`` is ``random`` (drawn at set-up) or one builder
-        name per seat, comma-separated or as a list (SPEC 3)."""
-        return new_game(players, builders=setup, edition=edition)
 
     def from_position(self, text: str, edition: Any | None = None) -> GameState:
         return from_position(text, edition)
@@ -138,20 +135,16 @@ Type a whole turn in move notation, its steps separated by spaces:
     page_data = delegate("page", "page_data")
     check = delegate("check", "check")
 
-    def new_game_from_tags(self, players: int, variant: str, setup: str | None,
-                           seat_setups: Sequence[str | None], edition: Any) -> GameState:
-        return record.new_game_of(players, variant, setup, seat_setups, edition)
+    def record_tags(self) -> RecordTags:
+        """The builders variant (``--builders``) and the builders and solo tags of
+        Sneferu's records (``record.py``)."""
+        return record.TAGS
 
-    def setup_tags(self, state: GameState, drawn: bool
-                   ) -> tuple[str | None, list[str | None]]:
-        return record.builders_tags(state, drawn)
-
-    def seat_setup_of(self, state: GameState, seat: int) -> str | None:
-        return record.builder_of(state, seat)
-
-    def solo_result(self, state: GameState
-                    ) -> tuple[bool, int, int | None, str | None] | None:
-        return record.solo_score(state)
+    def evaluate(self, state: GameState) -> list[float]:
+        """Each seat's stones in the pyramid (and stored), food, and the time left on the
+        river (spaces before the last one, each a chance to buy later): what the greedy
+        engine values (``heuristic.py``)."""
+        return values(state)
 
     def describe_due(self, state: GameState) -> str:
         return record.describe_turn(state)

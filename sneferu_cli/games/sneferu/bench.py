@@ -172,10 +172,11 @@ def run_bench(players: int = 4, builders: str | None = None, games: int = 1000,
     figures = (
         Figure("random games", games, played),
         Figure("actions in those games", applied, played),
-        Figure("legal steps generated", generated, stepping),
+        Figure("legal steps generated", generated, stepping, "legal step generated"),
         Figure("legal_steps() calls", STEP_ROUNDS * len(states), stepping),
         *notation_figures(states, to_position, lambda text: from_position(text, edition)),
         Figure(INTERFACE_GAMES, games, whole),
     )
     return BenchReport(players, builders, games, seed, len(states),
-                       python_version(core_build()), figures)
+                       python_version(core_build()), figures,
+                       variant="builders" if builders else "standard")
