@@ -29,7 +29,8 @@ def start(seed: int = 3) -> GameState:
     return state
 
 
-def ask(human: Human, state: GameState, seat: int = 0) -> None:
+def ask(human: Human, state: GameState, seat: int | None = None) -> None:
+    seat = state.current_seat() if seat is None else seat
     human.play_turn(TurnRequest(state, seat,
                                 Position(to_position(state), ()), None, None, 0, 100))
 

@@ -270,7 +270,7 @@ def test_openspiel_game() -> None:
     game = pyspiel.load_game("sneferu_sneferu", {"players": 2})
     assert game.num_distinct_actions() == 901
     assert game.max_chance_outcomes() == 18
-    assert game.learning().max_game_length() == (115 + 2 + 2 * 22) * 4
+    assert game.max_game_length() == (115 + 2 + 2 * 22) * 4
     state = game.new_initial_state()
     rng = random.Random(3)
     while state.is_chance_node():
