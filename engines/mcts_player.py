@@ -2,20 +2,21 @@
 """mcts: an engine that searches with Monte Carlo tree search (sneferu_cli.search), in
 every registered game (it declares them all with ``feature games``).
 
-Sneferu is searched by its own search (``search``, games/sneferu/search.py); any other
-game by the generic one (``search_game``: UCT through the game interface, playouts cut
-short by the game's estimate). Chance is sampled by its weights, every seat plays for its
-own final place, and the search stops in time for every ``go``: 80% of a ``movetime``
-less ``Overhead``, or a share of the clock (Sneferu: what is left over the turns the boat
-may still take; another game: a twentieth; plus most of the increment) less
-``Overhead``. In a game with hidden
-information it knows only its seat's view and searches it by determinization; at a
-simultaneous node it searches its own seat's sealed move (SPEC 11.4).
+A game with a search of its own (``Game.tools().search``: Sneferu's) is searched by it,
+any other by the generic one (``search_game``: UCT through the game interface, playouts
+cut short by the game's estimate), both through ``sneferu_cli.search.analyse``. Chance is
+sampled by its weights, every seat plays for its own final place, and the search stops in
+time for every ``go``: 80% of a ``movetime`` less ``Overhead``, or a share of the clock
+(what is left over the decisions the game expects the seat still to take,
+``Game.tools().moves_left``, else a twentieth; plus most of the increment) less
+``Overhead``. In a game with hidden information it knows only its seat's view and
+searches it by determinization; at a simultaneous node it searches its own seat's sealed
+move (SPEC 11.4).
 Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the time limit
 still obeyed, makes it deterministic); ``Exploration`` (UCT constant in hundredths),
 ``Horizon`` (playout turns, in another game moves a seat, before the position is
-valued, 0 to the end), ``Widening`` (in tenths, Sneferu only), ``Overhead`` (ms kept
-back for the pipes and the scheduler). While it thinks it sends
+valued, 0 to the end), ``Widening`` (in tenths, for a search that widens: Sneferu's),
+``Overhead`` (ms kept back for the pipes and the scheduler). While it thinks it sends
 ``info nodes N nps N playouts N time MS score PCT rank R pv MOVE`` (``win W`` instead of
 ``rank`` in a solo game) every quarter of a second and before its move.
 """
@@ -26,18 +27,14 @@ import time
 from typing import Any
 
 from sneferu_cli.game import game_names, get_game
-from sneferu_cli.games.sneferu.chance import sample_outcome
-from sneferu_cli.games.sneferu.move import legal_moves
-from sneferu_cli.games.sneferu.position import to_position
-from sneferu_cli.games.sneferu.search import SearchOptions, search
-from sneferu_cli.games.sneferu.state import new_game
 from sneferu_cli.protocol.bot import Bot, Follower, run
 from sneferu_cli.protocol.messages import Go, OptionSpec, Position
-from sneferu_cli.search import Analysis, GenericOptions, search_game
+from sneferu_cli.search import Analysis, Tuning, analyse
 
-DEFAULTS = SearchOptions()
-AVERAGE_TIME = 2.5  # spaces a turn moves the boat, on average: for sharing out a clock
-OTHER_SHARE = 20  # another game: a move may take this share of the clock left
+EXPLORATION = 0.35  # the searches' default UCT constant (their own default options)
+HORIZON = 4  # their default playout turns
+WIDENING = 1.0  # the default widening of a search that widens
+OTHER_SHARE = 20  # a move may take this share of the clock left, in a game without an estimate
 
 
 class MctsPlayer(Bot):
@@ -47,9 +44,9 @@ class MctsPlayer(Bot):
     def __init__(self) -> None:
         super().__init__()
         self.iterations = 0
-        self.exploration = round(DEFAULTS.exploration * 100)
-        self.horizon = DEFAULTS.horizon
-        self.widening = round(DEFAULTS.widening * 10)
+        self.exploration = round(EXPLORATION * 100)
+        self.horizon = HORIZON
+        self.widening = round(WIDENING * 10)
         self.overhead = 40
 
     def declare_options(self) -> list[OptionSpec]:
@@ -75,31 +72,20 @@ class MctsPlayer(Bot):
             budget = go.movetime / 1000
             return max(budget * 0.25, budget * 0.8 - overhead)
         assert go.clock is not None
-        seat = self.seat
-        clock = go.clock[seat] / 1000
-        if self.game.name == "sneferu":
-            p = state.players[seat]
-            turns_left = max(3.0, (state.tables.last - p.space) / AVERAGE_TIME)
-        else:
-            turns_left = OTHER_SHARE
-        share = clock / turns_left + 0.75 * go.inc / 1000
+        clock = go.clock[self.seat] / 1000
+        tools = self.game.tools()
+        left = None if tools is None else tools.moves_left(state, self.seat)
+        share = clock / (OTHER_SHARE if left is None else left) + 0.75 * go.inc / 1000
         return max(0.005, min(share, clock * 0.4) - overhead)
 
     def choose(self, state: Any, go: Go) -> str:
         began = time.perf_counter()
         deadline = began + self.think_time(state, go)
-        if self.game.name != "sneferu":
-            generic = GenericOptions(exploration=self.exploration / 100, horizon=self.horizon)
-            analysis = search_game(self.game, state, seat=self.seat, iterations=self.iterations,
-                                   deadline=deadline, seed=self.rng.randrange(2**31),
-                                   options=generic, progress=self.report)
-            self.report(analysis)
-            return str(analysis.best.move)
-        options = SearchOptions(exploration=self.exploration / 100, horizon=self.horizon,
-                                widening=self.widening / 10)
-        analysis = search(state, iterations=self.iterations, deadline=deadline,
-                          seed=self.rng.randrange(2**31), options=options,
-                          progress=self.report)
+        tuning = Tuning(exploration=self.exploration / 100, horizon=self.horizon,
+                        widening=self.widening / 10)
+        analysis = analyse(self.game, state, seat=self.seat, iterations=self.iterations,
+                           deadline=deadline, seed=self.rng.randrange(2**31), tuning=tuning,
+                           progress=self.report)
         self.report(analysis)
         return str(analysis.best.move)
 
@@ -118,26 +104,25 @@ class MctsPlayer(Bot):
 
 
 def warm_up() -> None:
-    """Follow a position with a move and a draw, and search it a little, before the
-    handshake: the notation's parsers are built on first use (a tenth of a second), which
-    must not happen on the clock of the first move."""
-    state, rng = new_game(2), random.Random(0)
-    while state.is_chance_node():
-        state.apply(sample_outcome(state, rng))
-    start = to_position(state)
-    move = legal_moves(state)[0]
-    state.apply_turn(move.steps)
-    draw = str(sample_outcome(state, rng))
-    search(Follower(state.edition).update(Position(start, (str(move), draw))), iterations=2)
-    for name in game_names()[1:]:  # the other games the same way, through the interface
+    """Follow a position with a move (and a draw), and search it a little, in every game,
+    before the handshake: the notations' parsers are built on first use (a tenth of a
+    second), which must not happen on the clock of the first move."""
+    rng = random.Random(0)
+    for name in game_names():
         game = get_game(name)
-        other = game.new_game(min(game.players))
-        while other.is_chance_node():
-            game.apply_outcome(other, game.sample_outcome(other, rng))
-        start = game.to_position(other)
-        text = game.legal_moves(other)[0]
+        state = game.new_game(min(game.players))
+        while state.is_chance_node():
+            game.apply_outcome(state, game.sample_outcome(state, rng))
+        start = game.to_position(state)
+        events = [game.legal_moves(state)[0]]
+        game.apply_move(state, events[0], listed=True)
+        while state.is_chance_node():  # the draws up to the next decision
+            events.append(game.sample_outcome(state, rng))
+            game.apply_outcome(state, events[-1])
+        if state.is_over():
+            continue
         follower = Follower(game.standard_edition(), game)
-        search_game(game, follower.update(Position(start, (text,))), iterations=2)
+        analyse(game, follower.update(Position(start, tuple(events))), iterations=2)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, 
 from typing_extensions import TypeVar
 
 if TYPE_CHECKING:
-    from .search.analysis import Analysis
+    from .search.analysis import Analysis, Tuning
 
 __all__ = [
     "DEFAULT_GAME",
@@ -464,15 +464,21 @@ class FastPaths(Generic[S]):
 
 
 class Tools(Generic[S, E]):
-    """A game's own tools (:meth:`Game.tools`): its search, rules bench and perft. Each
-    member's None means the generic one (no perft); a game overrides those it has."""
+    """A game's own tools (:meth:`Game.tools`): its search, an estimate of the decisions
+    left, its rules bench and perft. Each member's None means the generic one (no perft);
+    a game overrides those it has."""
 
     def search(self, state: S, *, seat: int | None = None, iterations: int = 0,
-               deadline: float | None = None, seed: int = 0,
+               deadline: float | None = None, seed: int = 0, tuning: Tuning | None = None,
                progress: Callable[[Analysis], None] | None = None) -> Analysis | None:
         """The game's own search of ``state`` for ``seat`` (by default the current seat),
-        as :func:`sneferu_cli.search.search_game` takes and answers it (SPEC 11.1); None:
-        the generic search is used (11.4)."""
+        as :func:`sneferu_cli.search.search_game` takes and answers it (SPEC 11.1), its
+        knobs set by ``tuning``; None: the generic search is used (11.4)."""
+        return None
+
+    def moves_left(self, state: S, seat: int) -> float | None:
+        """About how many more decisions ``seat`` will take in the game, for an engine
+        sharing out its clock; None: the engine's own guess."""
         return None
 
     def rules_bench(self, players: int, setup: str | None, games: int, seed: int,

@@ -261,12 +261,6 @@ GAME_PARTS = frozenset({"builder", "builders", "ptah", "solo", "stones", "food",
                         "boat", "river", "cards", "tiles", "plazas", "quarry"})
 """Words naming one game's components, which no field of the generic record model is
 named after (with every registered game's score keys, below)."""
-OWN_SEARCH_ENGINES = frozenset({"mcts_player.py"})
-"""The bundled engines that still reach into Sneferu's folder: mcts uses Sneferu's own
-search with options (widening) that ``Game.search`` does not take. Exactly these may:
-one more fails, and so does one fewer until this list is updated."""
-
-
 def _sources_above_games() -> list[tuple[str, str]]:
     """(name, source) of every module of the package outside ``games/`` and ``game.py``
     (where the registry keeps the unnamed-game convention), and of every bundled engine."""
@@ -352,8 +346,7 @@ def engine_game_imports(source: str) -> set[str]:
 
 def test_no_layer_above_the_games_compares_with_one_games_name():
     found = {name: got for name, source in _sources_above_games()
-             if (got := game_comparisons(source)) and name.removeprefix("engines/")
-             not in OWN_SEARCH_ENGINES}
+             if (got := game_comparisons(source))}
     assert found == {}
 
 
@@ -375,13 +368,14 @@ def test_no_layer_takes_a_builders_parameter():
 def test_the_engines_reach_a_game_through_the_interface():
     found = {p.name for p in sorted(ENGINES.glob("*.py"))
              if engine_game_imports(p.read_text(encoding="utf-8"))}
-    assert found == OWN_SEARCH_ENGINES
+    assert found == set()
 
 
 def test_the_equality_checks_catch_what_they_are_for():
-    """Each check finds what it is for in a made-up module (they found, on the code before
-    issue 27: 16 comparisons, Seat.builder and Header.builders and SeatResult.stones/food
-    and SoloScore.ptah, play_game(builders), greedy's import of Sneferu's rules)."""
+    """Each check finds what it is for in a made-up module (on the code before the game
+    interface was redrawn they found 16 comparisons, Seat.builder and Header.builders and
+    SeatResult.stones/food and SoloScore.ptah, play_game(builders), greedy's and mcts's
+    imports of Sneferu's modules)."""
     assert sorted(game_comparisons("if h.game == DEFAULT_GAME: pass\n"
                                    "x = a if self.game.name != 'sneferu' else b\n"
                                    "y = games != (DEFAULT_GAME,)\n"

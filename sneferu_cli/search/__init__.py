@@ -7,9 +7,19 @@ its folder) and every other game with :func:`search_game` (:mod:`.generic`, thro
 game interface only). Both answer an :class:`Analysis`.
 """
 
-from .analysis import Analysis, MoveStat
+from .analysis import Analysis, MoveStat, Tuning
 from .generic import GenericOptions, analyse, search_game
 from .report import AnalysisDoc, MoveDoc, analysis_doc, analysis_lines
 
-__all__ = ["Analysis", "AnalysisDoc", "GenericOptions", "MoveDoc", "MoveStat", "analyse",
-           "analysis_doc", "analysis_lines", "search_game"]
+__all__ = [
+           "Analysis",
+           "AnalysisDoc",
+           "GenericOptions",
+           "MoveDoc",
+           "MoveStat",
+           "Tuning",
+           "analyse",
+           "analysis_doc",
+           "analysis_lines",
+           "search_game",
+]

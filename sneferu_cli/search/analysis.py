@@ -8,7 +8,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Analysis", "MoveStat"]
+__all__ = ["Analysis", "MoveStat", "Tuning"]
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """The knobs of a search that an engine's options set (``mcts``: Exploration, Horizon,
+    Widening), for whichever search runs: a game's own or the generic one. None leaves the
+    search's own default; a search without such a knob ignores it."""
+
+    exploration: float | None = None
+    """UCT's exploration constant (rewards are in 0..1)."""
+    horizon: int | None = None
+    """Playout turns (moves a seat) before an unfinished game is valued; 0 to the end."""
+    widening: float | None = None
+    """Progressive widening: children searched at a node grow by this times the square
+    root of its visits (a search that widens)."""
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..game import Game, seat_state
-from .analysis import Analysis, MoveStat
+from .analysis import Analysis, MoveStat, Tuning
 from .uct import Node, check_budget, compare, select
 
 __all__ = ["GenericOptions", "analyse", "rewards", "search_game"]
@@ -302,17 +302,23 @@ def search_game(game: Game, state: Any, *, seat: int | None = None, iterations: 
 
 
 def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int = 0,
-            deadline: float | None = None, seed: int = 0,
+            deadline: float | None = None, seed: int = 0, tuning: Tuning | None = None,
             progress: Callable[[Analysis], None] | None = None) -> Analysis:
     """Search ``state`` of ``game`` for ``seat`` (by default the current seat) with the
     game's own search when it has one (:meth:`Tools.search`, SPEC 11.1), else with
-    :func:`search_game` (11.4), each with its default options; arguments and errors as
-    :func:`search_game`."""
+    :func:`search_game` (11.4), each with its default options but for what ``tuning``
+    sets; arguments and errors as :func:`search_game`."""
     tools = game.tools()
     own = None if tools is None else tools.search(
         state, seat=seat, iterations=iterations, deadline=deadline, seed=seed,
-        progress=progress)
+        tuning=tuning, progress=progress)
     if own is not None:
         return own
+    options = GenericOptions()
+    if tuning is not None:
+        options = GenericOptions(
+            exploration=options.exploration if tuning.exploration is None
+            else tuning.exploration,
+            horizon=options.horizon if tuning.horizon is None else tuning.horizon)
     return search_game(game, state, seat=seat, iterations=iterations, deadline=deadline,
-                       seed=seed, progress=progress)
+                       seed=seed, options=options, progress=progress)

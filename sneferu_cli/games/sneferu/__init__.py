@@ -44,7 +44,7 @@ from .position import from_position, to_position
 from .state import GameState, new_game
 
 if TYPE_CHECKING:
-    from ...search.analysis import Analysis
+    from ...search.analysis import Analysis, Tuning
 
 __all__ = ["GAME", "GameState", "SneferuGame"]
 
@@ -171,15 +171,26 @@ class _SneferuFastPaths(FastPaths[GameState]):
 
 class _SneferuTools(Tools[GameState, Edition]):
     def search(self, state: GameState, *, seat: int | None = None, iterations: int = 0,
-               deadline: float | None = None, seed: int = 0,
+               deadline: float | None = None, seed: int = 0, tuning: Tuning | None = None,
                progress: Callable[[Analysis], None] | None = None) -> Analysis:
         """The Sneferu search (``search.py``, SPEC 11.1); one seat decides at a time."""
-        from .search import search
+        from .search import SearchOptions, search
 
         if seat is not None and seat != state.current_seat():
             raise ValueError(f"analyse: seat {seat + 1} has no decision to take now")
-        return search(state, iterations=iterations, deadline=deadline, seed=seed,
+        o = SearchOptions()
+        if tuning is not None:
+            o = SearchOptions(
+                exploration=o.exploration if tuning.exploration is None else tuning.exploration,
+                horizon=o.horizon if tuning.horizon is None else tuning.horizon,
+                widening=o.widening if tuning.widening is None else tuning.widening)
+        return search(state, iterations=iterations, deadline=deadline, seed=seed, options=o,
                       progress=progress)
+
+    def moves_left(self, state: GameState, seat: int) -> float:
+        """The spaces the seat's boat may still move over the spaces a turn moves it on
+        average (2.5), at least 3."""
+        return max(3.0, (state.tables.last - state.players[seat].space) / 2.5)
 
     def rules_bench(self, players: int, setup: str | None, games: int, seed: int,
                     edition: Edition) -> RulesBench:
