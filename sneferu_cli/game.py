@@ -135,6 +135,10 @@ S = TypeVar("S", bound=State, default=Any)
 crosses those opaque, from the game's own members to its own members)."""
 E = TypeVar("E", default=Any)
 """A game's edition type."""
+T_contra = TypeVar("T_contra", contravariant=True, default=Any)
+"""A state type a capability only takes (:class:`TurnSteps`)."""
+E_contra = TypeVar("E_contra", contravariant=True, default=Any)
+"""An edition type a capability only takes (:class:`RecordTags`)."""
 
 
 @dataclass(frozen=True)
@@ -363,7 +367,7 @@ class Game(ABC, Generic[S, E]):
         one; None (the default): the plain path."""
         return None
 
-    def turn_steps(self) -> TurnSteps | None:
+    def turn_steps(self) -> TurnSteps[S] | None:
         """The single steps a turn of the game is made of, when its turns are several
         steps (``sneferu serve``'s ``steps`` and ``step`` requests, SPEC 10.10); None (the
         default): a move is one decision."""
@@ -374,7 +378,7 @@ class Game(ABC, Generic[S, E]):
         ones, and no perft."""
         return None
 
-    def record_tags(self) -> RecordTags | None:
+    def record_tags(self) -> RecordTags[S, E] | None:
         """The game's seat set-up option and the tags of its own its records carry
         (Sneferu: its builders and its solo result against Ptah, SPEC 8), when it has
         them; None (the default): a new game is set up by :meth:`new_game` alone and a
@@ -594,7 +598,7 @@ class Learning(ABC, Generic[S]):
         return found
 
 
-class TurnSteps(Protocol):
+class TurnSteps(Protocol[T_contra]):
     """The single steps of a game whose turn is several (:meth:`Game.turn_steps`): what ``sneferu
     serve`` needs of them, and of the game's own turn field, chance weights and state
     document (SPEC 10.10). Steps are the game's own objects; ``str`` gives their notation."""
@@ -603,28 +607,28 @@ class TurnSteps(Protocol):
         """The step ``text`` names; NotationError, or a ValueError naming a chance outcome."""
         ...
 
-    def apply_step(self, state: Any, step: object) -> None:
+    def apply_step(self, state: T_contra, step: object) -> None:
         """Apply one step of the seat to decide; the rules' ValueError leaves ``state``."""
         ...
 
-    def legal_steps(self, state: Any) -> list[str]:
+    def legal_steps(self, state: T_contra) -> list[str]:
         """The legal single steps as notation; none at a chance node or at the end."""
         ...
 
-    def turn_number(self, state: Any) -> int:
+    def turn_number(self, state: T_contra) -> int:
         """How many turns have begun: a new turn begins when this grows."""
         ...
 
-    def turn_field(self, state: Any) -> str:
+    def turn_field(self, state: T_contra) -> str:
         """The turn field of the game's position notation."""
         ...
 
-    def chance_weights(self, state: Any) -> list[tuple[str, int]]:
+    def chance_weights(self, state: T_contra) -> list[tuple[str, int]]:
         """The outcomes of the chance node with their whole-number weights (the counts of
         the components drawn); empty when not a chance node."""
         ...
 
-    def state_doc(self, state: Any, legal: bool) -> Any:
+    def state_doc(self, state: T_contra, legal: bool) -> Any:
         """The game's state document (a msgspec struct; ``legal`` adds the legal moves,
         steps and outcomes)."""
         ...
@@ -677,7 +681,7 @@ class SoloResult(NamedTuple):
     """The title earned, when won."""
 
 
-class RecordTags(Protocol):
+class RecordTags(Protocol[S, E_contra]):
     """A game whose seats may be set up by an option of its own and whose records carry
     tags of its own (:meth:`Game.record_tags`; Sneferu: the builders variant, its
     ``[Builders]`` tag and each ``[Seat]``'s ``builder=``, its ``[Solo]`` result against
@@ -693,28 +697,28 @@ class RecordTags(Protocol):
         ...
 
     def new_game(self, players: int, setup: str | Sequence[str], *,
-                 edition: Any | None = None) -> Any:
+                 edition: E_contra | None = None) -> S:
         """:meth:`Game.new_game` with the seats set up by ``setup`` (or its values one a
         seat, as a list); ValueError naming what is wrong."""
         ...
 
     def from_tags(self, players: int, variant: str, tags: Mapping[str, str],
-                  seat_tags: Sequence[Mapping[str, str]], edition: Any) -> Any:
+                  seat_tags: Sequence[Mapping[str, str]], edition: E_contra) -> S:
         """The game a record's header starts when it has no [Position]: [Players],
         [Variant], the game's own set-up tags and each [Seat]'s own tags (by seat).
         ValueError when they do not fit together."""
         ...
 
-    def tags(self, state: Any, drawn: bool) -> tuple[dict[str, str], list[dict[str, str]]]:
+    def tags(self, state: S, drawn: bool) -> tuple[dict[str, str], list[dict[str, str]]]:
         """The set-up tags of a record of a game starting at ``state`` (``drawn``: set up
         at random by the arbiter), and each seat's own tags for its [Seat] tag."""
         ...
 
-    def seat_tags(self, state: Any, seat: int) -> dict[str, str]:
+    def seat_tags(self, state: S, seat: int) -> dict[str, str]:
         """What seat ``seat`` (0-based) was set up with, as its [Seat] tag says it."""
         ...
 
-    def result_tags(self, state: Any) -> dict[str, str]:
+    def result_tags(self, state: S) -> dict[str, str]:
         """The result tags of the game's own for a game over at ``state`` (Sneferu's
         ``Solo`` in a solo game); none when it has none."""
         ...

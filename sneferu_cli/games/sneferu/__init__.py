@@ -135,7 +135,7 @@ Type a whole turn in move notation, its steps separated by spaces:
     page_data = delegate("page", "page_data")
     check = delegate("check", "check")
 
-    def record_tags(self) -> RecordTags:
+    def record_tags(self) -> RecordTags[GameState, Edition]:
         """The builders variant (``--builders``) and the builders and solo tags of
         Sneferu's records (``record.py``)."""
         return record.TAGS
@@ -155,7 +155,7 @@ Type a whole turn in move notation, its steps separated by spaces:
     def fast_paths(self) -> FastPaths[GameState]:
         return _FAST
 
-    def turn_steps(self) -> TurnSteps:
+    def turn_steps(self) -> TurnSteps[GameState]:
         """A turn's single steps, for ``sneferu serve`` (``serve.py``, SPEC 10.10)."""
         from .serve import STEPS  # serve's documents: loaded by the server alone
 
