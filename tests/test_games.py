@@ -230,6 +230,51 @@ def test_random_games_keep_the_interface_promises(name, data):
     assert game.picture(state) and game.page_data(state)
 
 
+def _outcome(call: Any) -> tuple[str, Any]:
+    """What a call gives: its value, or its exception's type and message."""
+    try:
+        return "value", call()
+    except ValueError as e:
+        return "error", (type(e).__name__, str(e))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_games_own_legal_moves_and_apply_move_equal_the_derived_ones(name, seed):
+    """A game may give ``legal_moves`` and ``apply_move`` itself (compiled, say) instead of
+    the base class's derivation from ``_legal_moves`` / ``_apply_move``: at every step of
+    random games, for no seat and each seat, both list the same moves, apply a move alike
+    (checked or listed) and refuse a seat that owes no decision with the same error."""
+    game = get_game(name)
+    players = max(game.players)
+    rng = random.Random(seed)
+    state = game.new_game(players)
+    for _ in range(MAX_STEPS):
+        for seat in (None, *range(players)):
+            assert _outcome(lambda s=seat: game.legal_moves(state, s)) == \
+                _outcome(lambda s=seat: Game.legal_moves(game, state, s)), seat
+        if state.is_over():
+            return
+        if state.is_chance_node():
+            game.apply_outcome(state, game.sample_outcome(state, rng))
+            continue
+        seats = game.deciding_seats(state)
+        for seat in (None, *range(players)):
+            moves = game.legal_moves(state, seat)
+            text = rng.choice(moves) if moves else game.legal_moves(state)[0]
+            for listed in ((False, True) if moves else (False,)):
+                own, derived = state.clone(), state.clone()
+                got = _outcome(lambda o=own, s=seat, t=text, k=listed:
+                               game.apply_move(o, t, s, listed=k))
+                assert got == _outcome(lambda d=derived, s=seat, t=text, k=listed:
+                                       Game.apply_move(game, d, t, s, listed=k)), seat
+                assert game.to_position(own) == game.to_position(derived)
+        seat = rng.choice(seats)
+        game.apply_move(state, rng.choice(game.legal_moves(state, seat)), seat, listed=True)
+    raise AssertionError(f"no end after {MAX_STEPS} events")
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_every_player_count_and_variant_starts_and_reads_back(name):
     game = get_game(name)

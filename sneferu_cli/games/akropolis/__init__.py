@@ -92,8 +92,11 @@ class AkropolisGame(Game[AkropolisState, Any]):
     def outcome_kind(self, text: str) -> str:
         return "draw"
 
-    _legal_moves = staticmethod(interface.legal_moves)
-    _apply_move = staticmethod(interface.apply_move)
+    _legal_moves = staticmethod(interface.legal_moves_of)
+    _apply_move = staticmethod(interface.apply_move_of)
+    # The derived members, compiled (a fast path the generic tests hold equal).
+    legal_moves = staticmethod(interface.legal_moves)
+    apply_move = staticmethod(interface.apply_move)
 
     def canonical_move(self, text: str) -> str:
         parse_move(text)

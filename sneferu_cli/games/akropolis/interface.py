@@ -14,20 +14,29 @@ from __future__ import annotations
 
 import random
 
+from sneferu_cli.game import IllegalMove
+
 from .geometry import REACH, cell, distance
 from .move import parse_move, parse_outcome
 from .state import LISTED, AkropolisIllegalMove, AkropolisState, sample_tile
 
-__all__ = ["apply_move", "apply_outcome", "is_listed_move", "legal_moves",
-           "sample_outcome"]
+__all__ = [
+    "apply_move",
+    "apply_move_of",
+    "apply_outcome",
+    "is_listed_move",
+    "legal_moves",
+    "legal_moves_of",
+    "sample_outcome",
+]
 
 
-def legal_moves(state: AkropolisState, seat: int) -> list[str]:
+def legal_moves_of(state: AkropolisState, seat: int) -> list[str]:
     """``Game._legal_moves``: :meth:`AkropolisState.legal_move_texts`."""
     return state.legal_move_texts()
 
 
-def apply_move(state: AkropolisState, seat: int, text: str, listed: bool) -> str:
+def apply_move_of(state: AkropolisState, seat: int, text: str, listed: bool) -> str:
     """``Game._apply_move``: a listed move applied unchecked (:func:`apply_listed_move`),
     any other read and checked."""
     if listed:
@@ -38,6 +47,29 @@ def apply_move(state: AkropolisState, seat: int, text: str, listed: bool) -> str
         raise AkropolisIllegalMove("illegal move: too far from the city")
     state.move(place, cell(q, r), rot)
     return text
+
+
+def legal_moves(state: AkropolisState, seat: int | None = None) -> list[str]:
+    """``Game.legal_moves`` compiled: what the base class derives from
+    :func:`legal_moves_of` (``tests/test_games.py`` holds them equal), without its Python
+    frames on the per-move path."""
+    if state.is_over() or state.is_chance_node():
+        return []
+    if seat is not None and seat != state.current_seat():
+        return []
+    return legal_moves_of(state, state.current_seat())
+
+
+def apply_move(state: AkropolisState, text: str, seat: int | None = None, *,
+               listed: bool = False) -> str:
+    """``Game.apply_move`` compiled: what the base class derives from
+    :func:`apply_move_of` (``tests/test_games.py`` holds them equal)."""
+    if seat is None:
+        seat = state.current_seat()
+    elif not listed and (state.is_over() or state.is_chance_node()
+                         or seat != state.current_seat()):
+        raise IllegalMove(f"seat {seat + 1} has no decision to take now")
+    return apply_move_of(state, seat, text, listed)
 
 
 def is_listed_move(state: AkropolisState, text: str) -> bool:

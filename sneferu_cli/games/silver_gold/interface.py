@@ -18,21 +18,34 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from sneferu_cli.game import IllegalMove
+
 from .move import Mark, Move, parse_move, parse_outcome
 from .position import view as view_of
 from .state import SilverGoldState
 from .state import sample_outcome as sample
 
-__all__ = ["apply_move", "apply_outcome", "deciding_seats", "determinize",
-           "is_simultaneous", "legal_moves", "listed_move", "sample_outcome", "view"]
+__all__ = [
+    "apply_move",
+    "apply_move_of",
+    "apply_outcome",
+    "deciding_seats",
+    "determinize",
+    "is_simultaneous",
+    "legal_moves",
+    "legal_moves_of",
+    "listed_move",
+    "sample_outcome",
+    "view",
+]
 
 
-def legal_moves(state: SilverGoldState, seat: int) -> list[str]:
+def legal_moves_of(state: SilverGoldState, seat: int) -> list[str]:
     """``Game._legal_moves``: :meth:`SilverGoldState.legal_moves_of`."""
     return state.legal_moves_of(seat)
 
 
-def apply_move(state: SilverGoldState, seat: int, text: str, listed: bool) -> str:
+def apply_move_of(state: SilverGoldState, seat: int, text: str, listed: bool) -> str:
     """``Game._apply_move``: a listed move by :meth:`SilverGoldState.apply_listed`, any
     other read and checked (:meth:`SilverGoldState.apply_move_of`)."""
     if listed:
@@ -46,6 +59,28 @@ _LISTED: Final[dict[str, Move]] = {}
 main marking (at most some 16,500 texts; never more than :data:`_KEPT` kept), not the markings with
 bonus marks, which are too many to keep. A move value is never changed once made."""
 _KEPT: Final = 20_000
+
+
+def legal_moves(state: SilverGoldState, seat: int | None = None) -> list[str]:
+    """``Game.legal_moves`` compiled: what the base class derives from
+    :func:`legal_moves_of` (``tests/test_games.py`` holds them equal), without its Python
+    frames on the per-move path."""
+    if seat is None:
+        return state.legal_moves()
+    if seat not in state.deciding_seats():
+        return []
+    return state.legal_moves_of(seat)
+
+
+def apply_move(state: SilverGoldState, text: str, seat: int | None = None, *,
+               listed: bool = False) -> str:
+    """``Game.apply_move`` compiled: what the base class derives from
+    :func:`apply_move_of` (``tests/test_games.py`` holds them equal)."""
+    if seat is None:
+        seat = state.current_seat()
+    elif not listed and seat not in state.deciding_seats():
+        raise IllegalMove(f"seat {seat + 1} has no decision to take now")
+    return apply_move_of(state, seat, text, listed)
 
 
 def listed_move(text: str) -> Move:
