@@ -9,7 +9,7 @@ in the pyramid and stored, food and the time left on the river; games/imhotep/he
 Seed).
 
 With hidden information it values moves in one full state drawn from its seat's view
-(``Game.determinize``); at a simultaneous node the other seats' sealed moves are drawn at
+(``Hidden.determinize``); at a simultaneous node the other seats' sealed moves are drawn at
 random, once, and applied with each of its own before the result is valued.
 """
 
@@ -51,7 +51,7 @@ class GreedyPlayer(Bot):
 
     def sealed_world(self, state: Any) -> tuple[Any, list[tuple[int, str]]]:
         """Where each move is valued: with hidden information, one full state drawn from
-        what this seat knows (``Game.determinize``); and at a simultaneous node the other
+        what this seat knows (``Hidden.determinize``); and at a simultaneous node the other
         deciding seats' sealed moves, drawn at random once for every move valued (they
         cannot depend on this seat's, and they come in before the position is valued)."""
         game = self.game

@@ -6,7 +6,7 @@ enters ``sneferu play`` and ``sneferu tournament`` like any other (SPEC 16.4).
 The option ``Policy`` names the function: ``module:function`` (the module imported as
 ``python -m`` would, the engine's working directory first on the path) or
 ``path/to/file.py:function`` (relative to the working directory). At each decision the
-function is called with the seat's observation (``Game.observation`` of the position the
+function is called with the seat's observation (``Learning.observation`` of the position the
 engine was sent, float32, as the bindings give it) and the action mask (int8, 1 for each
 legal action id of the seat), and returns an action id, which is played as its move. In a
 game whose moves are several parts (a factored encoding) it is called once a part, as the

@@ -5,7 +5,7 @@
 
 Each round runs, for each VENV in turn, GAMES random games of GAME (``random.Random(1)``;
 the loop of issue 19: ``new_game``, ``sample_outcome``/``apply_outcome``, ``legal_moves``,
-``apply_listed_move``) in a fresh process of that venv's Python, started in the system's
+``apply_move(..., listed=True)``) in a fresh process of that venv's Python, started in the system's
 temporary folder with PYTHONPATH unset so that the build installed there is what runs, and
 prints its games per second (wall clock, the process's start-up left out). The games are
 played by ``sneferu_cli.bench.play_random_moves``, the loop ``sneferu bench`` times (the

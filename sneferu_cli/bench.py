@@ -5,7 +5,8 @@ uniformly from :meth:`~sneferu_cli.game.Game.legal_moves`, every chance outcome 
 odds), legal moves listed per second and position notation written and read per second
 (``sneferu bench --game NAME``). The counts depend only on the seed; the times are the
 machine's. A game may measure its rules its own way
-(``Game.rules_bench``: Sneferu's bench of single steps, and its ``Game.perft`` counts, in
+(``Tools.rules_bench`` of ``Game.tools()``: Sneferu's bench of single steps, and its
+``Tools.perft`` counts, in
 ``games/sneferu/bench.py``: ``sneferu bench``, ``sneferu bench --perft``).
 
 >>> import random

@@ -1,6 +1,6 @@
 """What the layers above the rules need of a game, and the registry of games by name.
 
-A game is a :class:`Game` object (one per registered game: ``sneferu``, ``imhotep``) whose
+A game is a :class:`Game` object (one per registered game: ``sneferu``, ``imhotep`` ...) whose
 methods take that game's own state. The state is the game's own type, OpenSpiel-style:
 a chance node or a decision of one seat (:class:`State`). Everything above the rules
 (arbiter, records, tournaments, serve, bench, viewer, bundled engines) speaks to a game
@@ -162,8 +162,10 @@ class Game(ABC, Generic[S, E]):
 
     A game implements the abstract members (and overrides a default where its own is
     better); the optional parts a game may offer (hidden information, learning encodings,
-    fast paths, its own tools) are separate objects that a member returns, None when the
-    game has none (:meth:`hidden`, :meth:`learning`, :meth:`fast_paths`, :meth:`tools`).
+    fast paths, the single steps of a turn, its own tools, its seat set-up and record tags)
+    are separate objects that a member returns, None when the game has none
+    (:meth:`hidden`, :meth:`learning`, :meth:`fast_paths`, :meth:`turn_steps`,
+    :meth:`tools`, :meth:`record_tags`).
     """
 
     name: ClassVar[str]
@@ -463,7 +465,8 @@ class FastPaths(Generic[S]):
     def is_listed_move(self, state: S, text: str) -> bool | None:
         """Whether ``text`` is one of the current seat's legal moves exactly as listed, when
         the game can tell without listing them; None when it cannot: the caller looks in
-        the listing it has. The arbiter asks this of every answer to a ``go``."""
+        the listing it has. The arbiter asks this of every answer to a ``go`` outside a
+        simultaneous node."""
         return None
 
 
@@ -649,7 +652,7 @@ class RulesBench(Protocol):
 
 
 class Perft(Protocol):
-    """Perft counts of one position (:meth:`Game.perft`): ``counts[d - 1]`` at depth d,
+    """Perft counts of one position (:meth:`Tools.perft`): ``counts[d - 1]`` at depth d,
     the time each took, the legal moves of the position and the Python that ran them."""
 
     @property

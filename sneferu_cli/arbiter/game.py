@@ -4,16 +4,17 @@
 :class:`~sneferu_cli.game.Game`. It takes agents that are already started (engine handles
 can be reused for many games: ``newgame`` resets them), draws every chance event with
 ``game.sample_outcome(state, random.Random(seed))``, asks the active seat for a whole turn
-and applies it atomically with ``game.apply_move`` (``apply_listed_move`` for a move
+and applies it atomically with ``game.apply_move`` (with ``listed=True`` for a move
 written as listed). A game's own seat set-up (Sneferu's builders) and the record tags
 that say it come from its ``game.record_tags()``. An agent
 that fails (SPEC.md section 7) is retired: it takes no more turns, ranks below every seat
 not retired, and the game goes on for the others. At a simultaneous node every deciding
 seat is asked: the engines at once, each on its own clock (their answers read as they
-come), then any human seat; the sealed moves are applied with ``game.apply_move_of`` and
-recorded together as one turn. A game with hidden information sends each seat only its
-view (``game.view``). The arbiter never waits without a deadline on an engine. A game
-stopped by Ctrl-C (KeyboardInterrupt) raises :class:`GameInterrupted` with the game so far.
+come), then any human seat; the sealed moves are applied with ``game.apply_move``, each
+with its seat, and recorded together as one turn. A game with hidden information sends
+each seat only its view (``game.hidden().view``). The arbiter never waits without a
+deadline on an engine. A game stopped by Ctrl-C (KeyboardInterrupt) raises
+:class:`GameInterrupted` with the game so far.
 """
 
 from __future__ import annotations

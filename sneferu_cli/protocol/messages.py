@@ -434,8 +434,9 @@ def read_arbiter_line(line: str) -> ArbiterMessage:
 
 _FAST = get_game(DEFAULT_GAME).fast_paths()
 _MOVE = (_FAST and _FAST.move_pattern) or r"(?!)"
-"""The default game's move notation as a regular expression (its ``Game.move_pattern``;
-one that matches nothing when it has none, so that every ``move`` goes through Lark)."""
+"""The default game's move notation as a regular expression (``FastPaths.move_pattern``
+of its ``Game.fast_paths()``; one that matches nothing when it has none, so that every
+``move`` goes through Lark)."""
 _ANSWER_RE = re.compile(rf"move +({_MOVE})")
 _FIELD = r"(?!pv\b|string\b)[a-z][a-z0-9_]* +[^ \t]+"
 _INFO_RE = re.compile(rf"info((?: +{_FIELD})*)(?: +pv +({_MOVE}(?: *; *{_MOVE})*)"

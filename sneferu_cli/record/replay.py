@@ -3,7 +3,7 @@
 Replaying goes through the game the header names (:func:`sneferu_cli.game.get_game`):
 it starts from a new game (or the header's starting position) and applies each event in
 order: a chance outcome with ``apply_outcome``, a turn with ``apply_move`` (after checking
-that its seat is the one to move), a simultaneous turn with ``apply_move_of`` for each
+that its seat is the one to move), a simultaneous turn with ``apply_move`` and its seat for each
 seat's move (after checking that its seats are those that decide there), a retire with
 ``state.retire``. A game's own tags (Sneferu's builders and solo score) are read and
 checked through its :class:`~sneferu_cli.game.RecordTags` (``Game.record_tags``).

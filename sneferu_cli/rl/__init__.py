@@ -1,6 +1,7 @@
 """The learning-library bindings (SPEC 16): OpenSpiel (:mod:`.openspiel`) and PettingZoo
 (:mod:`.pettingzoo`), made for every registered game from the game interface's action
-encoding (:meth:`sneferu_cli.game.Game.encoding`). They need the ``rl`` extra
+encoding (:meth:`sneferu_cli.game.Learning.encoding` of the game's
+:meth:`sneferu_cli.game.Game.learning`). They need the ``rl`` extra
 (``pip install 'sneferu[rl]'``)."""
 
 from __future__ import annotations

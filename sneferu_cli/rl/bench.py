@@ -4,9 +4,10 @@ random playouts, in the same run.
 
 A *step* is one decision of a seat: through the game interface a whole move drawn
 uniformly from :meth:`~sneferu_cli.game.Game.legal_moves` and applied with
-``apply_listed_move``; through PettingZoo ``last()`` (the observation and action mask) then
-``step`` with an action id drawn uniformly from the mask; through OpenSpiel the deciding
-seat's ``observation_tensor`` and ``legal_actions`` then ``apply_action``. With a factored
+``apply_move(..., listed=True)``; through PettingZoo ``last()`` (the observation and
+action mask) then ``step`` with an action id drawn uniformly from the mask; through
+OpenSpiel the deciding seat's ``observation_tensor`` and ``legal_actions`` then
+``apply_action``. With a factored
 encoding a move is several steps through the bindings (one per part), so the moves are
 counted too. Chance is drawn by its probabilities on the way (inside the PettingZoo
 environment, as chance actions in OpenSpiel) and is in the time but not counted. The three

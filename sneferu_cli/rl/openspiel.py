@@ -11,7 +11,7 @@ Parameters: ``players`` (the game's smallest count by default, at least 2) and `
 (its first variant by default). With a factored encoding (SPEC 16.1) one move is as many
 decisions of its seat as it has parts, and the observation tensor ends with the parts
 chosen so far. Chance nodes list the game's outcomes with their probabilities as chance
-ids (:meth:`Encoding.outcome_id`); with factored outcomes (``Game.outcome_parts``) one
+ids (:meth:`Encoding.outcome_id`); with factored outcomes (``Learning.outcome_parts``) one
 outcome is as many chance steps as it has parts, each listing the next parts with their
 probabilities given those chosen, and the outcome is applied at its last (no seat sees
 the parts before). A simultaneous node is played sequentially, seat by seat in ascending
@@ -126,7 +126,7 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
         """The deciding seat's decision, made when first asked for and kept until its move
         is applied."""
         self.chance_parts: tuple[str, ...] = ()
-        """The parts chosen so far of the chance node's outcome (``Game.outcome_parts``)."""
+        """The parts chosen so far of the chance node's outcome (``Learning.outcome_parts``)."""
 
     @property
     def state(self) -> Any:
@@ -296,7 +296,7 @@ def spiel_state(game: str, position: str, parts: Sequence[int] = ()) -> SneferuS
     move in parts, applied): for a policy of the bundled ``policy`` engine that searches
     with OpenSpiel (``examples/openspiel_mcts_policy.py``). A view of a game with hidden
     information is read as the game reads views: search a full position drawn from it
-    (``Game.determinize``) instead. The game's NotationError when ``position`` is not one,
+    (``Hidden.determinize``) instead. The game's NotationError when ``position`` is not one,
     ValueError when a part is not legal there."""
     rules = get_game(game)
     state = rules.from_position(position)

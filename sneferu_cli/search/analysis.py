@@ -1,7 +1,7 @@
 """What a search answers: the moves it looked at, best first (no I/O).
 
 Shared by the generic search (:mod:`.generic`) and a game's own search (Sneferu's,
-``Game.search``), and read by :mod:`.report`.
+``Tools.search``), and read by :mod:`.report`.
 """
 
 from __future__ import annotations

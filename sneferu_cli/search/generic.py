@@ -1,7 +1,8 @@
 """Monte Carlo tree search over any game of :mod:`sneferu_cli.game` (no I/O).
 
-A game may keep its own search (``Game.search``: Sneferu's); every other game is searched
-here, through the game interface only, so a new game is searched with no code of its own:
+A game may keep its own search (``Tools.search`` of ``Game.tools()``: Sneferu's); every
+other game is searched here, through the game interface only, so a new game is searched
+with no code of its own:
 
 - a **decision** node holds the legal moves of the seat to decide (``legal_moves``), all
   tried once, then chosen by UCT for that seat (max^n: a node keeps a mean reward for every
@@ -10,7 +11,7 @@ here, through the game interface only, so a new game is searched with no code of
   its own moves: each seat chooses by UCT on them alone, without the others' choices, and
   the joint move leads to a child per joint move met;
 - with **hidden information** the search starts from the searching seat's view and each
-  iteration draws a full state consistent with it (``Game.determinize``, as
+  iteration draws a full state consistent with it (``Hidden.determinize``, as
   information-set MCTS does): the tree is keyed by moves, and at a node only the moves
   legal in the iteration's state are chosen;
 - a **chance** node samples an outcome by its weights (``sample_outcome``) and keeps a
@@ -269,7 +270,7 @@ def search_game(game: Game, state: Any, *, seat: int | None = None, iterations: 
 
     With hidden information the search knows only ``seat``'s view of ``state``: it starts
     from the state the view describes and draws what it hides anew at every iteration
-    (``Game.determinize``). ``iterations``: how many (0: no limit); ``deadline``: a
+    (``Hidden.determinize``). ``iterations``: how many (0: no limit); ``deadline``: a
     ``time.perf_counter()`` value to stop at (None: no limit); at least one of them must
     be given. The same position (or view), seat, ``iterations``, ``seed`` and options (and
     no deadline reached) give the same analysis. ``progress`` is called with the analysis

@@ -8,8 +8,9 @@ EditionError) whose message is the error reply; the session is unchanged by it.
 
 Every game is opened, played, drawn for, ranked, analysed and given edition files through
 :mod:`sneferu_cli.game`; what is Sneferu's alone (its steps, ``builders=``, its turn field,
-chance weights and state document, its own search) comes through the game's optional
-members (``Game.turn_steps``, ``Game.record_tags``, ``Game.search``). Another game's
+chance weights and state document, its own search) comes through the game's
+capabilities (``Game.turn_steps()``, ``Game.record_tags()``, ``Game.tools()``'s
+``search``). Another game's
 moves are single decisions (no ``steps``), its state JSON is a :class:`GameDoc`, its
 ``analyse`` the generic search. A request's ``seat=N`` (SPEC 10.11) shows that seat's view
 (``position``, ``state``, ``show``) and

@@ -27,7 +27,7 @@ __all__ = ["MOVE", "format_move", "parse_move", "parse_outcome"]
 
 _NUMBER = r"(?:0|-?[1-9][0-9]?)"
 MOVE = rf"[1-9] @{_NUMBER},{_NUMBER} r[0-5]"
-"""The move notation as a regular expression (``Game.move_pattern``)."""
+"""The move notation as a regular expression (``FastPaths.move_pattern``)."""
 _MOVE = re.compile(rf"([1-9]) @({_NUMBER}),({_NUMBER}) r([0-5])")
 _OUTCOME = re.compile(r"~(T[A-Za-z0-9]+)")
 

@@ -2,7 +2,7 @@
 
 A Sneferu move is a whole turn, a sequence of steps (SPEC 2.2, 2.7): a stored stone placed
 before the buy, the buy and the placement alone make 420 x 56 x 420 moves, so moves are not
-numbered one by one. They are played in *parts*, one step each (``Game.action_parts``): a
+numbered one by one. They are played in *parts*, one step each (``Learning.action_parts``): a
 move's parts are its steps, the last written with the closing ``done`` that the move
 notation leaves implied (``1.1 BT@1.1`` is ``1.1``, ``BT@1.1 done``); the move ``done``
 (the after-turn phase ended with no step) is the one part ``done``. A step that ends the

@@ -1,6 +1,6 @@
-"""Sneferu's own bench and perft (``Game.rules_bench`` and ``Game.perft``: ``sneferu
-bench`` and ``sneferu bench --perft``): how fast its rules run step by step, and counts
-that pin move generation down.
+"""Sneferu's own bench and perft (``Tools.rules_bench`` and ``Tools.perft`` of its
+``Game.tools()``: ``sneferu bench`` and ``sneferu bench --perft``): how fast its rules
+run step by step, and counts that pin move generation down.
 
 :func:`run_bench` measures complete random games per second (every step drawn uniformly
 from :meth:`~GameState.legal_steps`, every chance event drawn with
