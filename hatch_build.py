@@ -9,16 +9,28 @@ C compiler or Python headers (or with ``SNEFERU_PURE_PYTHON=1``) the wheel is pu
 and this hook prints one line saying so.
 Editable installs (``pip install -e``) always stay pure Python. Nothing is written into
 the source tree: the generated C and the build files live in a temporary folder.
+
+A compiled core is kept in a cache (``$SNEFERU_BUILD_CACHE``, else
+``$XDG_CACHE_HOME/sneferu/mypyc`` or ``~/.cache/sneferu/mypyc``; the three newest builds),
+named by a digest of everything the build depends on (the package's Python files, this
+hook, the Python, mypy and compiler settings, the platform): installing the same tree again, say
+``pip install ".[test]"`` after ``pip install .``, takes the core from there instead of
+compiling it twice. pip shows a build hook's output only with ``-v``, so the hook's lines
+about what it does and how long it took also go to the terminal when there is one.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import os
+import platform
 import shutil
 import sys
+import sysconfig
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +74,7 @@ class MypycBuildHook(BuildHookInterface):
             return
         modules = compiled_modules(Path(self.root))  # a wrong list stops the build
         try:
-            built = compile_core(Path(self.root), modules, Path(self._work))
+            built = cached_core(Path(self.root), modules, Path(self._work))
         except Exception as e:  # no compiler, no headers, no mypyc: the pure build works
             reason = f"{type(e).__name__}: {' '.join(str(e).split())}"[:160]
             note(f"the rules core stays pure Python (mypyc build failed: {reason})")
@@ -103,8 +115,83 @@ def edition_twins(root: Path, work: Path) -> list[tuple[Path, str]]:
 
 
 def note(text: str) -> None:
-    """The hook's one line about the build, on stderr."""
-    print(f"sneferu build: {text}", file=sys.stderr, flush=True)
+    """A line about the build, on stderr and, since pip keeps a build's output to itself
+    unless asked (``-v``), on the terminal when there is one."""
+    line = f"sneferu build: {text}"
+    print(line, file=sys.stderr, flush=True)
+    if sys.stderr.isatty():
+        return
+    try:
+        with open("/dev/tty", "w", encoding="utf-8") as tty:
+            tty.write(f"\n{line}\n")
+    except OSError:  # no terminal (CI, a pipe): stderr is all there is
+        pass
+
+
+def cache_folder() -> Path:
+    """Where compiled cores are kept."""
+    if os.environ.get("SNEFERU_BUILD_CACHE"):
+        return Path(os.environ["SNEFERU_BUILD_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sneferu" / "mypyc"
+
+
+def build_digest(root: Path, modules: list[str]) -> str:
+    """A digest of everything a compiled core depends on."""
+    from importlib.metadata import version
+
+    digest = hashlib.sha256()
+    tools = [f"{name} {version(name)}" for name in
+             ("mypy", "setuptools", "msgspec", "lark", "typing_extensions")]
+    compiler = [f"{name}={os.environ.get(name, '')}" for name in
+                ("CC", "CFLAGS", "LDSHARED", "LDFLAGS", "CPPFLAGS")]
+    for part in (sys.version, platform.machine(), sysconfig.get_platform(),
+                 str(sysconfig.get_config_var("SOABI")), *tools, *compiler, *modules):
+        digest.update(part.encode() + b"\0")
+    for path in [root / "hatch_build.py", *sorted((root / "sneferu_cli").rglob("*.py"))]:
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def cached_core(root: Path, modules: list[str], work: Path) -> list[tuple[Path, str]]:
+    """The compiled core from the cache when this tree's was built before, else compiled
+    in ``work`` and kept in the cache (the three newest builds stay); (built file, its path
+    in the wheel) for each."""
+    cache = cache_folder()
+    kept = cache / build_digest(root, modules)
+    if kept.is_dir():
+        built = [(p, p.relative_to(kept).as_posix()) for p in sorted(kept.rglob("*"))
+                 if p.is_file()]
+        if built:
+            note(f"the compiled rules core of this tree, from the cache {kept}")
+            return built
+    start = time.monotonic()
+    note(f"compiling the rules core with mypyc ({len(modules)} modules; "
+         "about 1 to 5 minutes, longer on a busy machine) ...")
+    built = compile_core(root, modules, work)
+    note(f"compiled the rules core in {time.monotonic() - start:.0f} s")
+    fresh = None
+    try:
+        fresh = Path(tempfile.mkdtemp(prefix=".new-", dir=_made(cache)))
+        for path, target in built:
+            (fresh / target).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, fresh / target)
+        os.replace(fresh, kept)
+        fresh = None
+        builds = sorted((p for p in cache.iterdir() if p.is_dir() and not p.name.startswith(".")),
+                        key=lambda p: p.stat().st_mtime)
+        for old in builds[:-3]:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError:  # a cache that cannot be written: the build needs none
+        if fresh is not None:
+            shutil.rmtree(fresh, ignore_errors=True)
+    return built
+
+
+def _made(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def compile_core(root: Path, modules: list[str], work: Path) -> list[tuple[Path, str]]:

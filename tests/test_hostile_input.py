@@ -203,8 +203,10 @@ def test_serve_files_refuses_a_folder_swapped_for_a_link_while_it_reads(tmp_path
         swapper.wait()
     replies = [r for r in out.stdout.split("\n\n") if r]
     assert len(replies) == 3000
-    read = [r for r in replies if r.startswith("=")]
-    assert set(read) == {inside.stdout.rstrip("\n")}, set(read) - {inside.stdout}
+    # On a busy machine the swapper may win every race, or lose every one: what must hold
+    # whatever the timing is that every record read is the one inside.
+    read = {r for r in replies if r.startswith("=")}
+    assert read <= {inside.stdout.rstrip("\n")}, read - {inside.stdout}
     # Each refusal is the kernel's word for the swap it met (a link not followed, a name
     # gone mid-rename; "Invalid argument" too, met once in a CI run on 2026-11-25), or
     # the server's check of the resolved path. What matters: nothing outside is read.

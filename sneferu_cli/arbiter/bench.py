@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..bench import INTERFACE_GAMES, Figure
+from ..bench import INTERFACE_GAMES, Figure, core_build_of
 from ..game import Game, get_game, unnamed
 from ..record.model import Event, GameRecord, Simultaneous, seat_turns, turn_count
 from ..words import plural
@@ -48,6 +48,7 @@ from .engine import Engine, OptionSetting, refuse_other_games, seat_options
 from .game import TimeControl, play_game
 
 __all__ = [
+    "MOVETIME",
     "SimultaneousFigure",
     "SpeedFigure",
     "bench_report",
@@ -223,6 +224,11 @@ def pipe_round_trip(count: int = ROUND_TRIPS, *, file_objects: bool = False) -> 
     ``os.write`` / ``os.read`` on the pipes and nothing else, or with ``file_objects``
     through Python's file objects (``write``, ``flush``, ``readline``), the way a simple
     Python program talks to a process."""
+    return statistics.median(pipe_round_trips(count, file_objects=file_objects))
+
+
+def pipe_round_trips(count: int = ROUND_TRIPS, *, file_objects: bool = False) -> list[float]:
+    """Each of ``count`` round trips of :func:`pipe_round_trip`, in microseconds."""
     cat = shutil.which("cat")
     if cat is None:
         raise OSError("no 'cat' on the PATH to measure a pipe round trip with")
@@ -250,7 +256,42 @@ def pipe_round_trip(count: int = ROUND_TRIPS, *, file_objects: bool = False) -> 
         proc.wait()
         proc.stdin.close()
         proc.stdout.close()
-    return statistics.median(times) * 1e6
+    return [t * 1e6 for t in times]
+
+
+def spread(samples: Sequence[float]) -> str:
+    """The 10th and 90th percentiles of ``samples`` (microseconds), as a reader comparing
+    two runs needs them beside a median."""
+    tenths = statistics.quantiles(samples, n=10)
+    return f"{tenths[0]:,.1f} to {tenths[-1]:,.1f} µs"
+
+
+def pure_warning(game: Game, players: int, edition: Any) -> list[str]:
+    """A line saying the figures are the pure Python build's, when they are."""
+    if core_build_of(game.new_game(players, edition=edition)) != "pure Python":
+        return []
+    return ["the rules core is pure Python here: a move costs the arbiter 2 to 4 times the "
+            "compiled build's (pip install . compiles it where a C compiler and the Python "
+            "headers are)"]
+
+
+def machine_line() -> str:
+    """What a figure depends on besides the code and the load: the CPU and the cores this
+    process may run on."""
+    model = "CPU model unknown"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    cores = os.cpu_count() or 1
+    allowed = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    pinned = (f"pinned to CPU {','.join(map(str, allowed))}"
+              if allowed and len(allowed) < cores else "not pinned")
+    return f"machine: {model}, {cores} cores, {pinned}"
 
 
 def instant_engine(folder: Path) -> tuple[list[str], str]:
@@ -271,6 +312,11 @@ def instant_engine(folder: Path) -> tuple[list[str], str]:
             "engines/instant.py (no C compiler found)")
 
 
+MOVETIME = 60_000
+"""The bench's movetime (ms). Its engines answer at once: the time only keeps a machine
+that stalls an engine for a moment from retiring it."""
+
+
 @dataclass(frozen=True)
 class SpeedFigure:
     """One figure of ``sneferu bench``: ``count`` things in ``seconds`` (wall clock), and
@@ -280,6 +326,7 @@ class SpeedFigure:
     count: int
     seconds: float
     cpu: float | None = None
+    spread: str | None = None
 
     @property
     def micros(self) -> float:
@@ -307,7 +354,7 @@ def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, setup: st
             raise OSError(str(e)) from None
         cpu = time.process_time()
         records, wall = _play(engines, games, seed, setup, edition,
-                              TimeControl(movetime=1000), game)
+                              TimeControl(movetime=MOVETIME), game)
         cpu = time.process_time() - cpu
     finally:
         Engine.quit_all(engines)
@@ -330,7 +377,8 @@ def speed_figures(rules: Sequence[Figure], players: int, setup: str | None,
     :func:`~sneferu_cli.bench.run_game_bench`, measured in the same run). Also says which
     instant engine was used."""
     game = game or get_game()
-    floor = pipe_round_trip()
+    trips = pipe_round_trips()
+    floor = statistics.median(trips)
     buffered = pipe_round_trip(file_objects=True)
     with tempfile.TemporaryDirectory() as tmp:
         instant, which = instant_engine(Path(tmp))
@@ -343,7 +391,7 @@ def speed_figures(rules: Sequence[Figure], players: int, setup: str | None,
     steps = next(f for f in rules if f.row is not None)  # the rules' listing (Figure.row)
     what = steps.row or steps.what
     figures = [SpeedFigure("pipe round trip (Python <-> cat)", ROUND_TRIPS,
-                           floor * ROUND_TRIPS / 1e6),
+                           floor * ROUND_TRIPS / 1e6, spread=spread(trips)),
                SpeedFigure("pipe round trip (file objects)", ROUND_TRIPS,
                            buffered * ROUND_TRIPS / 1e6),
                SpeedFigure("move, legal-move engines (instant)", *listed),
@@ -364,16 +412,20 @@ def speed_report(rules: Sequence[Figure], players: int, setup: str | None,
                                    game)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     of = "" if game is None or unnamed(game.name) else f"{game.title}, "
+    floor = figures[0]
     lines = [f"engines: {of}{players} seats, {engine_games} games from seed {seed}, "
-             f"movetime 1000; load average {load:.2f} on {os.cpu_count()} cores",
+             f"movetime {MOVETIME}; load average {load:.2f} on {os.cpu_count()} cores",
+             machine_line(),
              f"legal-move engine: {which}; own-rules engine: random (Python)",
+             f"floor: median {floor.micros:,.1f} µs of {floor.count:,} round trips, "
+             f"10th to 90th percentile {floor.spread}",
+             *pure_warning(game or get_game(), players, edition),
              f"{'figure':<38}{'per second':>12}{'time each':>14}{'x floor':>10}"
              f"{'arbiter CPU':>14}"]
-    floor = figures[0].micros
     for f in figures:
         cpu = "" if f.cpu is None else f"{f.cpu / f.count * 1e6:>11,.1f} µs"
         lines.append(f"{f.what:<38}{1e6 / f.micros:>12,.0f}{f.micros:>11,.1f} µs"
-                     f"{f.micros / floor:>10,.1f}{cpu}")
+                     f"{f.micros / floor.micros:>10,.1f}{cpu}")
     return "\n".join(lines)
 
 
@@ -442,7 +494,7 @@ def simultaneous_figures(game: Game, players: int, games: int, seed: int, editio
                         last = now
 
                     record = play_game(engines, seed=seed + g, edition=edition, game=game,
-                                       time_control=TimeControl(movetime=1000 + think),
+                                       time_control=TimeControl(movetime=MOVETIME + think),
                                        on_event=timed, at_once=at_once)
                     if record.header.faults:
                         f = record.header.faults[0]

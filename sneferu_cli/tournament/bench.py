@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..arbiter.bench import instant_engine, pipe_round_trip
+from ..arbiter.bench import MOVETIME, instant_engine, pipe_round_trip
 from ..record.jsonl import read_any
 from ..record.model import turn_count
 from ..record.text import decode_records
@@ -126,11 +126,11 @@ def engine_games_command(engine: Sequence[str], *, game: str, seats: int, deals:
                          edition: str | None = None) -> list[str]:
     """The ``sneferu tournament -j 1`` command of ``seats`` copies of ``engine`` at one
     table (named a, b, c, ...; every seating, ``deals`` deals: ``seats * deals`` games,
-    one seat alone: ``deals`` solo games), movetime 1000 ms, run by this interpreter."""
+    one seat alone: ``deals`` solo games), the bench's movetime, run by this interpreter."""
     command = " ".join(engine)
     argv = [sys.executable, "-m", "sneferu_cli", "tournament", "--game", game,
             "--seats", str(seats), "--deals", str(deals), "--seed", str(seed),
-            "--movetime", "1000", "-j", "1", "--records", records]
+            "--movetime", str(MOVETIME), "-j", "1", "--records", records]
     for name in "abcd"[:seats]:
         argv += ["--engine", f"name={name} command={command}"]
     if setup is not None:

@@ -111,7 +111,7 @@ def _read(text: str) -> object:
         return f"ValueError {e}"
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(mutated())
 @example("standard standard ? - 1 - -,1,1.?,-,-,- setup")
 @example("standard standard A - 1 - -,1,1.1,-,-,- setup")
