@@ -473,8 +473,9 @@ class SilverGoldState:
         cards = self.play[seat]
         marks = self.marks
         # The mains of each card that its marks allow (numbers in its Mains), and whether
-        # one of them owes bonus marks or completes its card: without any, no two texts
-        # mark the same cells, so no two leave the same result.
+        # one of them owes bonus marks or two complete the card: without either, no two
+        # texts leave the same result (they mark different cells, and at most one of
+        # them makes the card leave play with its marks).
         tables: list[Mains] = []
         picks: list[list[int]] = []
         owing = finals is not None or options is not None
@@ -482,17 +483,25 @@ class SilverGoldState:
             mains = t.mains_of(p, card)
             m = marks[card]
             need = spread(m) if m else 1 << t.entrance[card]
-            merge = t.cross[card] | 1 << t.tomb[card]
+            cross = t.cross[card]
+            tomb = 1 << t.tomb[card]
             masks = mains.masks
             picked: list[int] = []
+            completing = 0
             for i in range(mains.places):
                 mask = masks[i]
                 if not mask & m and mask & need:
                     picked.append(i)
-                    if mask & merge:
+                    if mask & cross:
                         owing = True
+                    if mask & tomb:
+                        completing += 1
             single = need & ~(t.walls[card] | m)
-            if single & merge:
+            if single & cross:
+                owing = True
+            if single & tomb:
+                completing += 1
+            if completing > 1:  # two markings that complete the card may leave one result
                 owing = True
             while single:
                 low = single & -single
@@ -510,18 +519,23 @@ class SilverGoldState:
         ms = [marks[c] for c in cards]
         base = marks_key(ms)
         skulls = self.skulls[seat]
+        top = CELLS * len(cards)
+        tombs = 0  # a result with none of these is its marks and skulls (result_key)
+        for j, card in enumerate(cards):
+            tombs |= 1 << t.tomb[card] + CELLS * j
         for j, card in enumerate(cards):
             m = ms[j]
             cross = t.cross[card]
             shift = CELLS * j
             mains = tables[j]
+            dark = t.skull[card] | t.potion[card]
             for i in picks[j]:
                 mask = mains.masks[i]
                 owed = (mask & cross).bit_count()
                 key = base | mask << shift
-                s = t.skulls_after(card, mask, skulls)
+                s = t.skulls_after(card, mask, skulls) if mask & dark else skulls
                 if owed == 0:
-                    key = self.result_key(seat, key, s)
+                    key = self.result_key(seat, key, s) if key & tombs else key | s << top
                     if key not in seen:
                         seen.add(key)
                         texts.append(mains.texts[i])
@@ -532,7 +546,7 @@ class SilverGoldState:
                     continue
                 ms[j] = m | mask
                 found: list[tuple[tuple[tuple[int, int], ...], int]] = []
-                self._bonus(seat, ms, key, s, owed, [], found, set())
+                self._bonus(seat, ms, key, s, owed, [], found, set(), tombs)
                 ms[j] = m
                 for bonus, key in found:
                     if key not in seen:
@@ -583,15 +597,17 @@ class SilverGoldState:
 
     def _bonus(self, seat: int, ms: list[int], key: int, skulls: int,
                owed: int, path: list[tuple[int, int]],
-               out: list[tuple[tuple[tuple[int, int], ...], int]], seen: set[int]) -> None:
+               out: list[tuple[tuple[tuple[int, int], ...], int]], seen: set[int],
+               tombs: int) -> None:
         """Depth first, in the order of G26: every sequence of bonus marks that settles
         ``owed`` marks (5.5, G10-G12), by card number, row and column, each result once
         (:meth:`result_key` of the marks left, ``key`` is :func:`marks_key` of ``ms``,
         and of ``skulls``) with the first sequence that leads to it. Two
         prefixes that leave the same result and marks owed have the same completions (a
         completed card takes no more marks, G11), so the later one is not searched
-        again."""
-        done = self.result_key(seat, key, skulls)
+        again. ``tombs``: the tombs of the cards in play, placed as in ``key``."""
+        top = CELLS * len(ms)
+        done = self.result_key(seat, key, skulls) if key & tombs else key | skulls << top
         if done << 5 | owed in seen:  # owed is at most a pattern's size: below 32
             return
         seen.add(done << 5 | owed)
@@ -609,21 +625,23 @@ class SilverGoldState:
             front = (spread(m) if m else 1 << t.entrance[card]) & ~blocked
             cross = t.cross[card]
             shift = CELLS * j
+            dark = t.skull[card] | t.potion[card]
             while front:
                 low = front & -front
                 front ^= low
                 k = low.bit_length() - 1
                 left = owed - 1 + (cross >> k & 1)
-                s = t.skulls_after(card, low, skulls)
+                s = t.skulls_after(card, low, skulls) if low & dark else skulls
                 if left == 0:  # the last mark owed: what the call for it would do, at once
-                    done = self.result_key(seat, key | low << shift, s)
+                    done = key | low << shift
+                    done = self.result_key(seat, done, s) if done & tombs else done | s << top
                     if done << 5 not in seen:
                         seen.add(done << 5)
                         out.append(((*path, (card, k)), done))
                     continue
                 ms[j] = m | low
                 path.append((card, k))
-                self._bonus(seat, ms, key | low << shift, s, left, path, out, seen)
+                self._bonus(seat, ms, key | low << shift, s, left, path, out, seen, tombs)
                 path.pop()
             ms[j] = m
 
