@@ -655,8 +655,9 @@ class SilverGoldState:
                 raise SilverGoldIllegal("set-up: keep two of your dealt cards (keep A B)")
             dealt = self.dealt[seat]
             if move.a == move.b or move.a not in dealt or move.b not in dealt:
-                raise SilverGoldIllegal(f"keep: two different cards of your deal "
-                                        f"{' '.join(map(str, dealt))}")
+                # The deal is the seat's own: the reason, which a record may show, names
+                # none of its cards (G22).
+                raise SilverGoldIllegal("keep: two different cards of your four dealt (3.3)")
             return str(move)
         if self.phase == TAKING:
             if not isinstance(move, Take):
