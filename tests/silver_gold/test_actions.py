@@ -1,8 +1,8 @@
 """Silver & Gold Pyramids' action encoding and observation (SPEC 16.1, issue 18 item 1):
 the counts per set-up, named ids, the parts of a move and their prefix-freeness, the
 completeness of the action names (every part of every legal move over random games has an
-id) and their exactness (every name is a part of a listed legal move in a position built
-for it), the chance ids (a deal card by card: the closed form of the parts' probabilities
+id) and their exactness (every name is a part of a legal move in a position built for it,
+listed or the same move as a listed one, G26), the chance ids (a deal card by card: the closed form of the parts' probabilities
 against the default), the game-length bound, a hand-built position's observation and
 an observation that never shows another seat's deal or sealed move (G21, G22)."""
 
