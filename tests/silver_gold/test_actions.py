@@ -2,9 +2,10 @@
 the counts per set-up, named ids, the parts of a move and their prefix-freeness, the
 completeness of the action names (every part of every legal move over random games has an
 id) and their exactness (every name is a part of a legal move in a position built for it,
-listed or the same move as a listed one, G26), the chance ids (a deal card by card: the closed form of the parts' probabilities
-against the default), the game-length bound, a hand-built position's observation and
-an observation that never shows another seat's deal or sealed move (G21, G22)."""
+listed or the same move as a listed one, G26), the chance ids (a deal card by card: the
+closed form of the parts' probabilities against the default), the game-length bound, a
+hand-built position's observation and an observation that never shows another seat's
+deal or sealed move (G21, G22)."""
 
 from __future__ import annotations
 
