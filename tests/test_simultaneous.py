@@ -270,7 +270,8 @@ FAULTS = [
     # mode, fault kind, detail
     ("crash", "crash", r"exited with code 3; stderr: misbehaving: crash"),
     ("hang-move", "timeout", r"no move within 300 ms \(\+200 ms margin\)"),
-    ("illegal", "illegal", r"bid 99: bid 99: not a legal move of seat 2"),
+    # A refused sealed move is not quoted (SPEC 7.2): only the game's reason.
+    ("illegal", "illegal", r"^bid 99: not a legal move of seat 2$"),
     ("flood", "flood", r"a line longer than 65536 bytes"),
     ("garbage", "malformed", r"'bestmove'"),
     ("eof", "eof", r"closed its output but is still running"),

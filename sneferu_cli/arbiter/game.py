@@ -339,7 +339,11 @@ class _Match:
         try:
             text = request.apply(answer.move)  # a listed move unchecked: no undo copies
         except ValueError as e:  # NotationError or the game's illegal move
-            self._retire(seat, EngineFault("illegal", f"{answer.move}: {e}"))
+            # A sealed move is shown only when it takes effect (a refused one never does):
+            # the detail, written in the record and the result, gives only why.
+            sealed = self.game.hidden() is not None and self.game.is_simultaneous(self.state)
+            self._retire(seat, EngineFault("illegal", str(e) if sealed
+                                           else f"{answer.move}: {e}"))
             return None
         tc = self.tcs[seat]
         if self.agents[seat].timed and tc.base is not None:

@@ -12,6 +12,8 @@ sleep         sleeps N ms before every answer (an engine that takes real time)
 crash         exits with code 3 at its N-th move request (default 1)
 hang-move     never answers its N-th move request
 illegal       answers ``bid 99`` to its N-th move request
+twice         answers its first listed move's first two words, then its second word again
+              (``keep 12 12``: one card twice) to its N-th move request
 flood         writes 3 MB without a newline at its N-th move request
 garbage       answers a line the grammar rejects (``bestmove e2e4``) to its N-th move request
 eof           closes its output at its N-th move request and keeps running
@@ -66,6 +68,9 @@ class SealedPlayer(Bot):
                 time.sleep(30)
             if MODE == "illegal":
                 return "bid 99"
+            if MODE == "twice":
+                words = go.legal[0].split(" ")
+                return " ".join([*words[:2], words[1]])
             if MODE == "garbage":
                 print("bestmove e2e4", flush=True)
                 time.sleep(30)

@@ -4,7 +4,8 @@
   read from their masks, texts from the ones the tables keep, results told apart by one
   number) is the plain listing of ``reference.py`` (every placement scanned, each text
   written by ``mark_text``, results as tuples): the same texts in the same order, the same
-  options and the same marks left, at every seat of every step 2 of random games;
+  options and the same results (counters and marks) left, at every seat of every step 2
+  of random games;
 - ``sample_outcome`` (only the outcome drawn written) draws the outcome that ``randrange``
   over the total of ``chance_weights()``, walked in order, falls on, taking the same draws;
 - ``apply_listed_move_of`` reads a listed text's value once per process and keeps it: the
@@ -43,7 +44,8 @@ def test_the_marking_listing_is_the_plain_one(players, seed):
             assert state.mark_options(seat) == [option for option, _ in plain]
             finals: list[int] = []
             state._marking(seat, finals)
-            assert finals == [marks_key(list(marks)) for _, marks in plain]
+            assert finals == [state.result_key(seat, marks_key(list(marks)), skulls)
+                              for _, (skulls, *marks) in plain]
             bonus += sum(1 for option, _ in plain if option[3])
         seat = rng.choice(seats)
         GAME.apply_move(state, rng.choice(GAME.legal_moves(state, seat)), seat, listed=True)

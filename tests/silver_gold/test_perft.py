@@ -62,13 +62,13 @@ GOLDEN = [
      "pts:- sealed:10:c2 | 2: 4[a1,b1,c1,a2] 5[a1,b1,a2,b2,a3,b3,c3] R2 G1 F:---- S0 done:- "
      "pts:- sealed:5:a4 | 3: 6[a1,a2,b2,c2,a3,c3,d3] 30[a1,a2,b2,b3,a4,b4] R1 G1 F:---- S0 "
      "done:- pts:-", [21, 42, 567]),
-    # Round 2's last turn, four seats: seat 1 has sealed; seat 2 has 9 moves, seat 3 23.
-    (4, 3, 60, "sgp-recon-1 r2.7 mark exp:T4,I3,V3,I3,D2,V3,L4 offer:29,34,36,40 deck:33 | "
-     "1: 9[a1,b1,d1,e1,b2,c2,d2,e2,b3,c3,d3,b4,c4,d4,c5] 35[a1,c1,d1,a2,b2,c2,a3,b3,c3,e3,c4,"
-     "d4,e4,c5] R2 G2 F:---- S2 done:- pts:- sealed:9:a3 | 2: 30[a1,a2,b2,c2,c3,c4,d4] "
-     "43[a1,b1,c1,c2,d2,c3,d3,e3,d4] R3 G4 F:---- S1 done:45 pts:- | 3: 5[a1,b1,b2,b3,c3,d3] "
-     "8[a1,b1,c1,a2,a3] R3 G2 F:---- S4 done:46 pts:- | 4: 12[] 48[a1,a2,a3,a4,b4,c4,c5] R1 "
-     "G4 F:xx-- S2 done:21 pts:-", [9, 207, 2070]),
+    # Round 2's last turn, four seats, none sealed yet: seat 1 has 8 moves, seat 2 10.
+    (4, 3, 60, "sgp-recon-1 r2.7 mark exp:V3,L4,O4,D2,I3,I3,V3 offer:3,18,34,40 deck:32 | "
+     "1: 9[a1,b1,d1,e1,b2,c2,d2,e2,a3,b3,d3,e3,b4,d4] 35[a1,b1,c1,d1,a2,b2,c2,d2,e2,a3,b3,"
+     "c3,e3,c4,d4,e4,d5] R2 G3 F:---- S2 done:- pts:- | 2: 12[a1,b1,a2,b2,b3] 39[a1] R3 G3 "
+     "F:---- S3 done:43,45 pts:- | 3: 5[a1] 14[] R2 G2 F:-x-- S3 done:46 pts:- | 4: "
+     "29[a1,b1,c1,a2,c2] 48[a1,b1,c1,a2,c2,d2,d3,e3,d4] R1 G3 F:x--- S3 done:21 pts:-",
+     [8, 80, 800]),
 ]
 
 

@@ -252,3 +252,56 @@ def _check_flow(state: AkropolisState) -> None:
         state.over = True
     elif state.retired[state.seat]:
         raise NotationError(f"position: seat {state.seat + 1} is to move but retired")
+    _check_turns(state, [len(c.tiles) for c in state.cities])
+
+
+def _check_turns(state: AkropolisState, counts: list[int]) -> None:
+    """The chief architect, the seat to move and each city's placements fit the turns taken
+    (4.5, 6; A1, A12): seat 1 is the first chief architect and the token passes at each
+    refill; turns go clockwise from seat 1, a retired seat's skipped. ``counts``: the
+    placements of each seat."""
+    n = state.players
+    turns = sum(counts)
+    # Every set-up or refill draw made or to come: n + 2, then n + 1 per refill.
+    refills = (len(state.tables.tile_set(n, state.all_tiles)) - len(state.undrawn)
+               + state.to_draw - n - 2) // (n + 1)
+    if state.chief != refills % n:
+        raise NotationError(f"position: chief architect {state.chief + 1}, but after "
+                            f"{refills} refill(s) it is seat {refills % n + 1} (A1, A12)")
+    if all(state.retired):
+        return
+    seat = state.seat
+    if state.over:  # the seat named is the one that played the last turn
+        if any(state.retired):
+            return  # a seat retired once the game was over may have moved it on
+        if turns and seat != (turns - 1) % n:
+            raise NotationError(f"position: seat {seat + 1} named as the last to move, but "
+                                f"the last of {turns} turns was seat {(turns - 1) % n + 1}'s "
+                                "(turns go clockwise from seat 1, A12)")
+        return
+    if not any(state.retired):
+        if seat != turns % n:
+            raise NotationError(f"position: seat {seat + 1} is to move, but after {turns} "
+                                f"turn(s) it is seat {turns % n + 1}'s turn (turns go "
+                                "clockwise from seat 1, A1, A12)")
+        for s in range(n):
+            if counts[s] != (turns - s + n - 1) // n:
+                raise NotationError(f"position: seat {s + 1} has {counts[s]} placements, but "
+                                    f"after {turns} turn(s) it has had "
+                                    f"{(turns - s + n - 1) // n} (turns go clockwise from "
+                                    "seat 1, A12)")
+        return
+    # Turns go round the seats still playing in seat order: those before the seat to move
+    # have had one more turn than it, those after it as many (A12).
+    low = counts[seat]
+    for s in range(n):
+        want = low + 1 if s < seat else low
+        if not state.retired[s] and counts[s] != want:
+            raise NotationError(f"position: seat {s + 1} has {counts[s]} placements, but seat "
+                                f"{seat + 1}, to move, has had {low} turn(s), so seat {s + 1} "
+                                f"has had {want} (turns go clockwise among the seats still "
+                                "playing, A12)")
+    for s in range(n):
+        if state.retired[s] and counts[s] > low + 1:
+            raise NotationError(f"position: retired seat {s + 1} has {counts[s]} placements, "
+                                f"more than the {low + 1} turns any seat has had (A12)")

@@ -29,7 +29,10 @@ most 2) made on the seat's other card, and any pattern can be the current one at
 of a round (G24). A bonus mark on card ``C`` is owed by a red cross marked in the same
 move on the seat's other card, which can be any card with a cross. Both directions are
 tested: every part of every legal move over random games has an id, and each id is a part
-of a listed legal move in a position built for it (``tests/silver_gold/test_actions.py``).
+of a legal move in a position built for it, listed, or, for a main marking that completes
+its card, the same move as a listed one (G26: a completed card leaves play with its
+marks, so another marking of its tomb that moves the counters alike leaves the same
+state; ``tests/silver_gold/test_actions.py``).
 
 Chance outcomes are factored too (:func:`outcome_parts`): a deal ``~deal:5,18,22,47`` (one of
 194 580 at the first deal) is given as its cards in ascending order, the parts

@@ -100,7 +100,7 @@ def spread(mask: int) -> int:
 
 def marks_key(ms: list[int]) -> int:
     """The marks of a seat's cards in play as one number: those of the *j*-th card in bits
-    ``CELLS * j`` on (a listing tells its moves' results apart by it, G26)."""
+    ``CELLS * j`` on."""
     key = 0
     for j in range(len(ms) - 1, -1, -1):
         key = key << CELLS | ms[j]
@@ -204,6 +204,17 @@ class Tables:
     def pattern(self, code: str) -> int:
         """The index of the pattern ``code``; -1 when the edition has none."""
         return self.codes.index(code) if code in self.codes else -1
+
+    def skulls_after(self, card: int, cells: int, skulls: int) -> int:
+        """The skull counter after one marking of ``cells`` on ``card`` from ``skulls``:
+        its skulls added, then its potions erasing two each (5.4, G6, G7)."""
+        n = (cells & self.skull[card]).bit_count()
+        if n:
+            skulls = min(self.skull_cap, skulls + n)
+        n = (cells & self.potion[card]).bit_count()
+        if n:
+            skulls = max(0, skulls - 2 * n)
+        return skulls
 
     def penalty(self, skulls: int) -> int:
         """The skull penalty for ``skulls`` marked (2.5, G7)."""
@@ -442,10 +453,11 @@ class SilverGoldState:
     def mark_options(self, seat: int
                      ) -> list[tuple[str, int, int, tuple[tuple[int, int], ...]]]:
         """Every legal step-2 move of ``seat``: (text, card, main mask, bonus marks), each
-        set of marked cells once (G26). Order: cards ascending; on each, the pattern
-        placements by their sorted cells, then the single cells (5.2, 5.3); each with its
-        bonus-mark completions in the order of G26 (so with their first legal order); a move
-        marking the same cells as one listed before it is left out."""
+        result once (G26: the marks and counters a move leaves, :meth:`result_key`). Order:
+        cards ascending; on each, the pattern placements by their sorted cells, then the
+        single cells (5.2, 5.3); each with its bonus-mark sequences by card number, row and
+        column; a move that leaves the same result as one listed before it is left out (so
+        each result comes with its first text in the order of G26)."""
         options: list[tuple[str, int, int, tuple[tuple[int, int], ...]]] = []
         self._marking(seat, None, options)
         return options
@@ -454,14 +466,16 @@ class SilverGoldState:
                  options: list[tuple[str, int, int, tuple[tuple[int, int], ...]]] | None
                  = None) -> list[str]:
         """The texts of :meth:`mark_options`, taken from the cards' :class:`Mains`; with
-        ``finals``, each text's marks left (:func:`marks_key`) appended to it, with
+        ``finals``, each text's result (:meth:`result_key`) appended to it, with
         ``options``, each option."""
         t = self.tables
         p = self.pattern()
         cards = self.play[seat]
         marks = self.marks
         # The mains of each card that its marks allow (numbers in its Mains), and whether
-        # one of them owes bonus marks: without any, no two texts mark the same cells.
+        # one of them owes bonus marks or two complete the card: without either, no two
+        # texts leave the same result (they mark different cells, and at most one of
+        # them makes the card leave play with its marks).
         tables: list[Mains] = []
         picks: list[list[int]] = []
         owing = finals is not None or options is not None
@@ -470,16 +484,24 @@ class SilverGoldState:
             m = marks[card]
             need = spread(m) if m else 1 << t.entrance[card]
             cross = t.cross[card]
+            tomb = 1 << t.tomb[card]
             masks = mains.masks
             picked: list[int] = []
+            completing = 0
             for i in range(mains.places):
                 mask = masks[i]
                 if not mask & m and mask & need:
                     picked.append(i)
                     if mask & cross:
                         owing = True
+                    if mask & tomb:
+                        completing += 1
             single = need & ~(t.walls[card] | m)
             if single & cross:
+                owing = True
+            if single & tomb:
+                completing += 1
+            if completing > 1:  # two markings that complete the card may leave one result
                 owing = True
             while single:
                 low = single & -single
@@ -496,16 +518,24 @@ class SilverGoldState:
         seen: set[int] = set()
         ms = [marks[c] for c in cards]
         base = marks_key(ms)
+        skulls = self.skulls[seat]
+        top = CELLS * len(cards)
+        tombs = 0  # a result with none of these is its marks and skulls (result_key)
+        for j, card in enumerate(cards):
+            tombs |= 1 << t.tomb[card] + CELLS * j
         for j, card in enumerate(cards):
             m = ms[j]
             cross = t.cross[card]
             shift = CELLS * j
             mains = tables[j]
+            dark = t.skull[card] | t.potion[card]
             for i in picks[j]:
                 mask = mains.masks[i]
                 owed = (mask & cross).bit_count()
                 key = base | mask << shift
+                s = t.skulls_after(card, mask, skulls) if mask & dark else skulls
                 if owed == 0:
+                    key = self.result_key(seat, key, s) if key & tombs else key | s << top
                     if key not in seen:
                         seen.add(key)
                         texts.append(mains.texts[i])
@@ -516,7 +546,7 @@ class SilverGoldState:
                     continue
                 ms[j] = m | mask
                 found: list[tuple[tuple[tuple[int, int], ...], int]] = []
-                self._bonus(cards, ms, key, owed, [], found, set())
+                self._bonus(seat, ms, key, s, owed, [], found, set(), tombs)
                 ms[j] = m
                 for bonus, key in found:
                     if key not in seen:
@@ -530,23 +560,62 @@ class SilverGoldState:
                             options.append((text, card, mask, bonus))
         return texts
 
+    def result_key(self, seat: int, key: int, skulls: int) -> int:
+        """What a step-2 move of ``seat`` leaves as one number (a listing tells its moves'
+        results apart by it, G26), from the marks it leaves on the seat's cards in play
+        (``key``, :func:`marks_key`) and the skull counter: the marks, and above them the
+        skull counter. The rest of the result follows from these: gems and torches only
+        add (G8, G9), and a card is complete when its tomb is marked (5.6); only the skull
+        counter depends on the order of skulls and potions (G6, G7). A completed card
+        leaves play with its marks, so which of its cells were marked is no part of the
+        result: its marks are cut to its tomb, and the gem counters and torch boxes, which
+        those marks no longer tell, are placed above the skulls."""
+        t = self.tables
+        cards = self.play[seat]
+        top = CELLS * len(cards)
+        cut = key
+        for j, card in enumerate(cards):
+            tomb = 1 << t.tomb[card] + CELLS * j
+            if key & tomb:
+                cut = cut & ~(FULL << CELLS * j) | tomb
+        if cut == key:  # no card completed
+            return key | skulls << top
+        red = green = torch = 0
+        for j, card in enumerate(cards):
+            new = key >> CELLS * j & ~self.marks[card] & FULL
+            red += (new & t.red[card]).bit_count()
+            green += (new & t.green[card]).bit_count()
+            torch |= new & t.torch[card]
+        torches = self.torches[seat] | (1 << self.round - 1 if torch else 0)
+        counters = (min(GEMS, self.red[seat] + red) | min(GEMS, self.green[seat] + green) << 4
+                    | torches << 8)
+        return cut | (counters | skulls << 12) << top
+
     def _open(self, card: int, m: int) -> bool:
         """Whether a card with marks ``m`` is still in play (its tomb not marked, G11)."""
         return not m >> self.tables.tomb[card] & 1
 
-    def _bonus(self, cards: list[int], ms: list[int], key: int, owed: int,
-               path: list[tuple[int, int]],
-               out: list[tuple[tuple[tuple[int, int], ...], int]], seen: set[int]) -> None:
-        """Depth first, in the order of G26: every set of bonus marks that settles ``owed``
-        marks (5.5, G10-G12), each once, by its first legal order, with the marks left
-        (``key``, :func:`marks_key` of ``ms``)."""
-        if key << 5 | owed in seen:  # owed is at most a pattern's size: below 32
+    def _bonus(self, seat: int, ms: list[int], key: int, skulls: int,
+               owed: int, path: list[tuple[int, int]],
+               out: list[tuple[tuple[tuple[int, int], ...], int]], seen: set[int],
+               tombs: int) -> None:
+        """Depth first, in the order of G26: every sequence of bonus marks that settles
+        ``owed`` marks (5.5, G10-G12), by card number, row and column, each result once
+        (:meth:`result_key` of the marks left, ``key`` is :func:`marks_key` of ``ms``,
+        and of ``skulls``) with the first sequence that leads to it. Two
+        prefixes that leave the same result and marks owed have the same completions (a
+        completed card takes no more marks, G11), so the later one is not searched
+        again. ``tombs``: the tombs of the cards in play, placed as in ``key``."""
+        top = CELLS * len(ms)
+        done = self.result_key(seat, key, skulls) if key & tombs else key | skulls << top
+        if done << 5 | owed in seen:  # owed is at most a pattern's size: below 32
             return
-        seen.add(key << 5 | owed)
+        seen.add(done << 5 | owed)
         t = self.tables
         tomb = t.tomb
+        cards = self.play[seat]
         if owed == 0 or all(ms[j] >> tomb[card] & 1 for j, card in enumerate(cards)):
-            out.append((tuple(path), key))  # all owed marks made, or they lapse (G12)
+            out.append((tuple(path), done))  # all owed marks made, or they lapse (G12)
             return
         for j, card in enumerate(cards):
             m = ms[j]
@@ -556,20 +625,23 @@ class SilverGoldState:
             front = (spread(m) if m else 1 << t.entrance[card]) & ~blocked
             cross = t.cross[card]
             shift = CELLS * j
+            dark = t.skull[card] | t.potion[card]
             while front:
                 low = front & -front
                 front ^= low
                 k = low.bit_length() - 1
                 left = owed - 1 + (cross >> k & 1)
+                s = t.skulls_after(card, low, skulls) if low & dark else skulls
                 if left == 0:  # the last mark owed: what the call for it would do, at once
                     done = key | low << shift
+                    done = self.result_key(seat, done, s) if done & tombs else done | s << top
                     if done << 5 not in seen:
                         seen.add(done << 5)
                         out.append(((*path, (card, k)), done))
                     continue
                 ms[j] = m | low
                 path.append((card, k))
-                self._bonus(cards, ms, key | low << shift, left, path, out, seen)
+                self._bonus(seat, ms, key | low << shift, s, left, path, out, seen, tombs)
                 path.pop()
             ms[j] = m
 
@@ -583,8 +655,9 @@ class SilverGoldState:
                 raise SilverGoldIllegal("set-up: keep two of your dealt cards (keep A B)")
             dealt = self.dealt[seat]
             if move.a == move.b or move.a not in dealt or move.b not in dealt:
-                raise SilverGoldIllegal(f"keep: two different cards of your deal "
-                                        f"{' '.join(map(str, dealt))}")
+                # The deal is the seat's own: the reason, which a record may show, names
+                # none of its cards (G22).
+                raise SilverGoldIllegal("keep: two different cards of your four dealt (3.3)")
             return str(move)
         if self.phase == TAKING:
             if not isinstance(move, Take):
@@ -621,6 +694,7 @@ class SilverGoldState:
         ms = [self.marks[c] for c in cards]
         j = cards.index(card)
         ms[j] |= mask
+        skulls = t.skulls_after(card, mask, self.skulls[seat])
         owed = (mask & t.cross[card]).bit_count()
         for c, k in move.bonus:
             if not any(self._open(x, y) for x, y in zip(cards, ms, strict=True)):
@@ -633,10 +707,11 @@ class SilverGoldState:
             i = cards.index(c)
             self._check_cells(c, ms[i], 1 << k)
             ms[i] |= 1 << k
+            skulls = t.skulls_after(c, 1 << k, skulls)
             owed += (t.cross[c] >> k & 1) - 1
         if owed and any(self._open(x, y) for x, y in zip(cards, ms, strict=True)):
             raise SilverGoldIllegal(f"{owed} more bonus mark(s) owed (5.5, G10)")
-        return self._canonical_mark(seat, move, ms)
+        return self._canonical_mark(seat, ms, skulls)
 
     def _check_cells(self, card: int, m: int, mask: int) -> None:
         """A marking's cells on ``card`` with marks ``m``: free and connected (5.2, G4)."""
@@ -652,19 +727,20 @@ class SilverGoldState:
             raise SilverGoldIllegal(f"card {card}: the marking must touch an earlier mark "
                                     "(G4)")
 
-    def _canonical_mark(self, seat: int, move: Mark, ms: list[int]) -> str:
-        """The listed text of a legal marking that leaves the marks ``ms``: the first listed
-        move marking the same cells (G26: another order of its bonus marks, or another
-        main marking of the same cells, is the same move)."""
+    def _canonical_mark(self, seat: int, ms: list[int], skulls: int) -> str:
+        """The listed text of a legal marking that leaves the marks ``ms`` and the skull
+        counter ``skulls``: the listed move with that result (G26: a text is the same move
+        as another only when it leaves the same state)."""
         finals: list[int] = []
         texts = self._marking(seat, finals)
-        return texts[finals.index(marks_key(ms))]
+        return texts[finals.index(self.result_key(seat, marks_key(ms), skulls))]
 
     def apply_move_of(self, seat: int, move: Move) -> str:
         """Check and apply (or, at a sealed node, seal) the move of ``seat``; its canonical
-        text. A sealed move takes effect with the others when the last one is in."""
+        text. A sealed move takes effect with the others when the last one is in. A marking
+        is sealed as its listed text, which leaves the same state as the one given (G26)."""
         text = self.check_move(seat, move)
-        if isinstance(move, Mark) and text != str(move):  # G26: sealed as it is listed
+        if isinstance(move, Mark) and text != str(move):  # G26: the same result, as listed
             move = parse_move(text)
         self._submit(seat, move)
         return text
@@ -777,12 +853,7 @@ class SilverGoldState:
             self.green[seat] = min(GEMS, self.green[seat] + n)
         if cells & t.torch[card]:
             self.torches[seat] |= 1 << (self.round - 1)  # G8
-        n = (cells & t.skull[card]).bit_count()
-        if n:
-            self.skulls[seat] = min(t.skull_cap, self.skulls[seat] + n)
-        n = (cells & t.potion[card]).bit_count()
-        if n:
-            self.skulls[seat] = max(0, self.skulls[seat] - 2 * n)  # G7
+        self.skulls[seat] = t.skulls_after(card, cells, self.skulls[seat])  # G7
         if cells >> t.tomb[card] & 1:  # 5.6: complete
             self.play[seat].remove(card)
             self.marks[card] = 0
