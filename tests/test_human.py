@@ -78,7 +78,7 @@ def test_a_long_move_list_is_grouped_by_first_step():
     human.new_game(NewGame(2, state.current_seat() + 1, "standard", "standard"))
     ask(human, state)
     text = out.getvalue()
-    head = re.search(r"(\d+) legal moves, by their first steps \(type \? STEPS for the moves "
+    head = re.search(r"(\d+) legal moves, by their first words \(type \? WORDS for the moves "
                      r"of one\):\n((?:  .*\n)+)", text)
     assert head and int(head[1]) == len(moves)
     groups = dict(re.findall(r"(\S+) \((\d+)\)", head[2]))
@@ -101,7 +101,7 @@ def test_the_terminal_picture_numbers_slots_and_explains_its_marks():
         child.expect(r"\[2\.\] an empty slot with 2 food\r\n  printed on its left half")
         child.expect(r"seat 1> ")
         child.sendline("?")
-        child.expect(r"(\d+) legal moves, by their first steps")
+        child.expect(r"(\d+) legal moves, by their first words")
         child.expect(r"seat 1> ")
         child.sendeof()
         child.expect(r"seat 1 human is retired: eof")

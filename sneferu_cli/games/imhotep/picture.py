@@ -190,6 +190,22 @@ def focus(state: ImhotepState) -> tuple[str, ...]:
     return ("market",) if state.todo and state.todo[-1][0] == TAKE else ()
 
 
+def decision_hint(state: ImhotepState) -> str:
+    """What the decision at ``state`` is, in one line for a person."""
+    kind = state.todo[-1][0] if state.todo else -1
+    if kind == TAKE:
+        return ("Take a market card for your stone: take M2 (a card by its place in the "
+                "market) or take MX (the side-B pair).")
+    if kind == KEEP:
+        return "Keep one card of the pair: keep CARD."
+    if kind == PYR:
+        return "Choose a side-B pyramid: pyr PL (with its bonus: pyr PR bonus 3A.1)."
+    if kind == TEMPLE_PS:
+        return "The side-B temple's choice: temple pts or temple stones."
+    return ("Your action: Q (take stones), L SHIP.SLOT (load), S SHIP SITE (sail), a card "
+            "(LEV, HAM, SAI, CHI), or PASS when nothing else is legal.")
+
+
 def _who(seat: int) -> str:
     """``seat 2 (W)``, 0-based ``seat``."""
     return f"seat {seat + 1} ({COLOURS[seat]})"
