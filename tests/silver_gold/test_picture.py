@@ -49,7 +49,7 @@ def test_the_pattern_is_drawn_while_it_is_to_be_marked():
     parts = dict(GAME.picture_parts(state))
     assert parts["expedition"].splitlines()[1:] == [
         "Expedition card I3 to mark now (turn and mirror it as you like):", "  ###"]
-    assert GAME.picture_focus(state) == ("expedition", "legend")
+    assert GAME.picture_focus(state) == ("expedition", "seat 1", "seat 2", "legend")
     assert "Mark expedition card I3" in GAME.decision_hint(state)
 
 

@@ -184,8 +184,8 @@ Cities: h house, m market, b barracks, t temple, g garden (upper case: its plaza
 
 def focus(state: AkropolisState) -> tuple[str, ...]:
     """The parts a seat sees at each of its decisions even when unchanged: the site it takes
-    a tile from, and the legend."""
-    return ("site", "legend")
+    a tile from, its city and the legend."""
+    return ("site", f"city {state.seat + 1}", "legend")
 
 
 def decision_hint(state: AkropolisState) -> str:

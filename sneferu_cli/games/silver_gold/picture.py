@@ -79,13 +79,15 @@ a1 and their tomb at e5)."""
 
 
 def focus(state: SilverGoldState) -> tuple[str, ...]:
-    """The parts a seat sees at each of its decisions even when unchanged: the legend, and
-    the expedition card to mark (step 2) or the offer to take from (step 3)."""
+    """The parts a seat sees at each of its decisions even when unchanged: the deciding
+    seats' chambers, the legend, and the expedition card to mark (step 2) or the offer to
+    take from (step 3)."""
+    seats = tuple(f"seat {s + 1}" for s in state.deciding_seats())
     if state.phase == MARKING:
-        return ("expedition", "legend")
+        return ("expedition", *seats, "legend")
     if state.phase == TAKING:
-        return ("offer", "legend")
-    return ("legend",)
+        return ("offer", *seats, "legend")
+    return (*seats, "legend")
 
 
 def decision_hint(state: SilverGoldState) -> str:

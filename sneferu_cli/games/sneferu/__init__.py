@@ -145,6 +145,10 @@ Type a whole turn in move notation, its steps separated by spaces:
 
     picture = delegate("picture", "picture")
     picture_parts = delegate("picture", "sections")
+
+    def picture_focus(self, state: Any) -> tuple[str, ...]:
+        """The offer to buy from and the key to the pyramids."""
+        return ("offer", "legend")
     page_data = delegate("page", "page_data")
     check = delegate("check", "check")
 
