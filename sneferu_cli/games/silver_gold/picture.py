@@ -28,22 +28,26 @@ from .move import CELL_NAMES
 from .position import to_position
 from .state import (
     BOXES,
+    CARD_POINTS,
     DEALING,
     DRAWING,
     KEEPING,
     MARKING,
     OFFERING,
+    PAIR_POINTS,
     PHASES,
     REFILL,
     REVEAL,
     ROUNDS,
     TAKING,
+    TORCH_POINTS,
     TURNS,
     SilverGoldState,
     cells_of,
 )
 
-__all__ = ["LEGEND", "decision_hint", "focus", "page_data", "picture", "sections"]
+__all__ = ["LEGEND", "decision_hint", "focus", "page_data", "picture", "score_items",
+           "sections"]
 
 COLOUR_NAMES = {"PUR": "purple", "ORA": "orange", "GRN": "green"}
 
@@ -237,6 +241,18 @@ def _chamber(state: SilverGoldState, card: int, seat: int) -> dict[str, Any]:
             "last": [CELL_NAMES[k] for k in cells_of(last)]}
 
 
+def score_items(state: SilverGoldState, seat: int) -> dict[str, int]:
+    """``seat``'s points item by item (section 9 of the rules), summing to its points:
+    completed cards, torches, pyramid boxes, gems (each red and green pair, then each
+    unpaired gem) and the skull penalty (negative)."""
+    r, g = state.red[seat], state.green[seat]
+    return {"cards": CARD_POINTS * len(state.done[seat]),
+            "torches": TORCH_POINTS * state.torches[seat].bit_count(),
+            "boxes": sum(v for _, v in state.boxes[seat]),
+            "gems": PAIR_POINTS * min(r, g) + abs(r - g),
+            "skulls": -state.tables.penalty(state.skulls[seat])}
+
+
 def page_data(state: SilverGoldState) -> dict[str, Any]:
     """What the web viewer draws for ``state`` (SPEC 14.6)."""
     t = state.tables
@@ -255,6 +271,7 @@ def page_data(state: SilverGoldState) -> dict[str, Any]:
             "done": [{"number": k, "colour": COLOURS[t.colour[k]]} for k in state.done[s]],
             "boxes": [{"colour": COLOURS[c], "points": v} for c, v in state.boxes[s]],
             "points": state.points(s),
+            "score": score_items(state, s),
             "retired": state.retired[s],
             "deciding": s + 1 in deciding,
             "sealed": state.sealed[s] is not None,
