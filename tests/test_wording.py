@@ -84,7 +84,10 @@ def test_the_help_texts_speak_for_every_game():
     """`sneferu --help`, `serve --help`, `play --help` and `--variant` name every game (or
     speak of none), every bundled engine, and the variants of each game that has them."""
     from sneferu_cli.arbiter.bundled import BUNDLED
-    from sneferu_cli.game import game_names, get_game
+    from sneferu_cli.game import get_game
+
+    def game_names() -> tuple[str, ...]:  # the shipped ones, not a test game registered
+        return ("sneferu", "imhotep", "silver-gold", "akropolis")
 
     def text(*args: str) -> str:
         done = run_cli(*args, "--help")
