@@ -180,6 +180,10 @@ class Game(ABC, Generic[S, E]):
     """The names of a standing's scores, in the order of its ranking keys."""
     move_help: ClassVar[str] = "Type a move in the game's move notation."
     """What a human seat is told about typing a move (examples of each form)."""
+    moves_note: ClassVar[str | None] = None
+    """Said to a human seat under every list of legal moves, when the list leaves out moves
+    that may still be typed (Sneferu: moves that end in the same position are listed once,
+    SPEC 2.7); None (the default): every legal move is listed."""
 
     # ---------------------------------------------------------------- editions
 
@@ -345,6 +349,18 @@ class Game(ABC, Generic[S, E]):
         when they have not changed since its last turn (Imhotep: the market when a card is
         to be taken from it); none by default."""
         return ()
+
+    def decision_hint(self, state: S) -> str:
+        """One line telling a human seat what its decision at ``state`` is and how to type
+        it (shown before each of its decisions, with how to list the legal moves)."""
+        return "Type your move."
+
+    def shown_state(self, state: S, seat: int) -> S:
+        """The state a picture shown to ``seat`` (0-based) is drawn from: by default the
+        state read back from its view (:func:`seat_state`). A game whose picture shows what
+        the position notation does not hold but every seat may know (Silver & Gold: the
+        cells marked in the last step) adds it here."""
+        return seat_state(self, state, seat)
 
     @abstractmethod
     def page_data(self, state: S) -> dict[str, Any]:

@@ -195,3 +195,21 @@ def test_a_malformed_edition_file_gives_one_line(tmp_path):
         done = run_cli(*args, "--edition", str(path))
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr == f"sneferu: {path}: tiles[0].kind: unknown tile kind 'FOOD3'\n"
+
+
+def test_position_play_gives_sealed_moves_in_seat_order_or_one_seat_s_with_seat():
+    """Silver & Gold's keep is a simultaneous node (G22, SPEC 14.1): each MOVE is the lowest
+    deciding seat's, so the seats' moves come in seat order and the step takes effect with
+    the last; --seat N gives seat N's first, and the position holds it sealed."""
+    sg = ("--game", "silver-gold")
+    start = ok("position", "new", "--players", "2", "--seed", "3", *sg).strip()
+    one = ok("position", "moves", start, "--seat", "1", *sg).split("\n")[0]
+    two = ok("position", "moves", start, "--seat", "2", *sg).split("\n")[0]
+    sealed = ok("position", "play", start, "--seat", "2", two, *sg).strip()
+    assert sealed.endswith(" sealed:" + ",".join(two.split()[1:]))
+    both = ok("position", "play", start, one, two, *sg).strip()
+    assert both == ok("position", "play", sealed, one, *sg).strip()
+    assert " keep " not in both and " offer " in both
+    refused = run_cli("position", "play", start, "--seat", "3", two, *sg)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "seat 3 has no decision to take now" in refused.stderr

@@ -120,7 +120,7 @@ def test_the_move_list_says_that_equivalent_moves_are_folded() -> None:
     try:
         child.expect(r"seat 1> ")
         child.sendline("?")
-        child.expect(r"legal moves, by their first steps")
+        child.expect(r"legal moves, by their first words")
         child.expect(r"\(Moves that end in the same position are listed once, by the first "
                      r"found: a move not listed, such as a stone bought from another row at "
                      r"the same price, may still be legal; type it\.\)")

@@ -20,6 +20,7 @@ from recgen import cheap_edition_toml, random_game
 from serve_client import TIMEOUT, Server, untimed
 from support import ROOT, run_cli
 
+from sneferu_cli.game import get_game
 from sneferu_cli.record import format_records, record_to_json, records_to_json
 from sneferu_cli.serve import (
     Analyse,
@@ -119,6 +120,19 @@ def test_a_whole_game_through_every_reading_request(server: Server) -> None:
     assert "quit" in server.ok("commands")
     assert server.ok("quit") == []
     assert server.close() == 0
+
+
+def test_help_gives_every_request_s_syntax_and_a_game_s_move_forms(server: Server) -> None:
+    """``help`` lists each command's syntax, one a line, in the order of ``commands``;
+    ``help G`` the move forms of the game G plays (its ``move_help``), for every game."""
+    syntax = server.ok("help")
+    assert [line.split()[0] for line in syntax] == server.ok("commands")
+    assert "play G [seat=N] MOVE" in syntax and "help [G]" in syntax
+    for n, name in enumerate(("sneferu", "imhotep", "silver-gold", "akropolis"), start=1):
+        server.ok(f"new game={name} players=2")
+        lines = server.ok(f"help g{n}")
+        assert lines == [x for x in get_game(name).move_help.splitlines() if x.strip()]
+    assert server.ask("help g9").error
 
 
 def test_steps_one_at_a_time_and_given_outcomes(server: Server) -> None:
@@ -339,6 +353,7 @@ def test_json_mode_game(json_server: Server) -> None:
     assert [g["game"] for g in games] == ["g1", "g2"] and games[0]["seed"] == 11
     assert s.ask_json({"command": "close", "game": "g2"})["ok"]
     assert "load" in s.ask_json({"command": "commands"})["result"]["commands"]
+    assert s.ask_json({"command": "help", "game": "g1"})["result"]["help"].startswith("Type")
     assert s.ask_json({"id": 9, "command": "quit"}) == {"id": 9, "ok": True, "result": {}}
     assert s.close() == 0
 

@@ -78,3 +78,30 @@ def test_the_tournament_banner_and_progress_lines(tmp_path: Path):
     assert r.returncode == 0, r.stderr
     assert "round-robin at 2 seats, 1 deal: 2 games (0 played, 2 to play)" in r.stdout
     assert all(int(n) <= 2 for n in re.findall(r"\] (\d+) running,", r.stdout)), r.stdout
+
+
+def test_the_help_texts_speak_for_every_game():
+    """`sneferu --help`, `serve --help`, `play --help` and `--variant` name every game (or
+    speak of none), every bundled engine, and the variants of each game that has them."""
+    from sneferu_cli.arbiter.bundled import BUNDLED
+    from sneferu_cli.game import get_game
+
+    def game_names() -> tuple[str, ...]:  # the shipped ones, not a test game registered
+        return ("sneferu", "imhotep", "silver-gold", "akropolis")
+
+    def text(*args: str) -> str:
+        done = run_cli(*args, "--help")
+        assert done.returncode == 0, done.stderr
+        return re.sub(r"(?<=\w)- (?=\w)", "-", " ".join(done.stdout.split()))  # wrapped
+
+    for name in game_names():
+        assert name in text() and name in text("serve"), name
+    assert "Sneferu's rules" not in text("serve")
+    assert "'help' gives their syntax" in text("serve")
+    play = text("play")
+    assert all(engine in play for engine in BUNDLED)
+    for name in game_names():
+        game = get_game(name)
+        if game.record_tags() is None:
+            assert game.title.split()[0] in play and game.variants[0] in play, name
+    assert "--seat N" in text("position", "play")

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from ..game import Game, get_game, seat_state, seat_view
+from ..game import Game, get_game, seat_view
 from ..protocol.messages import SEP, GameOver, NewGame, Position, is_listed_in
 from .process import EngineFault
 
@@ -64,11 +64,12 @@ class TurnRequest:
         return self.game.apply_move(self.state, move, self.seat, listed=self.is_listed(move))
 
     def seen(self) -> Any:
-        """The state as the seat may know it: the state itself, or (a game with hidden
-        information) a state read from the seat's view, for pictures shown to a person."""
+        """The state as the seat may know it, for pictures shown to a person: the state
+        itself, or (a game with hidden information) the game's :meth:`~sneferu_cli.game.
+        Game.shown_state`, read from the seat's view."""
         if self.game.hidden() is None:
             return self.state
-        return seat_state(self.game, self.state, self.seat)
+        return self.game.shown_state(self.state, self.seat)
 
     def is_listed(self, move: str) -> bool:
         """True when ``move`` is written exactly as one of the legal moves listed (only

@@ -1,8 +1,9 @@
 """A human seat: a person at the terminal types moves; mistakes are explained, not faults.
 
 Before each of its turns the seat sees the parts of the picture that changed since its
-last turn (the whole picture the first time, and on ``show``); a long list of legal moves
-is grouped by its first step, ``? STEP`` lists one group. The game's picture, move help
+last turn and those its decision needs (the whole picture the first time, and on ``show``),
+then one line saying what the decision is; a long list of legal moves is grouped by its
+first words, ``? WORDS`` lists one group. The game's picture, move help
 and checks come through :mod:`sneferu_cli.game` (the request's game), so every game plays
 the same way. In a game with hidden information the picture is that of the seat's view:
 it never shows what the seat may not know (another seat's private cards or sealed move).
@@ -24,18 +25,18 @@ from .process import EngineFault
 __all__ = ["Human"]
 
 COMMANDS = """\
-Commands: ? or moves (the legal moves; grouped by their first step when there are many),
-? PREFIX (the legal moves starting with PREFIX, e.g. ? 1.1 or ? L), show (the whole
-position again), help."""
-"""The commands of a human seat, after the game's :attr:`~sneferu_cli.game.Game.move_help`."""
+Commands: ? or moves (the legal moves; grouped by their first words when there are many),
+? PREFIX (the legal moves starting with PREFIX{example}), show (the whole picture again),
+help."""
+"""The commands of a human seat, after the game's :attr:`~sneferu_cli.game.Game.move_help`
+(``{example}``: one of the legal moves' first word, as an example of a prefix)."""
 
-FOLDED = ("(Moves that end in the same position are listed once, by the first found: a "
-          "move not listed, such as a stone bought from another row at the same price, "
-          "may still be legal; type it.)")
-"""Said under every list of legal moves: the list folds equivalent moves (SPEC 2.7)."""
+ONCE = ("title", "legend")
+"""Parts of a picture shown the first time and on ``show``, and again only when the game
+puts them in its :meth:`~sneferu_cli.game.Game.picture_focus`."""
 
 LIST_LIMIT = 40
-"""More legal moves than this are listed grouped by their first step."""
+"""More legal moves than this are listed grouped by their first words."""
 
 HINT_LIMIT = 12
 """After an illegal move, up to this many legal moves with its first word are suggested."""
@@ -93,7 +94,10 @@ class Human:
                 self._say(request.game.picture(seen))
                 self._seen = dict(request.game.picture_parts(seen))
             elif text == "help":
-                self._say(request.game.move_help, COMMANDS)
+                legal = request.legal()
+                first = legal[0].split(" ", 1)[0] if legal else ""
+                self._say(request.game.move_help,
+                          COMMANDS.format(example=f", e.g. ? {first}" if first else ""))
             else:
                 answer = _check(request, text)
                 if isinstance(answer, str):
@@ -109,34 +113,38 @@ class Human:
 
     def _changes(self, request: TurnRequest) -> str:
         """The parts of the picture that changed since this seat last saw it and those the
-        decision needs (the game's ``picture_focus``), and a line naming the parts that did
-        not change (the whole picture the first time)."""
+        decision needs (the game's ``picture_focus``), a line naming the parts that did
+        not change (the whole picture the first time), and the game's line saying what
+        the decision is (:meth:`~sneferu_cli.game.Game.decision_hint`)."""
         view = request.seen()
-        parts = request.game.picture_parts(view)
-        focus = request.game.picture_focus(view)
+        game = request.game
+        parts = game.picture_parts(view)
+        focus = game.picture_focus(view)
+        hint = f"{game.decision_hint(view)} Type ? for the legal moves, help for help."
         seen, self._seen = self._seen, dict(parts)
         if not seen:
-            return "\n\n".join(text for _, text in parts)
+            return "\n\n".join([*(text for _, text in parts), hint])
         same = [name for name, text in parts if seen.get(name) == text
-                and name not in ("title", "legend") and name not in focus]
+                and name not in ONCE and name not in focus]
         shown = [text for name, text in parts
-                 if name not in same and name not in ("title", "legend")]
+                 if name in focus or (name not in same and name not in ONCE)]
         if same:
-            shown.insert(-1, f"(Unchanged since your last turn: {', '.join(same)}; type show "
-                             "for the whole picture.)")
-        return "\n\n".join(shown)
+            shown.append(f"(Unchanged since your last turn: {', '.join(same)}; type show "
+                         "for the whole picture.)")
+        return "\n\n".join([*shown, hint])
 
     def _list(self, request: TurnRequest, prefix: str) -> None:
         moves = [m for m in request.legal() if m.startswith(prefix)]
+        note = [] if request.game.moves_note is None else [request.game.moves_note]
         if not moves:
             self._say(f"No legal move starts with {prefix!r}.")
             return
         what = plural(len(moves), "legal move") + (f" starting with {prefix!r}" if prefix
                                                    else "")
         if len(moves) <= LIST_LIMIT:
-            self._say(what + ":", *_columns(moves), FOLDED)
+            self._say(what + ":", *_columns(moves), *note)
             return
-        # Group by the first steps, as few as split the moves into more than one group.
+        # Group by the first words, as few as split the moves into more than one group.
         depth, counts = 0, dict[str, int]()
         while len(counts) < 2 and depth < max(len(m.split(" ")) for m in moves):
             depth += 1
@@ -144,8 +152,8 @@ class Human:
             for m in moves:
                 key = " ".join(m.split(" ")[:depth])
                 counts[key] = counts.get(key, 0) + 1
-        self._say(f"{what}, by their first steps (type ? STEPS for the moves of one):",
-                  *_columns([f"{g} ({n})" for g, n in counts.items()]), FOLDED)
+        self._say(f"{what}, by their first words (type ? WORDS for the moves of one):",
+                  *_columns([f"{g} ({n})" for g, n in counts.items()]), *note)
 
     def _say(self, *lines: str) -> None:
         self.out.write("".join(f"{x}\n" for x in lines))

@@ -55,7 +55,9 @@ class _Commands(click.Group):
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sneferu")
 def cli() -> None:
-    """Sneferu: Builders of the Pyramids, the reference arbiter."""
+    """The reference arbiter of four board games: Sneferu (the default), Imhotep,
+    Silver & Gold Pyramids and Akropolis; --game NAME chooses one (sneferu, imhotep,
+    silver-gold, akropolis)."""
 
 
 def main(argv: list[str] | None = None) -> None:

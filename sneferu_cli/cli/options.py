@@ -62,8 +62,11 @@ def read_game_position(game: Game, text: str, edition_path: str | None) -> Any:
 def variant_option(f: F) -> F:
     """``--variant NAME``: another game's variant (Sneferu's is chosen with --builders)."""
     return click.option("--variant", default=None, metavar="NAME",
-                        help="Another game's variant (Imhotep: AAAAA, the default, to "
-                             "BBBBB+wrath).")(f)
+                        help="The game's variant (default: its first). Imhotep: its "
+                             "five sites' sides, AAAAA to BBBBB, +wrath for the Wrath of "
+                             "the Pharaoh; Akropolis: hmbtga to HMBTGA, a letter upper case "
+                             "for each bonus variant on (the last: all tiles); Silver & "
+                             "Gold: standard. Sneferu's is chosen with --builders.")(f)
 
 
 def start_game(game: Game, players: int, setup: str | None, variant: str | None,

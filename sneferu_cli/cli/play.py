@@ -83,9 +83,10 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
          margin: int, handshake_timeout: float, options: tuple[str, ...],
          record_path: str | None, log_path: str | None, engine_stderr: str | None,
          verbose: bool, bench: int | None) -> None:
-    """Play one game: ENGINE is a bundled engine (random, greedy, mcts, js-random) or a command
-    line given as one argument ("python3 my_bot.py --fast"; split like a shell, run
-    without one). One to four seats; one seat is the solo game against Ptah.
+    """Play one game: ENGINE is a bundled engine (random, greedy, mcts, js-random, policy)
+    or a command line given as one argument ("python3 my_bot.py --fast"; split like a
+    shell, run without one). As many seats as the game allows (--game; Sneferu: one to
+    four, one seat being the solo game against Ptah; the others: two to four).
 
     \b
     sneferu play random greedy                 seat 1 random, seat 2 greedy
@@ -95,6 +96,8 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
     sneferu play random js-random --game imhotep
     sneferu play random random --game imhotep --variant BBBBB
     sneferu play random --human 1 --game imhotep
+    sneferu play mcts --human 2 --game silver-gold
+    sneferu play random greedy --game akropolis --variant HMBTGa
     """
     n = len(engines) + len(humans)
     if not 1 <= n <= 4:

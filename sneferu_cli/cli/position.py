@@ -108,22 +108,34 @@ def moves(pos: str, count: bool, steps: bool, seat: int | None, game: Game,
 @click.option("--seed", type=int, default=None,
               help="Draw every chance event that is reached with this seed (otherwise give "
                    "each outcome as its own argument, like ~BT).")
+@click.option("--seat", type=click.IntRange(1), default=None, metavar="N",
+              help="The first MOVE is seat N's, one of those deciding at a simultaneous "
+                   "node (default: each MOVE is the current seat's, the lowest deciding).")
 @game_option
 @edition_option
-def play(pos: str, moves: tuple[str, ...], seed: int | None, game: Game,
+def play(pos: str, moves: tuple[str, ...], seed: int | None, seat: int | None, game: Game,
          edition_path: str | None) -> None:
     """Apply MOVEs (whole turns, each one argument) and chance outcomes to POSITION.
 
-    Prints the resulting position.
+    Prints the resulting position. Each MOVE is the decision of the seat that decides then.
+    At a simultaneous node (Silver & Gold's keep and step 2) the moves are sealed: give
+    each deciding seat's move in seat order, the lowest first (or, with --seat N, seat N's
+    first); the step takes effect once the last is in, and a position printed before
+    then holds the moves given so far (sealed:...).
     """
     state = read_game_position(game, pos, edition_path)
     rng = random.Random(seed) if seed is not None else None
     for n, text in enumerate(moves, start=1):
         _draw(game, state, rng)
+        who = None
+        if seat is not None and not text.strip().startswith("~"):  # the first move's
+            who, seat = _deciding(game, state, seat), None
         try:
-            _play_one(game, state, text.strip())
+            _play_one(game, state, text.strip(), who)
         except ValueError as e:  # NotationError or the game's illegal move
             raise NotationError(f"argument {n} ({text!r}): {e}") from None
+    if seat is not None:
+        raise _Refused(f"--seat {seat}: no MOVE given")
     _draw(game, state, rng)
     click.echo(game.to_position(state))
 
@@ -134,7 +146,7 @@ def _draw(game: Game, state: Any, rng: random.Random | None) -> None:
             game.apply_outcome(state, game.sample_outcome(state, rng))
 
 
-def _play_one(game: Game, state: Any, text: str) -> None:
+def _play_one(game: Game, state: Any, text: str, seat: int | None = None) -> None:
     if text.startswith("~"):
         outcome = game.canonical_outcome(text)
         if not state.is_chance_node():
@@ -146,7 +158,7 @@ def _play_one(game: Game, state: Any, text: str) -> None:
                          "or use --seed")
     if state.is_over():
         raise ValueError("the game is over")
-    game.apply_move(state, text)
+    game.apply_move(state, text, seat)
 
 
 class _Refused(click.ClickException):

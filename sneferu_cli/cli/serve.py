@@ -27,13 +27,15 @@ from ..serve import serve as serve_stream
               help="The longest an analyse request may search.")
 def serve(json_mode: bool, max_games: int, max_line: int, files: str | None,
           max_file: int, max_analyse_ms: int) -> None:
-    """Serve Sneferu's rules to another program, one request a line on stdin/stdout.
+    """Serve the games' rules to another program, one request a line on stdin/stdout.
 
-    Requests open games (new, load, load-record), list what is legal (moves, steps,
-    outcomes), act (play, step, chance, undo), look (position, state, show, turn, ranking),
-    search for the best moves (analyse) and check records (verify); 'commands' lists them
-    all and 'quit' stops the server. Files (records, editions) are read only inside the
-    folder given with --files. See SPEC.md, section 10.
+    Any registered game: 'new game=NAME' (sneferu, the default, imhotep, silver-gold,
+    akropolis). Requests open games (new, load, load-record), list what is legal (moves,
+    steps, outcomes), act (play, step, chance, undo), look (position, state, show, turn,
+    ranking), search for the best moves (analyse) and check records (verify); 'commands'
+    lists them all, 'help' gives their syntax ('help G': how game G's moves are written)
+    and 'quit' stops the server. Files (records, editions) are read only inside the folder
+    given with --files. See SPEC.md, section 10.
     """
     serve_stream(sys.stdin.buffer, sys.stdout.buffer, json_mode=json_mode,
                  max_games=max_games, max_line=max_line,

@@ -169,18 +169,36 @@ class Commands(_Request, frozen=True, tag="commands"):
     """List the commands."""
 
 
+class Help(_Request, frozen=True, tag="help"):
+    """Every request's syntax, or (with a game) how that game's moves are written."""
+
+    game: str | None = None
+
+
 class Quit(_Request, frozen=True, tag="quit"):
     """Stop the server."""
 
 
 Request = (New | Load | LoadRecord | Games | Close | Moves | Steps | Outcomes | Play | Step
            | Chance | Undo | Position | State | Show | Turn | Ranking | Analyse | Verify | Commands
-           | Quit)
+           | Help | Quit)
 
 COMMANDS: tuple[str, ...] = tuple(
     c.__struct_config__.tag for c in Request.__args__
 )
 """Every command name, in the order of SPEC.md."""
+
+SYNTAX: tuple[str, ...] = (
+    "new [game=NAME] [players=N] [variant=V] [builders=B] [seed=S] [edition=E]",
+    "load [game=NAME] [seed=S] [edition=E] POSITION",
+    "load-record [number=N] [ply=P] [seed=S] [edition=E] FILE|JSON",
+    "games", "close G", "moves G [seat=N]", "steps G", "outcomes G",
+    "play G [seat=N] MOVE", "step G STEP", "chance G [OUTCOME]", "undo G [turn]",
+    "position G [seat=N]", "state G [legal] [seat=N]", "show G [seat=N]", "turn G",
+    "ranking G",
+    "analyse G [iterations=N] [movetime=MS] [top=N] [seed=S] [seat=N]",
+    "verify [edition=E] FILE|JSON", "commands", "help [G]", "quit")
+"""Every request's text syntax, in the order of :data:`COMMANDS` (``help`` lists them)."""
 
 # Grammar rule of a request -> its command; rules whose text is a request field.
 _RULES = {"new_game": "new", "load_position": "load", "load_record": "load-record",
@@ -190,7 +208,7 @@ _RULES = {"new_game": "new", "load_position": "load", "load_record": "load-recor
           "play_chance": "chance", "undo": "undo", "get_position": "position",
           "get_state": "state", "get_picture": "show", "get_turn": "turn",
           "get_ranking": "ranking", "analyse_game": "analyse", "verify_record": "verify",
-          "list_commands": "commands",
+          "list_commands": "commands", "get_help": "help",
           "quit": "quit"}
 _FIELDS = {"position": "position", "move": "move", "step": "step", "done": "step",
            "outcome": "outcome"}

@@ -48,11 +48,13 @@ from .files import FileAccess
 from .game import Game
 from .requests import (
     COMMANDS,
+    SYNTAX,
     Analyse,
     Chance,
     Close,
     Commands,
     Games,
+    Help,
     Load,
     LoadRecord,
     Moves,
@@ -239,6 +241,13 @@ class CommandList(Result, frozen=True):
     commands: list[str]
 
 
+class HelpText(Result, frozen=True):
+    help: str
+
+    def lines(self) -> list[str]:
+        return [line for line in self.help.splitlines() if line.strip()]
+
+
 class Session:
     """The open games of one server, and what each request does to them."""
 
@@ -339,6 +348,11 @@ class Session:
                 return self._verification(request)
             case Commands():
                 return CommandList(list(COMMANDS))
+            case Help(game=None):
+                return HelpText("\n".join(SYNTAX))
+            case Help():
+                assert request.game is not None
+                return HelpText(self._game(request.game).rules.move_help)
             case Quit():
                 self.quitting = True
                 return Result()

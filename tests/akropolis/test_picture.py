@@ -24,8 +24,11 @@ def example():
 
 def test_the_picture_draws_the_site_and_every_city_with_levels():
     parts = dict(GAME.picture_parts(example()))
-    assert list(parts) == ["title", "site", "city 1", "city 2", "turn"]
+    assert list(parts) == ["title", "site", "city 1", "city 2", "legend", "turn"]
     assert parts["title"] == "Akropolis, 2 players, edition standard; variant hmbtga"
+    for code in ("h house", "m market", "b barracks", "t temple", "g garden", "q quarry",
+                 "~~ a lake", "(q,r)"):
+        assert code in parts["legend"]
     assert parts["site"].splitlines() == [
         "Construction site (chief architect: seat 2; 10 stacks left):",
         "  1  T02  M b q   free", "  2  ?    to be drawn", "  3  ?    to be drawn",
@@ -34,12 +37,13 @@ def test_the_picture_draws_the_site_and_every_city_with_levels():
     assert parts["city 1"].splitlines() == [
         "Seat 1: 2 points (houses 0x0=0, markets 0x2=0, barracks 0x0=0, temples 0x0=0, "
         "gardens 0x0=0; 2 stones), played last",
-        "q:    -1  0  1  2",
-        "            q1",
-        "r=-1     q2    q1",
-        "            q2",
-        "r= 0     M2",
-        "      q1    q1"]
+        "    q=-1    q=0     q=1     q=2",
+        "                     q1",
+        "             q2    (1,-2)    q1",
+        "           (0,-1)    q2    (2,-2)",
+        "             M2    (1,-1)",
+        "     q1    (0,0)     q1",
+        "   (-1,1)          (1,0)"]
     assert parts["city 2"].splitlines()[0].startswith("Seat 2: 2 points (houses 1x1=1, ")
     assert parts["turn"] == "Chance: a tile is drawn for site place 2."
     assert GAME.picture(example()) == "\n\n".join(parts.values())

@@ -66,5 +66,27 @@ def test_a_silver_gold_page_draws_every_ply_as_the_position_is(browser, tmp_path
     # Somewhere the last step's cells are highlighted and a seat is still to decide.
     assert any(c[2] for w in want for s in w["seats"] for c in s[3])
     assert any(s[2] for w in want for s in w["seats"])
+    # Each chamber has its column letters and row numbers; each cell names itself.
+    labels = browser.execute_script(
+        "const c = document.querySelector('.chamber');"
+        "return [[...c.querySelectorAll('.label')].map(x => x.textContent).join(''),"
+        " c.querySelector('[data-cell=c3]').title];")
+    assert labels == ["abcde12345", "c3"]
+    # At the end, every seat's score item by item, summing to its points; a pyramid-point
+    # box is not drawn as a card.
+    final = GAME.page_data(list(plies(GameEntry(rec), GAME.standard_edition()))[-1])
+    shown = browser.execute_script(
+        "return [...document.querySelectorAll('#seats .seat')].map(x => ["
+        " [...x.querySelectorAll('.score tr[data-item]')].map(r => [r.dataset.item,"
+        "  +r.lastChild.textContent]),"
+        " +x.querySelector('.score tr.total').lastChild.textContent,"
+        " [...x.querySelectorAll('.pts')].map(b => b.dataset.box),"
+        " x.querySelectorAll('.pts.card, .done .pts').length]);")
+    assert shown == [[list(map(list, x["score"].items())), x["points"],
+                      [b["colour"] + str(b["points"]) for b in x["boxes"]], 0]
+                     for x in final["seats"]]
+    assert any(x["boxes"] for x in final["seats"])
+    assert all(sum(x["score"].values()) == x["points"] for x in final["seats"])
+    browser.save_screenshot(str(tmp_path / "final.png"))
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert errors == []

@@ -19,23 +19,53 @@ def test_the_picture_of_a_step_2_after_the_marks():
                   offer=(3, 4))
     submit(state, "7:c1,d1,e1 +7:c2 +7:d2", "9:b1")
     parts = dict(GAME.picture_parts(state))
-    assert list(parts) == ["title", "offer", "seat 1", "seat 2", "turn"]
-    assert parts["title"] == ("Silver & Gold Pyramids, edition sgp-recon-1, 2 players\n"
-                              "Round 1 of 4, turn 1 of 7; revealed this round: I3\n"
-                              "Expedition card I3 (turn and mirror it):\n  ###")
+    assert list(parts) == ["title", "expedition", "offer", "seat 1", "seat 2", "legend",
+                           "turn"]
+    assert parts["title"] == "Silver & Gold Pyramids, edition sgp-recon-1, 2 players"
+    # Marked already: named, not drawn as a card still to mark.
+    assert parts["expedition"] == ("Round 1 of 4, turn 1 of 7; revealed this round: I3\n"
+                                   "Expedition card I3: marked in step 2 of this turn.")
     assert parts["offer"] == ("Offer: 3 PUR, 4 ORA; deck 44 cards\n"
                               "Pyramid boxes still free: PUR 10 6 3; ORA 10 6 3; GRN 10 6 3")
+    # Columns a-e and rows 1-5 labelled; <R> the cells of the last step 2 (SPEC 14.6).
     assert parts["seat 1"] == "\n".join([
-        "Seat 1: 1 points now; red 1, green 0, torches ----, skulls 0 (-0), boxes -",
+        "Seat 1: 1 point now; red 1, green 0, torches ----, skulls 0 (-0), boxes -",
         "  completed: -",
         "  7 ORA in play",
-        "  [E][.]<X><.><X>",
-        "   G  # <.><.> #",
-        "   S  .  .  R  .",
-        "   #  .  P  #  .",
-        "   .  .  G  .  T"])
+        "     a  b  c  d  e",
+        "  1 [E][.]<X><.><X>",
+        "  2  G  # <.><.> #",
+        "  3  S  .  .  R  .",
+        "  4  #  .  P  #  .",
+        "  5  .  .  G  .  T"])
+    for letters in ("E", "T", "#", "R", "G", "S", "F", "P", "X", "[R]", "<R>", "a1", "e5"):
+        assert letters in parts["legend"]
     assert parts["turn"] == "Next: the expedition card of turn 2"
     assert GAME.picture(state) == "\n\n".join(parts.values())
+
+
+def test_the_pattern_is_drawn_while_it_is_to_be_marked():
+    state = build(Seat(play={7: "a1 b1"}), Seat(play={9: "a1"}), exp=("I3",))
+    parts = dict(GAME.picture_parts(state))
+    assert parts["expedition"].splitlines()[1:] == [
+        "Expedition card I3 to mark now (turn and mirror it as you like):", "  ###"]
+    assert GAME.picture_focus(state) == ("expedition", "seat 1", "seat 2", "legend")
+    assert "Mark expedition card I3" in GAME.decision_hint(state)
+
+
+def test_a_seat_is_shown_the_cells_every_seat_marked_in_the_last_step():
+    """The cells of the last step 2 are not in the position notation (14.4), but every
+    seat saw them marked: the state a seat is shown keeps them, up to the next step 2
+    (when the next card is revealed too)."""
+    state = build(Seat(play={7: "a1 b1"}, red=1), Seat(play={9: "a1"}), exp=("I3",),
+                  offer=(3, 4))
+    submit(state, "7:c1,d1,e1 +7:c2 +7:d2", "9:b1")
+    GAME.apply_outcome(state, "~exp:O4")
+    shown = GAME.shown_state(state, 1)
+    assert GAME.to_position(shown) == seat_view(GAME, state, 1)
+    assert "<X>" in dict(GAME.picture_parts(shown))["seat 1"]
+    assert "<.>" in dict(GAME.picture_parts(shown))["seat 2"]
+    assert GAME.from_position(seat_view(GAME, state, 1)).last == [[], []]
 
 
 def test_the_picture_hides_a_deal_it_does_not_know():

@@ -118,13 +118,24 @@ class AkropolisGame(Game[AkropolisState, Any]):
     def fast_paths(self) -> FastPaths[AkropolisState]:
         return _FAST
 
+    def picture_focus(self, state: Any) -> tuple[str, ...]:
+        from .picture import focus
+
+        return focus(state)
+
+    def decision_hint(self, state: Any) -> str:
+        from .picture import decision_hint
+
+        return decision_hint(state)
+
     move_help: ClassVar[str] = """\
 Type one move: PLACE @Q,R rK
   1 @1,-1 r0   take the tile in site place 1 (free) and lay its first hex at (1,-1),
                rotation 0: its second hex goes north of it, its third north-east
   3 @0,0 r5    take site place 3 (costs 2 stones), first hex at (0,0), rotation 5
 Rotations turn the tile clockwise about its first hex, 60 degrees a step (r0..r5);
-positions are axial (q to the south-east, r to the south), as the picture labels them."""
+positions are axial (q to the south-east, r to the south), as the picture labels them:
+each hex of a city shows its (q,r) under its code."""
 
 
 class _AkropolisFastPaths(FastPaths[AkropolisState]):

@@ -8,11 +8,12 @@ the position notation.
 
 >>> from sneferu_cli.games.akropolis.state import new_game
 >>> print(city_map(page_data(new_game(2))["seats"][0]))
-q:    -1  0  1
-r=-1     q1
-<BLANKLINE>
-r= 0     H1
-      q1    q1
+    q=-1    q=0     q=1
+             q1
+           (0,-1)
+             H1
+     q1    (0,0)     q1
+   (-1,1)          (1,0)
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from .position import to_position
 from .scoring import TYPES, breakdown, lakes, ranking
 from .state import AkropolisState, spot_cells
 
-__all__ = ["HEX_NAMES", "city_map", "describe_turn", "page_data", "picture", "sections"]
+__all__ = ["HEX_NAMES", "LEGEND", "city_map", "decision_hint", "describe_turn", "focus",
+           "page_data", "picture", "sections"]
 
 HEX_NAMES = {"h": "house", "m": "market", "b": "barracks", "t": "temple", "g": "garden",
              "H": "house plaza", "M": "market plaza", "B": "barracks plaza",
@@ -113,11 +115,11 @@ def picture(state: AkropolisState) -> str:
 
 
 def sections(state: AkropolisState) -> list[tuple[str, str]]:
-    """The picture in parts: ``title``, ``site``, ``city 1`` … and ``turn``."""
+    """The picture in parts: ``title``, ``site``, ``city 1`` …, ``legend`` and ``turn``."""
     d = page_data(state)
     parts = [("title", _title(d)), ("site", _site(d))]
     parts += [(f"city {s['seat']}", _city(d, s)) for s in d["seats"]]
-    parts.append(("turn", d["turn"]["text"]))
+    parts += [("legend", LEGEND), ("turn", d["turn"]["text"])]
     return parts
 
 
@@ -144,34 +146,53 @@ def _city(d: dict[str, Any], s: dict[str, Any]) -> str:
         ", played last" if d["turn"]["last"] == s["seat"] else "")
     scores = ", ".join(f"{name} {s['values'][name]}x{s['stars'][name]}={s['scores'][name]}"
                        for name in TYPES)
-    head = (f"Seat {s['seat']}: {s['points']} points ({scores}; "
+    head = (f"Seat {s['seat']}: {plural(s['points'], 'point')} ({scores}; "
             f"{plural(s['stones'], 'stone')}){flags}")
     return head + "\n" + city_map(s)
 
 
+CELL = 8
+"""The width of a column of hexes in :func:`city_map`."""
+
+
 def city_map(seat: dict[str, Any]) -> str:
-    """A city as text: each top hex as its letter and level (``h2``), ``~~`` a lake;
-    columns are q (labelled at the top), a step down a column is r + 1, a step to the next
-    column goes half a row down (the same r) or up (r − 1); each line's label is the r of
-    the hex in column q = 0 on that line."""
+    """A city as text, hexes in columns of equal q (labelled at the top), flat-topped as in
+    the rules (north up): each top hex two lines, its code and level (``h2``, ``~~`` a lake)
+    over its coordinates ``(q,r)``; a step down a column is r + 1, the next column to the
+    right is half a hex lower (north-east of a hex is q + 1, r - 1; south-east q + 1, r)."""
     cells = {(h["q"], h["r"]): f"{h['hex']}{h['level']}" for h in seat["hexes"]}
     cells |= {(q, r): "~~" for q, r in seat["lakes"]}
     qs = [q for q, _ in cells]
-    rows = [2 * r + q for q, r in cells]
-    qlo, qhi = min(min(qs), 0), max(max(qs), 0)
-    ylo, yhi = min(rows), max(rows)
-    width = 3 * (qhi - qlo + 1)
-    header = "q:   " + "".join(f"{q:>3}" for q in range(qlo, qhi + 1))
-    lines = [header.rstrip()]
-    for y in range(ylo, yhi + 1):
-        line = [" "] * width
-        for (q, r), text in cells.items():
-            if 2 * r + q == y:
-                x = 3 * (q - qlo) + 1
-                line[x:x + 2] = text
-        label = f"r={y // 2:>2} " if y % 2 == 0 else "     "
-        lines.append((label + "".join(line)).rstrip())
-    return "\n".join(lines)
+    qlo, qhi = min(qs), max(qs)
+    ys = [2 * r + q for q, r in cells]
+    ylo, yhi = min(ys), max(ys) + 1
+    lines = [[" "] * (CELL * (qhi - qlo + 1)) for _ in range(ylo, yhi + 1)]
+    for (q, r), text in cells.items():
+        x, y = CELL * (q - qlo), 2 * r + q - ylo
+        lines[y][x:x + CELL] = text.center(CELL)
+        lines[y + 1][x:x + CELL] = f"({q},{r})".center(CELL)
+    header = "".join(f"q={q}".center(CELL) for q in range(qlo, qhi + 1))
+    return "\n".join(("  " + "".join(line)).rstrip() for line in [list(header), *lines])
+
+
+LEGEND = """\
+Cities: h house, m market, b barracks, t temple, g garden (upper case: its plaza), q quarry,
+  ~~ a lake; the digit is the level, (q,r) the hex's coordinates. Directions: north (0,-1),
+  north-east (1,-1), south-east (1,0), south (0,1), south-west (-1,1), north-west (-1,0)."""
+"""The key to the cities' hex codes and coordinates (section 3 of the rules)."""
+
+
+def focus(state: AkropolisState) -> tuple[str, ...]:
+    """The parts a seat sees at each of its decisions even when unchanged: the site it takes
+    a tile from, its city and the legend."""
+    return ("site", f"city {state.seat + 1}", "legend")
+
+
+def decision_hint(state: AkropolisState) -> str:
+    """What the decision at ``state`` is, in one line for a person."""
+    stones = state.stones[state.seat]
+    return (f"Take a site tile and lay it in your city: PLACE @Q,R rK (place p costs p - 1 "
+            f"stones; you have {stones}).")
 
 
 def describe_turn(state: AkropolisState) -> str:

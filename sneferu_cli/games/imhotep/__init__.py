@@ -103,6 +103,11 @@ class ImhotepGame(Game[ImhotepState, Any]):
 
         return focus(state)
 
+    def decision_hint(self, state: Any) -> str:
+        from .picture import decision_hint
+
+        return decision_hint(state)
+
     move_help: ClassVar[str] = """\
 Type one move (ships as on the round card, e.g. 3A; slots from the bow; sites M P T C O):
   Q                 take stones from your quarry onto your sled

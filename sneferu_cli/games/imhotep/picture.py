@@ -186,8 +186,27 @@ def sections(state: ImhotepState) -> list[tuple[str, str]]:
 
 def focus(state: ImhotepState) -> tuple[str, ...]:
     """The parts a seat sees at its decision even when unchanged: the market when it is to
-    take a card from it (6.1)."""
-    return ("market",) if state.todo and state.todo[-1][0] == TAKE else ()
+    take a card from it (6.1), the ships and the seats (its sled and cards) at an action."""
+    kind = state.todo[-1][0] if state.todo else -1
+    if kind == TAKE:
+        return ("market",)
+    return ("ships", "seats") if kind == TURN else ()
+
+
+def decision_hint(state: ImhotepState) -> str:
+    """What the decision at ``state`` is, in one line for a person."""
+    kind = state.todo[-1][0] if state.todo else -1
+    if kind == TAKE:
+        return ("Take a market card for your stone: take and the card's place in the "
+                "market (take M2), or take MX for the side-B pair.")
+    if kind == KEEP:
+        return "Keep one card of the pair: keep CARD."
+    if kind == PYR:
+        return "Choose a side-B pyramid: pyr PL (with its bonus: pyr PR bonus 3A.1)."
+    if kind == TEMPLE_PS:
+        return "The side-B temple's choice: temple pts or temple stones."
+    return ("Your action: Q (take stones), L SHIP.SLOT (load), S SHIP SITE (sail), a card "
+            "(LEV, HAM, SAI, CHI), or PASS when nothing else is legal.")
 
 
 def _who(seat: int) -> str:

@@ -121,8 +121,30 @@ class SilverGoldGame(Game[SilverGoldState, Any]):
     check = delegate("check", "check")
     evaluate = delegate("heuristic", "values")
 
+    def picture_focus(self, state: Any) -> tuple[str, ...]:
+        from .picture import focus
+
+        return focus(state)
+
+    def decision_hint(self, state: Any) -> str:
+        from .picture import decision_hint
+
+        return decision_hint(state)
+
+    def shown_state(self, state: Any, seat: int) -> SilverGoldState:
+        """The state read from the seat's view, with the cells every seat marked in the
+        last step 2 (public once revealed; the position notation does not hold them)."""
+        shown = super().shown_state(state, seat)
+        shown.last = [x[:] for x in state.last]
+        return shown
+
+    moves_note: ClassVar[str | None] = (
+        "(Moves that mark the same cells are listed once (G26): another way to mark them, "
+        "such as the same bonus marks in another order, may still be typed.)")
+
     move_help: ClassVar[str] = """\
-Type one move (cards by their order number, cells a1..e5, row 1 the entrance row):
+Type one move (cards by their order number, cells a1..e5: columns a-e, rows 1-5, the
+entrance E at a1 and the tomb T at e5):
   keep 12 40            set-up: keep two of your four dealt cards
   17:a1,a2,b2           mark the expedition pattern on card 17 (turned or mirrored)
   17:b3                 or mark one single cell instead

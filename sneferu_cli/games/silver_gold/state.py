@@ -404,7 +404,6 @@ class SilverGoldState:
             self.revealed.append(p)
             self.turn += 1
             self.phase = MARKING
-            self.last = [[] for _ in range(self.players)]
             self._run()
             return
         if len(set(cards)) != len(cards):
@@ -828,6 +827,7 @@ class SilverGoldState:
         for seat in range(self.players):
             move = self.sealed[seat]
             self.sealed[seat] = None
+            self.last[seat] = []  # from now on, the cells of this step 2 (none: no move)
             if isinstance(move, Mark):
                 self._apply_mark(seat, move)
             self.owed[seat] = len(self.now[seat])

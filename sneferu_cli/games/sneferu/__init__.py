@@ -125,6 +125,16 @@ class SneferuGame(Game[GameState, Edition]):
             return "ptah"
         return "normal"
 
+    moves_note: ClassVar[str | None] = (
+        "(Moves that end in the same position are listed once, by the first found: a move "
+        "not listed, such as a stone bought from another row at the same price, may still "
+        "be legal; type it.)")
+
+    def decision_hint(self, state: Any) -> str:
+        return ("Type your whole turn (or, when it has begun, the rest of it), its steps "
+                "separated by spaces: 1.1 TG@1.1 buys and places a stone; end when none "
+                "can be bought.")
+
     move_help: ClassVar[str] = """\
 Type a whole turn in move notation, its steps separated by spaces:
   1.1 TG@1.1        buy column 1 row 1, place it Tura left, granite right, in slot 1.1
@@ -135,6 +145,10 @@ Type a whole turn in move notation, its steps separated by spaces:
 
     picture = delegate("picture", "picture")
     picture_parts = delegate("picture", "sections")
+
+    def picture_focus(self, state: Any) -> tuple[str, ...]:
+        """The offer to buy from and the key to the pyramids."""
+        return ("offer", "legend")
     page_data = delegate("page", "page_data")
     check = delegate("check", "check")
 
