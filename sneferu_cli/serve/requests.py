@@ -10,7 +10,7 @@ requests and one set of checks.
 >>> parse_request("new players=2 seed=5")
 (None, New(players=2, setup=None, seed=5, edition='standard', game='sneferu', variant=None))
 >>> parse_request("undo g3 turn")[1]
-Undo(game='g3', turn=True)
+Undo(game='g3', turn=True, seat=None)
 >>> parse_request("state g2 seat=3 legal")[1]
 State(game='g2', legal=True, seat=3)
 """
