@@ -4,6 +4,7 @@ killed, and the other seats finish the game."""
 
 from __future__ import annotations
 
+import io
 import re
 import signal
 import subprocess
@@ -17,7 +18,7 @@ from support import BROKEN, children, group_gone, run_cli, solo_of, start_cli, w
 from sneferu_cli.arbiter.bundled import engine_command
 from sneferu_cli.arbiter.engine import Engine
 from sneferu_cli.arbiter.game import TimeControl, describe_result, play_game
-from sneferu_cli.arbiter.process import StderrSink
+from sneferu_cli.arbiter.process import StderrSink, TrafficLog
 from sneferu_cli.record.model import GameRecord, Retire, Turn
 from sneferu_cli.record.text import read_records
 
@@ -128,6 +129,35 @@ def test_stderr_flood_does_not_block(healthy, tmp_path):
     assert log.name == "2-broken.py.log"
     assert log.stat().st_size > 2_000_000
     bad.quit()
+
+
+def test_an_engine_flooding_while_not_reading_is_a_flood_at_once(healthy):
+    """SPEC 7.2: an engine that stops reading its input and floods its output, while the
+    arbiter's request does not fit in the pipe (tests/engines/deaf_flooder.py), is retired
+    with a ``flood`` when the request is sent, not after its whole clock (both sides' writes
+    used to wait on each other until the clock ran out, a ``timeout``). The time it used,
+    from the request to the retirement in the arbiter's traffic log, is far below its clock
+    of 600 s; the other seat finishes the game."""
+    out = io.StringIO()
+    traffic = TrafficLog(out)
+    bad = Engine([sys.executable, str(BROKEN.parent / "deaf_flooder.py")], label="2",
+                 traffic=traffic)
+    Engine.start_all([bad])
+    clock = TimeControl(base=600_000, margin=200)
+    try:
+        record = play_game([healthy[0], bad], seed=1, time_control=clock)
+    finally:
+        bad.kill()
+    (fault,) = record.header.faults
+    assert (fault.seat, fault.kind, fault.ply) == (2, "flood", 0)
+    assert fault.detail == "wrote over 65536 bytes while not reading its input"
+    assert record.header.termination == "normal" and turns_of(record, 1) > 0
+    log = out.getvalue().splitlines()
+    sent = next(float(line.split()[0]) for line in log if line.split()[1] == "2>"
+                and line.split()[2] == "go")
+    retired = next(float(line.split()[0]) for line in log
+                   if line.split()[1] == "2!" and "flood" in line)
+    assert 0 <= retired - sent < clock.base / 1000 / 10
 
 
 def test_restart_after_a_crash(healthy):

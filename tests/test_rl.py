@@ -183,7 +183,8 @@ def test_action_ids_unknown() -> None:
 
 @pytest.mark.parametrize(("name", "players"), SPIEL_SET_UPS)
 def test_openspiel_random_sim(name: str, players: int) -> None:
-    game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": players})
+    game = pyspiel.load_game(spiel.short_name(get_game(name)),
+                             {"players": spiel.spiel_players(get_game(name))[0]})
     assert game.num_players() == players
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
@@ -391,6 +392,47 @@ def test_pettingzoo_errors() -> None:
         e.step(pass_id)
     with pytest.raises(ValueError, match=r"^seat_1: action 1429 is not an action id$"):
         e.step(1429)
+
+
+@pytest.mark.parametrize("name", ENCODED)
+def test_an_action_id_is_an_integer(name: str) -> None:
+    """SPEC 16.3, every game: PettingZoo's step takes an integer action id (an int or a numpy
+    integer); a float, even a whole one, a string or a bool is a ValueError like any id
+    that is not legal, and changes nothing (it played the truncated id before). OpenSpiel's
+    apply_action refuses a float or a string itself (pyspiel's TypeError), before the
+    binding sees it."""
+    players = get_game(name).players[0]
+    e = env(game=name, players=players)
+    e.reset(seed=1)
+    agent = e.agent_selection
+    before = e.observe(agent)
+    a = int(before["action_mask"].nonzero()[0][0])
+    for bad in (a + 0.5, float(a), np.float64(a), np.float32(a + 0.5), np.float64(a - 0.5),
+                str(a), True, False, np.True_, np.array(float(a))):
+        with pytest.raises(ValueError, match=rf"^{agent}: action .* is not an action id$"):
+            e.step(bad)
+        assert e.agent_selection == agent
+        after = e.observe(agent)
+        assert (after["observation"] == before["observation"]).all()
+        assert (after["action_mask"] == before["action_mask"]).all()
+    e.step(np.int64(a))  # a numpy integer is an action id
+    assert e.agent_selection != agent or not (e.observe(agent)["action_mask"]
+                                              == before["action_mask"]).all()
+    e.reset(seed=1)
+    e.step(np.int32(a))
+    game = pyspiel.load_game(spiel.short_name(get_game(name)),
+                             {"players": spiel.spiel_players(get_game(name))[0]})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    a = state.legal_actions()[0]
+    history = state.history()
+    for bad in (a + 0.5, np.float64(a + 0.5), np.float64(a), str(a)):
+        with pytest.raises(TypeError, match="incompatible function arguments"):
+            state.apply_action(bad)
+        assert state.history() == history
+    state.apply_action(np.int64(a))
+    assert state.history() == [*history, a]
 
 
 def test_returns_from_ranking() -> None:

@@ -6,6 +6,7 @@ hidden card or pending move; the host (no seat named) sees the whole game."""
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 from collections.abc import Callable
@@ -18,7 +19,9 @@ from sealed_game import UNKNOWN, register
 from serve_client import Server, untimed
 from support import ROOT
 
-from sneferu_cli.game import Game, get_game, seat_view
+from sneferu_cli.game import Game, get_game, seat_state, seat_view
+from sneferu_cli.serve.session import OutcomeList
+from sneferu_cli.serve.state_json import game_odds
 
 register()
 TEST_GAMES = register_all()
@@ -45,6 +48,12 @@ def play_through(server: Server, game: Game, players: int, seed: int,
     moves_played = 0
     while (turn := server.ok("turn g1")[0]) != "over":
         if turn == "chance":
+            truth = game.from_position(server.ok("position g1")[0])
+            for seat in range(players):
+                assert server.ok(f"turn g1 seat={seat + 1}") == ["chance"]
+                seen = seat_state(game, truth, seat)
+                assert server.ok(f"outcomes g1 seat={seat + 1}") == OutcomeList(
+                    game_odds(game, seen)).lines()
             server.ok("chance g1")
             continue
         truth = game.from_position(server.ok("position g1")[0])
@@ -63,6 +72,9 @@ def play_through(server: Server, game: Game, players: int, seed: int,
                                                   if game.is_simultaneous(seen) else None)
             picture = [line for line in game.picture(seen).splitlines() if line.strip()]
             assert server.ok(f"show g1 seat={seat + 1}") == picture
+            assert server.ok(f"turn g1 seat={seat + 1}") == [
+                "seats:" + ",".join(str(s + 1) for s in game.deciding_seats(seen))
+                if game.is_simultaneous(seen) else f"seat:{deciding[0] + 1}"]
             moves = server.ok(f"moves g1 seat={seat + 1}")
             assert moves == game.legal_moves(truth, seat) == state["legal"]["moves"]
             if check is not None:
@@ -192,3 +204,116 @@ def test_the_grammar_reads_seat_options_of_sneferu_requests(server: Server) -> N
     server.ok("play g1 seat=1 1.1 TG@1.1")
     assert server.ok("position g1 seat=2") == server.ok("position g1")
 
+
+
+def test_turn_tells_a_seat_nothing_of_who_has_answered(server: Server) -> None:
+    """G21/G22: what the others chose at a sealed node, and whether they have chosen, is
+    hidden until the reveal. After seat 1 keeps, the host's ``turn`` says who is still to
+    answer (SPEC 10.11: the host sees everything), a seat's ``turn`` and ``state`` only what
+    that seat knows: seat 1 that it has answered, seats 2 and 3 that all three decide."""
+    for line in ("new game=silver-gold players=3 seed=6", "chance g1",
+                 "play g1 seat=1 keep 6 17"):
+        server.ok(line)
+    assert server.ok("turn g1") == ["seats:2,3"]
+    assert server.ok("turn g1 seat=1") == ["seats:2,3"]
+    for seat in (2, 3):
+        assert server.ok(f"turn g1 seat={seat}") == ["seats:1,2,3"]
+        state = msgspec.json.decode(server.ok(f"state g1 seat={seat} legal")[0])
+        assert state["turn"]["seats"] == [1, 2, 3]
+        assert not state["data"]["seats"][0]["sealed"]
+    # a seat's turn is the same whether seat 1 has answered or not
+    server.ok("undo g1")
+    assert server.ok("turn g1 seat=2") == ["seats:1,2,3"]
+
+
+def test_the_host_requests_refuse_a_seat(server: Server) -> None:
+    """SPEC 10.11: ``chance`` (which shows every private deal), ``undo`` (which lists the
+    sealed moves) and ``close`` are the host's alone: with ``seat=N`` they are refused and
+    change nothing; in JSON mode too."""
+    server.ok("new game=silver-gold players=3 seed=6")
+    for line in ("chance g1 seat=2", "undo g1 seat=2", "undo g1 turn seat=2",
+                 "close g1 seat=2"):
+        command = line.split()[0]
+        assert server.ask(line).error == (
+            f"{command}: a request of the host's alone, not of a seat's client (SPEC 10.11): "
+            "leave out seat=")
+    assert server.ok("turn g1") == ["chance"]
+    server.ok("chance g1")
+    server.ok("play g1 seat=1 keep 6 17")
+    assert server.ask("undo g1 seat=1").error.startswith("undo: a request of the host's")
+    assert server.ok("turn g1") == ["seats:2,3"]
+    server.send("quit")
+    assert server.close() == 0
+    json = Server("--json", sneferu=WITH_TEST_GAMES)
+    try:
+        assert json.ask_json({"command": "new", "game": "silver-gold", "players": 3})["ok"]
+        assert json.ask_json({"command": "chance", "game": "g1", "seat": 1})["error"] == (
+            "chance: a request of the host's alone, not of a seat's client (SPEC 10.11): "
+            "leave out seat=")
+        assert json.ask_json({"command": "turn", "game": "g1", "seat": 1})["result"] == {
+            "turn": "chance"}
+    finally:
+        json.kill()
+
+
+def test_a_seats_outcomes_at_a_deal_do_not_tell_the_others_cards(server: Server) -> None:
+    """G22: each seat sees only its own deal. At the second deal the host's outcomes leave
+    out the cards dealt to seat 1; seat 2's are the same whatever seat 1 was dealt."""
+    first = ["~deal:1,2,3,4", "~deal:45,46,47,48"]
+    for n, deal in enumerate(first, 1):
+        server.ok("new game=silver-gold players=3")
+        server.ok(f"chance g{n} {deal}")
+    host = [server.ok(f"outcomes g{n}") for n in (1, 2)]
+    assert host[0] != host[1]
+    assert not any(line.startswith("~deal:1 ") for line in host[0])
+    seat2 = [server.ok(f"outcomes g{n} seat=2") for n in (1, 2)]
+    assert seat2[0] == seat2[1]
+    assert seat2[0][0].startswith("~deal:1 ")
+    assert server.ok("ranking g1 seat=2") == server.ok("ranking g1")
+
+
+def test_a_deal_node_is_answered_in_parts_in_a_few_lines(server: Server) -> None:
+    """SPEC 10.4, outcomes in parts: Silver & Gold's first deal (G22: four of 48 cards,
+    194,580 outcomes) is answered a card at a time, in a few lines, and so is ``state
+    legal``; following the parts gives a whole outcome that ``chance`` applies, with the
+    probability of the whole deal, 1 / C(48, 4)."""
+    server.ok("new game=silver-gold players=4 seed=1")
+    first = server.ask("outcomes g1")
+    assert len(first.text.encode()) < 2000 and len(first.lines) == 45
+    assert first.lines[0] == "~deal:1 0.083333 16215 part"
+    assert len(server.ask("state g1 legal").text.encode()) < 10_000
+    chosen: list[str] = []
+    probability = 1.0
+    for card in (6, 17, 32, 37):
+        lines = server.ok(" ".join(["outcomes g1", *chosen]))
+        assert math.isclose(sum(float(line.split()[1]) for line in lines), 1, rel_tol=1e-5)
+        line = next(line for line in lines
+                    if line.split()[0] in (f"~deal:{card}", "~deal:6,17,32,37"))
+        probability *= float(line.split()[1])
+        chosen.append(f"~deal:{card}")
+    assert line.split()[0] == "~deal:6,17,32,37" and not line.endswith("part")
+    assert math.isclose(probability, 1 / math.comb(48, 4), rel_tol=1e-4)
+    assert server.ask("outcomes g1 ~deal:6 ~deal:5").error == (
+        "outcomes: ~deal:6 ~deal:5: not the first parts of an outcome of this chance node")
+    assert server.ask("outcomes g1 ~deal:1 ~deal:2 ~deal:3 ~deal:4").error == (
+        "outcomes: ~deal:1 ~deal:2 ~deal:3 ~deal:4: not the first parts of an outcome of "
+        "this chance node")
+    assert server.ok("chance g1 ~deal:6,17,32,37") == ["~deal:6,17,32,37"]
+    assert server.ask("outcomes g1 ~deal:6").error == (  # dealt to seat 1 now
+        "outcomes: ~deal:6: not the first parts of an outcome of this chance node")
+    server.ok("new game=imhotep players=2")
+    assert server.ask("outcomes g2 ~R3-1").error == (
+        "outcomes: Imhotep gives its chance outcomes whole, not in parts")
+    json = Server("--json", sneferu=WITH_TEST_GAMES)
+    try:
+        assert json.ask_json({"command": "new", "game": "silver-gold", "players": 2})["ok"]
+        odds = json.ask_json({"command": "outcomes", "game": "g1",
+                              "after": ["~deal:44", "~deal:45", "~deal:46"]})
+        assert odds["result"]["outcomes"] == [
+            {"outcome": f"~deal:44,45,46,{c}", "weight": 1, "probability": 0.5}
+            for c in (47, 48)]
+        odds = json.ask_json({"command": "outcomes", "game": "g1", "after": ["~deal:44"]})
+        assert odds["result"]["outcomes"][0] == {
+            "outcome": "~deal:45", "weight": 3, "probability": 0.75, "part": True}
+    finally:
+        json.kill()

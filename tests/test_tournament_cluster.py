@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from distributed import Client
-from support import ROOT, run_cli
+from support import ROOT, children, run_cli
 from test_tournament_run import (
     LIMIT,
     essence,
@@ -336,3 +336,52 @@ def test_a_deal_whose_worker_dies_after_it_ended_is_played_again(tmp_path, local
         assert run.run(update) == "complete"
     assert killed
     assert {g.header.round: essence(g) for g in games_of(tmp_path / "t.rec")} == local[0]
+
+
+def kill_first_worker(*args: str, cwd: Path) -> tuple[subprocess.CompletedProcess[str], int]:
+    """Run ``sneferu ARGS`` (in ``cwd``) and SIGKILL the first Dask worker process it starts
+    as soon as it appears (a child of the coordinator started by multiprocessing's
+    ``spawn_main``, not its resource tracker): at that point it is importing, long before
+    it has started. The run's outcome, and the pid killed."""
+    proc = subprocess.Popen([sys.executable, "-m", "sneferu_cli", *args], cwd=cwd,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    killed = 0
+    try:
+        deadline = time.monotonic() + LIMIT
+        while not killed and proc.poll() is None and time.monotonic() < deadline:
+            for pid in children(proc.pid):
+                with contextlib.suppress(OSError):
+                    words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                    if any(b"spawn_main" in w for w in words) and \
+                            not any(b"resource_tracker" in w for w in words):
+                        os.kill(pid, signal.SIGKILL)
+                        killed = pid
+                        break
+            time.sleep(0.002)
+        out, err = proc.communicate(timeout=LIMIT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err), killed
+
+
+def test_a_worker_killed_at_start_up_is_one_worker_fewer(tmp_path):
+    """A worker process of local:2 killed while it starts (Dask's 'Nanny failed to start'):
+    the run goes on with the other worker, says so in one line, no traceback; with local:1
+    none is left, a one-line error (exit 2) before any game."""
+    write_config(tmp_path / "t.toml", ENGINES, **KEYS)
+    r, killed = kill_first_worker("tournament", "t.toml", "--cluster", "local:2", cwd=tmp_path)
+    assert killed, r
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    assert "sneferu: local:2: 1 of 2 worker processes died at start-up; playing on 1" in \
+        r.stderr.splitlines()
+    assert "on 1 worker of local:2." in r.stdout, r.stdout
+    assert len(games_of(tmp_path / "t.rec")) == GAMES
+    (tmp_path / "t.rec").unlink()
+    r, killed = kill_first_worker("tournament", "t.toml", "--cluster", "local:1", cwd=tmp_path)
+    assert killed and r.returncode == 2
+    assert r.stderr.splitlines() == [
+        "sneferu: cluster: local:1: no worker process started (each died at start-up)"]
+    assert not (tmp_path / "tournament.records.state").exists()

@@ -277,8 +277,11 @@ class EngineProcess:
         with contextlib.suppress(AttributeError, OSError):
             self._exit_fd = os.pidfd_open(self.proc.pid)
             self._poll_out.register(self._exit_fd, select.POLLIN)
+        # A write that does not fit waits for room in the input and reads the output
+        # meanwhile: an engine that stops reading while it writes cannot block the arbiter.
         self._poll_in = select.poll()
         self._poll_in.register(self._in, select.POLLOUT)
+        self._poll_in.register(self._out, select.POLLIN)
         self._drain = threading.Thread(target=self._drain_stderr, name=f"stderr {label}",
                                        args=(stderr, name), daemon=True)
         self._drain.start()
@@ -286,11 +289,16 @@ class EngineProcess:
     # ------------------------------------------------------------------ lines
 
     def send(self, deadline: float, *lines: str) -> None:
-        """Write lines (LF added) in one go; the engine must take them before ``deadline``."""
+        """Write lines (LF added) in one go; the engine must take them before ``deadline``.
+
+        While the engine does not take them, what it writes is read and kept for
+        :meth:`readline` (so neither side's write blocks the other); more than
+        ``LINE_LIMIT`` bytes of it before the engine takes any more is a ``flood``."""
         if self.traffic:
             for line in lines:
                 self.traffic.write(self.label, ">", line)
         data = memoryview("\n".join((*lines, "")).encode())
+        unread = 0  # bytes it wrote since it last took any
         while True:
             try:
                 n = os.write(self._in, data)
@@ -300,9 +308,22 @@ class EngineProcess:
                 raise self._gone("closed its input") from None
             if n == len(data):
                 return
+            if n:
+                unread = 0
             data = data[n:]
-            if not self._poll_in.poll(_millis(deadline)):
+            ready = self._poll_in.poll(_millis(deadline))
+            if not ready:
                 raise EngineFault("timeout", "stopped reading its input")
+            if any(fd == self._out for fd, _ in ready):
+                chunk = self._output.read(1 << 16)
+                if chunk == b"":
+                    raise self._gone("closed its output")
+                if chunk:
+                    self._buf += chunk
+                    unread += len(chunk)
+                    if unread > LINE_LIMIT:
+                        raise EngineFault("flood", f"wrote over {LINE_LIMIT} bytes while not "
+                                                   "reading its input")
 
     def readline(self, deadline: float) -> str:
         """The next line (without LF or CR), waiting until ``deadline`` at most."""

@@ -228,6 +228,10 @@ def _probe(cfg: TournamentConfig, where: str | None, stack: contextlib.ExitStack
     from ..tournament.cluster import Cluster
 
     cluster = stack.enter_context(Cluster(where))
+    if cluster.lost:
+        n = int(where.removeprefix("local:"))
+        click.echo(f"sneferu: {where}: {cluster.lost} of {n} worker processes died at "
+                   f"start-up; playing on {n - cluster.lost}", err=True)
     cluster.check(cfg)
     return cluster
 

@@ -7,13 +7,14 @@ encoding (:meth:`sneferu_cli.game.Learning.encoding` of the game's
 from __future__ import annotations
 
 import importlib
+import operator
 from array import array
 from collections.abc import Sequence
 from typing import Any
 
 from ..game import Encoding, Game, game_names, get_game
 
-__all__ = ["EXTRA_MESSAGE", "Decision", "encoded_games", "need", "observation",
+__all__ = ["EXTRA_MESSAGE", "Decision", "action_index", "encoded_games", "need", "observation",
            "observation_size", "returns", "unencoded_games"]
 
 EXTRA_MESSAGE = "the learning-library bindings need the rl extra: pip install 'sneferu[rl]'"
@@ -54,6 +55,23 @@ def returns(encoding: Encoding, state: object) -> list[float]:
         return [0.0 if solo is None else 1.0 if solo.won else -1.0]
     return [(sum(r > mine for r in ranks) - sum(r < mine for r in ranks)) / (n - 1)
             for mine in ranks]
+
+
+def action_index(action: object, actions: int) -> int | None:
+    """``action`` as an action id from 0 to ``actions`` - 1, or None when it is not one: an
+    integer (``int``, a numpy integer, anything with ``__index__``), never a bool, a float
+    (even ``3.0``: a ``Discrete`` space holds integers only) or a string (SPEC 16.3).
+
+    >>> [action_index(a, 10) for a in (3, 3.0, 3.5, "3", True, 10, -1)]
+    [3, None, None, None, None, None, None]
+    """
+    if isinstance(action, bool) or type(action).__name__ == "bool_":
+        return None
+    try:
+        index = operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+    return index if 0 <= index < actions else None
 
 
 class Decision:

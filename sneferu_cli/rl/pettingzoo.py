@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import Decision, need, observation, observation_size, returns
+from . import Decision, action_index, need, observation, observation_size, returns
 
 need("pettingzoo", "gymnasium", "numpy")
 
@@ -140,11 +140,12 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         rules = self.encoding.game
-        if action is None or not 0 <= int(action) < self.encoding.actions:
+        index = action_index(action, self.encoding.actions)
+        if index is None:
             raise ValueError(f"{agent}: action {action!r} is not an action id")
         assert self.decision is not None
         try:
-            move = self.decision.choose(int(action))
+            move = self.decision.choose(index)
         except ValueError as e:
             raise ValueError(f"{agent}: {e}") from None
         self._cumulative_rewards[agent] = 0.0

@@ -10,7 +10,7 @@ requests and one set of checks.
 >>> parse_request("new players=2 seed=5")
 (None, New(players=2, setup=None, seed=5, edition='standard', game='sneferu', variant=None))
 >>> parse_request("undo g3 turn")[1]
-Undo(game='g3', turn=True)
+Undo(game='g3', turn=True, seat=None)
 >>> parse_request("state g2 seat=3 legal")[1]
 State(game='g2', legal=True, seat=3)
 """
@@ -45,6 +45,13 @@ class _Request(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_fiel
 
 class _OnGame(_Request, frozen=True):
     game: str
+
+
+class _Seated(_OnGame, frozen=True, kw_only=True):
+    """A request on a game that a seat's client may make: ``seat`` (1-based) asks with that
+    seat's view, or is refused by a request of the host's alone (SPEC 10.11)."""
+
+    seat: int | None = None
 
 
 class New(_Request, frozen=True, tag="new"):
@@ -84,69 +91,67 @@ class Games(_Request, frozen=True, tag="games"):
     """List the open games."""
 
 
-class Close(_OnGame, frozen=True, tag="close"):
+class Close(_Seated, frozen=True, tag="close"):
     """Close a game and free it."""
 
 
-class Moves(_OnGame, frozen=True, tag="moves"):
+class Moves(_Seated, frozen=True, tag="moves"):
     """The legal whole moves of the seat to decide, or of ``seat`` (1-based)."""
-    seat: int | None = None
 
 
-class Steps(_OnGame, frozen=True, tag="steps"):
+class Steps(_Seated, frozen=True, tag="steps"):
     """The legal single steps of the seat to decide."""
 
 
-class Outcomes(_OnGame, frozen=True, tag="outcomes"):
-    """The outcomes of the chance node with their weights and probabilities."""
+class Outcomes(_Seated, frozen=True, tag="outcomes"):
+    """The outcomes of the chance node with their weights and probabilities; of a node
+    whose outcomes the game gives in parts, the next parts ``after`` those given."""
+
+    after: list[str] = msgspec.field(default_factory=list)
 
 
-class Play(_OnGame, frozen=True, tag="play"):
+class Play(_Seated, frozen=True, tag="play"):
     """Apply a whole move (move notation), of ``seat`` (1-based) when given."""
     move: str
-    seat: int | None = None
 
 
-class Step(_OnGame, frozen=True, tag="step"):
+class Step(_Seated, frozen=True, tag="step"):
     """Apply one step (a step token or ``done``)."""
     step: str
 
 
-class Chance(_OnGame, frozen=True, tag="chance"):
+class Chance(_Seated, frozen=True, tag="chance"):
     """Apply a chance outcome, or (none given) draw up to the next decision."""
     outcome: str | None = None
 
 
-class Undo(_OnGame, frozen=True, tag="undo"):
+class Undo(_Seated, frozen=True, tag="undo"):
     """Undo the last entry, or back to the start of the turn."""
     turn: bool = False
 
 
-class Position(_OnGame, frozen=True, tag="position"):
+class Position(_Seated, frozen=True, tag="position"):
     """The position notation of the game, or ``seat``'s view (1-based)."""
-    seat: int | None = None
 
 
-class State(_OnGame, frozen=True, tag="state"):
+class State(_Seated, frozen=True, tag="state"):
     """The state as JSON, optionally with what is legal; or ``seat``'s view of it."""
     legal: bool = False
-    seat: int | None = None
 
 
-class Show(_OnGame, frozen=True, tag="show"):
+class Show(_Seated, frozen=True, tag="show"):
     """The readable text picture, or that of ``seat``'s view."""
-    seat: int | None = None
 
 
-class Turn(_OnGame, frozen=True, tag="turn"):
+class Turn(_Seated, frozen=True, tag="turn"):
     """The turn field of the position notation: who decides, or which chance event."""
 
 
-class Ranking(_OnGame, frozen=True, tag="ranking"):
+class Ranking(_Seated, frozen=True, tag="ranking"):
     """Every seat's standing (R6), and the solo result."""
 
 
-class Analyse(_OnGame, frozen=True, tag="analyse"):
+class Analyse(_Seated, frozen=True, tag="analyse"):
     """Search for the best moves: ``iterations`` playouts or ``movetime`` ms (at most the
     server's bound), the ``top`` best listed (0: all), the search's ``seed``."""
 
@@ -154,7 +159,6 @@ class Analyse(_OnGame, frozen=True, tag="analyse"):
     movetime: int | None = None
     top: int = 5
     seed: int = 0
-    seat: int | None = None
 
 
 class Verify(_Request, frozen=True, tag="verify"):
@@ -263,7 +267,9 @@ def _parse(text: str, rid: str | None, game_of: Callable[[str], str] | None) -> 
                 fields[str(child).lower()] = True
             continue
         name = str(child.data)
-        if name in _OPTIONS:
+        if name == "part":  # one part of a chance outcome, in the order given
+            fields.setdefault("after", []).append(str(child.children[0]))
+        elif name in _OPTIONS:
             key = _NAMES.get(name, name)
             if key in fields:
                 raise RequestError(f"option {key}= given twice")
@@ -318,10 +324,10 @@ def _other_game(command: str, args: list[str], game_of: Callable[[str], str] | N
             return None
         fields["game"] = args[0]
         field = _NOTATION_FIELD[command]
-        if command == "play" and args[1:] and args[1].startswith("seat="):
+        if args[1:] and args[1].startswith("seat="):
             seat = args.pop(1).removeprefix("seat=")
             if not seat.isdigit():
-                raise RequestError(f"play: seat={seat}: not a seat number")
+                raise RequestError(f"{command}: seat={seat}: not a seat number")
             fields["seat"] = int(seat)
         if args[1:]:
             fields[field] = " ".join(args[1:])

@@ -74,7 +74,10 @@ from .requests import (
     Undo,
     Verify,
 )
-from .state_json import OutcomeOdds, game_odds, state_doc, weighted_odds
+from .state_json import OutcomeOdds, outcome_odds, state_doc
+
+HOST_ONLY = (Close, Chance, Undo)
+"""The requests on a game that are the host's alone (SPEC 10.11): they refuse ``seat=``."""
 
 MAX_GAMES = 100
 """How many games may be open at once unless the server is told otherwise."""
@@ -140,7 +143,8 @@ class OutcomeList(Result, frozen=True):
     outcomes: list[OutcomeOdds]
 
     def lines(self) -> list[str]:
-        return [f"{o.outcome} {o.probability:.6f} {o.weight}" for o in self.outcomes]
+        return [f"{o.outcome} {o.probability:.6f} {o.weight}" + (" part" if o.part else "")
+                for o in self.outcomes]
 
 
 class Drawn(Result, frozen=True):
@@ -262,6 +266,9 @@ class Session:
 
     def handle(self, request: Request) -> Result:
         """Serve one request; raise a ValueError whose message is the error reply."""
+        if isinstance(request, HOST_ONLY) and request.seat is not None:
+            raise RequestError(f"{request.__struct_config__.tag}: a request of the host's "
+                               "alone, not of a seat's client (SPEC 10.11): leave out seat=")
         match request:
             case New():
                 self._check_room()
@@ -303,18 +310,23 @@ class Session:
             case Steps():
                 game = self._sneferu(request.game, "steps")
                 assert game.steps is not None
-                return StepList(game.steps.legal_steps(game.state))
+                seat = _seat(game, request.seat)
+                return StepList([] if seat is not None
+                                and seat not in game.rules.deciding_seats(game.state)
+                                else game.steps.legal_steps(game.state))
             case Outcomes():
                 game = self._game(request.game)
-                return OutcomeList(weighted_odds(game.steps.chance_weights(game.state))
-                                   if game.steps is not None
-                                   else game_odds(game.rules, game.state))
+                known = _known(game, _seat(game, request.seat))
+                return OutcomeList(outcome_odds(game.rules, known, tuple(request.after)))
             case Play():
                 game = self._game(request.game)
                 game.play(request.move, _seat(game, request.seat))
                 return Result()
             case Step():
                 game = self._sneferu(request.game, "step")
+                seat = _seat(game, request.seat)
+                if seat is not None and seat not in game.rules.deciding_seats(game.state):
+                    raise RequestError(f"seat {seat + 1} has no decision to take now")
                 game.step(request.step)
                 return Result()
             case Chance():
@@ -339,9 +351,11 @@ class Session:
                 game = self._game(request.game)
                 return Picture(game.rules.picture(_known(game, _seat(game, request.seat))))
             case Turn():
-                return TurnField(_turn_field(self._game(request.game)))
+                game = self._game(request.game)
+                return TurnField(_turn_field(game, _known(game, _seat(game, request.seat))))
             case Ranking():
-                return _standings(self._game(request.game))
+                game = self._game(request.game)
+                return _standings(game, _known(game, _seat(game, request.seat)))
             case Analyse():
                 return self._analyse(request)
             case Verify():
@@ -488,15 +502,15 @@ class Session:
     def _info(gid: str, game: Game) -> GameInfo:
         rules, state = game.rules, game.state
         return GameInfo(gid, rules.edition_of(state).name, rules.variant_of(state),
-                        rules.players_of(state), game.seed, _turn_field(game),
+                        rules.players_of(state), game.seed, _turn_field(game, state),
                         len(game.history), rules.name)
 
 
-def _turn_field(game: Game) -> str:
-    """Sneferu's turn field of its position notation; another game's ``over``, ``chance``,
-    ``seat:N``, the seat (1-based) to decide, or at a simultaneous node ``seats:N,M``, the
-    seats whose sealed moves are still to come."""
-    state = game.state
+def _turn_field(game: Game, state: Any) -> str:
+    """The turn field of ``state`` (the game's, or what a seat knows of it): Sneferu's of
+    its position notation; another game's ``over``, ``chance``, ``seat:N``, the seat
+    (1-based) to decide, or at a simultaneous node ``seats:N,M``, the seats whose sealed
+    moves are still to come (in a seat's view: as far as that seat knows)."""
     if game.steps is not None:
         return game.steps.turn_field(state)
     if state.is_over():
@@ -527,8 +541,8 @@ def _known(game: Game, seat: int | None) -> Any:
     return seat_state(rules, state, seat)
 
 
-def _standings(game: Game) -> Standings:
-    ranking, own, _termination = final_result(game.state, game.rules)
+def _standings(game: Game, state: Any) -> Standings:
+    ranking, own, _termination = final_result(state, game.rules)
     tags = game.rules.record_tags()
     solo = None if tags is None else tags.solo_of(own)
     return Standings(ranking, None if solo is None else Solo.of(solo))

@@ -25,12 +25,15 @@ import msgspec
 from ..game import Game, get_game, seat_view
 
 
-class OutcomeOdds(msgspec.Struct, frozen=True):
-    """A chance outcome with its weight (a count) and probability (weight / total)."""
+class OutcomeOdds(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A chance outcome with its weight (a count) and probability (weight / total); or,
+    ``part`` true, the next part of the outcomes of a node the game gives in parts
+    (``Learning.outcome_parts``), its probability given the parts before it."""
 
     outcome: str
     weight: int
     probability: float
+    part: bool = False
 
 
 class LegalDoc(msgspec.Struct, frozen=True):
@@ -88,17 +91,59 @@ def game_doc(game: Game, state: Any, legal: bool = False, seat: int | None = Non
     return doc
 
 
-def game_odds(game: Game, state: Any) -> list[OutcomeOdds]:
-    """The outcomes of another game's chance node with their probabilities, and weights:
-    the smallest whole numbers in those proportions (empty if not a chance node)."""
+def game_odds(game: Game, state: Any, after: tuple[str, ...] = ()) -> list[OutcomeOdds]:
+    """The outcomes of a chance node of ``game`` with their probabilities, and weights:
+    the smallest whole numbers in those proportions (empty if not a chance node). Where
+    the game gives the node's outcomes in parts (``Learning.outcome_parts``, as a deal
+    of several cards), the parts that may follow the parts ``after`` instead, with their
+    probabilities given those: a part that completes an outcome as that whole outcome, any
+    other ``part`` true. So a node of very many outcomes answers in a few lines. A part
+    given that no outcome of the node begins with is a ValueError."""
     if not state.is_chance_node():
+        if after:
+            raise ValueError(f"outcomes: {' '.join(after)}: no chance event is due")
         return []
-    odds = game.chance_outcomes(state)
-    shares = [Fraction(p).limit_denominator(1 << 20) for _, p in odds]
+    learning = game.learning()
+    if learning is None or learning.max_outcome_parts(game.players_of(state),
+                                                      game.variant_of(state)) == 1:
+        if after:
+            raise ValueError(f"outcomes: {game.title} gives its chance outcomes whole, "
+                             "not in parts")
+        return _weighed([(o, p, False) for o, p in game.chance_outcomes(state)])
+    for i, part in enumerate(after):
+        begun = after[:i + 1]
+        if (part not in dict(learning.chance_part_outcomes(state, after[:i]))
+                or learning.outcome_of_parts(state, begun) is not None):
+            raise ValueError(f"outcomes: {' '.join(begun)}: not the first parts of an "
+                             "outcome of this chance node")
+    odds: list[tuple[str, float, bool]] = []
+    for part, p in learning.chance_part_outcomes(state, after):
+        whole = learning.outcome_of_parts(state, (*after, part))
+        odds.append((part, p, True) if whole is None else (whole, p, False))
+    return _weighed(odds)
+
+
+def _weighed(odds: list[tuple[str, float, bool]]) -> list[OutcomeOdds]:
+    """Outcomes (or parts) and their probabilities, given the smallest whole weights in
+    those proportions."""
+    if not odds:
+        return []
+    shares = [Fraction(p).limit_denominator(1 << 20) for _, p, _ in odds]
     scale = math.lcm(*(f.denominator for f in shares))
     weights = [int(f * scale) for f in shares]
     unit = math.gcd(*weights)
-    return [OutcomeOdds(o, w // unit, p) for (o, p), w in zip(odds, weights, strict=True)]
+    return [OutcomeOdds(o, w // unit, p, part)
+            for (o, p, part), w in zip(odds, weights, strict=True)]
+
+
+def outcome_odds(game: Game, state: Any, after: tuple[str, ...] = ()) -> list[OutcomeOdds]:
+    """What the ``outcomes`` request answers (SPEC 10.4): the weights of a game whose
+    turns are several steps (``TurnSteps.chance_weights``, Sneferu's), else
+    :func:`game_odds`."""
+    steps = game.turn_steps()
+    if steps is None or after:
+        return game_odds(game, state, after)
+    return weighted_odds(steps.chance_weights(state))
 
 
 def weighted_odds(weighted: list[tuple[str, int]]) -> list[OutcomeOdds]:

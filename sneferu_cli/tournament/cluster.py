@@ -195,27 +195,41 @@ class Cluster:
         distributed = _distributed()
         self.where = where
         self.workers: dict[str, int] = {}
+        self.lost = 0
+        """Workers of a local cluster that did not start (their process died at start-up)."""
         self._local = None
         try:
             if where.startswith("local:"):
                 self._local = distributed.LocalCluster(
-                    n_workers=int(where.removeprefix("local:")), threads_per_worker=1,
+                    n_workers=0, threads_per_worker=1,
                     processes=True, dashboard_address=None, host="127.0.0.1",
                     silence_logs=logging.ERROR,
                     # the scheduler's HTTP routes (no dashboard) on a free port: on 8787,
                     # Dask warns in four lines when another program holds it
                     scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+                self.lost = _start_workers(self._local, int(where.removeprefix("local:")))
                 self.client = distributed.Client(self._local, timeout=CONNECT_TIMEOUT)
             else:
                 self.client = distributed.Client(where, timeout=CONNECT_TIMEOUT)
+        except ConfigError:
+            self.close()
+            raise
         except (OSError, TimeoutError, ValueError) as e:
             self.close()
             first = str(e).splitlines()[0] if str(e) else type(e).__name__
             raise ConfigError(f"cluster: cannot reach the Dask scheduler at {where}: "
                               f"{first}") from None
         try:
-            self.client.register_plugin(
-                _worker_plugin(os.getpid() if self._local else None), name=PLUGIN)
+            for attempt in range(3):  # a worker lost meanwhile closes its comm: again
+                try:
+                    self.client.register_plugin(
+                        _worker_plugin(os.getpid() if self._local else None), name=PLUGIN)
+                    break
+                except OSError:  # CommClosedError
+                    if attempt == 2:
+                        raise ConfigError(f"cluster: {where}: its workers were lost while "
+                                          "they were being set up") from None
+                    time.sleep(0.5)
         except BaseException:
             self.close()
             raise
@@ -231,10 +245,13 @@ class Cluster:
             except TimeoutError:
                 raise ConfigError(f"cluster: no worker joined the scheduler at "
                                   f"{self.where} in {CONNECT_TIMEOUT} s") from None
-        found = client.run(_check_here, cfg)
-        for address in sorted(found):
-            if found[address] is not None:
+        found = client.run(_check_here, cfg, on_error="return")
+        for address in sorted(found):  # an exception: the worker was lost meanwhile
+            if isinstance(found[address], str):
                 raise ConfigError(f"worker {address}: {found[address]}")
+        if all(isinstance(v, BaseException) for v in found.values()):
+            raise ConfigError(f"cluster: {self.where}: every worker was lost while its "
+                              "engines were started")
         self.workers = client.nthreads()
 
     @property
@@ -263,6 +280,25 @@ class Cluster:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _start_workers(local: Any, n: int) -> int:
+    """Start ``n`` worker processes in the local cluster ``local`` (started without any);
+    a worker whose process dies before it has started (killed, out of memory) is left
+    out: how many were. ConfigError when none started."""
+    for _ in range(n):
+        local.worker_spec.update(local.new_worker_spec())
+    with contextlib.suppress(RuntimeError):  # "Nanny failed to start": the others started
+        local.sync(local._correct_state)
+    failed = [name for name, w in local.workers.items() if w.status.name != "running"]
+    for name in failed:
+        del local.worker_spec[name]
+        del local.workers[name]
+    lost = n - len(local.workers)
+    if lost == n:
+        raise ConfigError(f"cluster: local:{n}: no worker process started (each died at "
+                          "start-up)")
+    return lost
 
 
 class _Coordinator:
