@@ -15,7 +15,7 @@ import the source tree, pure Python, whatever is installed. Here the tests pick 
 
 To run the installed build, the root is taken off ``sys.path``; in the child processes
 ``PYTHONSAFEPATH=1`` keeps it off and ``PYTHONPATH`` gives the scripts in tests/ their
-helpers.
+helpers. To run the tree, ``PYTHONPATH`` puts it first in the child processes too.
 
 The tests run in one process per core (pytest-xdist, ``-n auto --dist loadscope`` in
 pyproject.toml; ``-n 0`` runs them in this one), a module's tests in one process, so that
@@ -81,12 +81,15 @@ def _choose() -> tuple[bool, str]:
 
 INSTALLED, WHY = _choose()
 os.environ["SNEFERU_TESTS_CHOSE"] = "installed" if INSTALLED else "tree"
+# Child processes import the same: PYTHONPATH gives them the tests' helpers and, for the
+# source tree, the tree (ahead of an installed build).
+_PATHS = [str(ROOT / "tests")] if INSTALLED else [str(ROOT), str(ROOT / "tests")]
 if INSTALLED:
     sys.path[:] = [p for p in sys.path if Path(p or os.curdir).resolve() != ROOT]
     os.environ["PYTHONSAFEPATH"] = "1"
-    if str(ROOT / "tests") not in os.environ.get("PYTHONPATH", "").split(os.pathsep):
-        os.environ["PYTHONPATH"] = os.pathsep.join(
-            [str(ROOT / "tests"), *filter(None, [os.environ.get("PYTHONPATH")])])
+if not set(_PATHS) <= set(os.environ.get("PYTHONPATH", "").split(os.pathsep)):
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        [*_PATHS, *filter(None, [os.environ.get("PYTHONPATH")])])
 
 
 # The modules that take longest, started first: with one module's tests in one process

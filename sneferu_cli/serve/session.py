@@ -349,7 +349,10 @@ class Session:
                                              seat))
             case Show():
                 game = self._game(request.game)
-                return Picture(game.rules.picture(_known(game, _seat(game, request.seat))))
+                seat = _seat(game, request.seat)
+                shown = (game.state if seat is None or game.rules.hidden() is None
+                         else game.rules.shown_state(game.state, seat))
+                return Picture(game.rules.picture(shown))
             case Turn():
                 game = self._game(request.game)
                 return TurnField(_turn_field(game, _known(game, _seat(game, request.seat))))
