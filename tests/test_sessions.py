@@ -134,7 +134,7 @@ def first_legal_move(child: pexpect.spawn, seat: int = 1) -> str:
     the first one listed; the prompt is waiting afterwards."""
     child.sendline("?")
     i = child.expect([r"\d+ legal moves?:\r\n  (\S+(?: \S+)*?)(?:  |\r\n)",
-                      r"\d+ legal moves, by their first steps \(type \? STEPS for the moves "
+                      r"\d+ legal moves, by their first words \(type \? WORDS for the moves "
                       r"of one\):\r\n  (\S+(?: \S+)*?) \(\d+\)"])
     found = child.match.group(1)
     child.expect(rf"seat {seat}> ")
@@ -180,7 +180,7 @@ def test_a_human_plays_a_whole_game_against_an_engine(tmp_path):
         child.expect(r"Illegal: step 1 \(9\.9\): buy 9\.9: there is no stone at column 9")
         child.expect(PROMPT)
         child.sendline("? 4.")
-        child.expect(r"(\d+) legal moves starting with '4\.', by their first steps")
+        child.expect(r"(\d+) legal moves starting with '4\.', by their first words")
         child.expect(PROMPT)
         child.sendline("show")
         child.expect(r"Offer \(stone food/time")

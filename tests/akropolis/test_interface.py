@@ -73,7 +73,7 @@ def test_a_human_seat_types_a_move():
         child.expect(r"costs 2 stones, seat 1 has 1")
         child.expect(r"seat 1> ")
         child.sendline("1 @1,-1 r0")
-        child.expect(r"Seat 1: \d+ points")
+        child.expect(r"Seat 1: \d+ points?")
         child.expect(r"seat 1> ")
         child.sendeof()
         child.expect(r"seat 1 human is retired: eof")
