@@ -69,7 +69,7 @@ def test_encoded_games() -> None:
 
 
 @pytest.mark.parametrize(("name", "players"), SET_UPS)
-@RANDOM
+@settings(RANDOM, max_examples=3)  # every step of a whole game, each seat's observation twice
 @given(seed=st.integers(0, 2**32))
 def test_round_trip(name: str, players: int, seed: int) -> None:
     game = get_game(name)

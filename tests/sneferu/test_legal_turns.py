@@ -99,7 +99,7 @@ def same_after_listed_turns(state: GameState, turns: list[tuple[Step, ...]]) -> 
        builders=st.sampled_from(["standard", "random"]),
        edition=st.sampled_from(sorted(EDITIONS)),
        seed=st.integers(0, 2**32 - 1))
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_a_listed_turn_applied_unchecked_gives_the_checked_state(players, builders, edition,
                                                                  seed):
     """What the arbiter does with a listed move (apply_listed_turn) is what apply_turn does,
