@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pexpect
@@ -33,8 +34,9 @@ def test_position_new_count_writes_a_book_of_positions(tmp_path: Path) -> None:
     assert ("positions: 2 positions in book.txt for 3 deals: deal d starts from position "
             "((d - 1) mod 2) + 1, from the first again after the last\n") in out.stdout
     # the standings say what their ± are
-    assert ("(rank ±95%: the mean rank's 95% interval; rating: openskill Plackett-Luce mu ± "
-            "2 sigma, from 25 ± 16.7 before any game)\n") in out.stdout
+    assert ("(rank ±95%: the mean rank's 95% interval; rating: mu ± 2 sigma, from 25 ± 16.7 "
+            "before any game, Plackett-Luce (Weng-Lin), shared places by Efron's rule, "
+            f"openskill {version('openskill')})\n") in out.stdout
 
 
 def test_a_command_seat_is_named_after_its_script_until_it_says_its_name(tmp_path: Path

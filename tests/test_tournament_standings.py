@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
+import math
 import tracemalloc
+from fractions import Fraction as F
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from openskill.models import PlackettLuce
 from tournament_support import play, record
 
 from sneferu_cli.game import SoloResult
@@ -22,7 +26,13 @@ from sneferu_cli.tournament import (
     to_csv,
     to_json,
 )
-from sneferu_cli.tournament.standings import GameResult, Results, RunningStandings, mean_ci
+from sneferu_cli.tournament.standings import (
+    GameResult,
+    Results,
+    RunningStandings,
+    mean_ci,
+    plackett_luce,
+)
 
 Z = 1.959963984540054
 
@@ -95,6 +105,92 @@ def test_rating_by_hand_for_one_game():
     assert rows["B"].rating == pytest.approx(22.364769, abs=1e-6)
     assert rows["A"].rating_sigma == pytest.approx(8.065506, abs=1e-6)
     assert rows["A"].rank_ci is None  # one deal: no interval
+
+
+# Shared places (SPEC.md 9.5): Weng & Lin's Plackett-Luce update with Efron's rule, written
+# out by hand at equal ratings (prior mu 25, sigma 25/3, beta 25/6, gamma = sigma/c, tau 0):
+# every seat has the same strength, so each choice's probability p is the seat's weight over
+# the pool's weights. A place shared by m seats is m choices, the j-th (j = 0 .. m-1) out of
+# the seats below (weight 1) and the tied seats (weight 1 - j/m); g = (choices made) - sum p,
+# h = sum p(1 - p); mu' = 25 + sigma²/c · g, sigma' = sigma · sqrt(1 - (sigma/c) sigma²/c² h).
+TIES = [
+    # ranks, g per seat, h per seat
+    # 1,1,3,4: pools {abcd} p 1/4, {cd + ½ab} p_ab 1/6 p_cd 1/3, {cd} p 1/2, {d} p 1
+    ([1, 1, 3, 4], [F(7, 12), F(7, 12), F(-1, 12), F(-13, 12)],
+     [F(3, 16) + F(5, 36)] * 2 + [F(3, 16) + F(2, 9) + F(1, 4)] * 2),
+    # 1,2,2,4: {abcd} 1/4, {bcd} 1/3, {d + ½bc} p_bc 1/4 p_d 1/2, {d} 1
+    ([1, 2, 2, 4], [F(3, 4), F(1, 6), F(1, 6), F(-13, 12)],
+     [F(3, 16), F(3, 16) + F(2, 9) + F(3, 16), F(3, 16) + F(2, 9) + F(3, 16),
+      F(3, 16) + F(2, 9) + F(1, 4)]),
+    # all four tied: pools of weight 4, 3, 2, 1, each seat p = 1/4 in each
+    ([1, 1, 1, 1], [F(0)] * 4, [4 * F(3, 16)] * 4),
+    # 1,1,3: {abc} 1/3, {c + ½ab} p_ab 1/4 p_c 1/2, {c} 1
+    ([1, 1, 3], [F(5, 12), F(5, 12), F(-5, 6)], [F(2, 9) + F(3, 16)] * 2 + [F(2, 9) + F(1, 4)]),
+    # 1,2,2: {abc} 1/3, {bc} 1/2, {½bc} 1/2
+    ([1, 2, 2], [F(2, 3), F(-1, 3), F(-1, 3)], [F(2, 9), F(2, 9) + F(1, 2), F(2, 9) + F(1, 2)]),
+    # all three tied: pools of weight 3, 2, 1, p = 1/3 in each
+    ([1, 1, 1], [F(0)] * 3, [3 * F(2, 9)] * 3),
+]
+
+
+@pytest.mark.parametrize(("ranks", "g", "h"), TIES, ids=lambda v: str(v))
+def test_shared_places_are_ties(ranks: list[int], g: list[F], h: list[F]) -> None:
+    """Tied seats move alike, the seat below a tie moves less than the tied ones, and each
+    rating is the hand-written update to 1e-9 (SPEC.md 9.5)."""
+    assert sum(g) == 0
+    names = "abcd"[:len(ranks)]
+    rows = {e.name: e for e in compute_standings([record(list(names), ranks)]).engines}
+    sigma, beta = 25 / 3, 25 / 6
+    c = math.sqrt(len(ranks) * (sigma ** 2 + beta ** 2))
+    for name, gi, hi in zip(names, g, h, strict=True):
+        assert rows[name].rating == pytest.approx(25 + sigma ** 2 / c * float(gi), abs=1e-9)
+        assert rows[name].rating_sigma == pytest.approx(
+            sigma * math.sqrt(1 - sigma / c * sigma ** 2 / c ** 2 * float(hi)), abs=1e-9)
+    for a, ra in zip(names, ranks, strict=True):
+        for b, rb in zip(names, ranks, strict=True):
+            if ra < rb:
+                assert rows[a].rating > rows[b].rating
+            elif ra == rb:
+                assert rows[a].rating == rows[b].rating
+
+
+def test_a_tie_moves_the_tied_means_by_the_mean_over_the_hidden_orders() -> None:
+    """At equal ratings, a shared place moves each tied seat's mean by the mean of its moves
+    over the orders the tie hides, each order rated without a tie (openskill's update)."""
+    for ranks in ([1, 1, 3, 4], [1, 2, 2, 4], [1, 1, 1, 1], [1, 1, 3], [1, 2, 2], [1, 1, 1]):
+        names = "abcd"[:len(ranks)]
+        tied = compute_standings([record(list(names), ranks)]).engines
+        orders = [p for p in itertools.permutations(range(len(ranks)))
+                  if all(ranks[i] <= ranks[j] for i, j in itertools.pairwise(p))]
+        mean = {n: 0.0 for n in names}
+        for order in orders:
+            place = {names[seat]: k + 1 for k, seat in enumerate(order)}
+            strict = compute_standings([record(list(names), [place[n] for n in names])])
+            for e in strict.engines:
+                mean[e.name] += e.rating / len(orders)
+        assert {e.name: round(e.rating, 9) for e in tied} == {
+            n: round(m, 9) for n, m in mean.items()}
+
+
+def test_without_a_shared_place_the_update_is_openskills() -> None:
+    """plackett_luce, the update of a game with a shared place, is openskill's Plackett-Luce
+    without one, at unequal ratings too: one model for every game."""
+    model = PlackettLuce(tau=0.0)
+    ratings = [(31.5, 6.2), (22.0, 8.1), (25.0, 3.3), (12.4, 7.7)]
+    for ranks in ([2, 1], [3, 1, 2], [4, 2, 1, 3], [1, 2, 3, 4]):
+        rs = ratings[:len(ranks)]
+        lib = model.rate([[model.rating(mu=mu, sigma=s)] for mu, s in rs],
+                         ranks=[float(r) for r in ranks])
+        ours = plackett_luce(rs, ranks, model.beta, model.kappa)
+        assert [(round(mu, 9), round(s, 9)) for mu, s in ours] == [
+            (round(t[0].mu, 9), round(t[0].sigma, 9)) for t in lib]
+
+
+def test_the_bug_report_tie() -> None:
+    """Two of four seats share first: they rate alike (27.174), the third below (24.689),
+    the fourth 20.963; openskill 6.2 alone gave 25.93, 25.93, 25.93, 22.20."""
+    rows = {e.name: e for e in compute_standings([record(list("abcd"), [1, 1, 3, 4])]).engines}
+    assert [round(rows[n].rating, 3) for n in "abcd"] == [27.174, 27.174, 24.689, 20.963]
 
 
 def test_ratings_follow_results():

@@ -18,6 +18,7 @@ import math
 from collections import defaultdict
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from fractions import Fraction
+from importlib.metadata import version
 from typing import TypeVar
 
 import msgspec
@@ -179,7 +180,7 @@ class EngineRow(msgspec.Struct, frozen=True):
     interval of ``mean_rank`` (None with fewer than two deals); ``firsts`` the share of
     games won (a first place shared by k seats counts 1/k); ``means`` the mean of each of
     the game's scores by name (:attr:`Standings.score_keys`, in order); ``rating`` and
-    ``rating_sigma`` the openskill Plackett-Luce mu and sigma."""
+    ``rating_sigma`` the Plackett-Luce mu and sigma (:data:`RATING_MODEL`)."""
 
     name: str
     games: int
@@ -484,13 +485,22 @@ class _Tally:
         self._unrated.append(res)
 
     def rate_pending(self) -> None:
-        """openskill Plackett-Luce, default prior, tau = 0, one update per game, in order."""
+        """Plackett-Luce, default prior, tau = 0, one update per game, in order: openskill's
+        for a game without a shared place, :func:`plackett_luce` (Efron's rule) for one
+        with (SPEC.md 9.5)."""
         model, current = self.model, self.ratings
         for res in self._unrated:
-            teams = [[current.setdefault(n, model.rating(name=n))] for n, _ in res]
-            new = model.rate(teams, ranks=[float(rank) for _, rank in res])
-            for (n, _), team in zip(res, new, strict=True):
-                current[n] = team[0]
+            before = [current.setdefault(n, model.rating(name=n)) for n, _ in res]
+            ranks = [rank for _, rank in res]
+            if len(set(ranks)) == len(ranks):
+                new = [team[0] for team in model.rate([[r] for r in before],
+                                                      ranks=[float(r) for r in ranks])]
+            else:
+                new = [model.rating(mu=mu, sigma=sigma, name=n) for (n, _), (mu, sigma)
+                       in zip(res, plackett_luce([(r.mu, r.sigma) for r in before], ranks,
+                                                 model.beta, model.kappa), strict=True)]
+            for (n, _), rating in zip(res, new, strict=True):
+                current[n] = rating
         self._unrated.clear()
 
     def _solo(self, index: int, h: GameResult) -> None:
@@ -535,6 +545,54 @@ class _Tally:
                        e.totals.get("stones", 0) / n, e.ptah / n, dict(sorted(e.faults.items())))
 
 
+RATING_LIBRARY = f"openskill {version('openskill')}"
+"""The rating library and its version (pyproject.toml pins it: the same records give the
+same ratings on every install)."""
+
+RATING_MODEL = "Plackett-Luce (Weng-Lin), shared places by Efron's rule"
+"""The rating model, as the standings name it."""
+
+
+def plackett_luce(ratings: Sequence[tuple[float, float]], ranks: Sequence[int], beta: float,
+                  kappa: float) -> list[tuple[float, float]]:
+    """The (mu, sigma) of each seat after one game: Weng & Lin's (2011, Algorithm 4)
+    Plackett-Luce update, each seat its own team, gamma = sigma / c, tau = 0, with shared
+    places by Efron's rule (SPEC.md 9.5). Without a shared place this is openskill's
+    update. openskill 6.2 counts a shared place as the paper does (each of the m tied
+    seats' choice to the power 1/m, all out of the same pool), which drops the tied seats'
+    wins over the seats below: at equal ratings the seat below a tie for first moves as
+    much as the winners; openskill 6.0-6.1 ignore shared places altogether.
+
+    Efron's rule: the m seats sharing a place leave the pool one after the other, the j-th
+    (j = 0 .. m - 1) chosen out of the seats below plus the tied seats weighted 1 - j/m.
+    At equal ratings a tied seat's mean moves by the mean of its moves over the orders the
+    tie hides."""
+    c = math.sqrt(sum(sigma * sigma + beta * beta for _, sigma in ratings))
+    strength = [math.exp(mu / c) for mu, _ in ratings]
+    grad = [0.0] * len(ratings)  # d log-likelihood / d (mu/c)
+    curve = [0.0] * len(ratings)  # - d² log-likelihood / d (mu/c)²
+    for place in sorted(set(ranks)):
+        tied = [i for i, r in enumerate(ranks) if r == place]
+        below = [i for i, r in enumerate(ranks) if r > place]
+        tied_sum = sum(strength[i] for i in tied)
+        below_sum = sum(strength[i] for i in below)
+        for j in range(len(tied)):
+            w = 1 - j / len(tied)
+            pool = below_sum + w * tied_sum
+            for i in tied + below:
+                p = (w if i in tied else 1.0) * strength[i] / pool
+                grad[i] -= p
+                curve[i] += p * (1 - p)
+        for i in tied:
+            grad[i] += 1
+    out = []
+    for (mu, sigma), g, h in zip(ratings, grad, curve, strict=True):
+        var = sigma * sigma
+        delta = (sigma / c) * var / (c * c) * h
+        out.append((mu + var / c * g, sigma * math.sqrt(max(1 - delta, kappa))))
+    return out
+
+
 def _score_keys(game: str, result: Sequence[SeatResult]) -> tuple[str, ...]:
     """The names of the scores of ``game``: its ``score_keys``; for a game not registered,
     those of its first result (none without one)."""
@@ -554,10 +612,12 @@ def _add_scores(totals: dict[str, int], r: SeatResult) -> None:
 
 
 def to_json(st: Standings) -> str:
-    """The standings as indented JSON: the structs' fields in order, but for
+    """The standings as indented JSON: the structs' fields in order (after ``games`` and
+    ``unfinished``, the rating's model and library), but for
     ``score_keys`` (left out) and an engine's ``means``, written as one field
     ``mean_KEY`` a score in their place (Sneferu: ``mean_stones``, ``mean_food``)."""
     data = {"games": st.games, "unfinished": st.unfinished,
+            "rating_model": RATING_MODEL, "rating_library": RATING_LIBRARY,
             "engines": [_engine_json(e) for e in st.engines], "head_to_head": st.head_to_head,
             "seats": st.seats, "solo": st.solo}
     return msgspec.json.format(msgspec.json.encode(data), indent=2).decode() + "\n"
@@ -608,8 +668,8 @@ def _faults_text(faults: dict[str, int]) -> str:
     return ";".join(f"{k}:{n}" for k, n in faults.items())
 
 
-RATING_NOTE = ("(rank ±95%: the mean rank's 95% interval; rating: openskill Plackett-Luce "
-               "mu ± 2 sigma, from 25 ± 16.7 before any game)")
+RATING_NOTE = ("(rank ±95%: the mean rank's 95% interval; rating: mu ± 2 sigma, from 25 ± "
+               f"16.7 before any game, {RATING_MODEL}, {RATING_LIBRARY})")
 """The line under the table that says what its ± are."""
 
 
