@@ -39,7 +39,7 @@ sealed_rl_game.register()
 TEST_NAMES = register_all()
 
 import pyspiel  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 import sneferu_cli.rl.openspiel as spiel  # noqa: E402
 from sneferu_cli.game import Encoding, Game, get_game, seat_view  # noqa: E402
@@ -333,6 +333,42 @@ def test_openspiel_mcts_plays(name: str) -> None:
 def test_pettingzoo_api(name: str, players: int) -> None:
     api_test(env(game=name, players=players), num_cycles=60)
     seed_test(lambda: env(game=name, players=players), num_cycles=30)
+
+
+def first_action_game(e: Any) -> str:
+    """Play the environment's game to its end, each agent taking its first legal action;
+    the final position."""
+    for agent in e.agent_iter():
+        if e.terminations[agent] or e.truncations[agent]:
+            e.step(None)
+        else:
+            e.step(int(np.flatnonzero(e.observe(agent)["action_mask"])[0]))
+    return e.encoding.game.to_position(e.state)
+
+
+@pytest.mark.parametrize("name", ["imhotep", "silver-gold"])
+def test_reset_without_a_seed_goes_on_from_the_seeded_generator(name: str) -> None:
+    """Gymnasium's convention: reset(seed=s) then reset() twice plays the same three
+    games in two environments; the games after the first are not the first again."""
+    games = []
+    for _ in range(2):
+        e = env(game=name, players=2)
+        e.reset(seed=3)
+        played = [first_action_game(e)]
+        for _ in range(2):
+            e.reset()
+            played.append(first_action_game(e))
+        games.append(played)
+    assert games[0] == games[1]
+    assert len(set(games[0])) == 3
+
+
+@pytest.mark.parametrize("name", ["sneferu", "akropolis"])
+def test_pettingzoo_render_test(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """PettingZoo's own render test, over both render modes ('human' prints the
+    picture)."""
+    render_test(lambda render_mode=None: env(game=name, players=2, render_mode=render_mode))
+    assert capsys.readouterr().out  # 'human' printed pictures
 
 
 def test_pettingzoo_rewards_and_render() -> None:

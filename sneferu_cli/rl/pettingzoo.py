@@ -43,6 +43,10 @@ def env(game: str = "sneferu", players: int | None = None, variant: str | None =
     return SneferuEnv(game, players, variant, render_mode)
 
 
+RENDER_MODES = ("ansi", "human")
+"""``ansi``: :meth:`SneferuEnv.render` returns the terminal picture; ``human``: prints it."""
+
+
 class SneferuEnv(AECEnv):  # type: ignore[misc]
     """A registered game as a PettingZoo AEC environment (see the module)."""
 
@@ -56,15 +60,16 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
                              f"{rules.players[-1]} players, not {players}")
         if variant is not None and variant not in rules.variants:
             raise ValueError(f"{rules.title} has no variant {variant!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode {render_mode!r}: only 'ansi' is offered")
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(f"render_mode {render_mode!r}: only "
+                             f"{' and '.join(map(repr, RENDER_MODES))} are offered")
         learning = rules.learning()
         if learning is None:
             raise ValueError(f"{rules.title} has no action encoding yet (Game.learning)")
         encoding = learning.encoding(players, variant)
         self.encoding: Encoding = encoding
         self.render_mode = render_mode
-        self.metadata = {"render_modes": ["ansi"], "name": f"sneferu_{rules.name}",
+        self.metadata = {"render_modes": list(RENDER_MODES), "name": f"sneferu_{rules.name}",
                          "is_parallelizable": False}
         self.possible_agents = [f"seat_{s + 1}" for s in range(players)]
         shape = (learning.observation_shape(players, encoding.variant) if encoding.max_parts == 1
@@ -89,8 +94,12 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
         return self._action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game; ``seed`` seeds the chance draws (None: unpredictable)."""
-        self._rng = random.Random(seed)
+        """A new game; ``seed`` seeds the chance draws. Without one the draws go on from
+        the generator as it stands (Gymnasium's convention: a seeded environment reset
+        without a seed is still reproducible), which an environment never seeded draws
+        from the operating system's entropy."""
+        if seed is not None:
+            self._rng = random.Random(seed)
         rules = self.encoding.game
         self.state = rules.new_game(self.encoding.players, variant=self.encoding.variant)
         self.agents = list(self.possible_agents)
@@ -157,10 +166,15 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The terminal picture of the position (``ansi``); None without a render mode."""
+        """The terminal picture of the position: returned (``ansi``) or printed
+        (``human``); None without a render mode."""
         if self.render_mode is None:
             return None
-        return self.encoding.game.picture(self.state)
+        picture = self.encoding.game.picture(self.state)
+        if self.render_mode == "human":
+            print(picture)
+            return None
+        return picture
 
     def close(self) -> None:
         """Nothing to release."""
