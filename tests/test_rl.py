@@ -183,10 +183,23 @@ def test_action_ids_unknown() -> None:
 
 @pytest.mark.parametrize(("name", "players"), SPIEL_SET_UPS)
 def test_openspiel_random_sim(name: str, players: int) -> None:
-    game = pyspiel.load_game(spiel.short_name(get_game(name)),
-                             {"players": spiel.spiel_players(get_game(name))[0]})
+    game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": players})
     assert game.num_players() == players
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name", ENCODED)
+def test_openspiel_answers_no_information_state_tensor(name: str) -> None:
+    """The game type provides no information state tensor, so none is answered (it used
+    to be the observation tensor under that name); the observation tensor and the
+    information state string (what the seat saw) are there."""
+    game = pyspiel.load_game(spiel.short_name(get_game(name)))
+    assert not game.get_type().provides_information_state_tensor
+    state = game.new_initial_state()
+    with pytest.raises(NotImplementedError, match="no information state tensor"):
+        state.information_state_tensor(0)
+    assert len(state.observation_tensor(0)) == game.observation_tensor_size()
+    assert state.information_state_string(0).startswith("seat 1")
 
 
 def test_openspiel_clone() -> None:

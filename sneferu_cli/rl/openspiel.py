@@ -263,7 +263,14 @@ class SneferuObserver:
         """The token of the position and the player :attr:`tensor` holds."""
 
     def set_from(self, state: SneferuSpielState, player: int) -> None:
-        """Fill :attr:`tensor` with ``player``'s observation of ``state``."""
+        """Fill :attr:`tensor` with ``player``'s observation of ``state``. An information
+        state tensor is not provided (the game type says so): asking for one is an
+        error, not the observation under another name."""
+        if self.recall:
+            raise NotImplementedError(
+                f"{self.encoding.game.title}: no information state tensor (the game type "
+                "does not provide one); use observation_tensor, or information_state_string "
+                "for what the seat saw")
         filled = (state.position.token, player)
         if filled != self.filled:  # OpenSpiel asks twice for one observation_tensor
             self.tensor[:] = observation(self.encoding, state.state, player,
