@@ -4,7 +4,8 @@ rule as in the online rating (:func:`~sneferu_cli.tournament.standings.plackett_
 
 Strengths θ are fitted in logits and shown on an Elo scale, 400·log10(e)·θ: at two seats
 an engine rated D above another finishes first with probability 1 / (1 + 10^(-D/400)).
-Without anchors the mean rating is 0; anchors (engines given fixed ratings) place the
+Without anchors the mean rating of the engines not provisional (of every engine when all
+are) is 0; anchors (engines given fixed ratings) place the
 others against them. The 95% intervals are the fit's own, from the inverse Hessian of
 the negative log-likelihood (the observed information) at its minimum.
 
@@ -80,7 +81,8 @@ def fit_ratings(games: Iterable[Sequence[tuple[str, int]]],
     """Fit every game at once. A game is its seats' (engine name, rank), rank 1 first,
     equal ranks a shared place; a game with fewer than two seats, or one engine in two
     seats, is left out (as the online rating does). ``anchors``: engine name → Elo rating
-    held fixed; without any, the ratings' mean is 0. Raises :class:`FitUnavailable`
+    held fixed; without any, the mean rating of the engines with at least ``provisional``
+    games (of all when none has) is 0. Raises :class:`FitUnavailable`
     without numpy and scipy, :class:`FitError` for an anchor without games."""
     try:
         import numpy as np
@@ -175,14 +177,17 @@ def fit_ratings(games: Iterable[Sequence[tuple[str, int]]],
         except linalg.LinAlgError:
             inverse = np.full(sub.shape, np.inf)
         cov[np.ix_(free, free)] = inverse
-    if not anchors and n:
-        theta = theta - theta.mean()
-        cov = center @ cov @ center
+    if not anchors and n:  # the mean of the engines not provisional (else of all) is 0
+        settled = count >= provisional
+        share = np.where(settled, 1.0, 0.0) if settled.any() else np.ones(n)
+        to_mean = np.eye(n) - np.outer(np.ones(n), share / share.sum())
+        theta = to_mean @ theta
+        cov = to_mean @ cov @ to_mean.T
     se = np.sqrt(np.maximum(np.diag(cov), 0.0))
-    rows = {nm: FitRow(nm, int(count[i]), float(theta[i] * ELO), float(Z95 * se[i] * ELO),
-                       bool(count[i] < provisional), nm in anchors)
-            for i, nm in enumerate(names)}
-    return Fit(rows, fitted, anchors, provisional, ridge)
+    fitted_rows = {nm: FitRow(nm, int(count[i]), float(theta[i] * ELO),
+                              float(Z95 * se[i] * ELO), bool(count[i] < provisional),
+                              nm in anchors) for i, nm in enumerate(names)}
+    return Fit(fitted_rows, fitted, anchors, provisional, ridge)
 
 
 def _rank(seat: tuple[str, int]) -> int:
