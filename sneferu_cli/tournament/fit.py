@@ -1,4 +1,4 @@
-"""The batch rating fit (SPEC.md 9.6): a Plackett-Luce maximum likelihood fit of all the
+"""The batch rating fit (SPEC.md 9.11): a Plackett-Luce maximum likelihood fit of all the
 games at once, so the order of the games does not matter, with shared places by Efron's
 rule as in the online rating (:func:`~sneferu_cli.tournament.standings.plackett_luce`).
 
