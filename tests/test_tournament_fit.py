@@ -12,6 +12,7 @@ import random
 import subprocess
 import sys
 
+import msgspec
 from support import run_cli
 from tournament_support import record
 
@@ -257,3 +258,33 @@ def test_report_fit_without_scipy_says_what_to_install(tmp_path):
     plain = subprocess.run([sys.executable, "-c", blocked, "tournament", "report", path],
                            capture_output=True, text=True, timeout=60)
     assert plain.returncode == 0 and "rating" in plain.stdout  # the rest needs neither
+
+
+def test_report_takes_the_anchors_of_a_tournament_file(tmp_path):
+    path = str(tmp_path / "a.rec")
+    write_records(path, 1)
+    toml = tmp_path / "t.toml"
+    toml.write_text('seats = 3\n[[engine]]\nname = "A"\ncommand = "random"\nanchor = 1500\n'
+                    '[[engine]]\nname = "B"\ncommand = "random"\n'
+                    '[[engine]]\nname = "C"\ncommand = "random"\nanchor = 1200.5\n')
+    out = run_cli("tournament", "report", path, "--config", str(toml), "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["fit_anchors"] == {"A": 1500.0, "C": 1200.5}
+    over = run_cli("tournament", "report", path, "--config", str(toml), "--anchor", "A=1000",
+                   "--json")
+    assert json.loads(over.stdout)["fit_anchors"] == {"A": 1000.0, "C": 1200.5}
+    toml.write_text('[[engine]]\nname = "A"\ncommand = "random"\nanchor = nan\n')
+    bad = run_cli("tournament", "report", path, "--config", str(toml))
+    assert bad.returncode == 2 and "anchor: must be a finite number" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_an_anchor_leaves_the_tournament_fingerprint_alone():
+    from sneferu_cli.tournament import load_config
+
+    engines = ["name=A command=random", "name=B command=random"]
+    plain = load_config(None, {"engine": engines, "seed": 1})
+    anchored = msgspec.structs.replace(plain, engines=[
+        msgspec.structs.replace(plain.engines[0], anchor=1500.0), plain.engines[1]])
+    assert anchored.anchors() == {"A": 1500.0}
+    assert anchored.fingerprint() == plain.fingerprint()

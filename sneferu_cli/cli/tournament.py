@@ -78,14 +78,23 @@ def _anchor(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
               help="Add the batch rating fit of all games at once (needs numpy and scipy).")
 @click.option("--anchor", "anchors", multiple=True, callback=_anchor, metavar="NAME=RATING",
               help="Hold an engine's fitted rating at RATING (repeatable; implies --fit).")
+@click.option("--config", "config", default=None, type=click.Path(dir_okay=False),
+              metavar="FILE", help="Take the anchors of a tournament file's engines "
+                                   "(their key anchor; --anchor wins; implies --fit).")
 @click.option("--provisional", type=click.IntRange(min=0), default=PROVISIONAL,
               show_default=True, metavar="N", help="A fitted rating of fewer games is provisional.")
 def report(files: tuple[str, ...], as_json: bool, as_csv: bool, fit: bool,
-           anchors: dict[str, float], provisional: int) -> None:
+           anchors: dict[str, float], config: str | None, provisional: int) -> None:
     """The standings of the games in record files RECORDS (text or JSON Lines), read one
     after the other."""
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
+    if config is not None:
+        try:
+            anchors = {**load_config(config).anchors(), **anchors}
+        except ConfigError as e:
+            raise TournamentError(str(e)) from None
+        fit = True
     games = []
     cut_off = 0
     for file in files:
