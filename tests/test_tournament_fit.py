@@ -17,7 +17,8 @@ from support import run_cli
 from tournament_support import record
 
 from sneferu_cli.record.text import format_records
-from sneferu_cli.tournament.fit import ELO, fit_ratings
+from sneferu_cli.tournament.fit import ELO, _stages, fit_ratings
+from sneferu_cli.tournament.standings import plackett_luce
 
 Game = list[tuple[str, int]]
 
@@ -288,3 +289,23 @@ def test_an_anchor_leaves_the_tournament_fingerprint_alone():
         msgspec.structs.replace(plain.engines[0], anchor=1500.0), plain.engines[1]])
     assert anchored.anchors() == {"A": 1500.0}
     assert anchored.fingerprint() == plain.fingerprint()
+
+
+def test_the_fit_treats_shared_places_as_the_online_update_does():
+    """At equal strengths, the gradient of one game's log-likelihood in the fit (its
+    choices from ``_stages``, each seat chosen once but the last held alone) is the online
+    update's g_i (SPEC.md 9.5): mu moves by sigma²/c · g_i."""
+    for ranks in ([1, 1, 3, 4], [1, 2, 2, 4], [1, 2, 3, 3], [1, 1, 1, 4], [1, 1, 1, 1],
+                  [1, 2, 2], [1, 1]):
+        k = len(ranks)
+        stages = _stages(sorted(ranks))
+        last_alone = sorted(ranks).count(max(ranks)) == 1
+        grad = [0.0 if last_alone and i == k - 1 else 1.0 for i in range(k)]
+        for weights in stages:
+            for i, w in enumerate(weights):
+                grad[i] -= w / sum(weights)
+        mu, sigma, beta = 25.0, 25 / 3, 25 / 6
+        c = math.sqrt(k * (sigma**2 + beta**2))
+        moved = plackett_luce([(mu, sigma)] * k, sorted(ranks), beta, 0.0001)
+        for i, (new_mu, _) in enumerate(moved):
+            assert abs((new_mu - mu) * c / sigma**2 - grad[i]) < 1e-12, (ranks, i)
