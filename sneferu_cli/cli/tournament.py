@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import shutil
 import signal
@@ -21,11 +22,19 @@ from ..game import DEFAULT_GAME
 from ..record.jsonl import read_any
 from ..record.text import RecordError, decode_records
 from ..tournament.config import RUN_SETTINGS, ConfigError, TournamentConfig, load_config
+from ..tournament.fit import PROVISIONAL, FitError, FitUnavailable
 from ..tournament.journal import Journal, StateError
 from ..tournament.progress import Progress, describe_sprt
 from ..tournament.runner import Logs, RunError, TournamentRun, probe_engines
 from ..tournament.schedule import Schedule
-from ..tournament.standings import compute_standings, format_standings, to_csv, to_json
+from ..tournament.standings import (
+    GameResult,
+    compute_standings,
+    format_standings,
+    to_csv,
+    to_json,
+    with_fit,
+)
 from ..words import plural
 from .options import SETUP_FLAG, builders_option, edition_option, variant_option
 
@@ -41,25 +50,73 @@ class TournamentError(click.ClickException):
     exit_code = 2
 
 
+def _anchor(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+            ) -> dict[str, float]:
+    """The ``--anchor NAME=RATING`` options as name → rating."""
+    out: dict[str, float] = {}
+    for text in values:
+        name, eq, number = text.rpartition("=")
+        try:
+            rating = float(number)
+        except ValueError:
+            rating = math.nan
+        if not eq or not name or not math.isfinite(rating):
+            raise click.BadParameter(f"{text!r}: expected NAME=RATING, RATING a number",
+                                     ctx, param)
+        if name in out:
+            raise click.BadParameter(f"{name!r} is anchored twice", ctx, param)
+        out[name] = rating
+    return out
+
+
 @click.command("report", context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False),
+                metavar="RECORDS...")
 @click.option("--json", "as_json", is_flag=True, help="The standings as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="The standings table as CSV.")
-def report(file: str, as_json: bool, as_csv: bool) -> None:
-    """The standings of the games in a record file FILE (text or JSON Lines)."""
+@click.option("--fit", "fit", is_flag=True,
+              help="Add the batch rating fit of all games at once (needs numpy and scipy).")
+@click.option("--anchor", "anchors", multiple=True, callback=_anchor, metavar="NAME=RATING",
+              help="Hold an engine's fitted rating at RATING (repeatable; implies --fit).")
+@click.option("--config", "config", default=None, type=click.Path(dir_okay=False),
+              metavar="FILE", help="Take the anchors of a tournament file's engines "
+                                   "(their key anchor; --anchor wins; implies --fit).")
+@click.option("--provisional", type=click.IntRange(min=0), default=PROVISIONAL,
+              show_default=True, metavar="N", help="A fitted rating of fewer games is provisional.")
+def report(files: tuple[str, ...], as_json: bool, as_csv: bool, fit: bool,
+           anchors: dict[str, float], config: str | None, provisional: int) -> None:
+    """The standings of the games in record files RECORDS (text or JSON Lines), read one
+    after the other."""
     if as_json and as_csv:
         raise click.UsageError("give --json or --csv, not both")
-    try:
-        rf = read_any(decode_records(Path(file).read_bytes(), file), file, headers_only=True)
-    except OSError as e:
-        raise TournamentError(f"{file}: cannot read: {e.strerror}") from None
-    except RecordError as e:
-        raise TournamentError(str(e)) from None
-    st = compute_standings(g.record for g in rf.games)
+    if config is not None:
+        try:
+            anchors = {**load_config(config).anchors(), **anchors}
+        except ConfigError as e:
+            raise TournamentError(str(e)) from None
+        fit = True
+    games = []
+    cut_off = 0
+    for file in files:
+        try:
+            rf = read_any(decode_records(Path(file).read_bytes(), file), file,
+                          headers_only=True)
+        except OSError as e:
+            raise TournamentError(f"{file}: cannot read: {e.strerror}") from None
+        except RecordError as e:
+            raise TournamentError(str(e)) from None
+        games += [GameResult.of(g.record) for g in rf.games]
+        cut_off += len(rf.cut_off)
+    st = compute_standings(games)
+    if fit or anchors:
+        try:
+            st = with_fit(st, games, anchors, provisional)
+        except (FitError, FitUnavailable) as e:
+            raise TournamentError(str(e)) from None
     click.echo(to_json(st) if as_json else to_csv(st) if as_csv else format_standings(st),
                nl=False)
-    if rf.cut_off:
-        click.echo(f"({len(rf.cut_off)} game cut off while being written left out)", err=True)
+    if cut_off:
+        click.echo(f"({cut_off} game cut off while being written left out)", err=True)
 
 
 class _WithReport(click.Command):
@@ -79,8 +136,8 @@ class _WithReport(click.Command):
         return super().invoke(ctx)
 
 
-@click.command(cls=_WithReport, epilog="sneferu tournament report FILE [--json|--csv]: "
-               "the standings of a record file again.")
+@click.command(cls=_WithReport, epilog="sneferu tournament report RECORDS... [--json|--csv] "
+               "[--fit]: the standings of record files again.")
 @click.argument("config", required=False, type=click.Path(dir_okay=False))
 @click.option("--engine", "engine", multiple=True, metavar="'name=N command=CMD ...'",
               help="An engine (repeatable; replaces the file's engines): shell-like words "

@@ -14,6 +14,7 @@ file and checks the result; every problem is a :class:`ConfigError` naming the f
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import secrets
 from collections.abc import Mapping
@@ -49,8 +50,9 @@ class _Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="k
 class EngineConfig(_Config, frozen=True):
     """One engine: its unique name, the command that starts it (argv), its working
     directory (default: the current one), the options the arbiter sets at the start
-    (as text: TOML numbers and booleans are written as TOML writes them), and its own time
-    control (``tc`` or ``movetime``: time odds; default the tournament's)."""
+    (as text: TOML numbers and booleans are written as TOML writes them), its own time
+    control (``tc`` or ``movetime``: time odds; default the tournament's), and ``anchor``,
+    the rating the batch fit holds it at (SPEC.md 9.11; not part of the fingerprint)."""
 
     name: str
     command: list[str]
@@ -58,8 +60,11 @@ class EngineConfig(_Config, frozen=True):
     options: dict[str, str] = {}
     tc: str | None = None
     movetime: int | None = None
+    anchor: float | None = None
 
     def __post_init__(self) -> None:
+        if self.anchor is not None and not math.isfinite(self.anchor):
+            raise ValueError("anchor: must be a finite number")
         if not self.name.strip() or self.name != self.name.strip():
             raise ValueError("name: must be non-empty, without leading or trailing spaces")
         if any(not c.isprintable() for c in self.name):
@@ -166,6 +171,10 @@ class TournamentConfig(_Config, frozen=True):
             return []
         return load_positions(self.positions, self.seats, self.load_edition(), self.the_game())
 
+    def anchors(self) -> dict[str, float]:
+        """The engines' ``anchor`` ratings, by name (those given)."""
+        return {e.name: e.anchor for e in self.engines if e.anchor is not None}
+
     def engine(self, name: str) -> EngineConfig:
         """The engine called ``name``."""
         for e in self.engines:
@@ -203,6 +212,8 @@ def fingerprint_of(fields: dict[str, Any]) -> str:
              "engine": [dict(engine) for engine in fields["engine"]]}
     games.pop("cluster", None)
     games.pop("fsync", None)
+    for engine in games["engine"]:  # an anchor rates the games, it does not define them
+        engine.pop("anchor", None)
     if unnamed(games.get("game", DEFAULT_GAME)):  # as before there was a game key
         games.pop("game", None)
     # Keys added since the first state format count only when given, so the state of a

@@ -27,6 +27,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from ..game import DEFAULT_GAME, SoloResult, UnknownGame, get_game
 from ..record.model import GameRecord, Header, Seat, SeatResult
 from ..words import plural
+from .fit import FIT_MODEL, Fit, fit_ratings
 from .sprt import Z95
 
 
@@ -250,6 +251,8 @@ class Standings(msgspec.Struct, frozen=True):
     seats: list[SeatRow]
     solo: list[SoloRow]
     score_keys: tuple[str, ...] = ()
+    fit: Fit | None = None
+    """The batch fit (:func:`with_fit`), when asked for."""
 
 
 class ClusterMean:
@@ -394,6 +397,20 @@ class RunningStandings:
                 tally.add(self._waiting[n], results[self._waiting[n]])
         return tally.standings(self._counted + len(self._waiting), self._unfinished,
                                results[0].game if len(results) else DEFAULT_GAME)
+
+
+def with_fit(st: Standings, games: Iterable[GameRecord | GameResult],
+             anchors: dict[str, float] | None = None, provisional: int | None = None
+             ) -> Standings:
+    """``st`` with the batch fit (:func:`~sneferu_cli.tournament.fit.fit_ratings`) of
+    ``games``' tables of 2-4 seats, in any order, ``anchors`` held at their ratings."""
+    seats = []
+    for g in games:
+        r = g if isinstance(g, GameResult) else GameResult.of(g)
+        if r.players >= 2 and r.result:
+            seats.append([(r.names[s.seat], s.rank) for s in r.result])
+    options = {} if provisional is None else {"provisional": provisional}
+    return msgspec.structs.replace(st, fit=fit_ratings(seats, anchors, **options))
 
 
 class _Engine:
@@ -615,24 +632,46 @@ def to_json(st: Standings) -> str:
     """The standings as indented JSON: the structs' fields in order (after ``games`` and
     ``unfinished``, the rating's model and library), but for
     ``score_keys`` (left out) and an engine's ``means``, written as one field
-    ``mean_KEY`` a score in their place (Sneferu: ``mean_stones``, ``mean_food``)."""
-    data = {"games": st.games, "unfinished": st.unfinished,
-            "rating_model": RATING_MODEL, "rating_library": RATING_LIBRARY,
-            "engines": [_engine_json(e) for e in st.engines], "head_to_head": st.head_to_head,
-            "seats": st.seats, "solo": st.solo}
+    ``mean_KEY`` a score in their place (Sneferu: ``mean_stones``, ``mean_food``). With a
+    batch fit, ``fit_model``, ``fit_anchors``, ``fit_provisional`` after the rating's
+    library, and each engine's ``fit``, ``fit_ci``, ``provisional``, ``anchored`` after its
+    ``rating_sigma`` (null for an engine the fit left out)."""
+    data: dict[str, object] = {"games": st.games, "unfinished": st.unfinished,
+                               "rating_model": RATING_MODEL, "rating_library": RATING_LIBRARY}
+    if st.fit is not None:
+        data.update(fit_model=FIT_MODEL, fit_anchors=st.fit.anchors,
+                    fit_provisional=st.fit.provisional)
+    data.update(engines=[_engine_json(e, st.fit) for e in st.engines],
+                head_to_head=st.head_to_head, seats=st.seats, solo=st.solo)
     return msgspec.json.format(msgspec.json.encode(data), indent=2).decode() + "\n"
 
 
-def _engine_json(e: EngineRow) -> dict[str, object]:
-    return {"name": e.name, "games": e.games, "mean_rank": e.mean_rank, "rank_ci": e.rank_ci,
-            "firsts": e.firsts, **{f"mean_{k}": v for k, v in e.means.items()},
-            "rating": e.rating, "rating_sigma": e.rating_sigma, "faults": e.faults}
+def _engine_json(e: EngineRow, fit: Fit | None) -> dict[str, object]:
+    out: dict[str, object] = {
+        "name": e.name, "games": e.games, "mean_rank": e.mean_rank, "rank_ci": e.rank_ci,
+        "firsts": e.firsts, **{f"mean_{k}": v for k, v in e.means.items()},
+        "rating": e.rating, "rating_sigma": e.rating_sigma}
+    if fit is not None:
+        row = fit.engines.get(e.name)
+        if row is None:
+            out.update(fit=None, fit_ci=None, provisional=None, anchored=None)
+        else:
+            out.update(fit=row.rating, fit_ci=row.ci, provisional=row.provisional,
+                       anchored=row.anchored)
+    out["faults"] = e.faults
+    return out
 
 
-def engine_columns(score_keys: Sequence[str]) -> list[str]:
-    """The CSV columns of a table of 2-4 seats, with a ``mean_KEY`` column a score."""
+FIT_COLUMNS = ["fit", "fit_ci", "provisional", "anchored"]
+"""The CSV columns a batch fit adds after ``rating_sigma``."""
+
+
+def engine_columns(score_keys: Sequence[str], fit: bool = False) -> list[str]:
+    """The CSV columns of a table of 2-4 seats, with a ``mean_KEY`` column a score (and
+    :data:`FIT_COLUMNS` with a batch fit)."""
     return ["engine", "games", "mean_rank", "rank_ci", "firsts",
-            *(f"mean_{k}" for k in score_keys), "rating", "rating_sigma", "faults"]
+            *(f"mean_{k}" for k in score_keys), "rating", "rating_sigma",
+            *(FIT_COLUMNS if fit else []), "faults"]
 
 
 SOLO_COLUMNS = ["engine", "games", "wins", "win_rate", "win_ci", "mean_score",
@@ -646,11 +685,12 @@ def to_csv(st: Standings) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     if st.engines or not st.solo:
-        w.writerow(engine_columns(st.score_keys))
+        w.writerow(engine_columns(st.score_keys, st.fit is not None))
         for e in st.engines:
             w.writerow([e.name, e.games, _num(e.mean_rank), _num(e.rank_ci), _num(e.firsts),
                         *(_num(e.means[k]) for k in st.score_keys), _num(e.rating),
-                        _num(e.rating_sigma), _faults_text(e.faults)])
+                        _num(e.rating_sigma), *_fit_cells(st.fit, e.name),
+                        _faults_text(e.faults)])
     else:
         w.writerow(SOLO_COLUMNS)
         for s in st.solo:
@@ -658,6 +698,18 @@ def to_csv(st: Standings) -> str:
                         _num(s.mean_score), _num(s.mean_stones), _num(s.mean_ptah),
                         _faults_text(s.faults)])
     return out.getvalue()
+
+
+def _fit_cells(fit: Fit | None, name: str) -> list[str]:
+    """An engine's :data:`FIT_COLUMNS` cells (none without a fit; empty cells for an
+    engine the fit left out)."""
+    if fit is None:
+        return []
+    row = fit.engines.get(name)
+    if row is None:
+        return ["", "", "", ""]
+    return [_num(row.rating), _num(row.ci), str(row.provisional).lower(),
+            str(row.anchored).lower()]
 
 
 def _num(x: float | None) -> str:
@@ -673,20 +725,36 @@ RATING_NOTE = ("(rank ±95%: the mean rank's 95% interval; rating: mu ± 2 sigma
 """The line under the table that says what its ± are."""
 
 
+def fit_note(fit: Fit) -> str:
+    """The line under a table with a batch fit that says what its fit column is."""
+    if fit.anchors:
+        placed = "placed against " + ", ".join(f"{n} = {r:g}" for n, r in fit.anchors.items())
+    else:
+        placed = "the mean of those not provisional 0"
+    return (f"(fit: all {plural(fit.games, 'game')} at once, {FIT_MODEL}, {placed}; "
+            f"± its 95% interval from the Hessian; ? fewer than {fit.provisional} games; "
+            "= an anchor. rating: the online update, game by game)")
+
+
 def format_standings(st: Standings) -> str:
     """The standings as a text table (and the head-to-head matrix) for a terminal."""
     lines: list[str] = []
     if st.engines:
         keys = st.score_keys
-        rows = [["#", "engine", "games", "rank", "±95%", "first", *keys, "rating", "faults"]]
+        fit = st.fit
+        rows = [["#", "engine", "games", "rank", "±95%", "first", *keys, "rating",
+                 *(["fit"] if fit else []), "faults"]]
         for place, e in enumerate(st.engines, start=1):
             rows.append([str(place), e.name, str(e.games), f"{e.mean_rank:.2f}",
                          "-" if e.rank_ci is None else f"{e.rank_ci:.2f}",
                          f"{100 * e.firsts:.1f}%", *(f"{e.means[k]:.1f}" for k in keys),
                          f"{e.rating:.1f} ± {2 * e.rating_sigma:.1f}",
+                         *([_fit_text(fit, e.name)] if fit else []),
                          " ".join(f"{k}:{n}" for k, n in e.faults.items()) or "-"])
         lines += _table(rows, left={1, len(rows[0]) - 1})
         lines += [RATING_NOTE]
+        if fit:
+            lines += [fit_note(fit)]
         lines += ["", "head to head (row's score against column, % of games at one table):"]
         names = [e.name for e in st.engines]
         cell = {(h.engine, h.opponent): h for h in st.head_to_head}
@@ -712,6 +780,17 @@ def format_standings(st: Standings) -> str:
     if st.unfinished:
         lines.append(f"({plural(st.unfinished, 'unfinished game')} left out)")
     return "\n".join(lines) + "\n"
+
+
+def _fit_text(fit: Fit, name: str) -> str:
+    """An engine's fit cell: rating ± the 95% half-width, ``?`` when provisional, ``=`` for
+    an anchor, ``-`` when the fit left it out."""
+    row = fit.engines.get(name)
+    if row is None:
+        return "-"
+    if row.anchored:
+        return f"{row.rating:.1f} ="
+    return f"{row.rating:.1f} ± {row.ci:.1f}" + (" ?" if row.provisional else "")
 
 
 def _table(rows: list[list[str]], left: set[int]) -> list[str]:
