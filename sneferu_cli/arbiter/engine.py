@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..game import DEFAULT_GAME, NotationError
 from ..protocol.messages import (
@@ -41,8 +42,11 @@ from ..protocol.messages import (
 from .agent import TurnAnswer, TurnRequest
 from .process import EngineFault, EngineProcess, StderrSink, TrafficLog, process_parents
 
+if TYPE_CHECKING:
+    from .game import TimeControl
+
 __all__ = ["QUIT_GRACE", "Engine", "answers_as_they_come", "automatic_options",
-           "refuse_other_games"]
+           "refuse_other_games", "refuse_unbudgeted"]
 
 QUIT_GRACE = 1.0
 """Seconds an engine has to exit after ``quit`` before its process group is killed."""
@@ -241,7 +245,8 @@ class Engine:
     def _send_turn(self, request: TurnRequest) -> tuple[float, float]:
         """Send the request's lines (``position`` as it stands for ``feature currentposition``);
         when its time starts and when the answer is due."""
-        go = str(Go(request.movetime, request.clock, request.inc))
+        budget = request.iterations if "iterations" in self.features else None
+        go = str(Go(request.movetime, request.clock, request.inc, iterations=budget))
         if "legalmoves" in self.features:
             go = with_legal(go, request.legal_line())
         position = (request.current_position() if "currentposition" in self.features
@@ -480,6 +485,17 @@ def seat_options(engine: Engine, seat: int, settings: Sequence[OptionSetting], *
         if only == seat or (only is None and name in engine.options):
             values[name] = value
     return values
+
+
+def refuse_unbudgeted(engines: Sequence[Engine], budget: TimeControl | None) -> None:
+    """ValueError (one line) naming the first engine that does not take a search budget
+    (``feature iterations``) when ``budget``, the time control it is to play with, has one."""
+    if budget is None or budget.iterations is None:
+        return
+    for e in engines:
+        if e.fault is None and "iterations" not in e.features:
+            raise ValueError(f"engine {e.name!r} takes no search budget (iterations "
+                             f"{budget.iterations}): it does not declare 'feature iterations'")
 
 
 def refuse_other_games(engines: Sequence[Engine], game: str) -> None:
