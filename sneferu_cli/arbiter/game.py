@@ -91,7 +91,7 @@ class TimeControl:
         of them, or neither for :data:`DEFAULT_CLOCK`. ValueError saying what is wrong.
 
         >>> TimeControl.parse("0.5+0.05"), TimeControl.parse(movetime=200).movetime
-        (TimeControl(movetime=None, base=500, inc=50, margin=100), 200)
+        (TimeControl(movetime=None, base=500, inc=50, margin=100, iterations=None), 200)
         """
         if margin < 0:
             raise ValueError(f"margin {margin}: must be >= 0 ms")
