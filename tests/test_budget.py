@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support import ROOT, run_cli
+from support import ROOT, require_program, run_cli
 
 from sneferu_cli.game import NotationError
 from sneferu_cli.grammar import parse
@@ -83,13 +83,18 @@ def _engine_session(argv: list[str], go: str) -> list[str]:
     [sys.executable, str(ROOT / "engines" / "greedy_player.py")],
     [sys.executable, str(ROOT / "engines" / "instant.py")],
     ["node", str(ROOT / "engines" / "random_player.js")],
+    ["cc", str(ROOT / "engines" / "instant.c")],
 ])
-def test_engines_without_budgets_still_answer_a_go_that_has_one(program):
+def test_engines_without_budgets_still_answer_a_go_that_has_one(program, tmp_path):
     """They do not declare ``feature iterations`` (so an arbiter never sends them a
     budget), but a ``go`` holding one is still a ``go`` to them."""
     if program[0] == "node":
-        from support import require_program
         program[0] = require_program("node", "Node.js")
+    elif program[0] == "cc":
+        built = tmp_path / "instant"
+        subprocess.run([require_program("cc", "a C compiler"), "-O1", "-o", str(built),
+                        program[1]], check=True, timeout=120)
+        program = [str(built)]
     out = _engine_session(program, "go movetime 5000 iterations 3")
     assert "feature iterations" not in out
     assert sum(line.startswith("move ") for line in out) == 1, out
@@ -129,12 +134,13 @@ def _kept_to_the_budget(turns: list[Turn]) -> bool:
             and 2 * playouts.count(str(BUDGET)) > len(playouts))
 
 
-def test_mcts_with_a_budget_plays_the_same_moves_twice_under_load(busy_cores, tmp_path):
+@pytest.mark.parametrize("game", ["sneferu", "imhotep"])  # its own search; the generic one
+def test_mcts_with_a_budget_plays_the_same_moves_twice_under_load(busy_cores, tmp_path, game):
     runs = []
     for n in (1, 2):
         path = tmp_path / f"{n}.records"
-        r = run_cli("play", "mcts", "mcts", "--iterations", str(BUDGET), "--seed", "11",
-                    "--record", str(path), timeout=600)
+        r = run_cli("play", "mcts", "mcts", "--game", game, "--iterations", str(BUDGET),
+                    "--seed", "11", "--record", str(path), timeout=600)
         assert r.returncode == 0, r.stderr
         turns = _turns(path)
         assert turns and _kept_to_the_budget(turns)

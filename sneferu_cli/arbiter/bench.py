@@ -139,7 +139,7 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
         if failed:
             return f"{failed[0].name}: {failed[0].fault}"
         refuse_other_games(engines, game.name)
-        refuse_unbudgeted(engines, time_control)
+        refuse_unbudgeted(engines, time_control.iterations)
         names = ", ".join(e.name for e in engines)
         records, wall = _play(engines, games, seed, setup, edition, time_control, game,
                               variant, settings, edition_file)

@@ -16,7 +16,6 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..game import DEFAULT_GAME, NotationError
 from ..protocol.messages import (
@@ -41,9 +40,6 @@ from ..protocol.messages import (
 )
 from .agent import TurnAnswer, TurnRequest
 from .process import EngineFault, EngineProcess, StderrSink, TrafficLog, process_parents
-
-if TYPE_CHECKING:
-    from .game import TimeControl
 
 __all__ = ["QUIT_GRACE", "Engine", "answers_as_they_come", "automatic_options",
            "refuse_other_games", "refuse_unbudgeted"]
@@ -487,15 +483,15 @@ def seat_options(engine: Engine, seat: int, settings: Sequence[OptionSetting], *
     return values
 
 
-def refuse_unbudgeted(engines: Sequence[Engine], budget: TimeControl | None) -> None:
+def refuse_unbudgeted(engines: Sequence[Engine], iterations: int | None) -> None:
     """ValueError (one line) naming the first engine that does not take a search budget
-    (``feature iterations``) when ``budget``, the time control it is to play with, has one."""
-    if budget is None or budget.iterations is None:
+    (``feature iterations``) when it is to play with one (``iterations``, not None)."""
+    if iterations is None:
         return
     for e in engines:
         if e.fault is None and "iterations" not in e.features:
             raise ValueError(f"engine {e.name!r} takes no search budget (iterations "
-                             f"{budget.iterations}): it does not declare 'feature iterations'")
+                             f"{iterations}): it does not declare 'feature iterations'")
 
 
 def refuse_other_games(engines: Sequence[Engine], game: str) -> None:

@@ -162,7 +162,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
             Engine.start_all(handles)
             try:
                 refuse_other_games(handles, game.name)
-                refuse_unbudgeted(handles, control)
+                refuse_unbudgeted(handles, control.iterations)
             except ValueError as e:
                 raise click.UsageError(str(e)) from None
             failed = [(seat, a) for seat, a in enumerate(agents, start=1)

@@ -104,7 +104,8 @@ def probe_engines(cfg: TournamentConfig) -> list[str]:
         try:  # before the first game
             refuse_other_games(engines, cfg.game)
             for ec, engine in zip(cfg.engines, engines, strict=True):
-                refuse_unbudgeted([engine], cfg.own_timing(ec.name))
+                own = cfg.own_timing(ec.name)
+                refuse_unbudgeted([engine], None if own is None else own.iterations)
         except ValueError as e:
             raise ConfigError(str(e)) from None
         for ec, engine in zip(cfg.engines, engines, strict=True):
