@@ -217,3 +217,26 @@ def test_a_malformed_budget_is_named_with_its_field(tmp_path, spec, message):
                 "--records", str(tmp_path / "t.records"))
     assert r.returncode == 2
     assert message in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_a_library_game_retires_a_seat_given_a_budget_it_does_not_take():
+    """``play_game`` with a budget: the engine without ``feature iterations`` is retired
+    before the first turn (a handshake fault), the other plays by the budget."""
+    from sneferu_cli.arbiter.bundled import engine_command
+    from sneferu_cli.arbiter.engine import Engine
+    from sneferu_cli.arbiter.game import TimeControl, play_game
+
+    engines = Engine.start_all([Engine(engine_command("random")),
+                                Engine(engine_command("mcts"))])
+    try:
+        record = play_game(engines, seed=3,
+                           time_control=TimeControl(movetime=60000, iterations=20))
+    finally:
+        Engine.quit_all(engines)
+    (fault,) = record.header.faults
+    assert (fault.seat, fault.kind, fault.ply) == (1, "handshake", 0)
+    assert fault.detail == ("it takes no search budget (it does not declare 'feature "
+                            "iterations')")
+    turns = [e for e in record.events if isinstance(e, Turn)]
+    assert turns and {t.seat for t in turns} == {2}
+    assert all(t.info and t.info["playouts"] in ("20", "1") for t in turns)
