@@ -12,6 +12,10 @@ time for every ``go``: 80% of a ``movetime`` less ``Overhead``, or a share of th
 ``Overhead``. In a game with hidden information it knows only its seat's view and
 searches it by determinization; at a simultaneous node it searches its own seat's sealed
 move (SPEC 11.4).
+It declares ``feature iterations``: a ``go ... iterations N`` searches N playouts (the
+budget, in place of ``Iterations``) and keeps to the time only as a safety net (all of a
+``movetime``, at most 0.4 of its clock, less ``Overhead``), so that a seed gives the same
+moves whatever the machine's load.
 Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the time limit
 still obeyed, makes it deterministic); ``Exploration`` (UCT constant in hundredths),
 ``Horizon`` (playout turns, in another game moves a seat, before the position is
@@ -40,6 +44,7 @@ OTHER_SHARE = 20  # a move may take this share of the clock left, in a game with
 class MctsPlayer(Bot):
     name = "mcts"
     games = tuple(game_names())
+    budgets = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -66,16 +71,22 @@ class MctsPlayer(Bot):
             super().set_option(name, value)
 
     def think_time(self, state: Any, go: Go) -> float:
-        """Seconds to search for this move, the overhead kept back."""
+        """Seconds to search for this move, the overhead kept back; with a search budget
+        (``go ... iterations N``) the time is only a safety net: all of a ``movetime``, or
+        0.4 of the clock, less the overhead."""
         overhead = self.overhead / 1000
         if go.movetime is not None:
             budget = go.movetime / 1000
+            if go.iterations is not None:
+                return max(budget * 0.25, budget - overhead)
             return max(budget * 0.25, budget * 0.8 - overhead)
         assert go.clock is not None
         clock = go.clock[self.seat] / 1000
         tools = self.game.tools()
         left = None if tools is None else tools.moves_left(state, self.seat)
         share = clock / (OTHER_SHARE if left is None else left) + 0.75 * go.inc / 1000
+        if go.iterations is not None:
+            share = clock
         return max(0.005, min(share, clock * 0.4) - overhead)
 
     def choose(self, state: Any, go: Go) -> str:
@@ -83,7 +94,8 @@ class MctsPlayer(Bot):
         deadline = began + self.think_time(state, go)
         tuning = Tuning(exploration=self.exploration / 100, horizon=self.horizon,
                         widening=self.widening / 10)
-        analysis = analyse(self.game, state, seat=self.seat, iterations=self.iterations,
+        iterations = self.iterations if go.iterations is None else go.iterations
+        analysis = analyse(self.game, state, seat=self.seat, iterations=iterations,
                            deadline=deadline, seed=self.rng.randrange(2**31), tuning=tuning,
                            progress=self.report)
         self.report(analysis)

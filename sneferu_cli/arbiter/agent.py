@@ -39,6 +39,8 @@ class TurnRequest:
     margin: int
     game: Game = field(default_factory=get_game)
     sealed: bool = False
+    iterations: int | None = None
+    """A fixed search budget (``go ... iterations N``), for an engine that takes one."""
     _legal: Sequence[str] | None = field(default=None, repr=False)
     _line: str | None = field(default=None, repr=False)
 

@@ -44,7 +44,13 @@ from ..game import Game, get_game, unnamed
 from ..record.model import Event, GameRecord, Simultaneous, seat_turns, turn_count
 from ..words import plural
 from .bundled import engine_command, engines_dir
-from .engine import Engine, OptionSetting, refuse_other_games, seat_options
+from .engine import (
+    Engine,
+    OptionSetting,
+    refuse_other_games,
+    refuse_unbudgeted,
+    seat_options,
+)
 from .game import TimeControl, play_game
 
 __all__ = [
@@ -63,12 +69,13 @@ __all__ = [
 ]
 
 # An engine that needs nothing but its list of moves: it answers each go with the next one;
-# it plays the game argv[2] (argv[3] == "legalmoves": it asks for the legal moves, and
-# ignores them).
+# it plays the game argv[2] and declares the features argv[3:], those of the engine whose
+# moves it replays, so that the arbiter sends it the same lines ("legalmoves": it asks for
+# the legal moves, and ignores them; "iterations": it takes a search budget, and ignores it).
 INSTANT = """\
 import sys
 moves = open(sys.argv[1]).read().splitlines()[::-1]
-feature = "feature legalmoves\\n" if sys.argv[3:] == ["legalmoves"] else ""
+feature = "".join("feature " + f + "\\n" for f in sys.argv[3:])
 feature += "feature games " + sys.argv[2] + "\\n"
 out = sys.stdout
 for line in sys.stdin:
@@ -132,6 +139,7 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
         if failed:
             return f"{failed[0].name}: {failed[0].fault}"
         refuse_other_games(engines, game.name)
+        refuse_unbudgeted(engines, time_control.iterations)
         names = ", ".join(e.name for e in engines)
         records, wall = _play(engines, games, seed, setup, edition, time_control, game,
                               variant, settings, edition_file)
@@ -156,7 +164,7 @@ def bench_report(argvs: Sequence[Sequence[str]], *, games: int, seed: int,
             files.append(path)
         instant = Engine.start_all([
             Engine([sys.executable, "-S", "-c", INSTANT, str(f), game.name]
-                   + (["legalmoves"] if "legalmoves" in e.features else []),
+                   + [f for f in ("legalmoves", "iterations") if f in e.features],
                    name="instant", label=str(i))
             for i, (f, e) in enumerate(zip(files, engines, strict=True), 1)])
         try:

@@ -42,7 +42,7 @@ from .agent import TurnAnswer, TurnRequest
 from .process import EngineFault, EngineProcess, StderrSink, TrafficLog, process_parents
 
 __all__ = ["QUIT_GRACE", "Engine", "answers_as_they_come", "automatic_options",
-           "refuse_other_games"]
+           "refuse_other_games", "refuse_unbudgeted"]
 
 QUIT_GRACE = 1.0
 """Seconds an engine has to exit after ``quit`` before its process group is killed."""
@@ -241,7 +241,8 @@ class Engine:
     def _send_turn(self, request: TurnRequest) -> tuple[float, float]:
         """Send the request's lines (``position`` as it stands for ``feature currentposition``);
         when its time starts and when the answer is due."""
-        go = str(Go(request.movetime, request.clock, request.inc))
+        budget = request.iterations if "iterations" in self.features else None
+        go = str(Go(request.movetime, request.clock, request.inc, iterations=budget))
         if "legalmoves" in self.features:
             go = with_legal(go, request.legal_line())
         position = (request.current_position() if "currentposition" in self.features
@@ -480,6 +481,17 @@ def seat_options(engine: Engine, seat: int, settings: Sequence[OptionSetting], *
         if only == seat or (only is None and name in engine.options):
             values[name] = value
     return values
+
+
+def refuse_unbudgeted(engines: Sequence[Engine], iterations: int | None) -> None:
+    """ValueError (one line) naming the first engine that does not take a search budget
+    (``feature iterations``) when it is to play with one (``iterations``, not None)."""
+    if iterations is None:
+        return
+    for e in engines:
+        if e.fault is None and "iterations" not in e.features:
+            raise ValueError(f"engine {e.name!r} takes no search budget (iterations "
+                             f"{iterations}): it does not declare 'feature iterations'")
 
 
 def refuse_other_games(engines: Sequence[Engine], game: str) -> None:

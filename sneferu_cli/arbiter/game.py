@@ -19,6 +19,7 @@ deadline on an engine. A game stopped by Ctrl-C (KeyboardInterrupt) raises
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import math
 import random
@@ -49,7 +50,7 @@ from .agent import Agent, TurnAnswer, TurnRequest
 from .engine import Engine, answers_as_they_come
 from .process import EngineFault
 
-__all__ = ["DEFAULT_CLOCK", "GameInterrupted", "OnEvent", "TimeControl",
+__all__ = ["BUDGET_MOVETIME", "DEFAULT_CLOCK", "GameInterrupted", "OnEvent", "TimeControl",
            "describe_result", "play_game"]
 
 DEFAULT_CLOCK = "60+1"
@@ -60,21 +61,28 @@ DEFAULT_CLOCK = "60+1"
 class TimeControl:
     """A fixed time per move (``movetime`` ms) or a game clock (``base`` ms, plus ``inc`` ms
     after each move). ``margin`` ms is allowed beyond the limit before a timeout.
+    ``iterations``: a fixed search budget a move (``go ... iterations N``, for engines
+    declaring ``feature iterations``); the time is then the limit kept as a safety net.
 
     >>> str(TimeControl(movetime=200)), str(TimeControl(base=60000, inc=1000))
     ('movetime 200', '60+1')
     >>> str(TimeControl(base=1_234_567, inc=50)), str(TimeControl(base=500))
     ('1234.567+0.05', '0.5+0')
+    >>> str(TimeControl(movetime=BUDGET_MOVETIME, iterations=2000))
+    'iterations 2000 movetime 60000'
     """
 
     movetime: int | None = None
     base: int | None = None
     inc: int = 0
     margin: int = 100
+    iterations: int | None = None
 
     def __post_init__(self) -> None:
         if (self.movetime is None) == (self.base is None):
             raise ValueError("a time control is either a time per move or a game clock")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations {self.iterations}: must be at least 1")
 
     @classmethod
     def parse(cls, clock: str | None = None, movetime: int | None = None,
@@ -83,7 +91,7 @@ class TimeControl:
         of them, or neither for :data:`DEFAULT_CLOCK`. ValueError saying what is wrong.
 
         >>> TimeControl.parse("0.5+0.05"), TimeControl.parse(movetime=200).movetime
-        (TimeControl(movetime=None, base=500, inc=50, margin=100), 200)
+        (TimeControl(movetime=None, base=500, inc=50, margin=100, iterations=None), 200)
         """
         if margin < 0:
             raise ValueError(f"margin {margin}: must be >= 0 ms")
@@ -103,11 +111,49 @@ class TimeControl:
             raise ValueError(f"{text!r}: the time must be positive, the increment >= 0")
         return cls(base=round(b * 1000), inc=round(i * 1000), margin=margin)
 
+    @classmethod
+    def with_budget(cls, budget: str | None, clock: str | None = None,
+                    movetime: int | None = None, margin: int = 100) -> TimeControl:
+        """:meth:`parse` with a search budget ``iterations N`` (:func:`parse_budget`), or
+        None for none; with a budget and neither time given, the safety net is
+        ``movetime`` :data:`BUDGET_MOVETIME`. ValueError saying what is wrong.
+
+        >>> str(TimeControl.with_budget("iterations 200", "10+0.1"))
+        'iterations 200 10+0.1'
+        """
+        iterations = None if budget is None else parse_budget(budget)
+        if iterations is not None and clock is None and movetime is None:
+            movetime = BUDGET_MOVETIME
+        tc = cls.parse(clock, movetime, margin)
+        return tc if iterations is None else dataclasses.replace(tc, iterations=iterations)
+
     def __str__(self) -> str:
+        budget = "" if self.iterations is None else f"iterations {self.iterations} "
         if self.movetime is not None:
-            return f"movetime {self.movetime}"
+            return f"{budget}movetime {self.movetime}"
         assert self.base is not None
-        return f"{_seconds(self.base)}+{_seconds(self.inc)}"
+        return f"{budget}{_seconds(self.base)}+{_seconds(self.inc)}"
+
+
+BUDGET_MOVETIME = 60_000
+"""The time a move (ms) of a seat with a search budget and no time control of its own: a
+safety net far above what the budget takes, so that the budget, not the time, ends the
+search whatever the machine's load."""
+
+
+def parse_budget(text: str) -> int:
+    """The iterations of a search budget written ``iterations N`` (N >= 1); ValueError
+    saying what is wrong.
+
+    >>> parse_budget("iterations 2000")
+    2000
+    """
+    words = text.split()
+    if len(words) != 2 or words[0] != "iterations" or not words[1].isdigit():
+        raise ValueError(f"{text!r} is not a search budget (like 'iterations 2000')")
+    if int(words[1]) < 1 or len(words[1]) > 9:
+        raise ValueError(f"{text!r}: a search budget's iterations are 1 to 999999999")
+    return int(words[1])
 
 
 def _seconds(ms: int) -> str:
@@ -253,6 +299,11 @@ class _Match:
                 self._retire(i, EngineFault("handshake", f"it does not play {game.name} "
                                             f"(it plays: {', '.join(games)})"))
                 continue
+            if (self.tcs[i].iterations is not None and agent.timed
+                    and "iterations" not in getattr(agent, "features", ())):
+                self._retire(i, EngineFault("handshake", "it takes no search budget (it does "
+                                            "not declare 'feature iterations')"))
+                continue
             try:
                 agent.new_game(NewGame(n, i + 1, variant, edition, game.name))
                 ready.append(i)
@@ -271,7 +322,7 @@ class _Match:
         line = (str(Position(self.views.view(self.state, seat))) if self.views is not None
                 else self.line)
         return TurnRequest(self.state, seat, line, tc.movetime, clock, tc.inc, tc.margin,
-                           self.game, sealed)
+                           self.game, sealed, iterations=tc.iterations)
 
     def _turn(self, seat: int) -> None:
         request = self._request(seat)

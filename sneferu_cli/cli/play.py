@@ -16,7 +16,13 @@ import click
 
 from ..arbiter.agent import Agent
 from ..arbiter.bundled import BUNDLED, engine_command
-from ..arbiter.engine import Engine, OptionSetting, refuse_other_games, seat_options
+from ..arbiter.engine import (
+    Engine,
+    OptionSetting,
+    refuse_other_games,
+    refuse_unbudgeted,
+    seat_options,
+)
 from ..arbiter.game import (
     DEFAULT_CLOCK,
     GameInterrupted,
@@ -56,6 +62,10 @@ from .options import (
               help="Fixed time per move in milliseconds.")
 @click.option("--tc", default=None, metavar="SECONDS+INC",
               help=f"Game clock per seat with an increment per move (default {DEFAULT_CLOCK}).")
+@click.option("--iterations", type=click.IntRange(min=1, max=999_999_999), default=None,
+              metavar="N", help="A fixed search budget per move for every engine (go ... "
+                                "iterations N; the engines must declare 'feature iterations'); "
+                                "the time stays a safety net (default movetime 60000).")
 @click.option("--margin", type=click.IntRange(min=0), default=100, show_default=True,
               metavar="MS", help="Time an engine may exceed its limit by before a timeout.")
 @click.option("--handshake-timeout", type=click.FloatRange(min=0, min_open=True), default=10.0,
@@ -79,7 +89,7 @@ from .options import (
                    "overhead per move.")
 def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, game: Game,
          setup: str | None, variant: str | None, edition_path: str | None,
-         movetime: int | None, tc: str | None,
+         movetime: int | None, tc: str | None, iterations: int | None,
          margin: int, handshake_timeout: float, options: tuple[str, ...],
          record_path: str | None, log_path: str | None, engine_stderr: str | None,
          verbose: bool, bench: int | None) -> None:
@@ -105,7 +115,8 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
     if len(set(humans)) != len(humans) or any(h > n for h in humans):
         raise click.BadParameter(f"seats are 1 to {n}, each once", param_hint="--human")
     try:
-        control = TimeControl.parse(tc, movetime, margin)
+        control = TimeControl.with_budget(None if iterations is None else
+                                          f"iterations {iterations}", tc, movetime, margin)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--tc/--movetime") from None
     edition = load_for(game, edition_path)
@@ -151,6 +162,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
             Engine.start_all(handles)
             try:
                 refuse_other_games(handles, game.name)
+                refuse_unbudgeted(handles, control.iterations)
             except ValueError as e:
                 raise click.UsageError(str(e)) from None
             failed = [(seat, a) for seat, a in enumerate(agents, start=1)

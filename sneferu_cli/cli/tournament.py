@@ -142,7 +142,8 @@ class _WithReport(click.Command):
 @click.option("--engine", "engine", multiple=True, metavar="'name=N command=CMD ...'",
               help="An engine (repeatable; replaces the file's engines): shell-like words "
                    "name=, command= (a program and its arguments, or a bundled engine's "
-                   "name), dir=, option.NAME=VALUE.")
+                   "name), dir=, tc= or movetime= (time odds), 'budget=iterations N' (a "
+                   "search budget), option.NAME=VALUE.")
 @click.option("--event", default=None, metavar="TEXT", help="The records' event tag.")
 @click.option("--seats", type=int, default=None, metavar="1-4",
               help="Seats at a table (default 2; 1 = solo against Ptah).")

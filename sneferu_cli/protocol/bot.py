@@ -63,6 +63,9 @@ class Bot:
     author = "the sneferu authors"
     legalmoves = False
     """True: declare ``feature legalmoves`` (``go.legal`` then lists the legal moves)."""
+    budgets = False
+    """True: declare ``feature iterations`` (``go.iterations`` then carries the search
+    budget when the arbiter gives one); a bot without it is never given a budget."""
     games: tuple[str, ...] = (DEFAULT_GAME,)
     """The games it plays, declared with ``feature games`` unless only Sneferu."""
 
@@ -191,6 +194,7 @@ def run(bot: Bot, stdin: TextIO | None = None, stdout: TextIO | None = None) -> 
         elif isinstance(msg, Sneferu):
             send(Id("name", bot.name), Id("author", bot.author), *bot.declare_options(),
                  *([Feature("legalmoves")] if bot.legalmoves else []),
+                 *([Feature("iterations")] if bot.budgets else []),
                  *([] if [unnamed(g) for g in bot.games] == [True]
                    else [Feature("games", bot.games)]),
                  SneferuOk())

@@ -120,14 +120,19 @@ class Position(msgspec.Struct, frozen=True):
 class Go(msgspec.Struct, frozen=True):
     """The request to move: a fixed time per move, or every seat's clock and the increment.
 
-    Times are milliseconds. ``legal`` (only for engines declaring ``feature legalmoves``)
-    lists every legal move.
+    Times are milliseconds. ``iterations`` (only for engines declaring ``feature
+    iterations``) is a fixed search budget; ``legal`` (only for engines declaring
+    ``feature legalmoves``) lists every legal move.
+
+    >>> str(Go(movetime=60000, iterations=2000, legal=("end",)))
+    'go movetime 60000 iterations 2000 legalmoves end'
     """
 
     movetime: int | None = None
     clock: tuple[int, ...] | None = None
     inc: int = 0
     legal: tuple[str, ...] | None = None
+    iterations: int | None = None
 
     def __str__(self) -> str:
         if self.clock is not None:
@@ -135,6 +140,8 @@ class Go(msgspec.Struct, frozen=True):
             line = f"go clock {times} inc {self.inc}"
         else:
             line = f"go movetime {self.movetime}"
+        if self.iterations is not None:
+            line = f"{line} iterations {self.iterations}"
         return line if self.legal is None else with_legal(line, SEP.join(self.legal))
 
 
@@ -370,13 +377,16 @@ def _lark_arbiter_line(text: str) -> ArbiterMessage:
     kind = tree.data
     toks = _tokens(tree)
     if kind == "go":
-        timing = tree.children[0]
+        timing, *rest = tree.children
         assert isinstance(timing, Tree)
         times = [int(t) for t in _tokens(timing)]
-        legal = tuple(_move(m) for m in tree.children[1:]) if len(tree.children) > 1 else None
+        iterations = None
+        if rest and isinstance(rest[0], Tree) and rest[0].data == "budget":
+            iterations = int(_tokens(rest.pop(0))[0])
+        legal = tuple(_move(m) for m in rest) if rest else None
         if timing.data == "movetime":
-            return Go(movetime=times[0], legal=legal)
-        return Go(clock=tuple(times[:-1]), inc=times[-1], legal=legal)
+            return Go(movetime=times[0], legal=legal, iterations=iterations)
+        return Go(clock=tuple(times[:-1]), inc=times[-1], legal=legal, iterations=iterations)
     if kind == "position_cmd":
         pos = tree.children[0]
         assert isinstance(pos, Tree)
@@ -417,11 +427,15 @@ def read_arbiter_line(line: str) -> ArbiterMessage:
         words = head.split(" ")
         with contextlib.suppress(ValueError, IndexError):
             moves = tuple(legal.split(SEP)) if legal else None
+            iterations = None
+            if len(words) > 3 and words[-2] == "iterations":
+                iterations = int(words[-1])
+                del words[-2:]
             if words[1] == "movetime" and len(words) == 3:
-                return Go(movetime=int(words[2]), legal=moves)
+                return Go(movetime=int(words[2]), legal=moves, iterations=iterations)
             if words[1] == "clock" and words[-2] == "inc" and len(words) > 4:
                 return Go(clock=tuple(int(w) for w in words[2:-2]), inc=int(words[-1]),
-                          legal=moves)
+                          legal=moves, iterations=iterations)
     return parse_arbiter_line(text)
 
 
@@ -463,7 +477,7 @@ _REST = r"([^ \t](?:.*[^ \t])?)"
 _WORD = r"[A-Za-z0-9][A-Za-z0-9_.+-]*"
 _ID_RE = re.compile(rf"id +(name|author) +{_REST}")
 _GAMES_RE = re.compile(r"feature +games((?: +[a-z][a-z0-9_-]*)+)")
-_FEATURE_RE = re.compile(r"feature +(legalmoves|currentposition)")
+_FEATURE_RE = re.compile(r"feature +(legalmoves|currentposition|iterations)")
 _OPTION_RE = re.compile(
     r"option +name +([A-Za-z][A-Za-z0-9_]*) +type +(?:"
     r"(check) +default +(true|false)"

@@ -51,7 +51,9 @@ class EngineConfig(_Config, frozen=True):
     """One engine: its unique name, the command that starts it (argv), its working
     directory (default: the current one), the options the arbiter sets at the start
     (as text: TOML numbers and booleans are written as TOML writes them), its own time
-    control (``tc`` or ``movetime``: time odds; default the tournament's), and ``anchor``,
+    control (``tc`` or ``movetime``: time odds; default the tournament's) or a search
+    budget (``budget``, ``iterations N``: its time is then its own ``tc`` or ``movetime``,
+    else the safety net :data:`~sneferu_cli.arbiter.game.BUDGET_MOVETIME`), and ``anchor``,
     the rating the batch fit holds it at (SPEC.md 9.11; not part of the fingerprint)."""
 
     name: str
@@ -60,6 +62,7 @@ class EngineConfig(_Config, frozen=True):
     options: dict[str, str] = {}
     tc: str | None = None
     movetime: int | None = None
+    budget: str | None = None
     anchor: float | None = None
 
     def __post_init__(self) -> None:
@@ -157,12 +160,13 @@ class TournamentConfig(_Config, frozen=True):
         return TimeControl.parse(self.time_control, self.movetime, self.margin)
 
     def own_timing(self, name: str) -> TimeControl | None:
-        """The engine ``name``'s own time control (its ``tc`` or ``movetime``, with the
-        tournament's margin), or None when it plays with the tournament's."""
+        """The engine ``name``'s own time control (its ``tc`` or ``movetime`` and its
+        ``budget``, with the tournament's margin), or None when it plays with the
+        tournament's."""
         e = self.engine(name)
-        if e.tc is None and e.movetime is None:
+        if e.tc is None and e.movetime is None and e.budget is None:
             return None
-        return TimeControl.parse(e.tc, e.movetime, self.margin)
+        return TimeControl.with_budget(e.budget, e.tc, e.movetime, self.margin)
 
     def start_positions(self) -> list[str]:
         """The positions of the ``positions`` file (none without one), each game of deal
@@ -219,7 +223,8 @@ def fingerprint_of(fields: dict[str, Any]) -> str:
     # Keys added since the first state format count only when given, so the state of a
     # tournament started before them keeps its fingerprint.
     for table, keys in ((games, ("positions", "variant")),
-                        *((engine, ("tc", "movetime")) for engine in games["engine"])):
+                        *((engine, ("tc", "movetime", "budget"))
+                          for engine in games["engine"])):
         for key in keys:
             if table.get(key, 0) is None:
                 del table[key]
@@ -279,7 +284,9 @@ def _check(cfg: TournamentConfig) -> None:
         try:
             cfg.own_timing(engine.name)
         except ValueError as e:
-            key = "movetime" if engine.movetime is not None and engine.tc is None else "tc"
+            key = ("budget" if engine.budget is not None and "budget" in str(e)
+                   else "movetime" if engine.movetime is not None and engine.tc is None
+                   else "tc")
             raise ValueError(f"engine[{i}].{key}: {e}") from None
     try:
         game = cfg.the_game()
@@ -320,7 +327,7 @@ def _check(cfg: TournamentConfig) -> None:
         raise ValueError("sprt: needs exactly two engines at tables of 2 seats")
 
 
-ENGINE_KEYS = ("name", "command", "dir", "tc", "movetime")
+ENGINE_KEYS = ("name", "command", "dir", "tc", "movetime", "budget")
 """The keys of an ``--engine`` flag besides ``option.NAME``."""
 
 
@@ -328,8 +335,9 @@ def parse_engine_spec(text: str) -> dict[str, Any]:
     """An ``--engine`` flag's value as the ``[[engine]]`` table it stands for.
 
     Shell-like words ``key=value``: ``name``, ``command`` (itself split into words),
-    ``dir``, ``tc`` or ``movetime`` (the engine's own time control) and ``option.NAME``
-    (one per option, values kept as text)::
+    ``dir``, ``tc`` or ``movetime`` (the engine's own time control), ``budget`` (its
+    search budget, ``iterations N``) and ``option.NAME`` (one per option, values kept as
+    text)::
 
         name=A command='./bot --fast' dir=bots tc=5+0.05 option.Depth=3
     """

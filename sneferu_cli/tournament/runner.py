@@ -47,7 +47,12 @@ from typing import Any, Literal, Protocol
 import msgspec
 
 from ..arbiter.bundled import BUNDLED, check_program, engine_command
-from ..arbiter.engine import Engine, automatic_options, refuse_other_games
+from ..arbiter.engine import (
+    Engine,
+    automatic_options,
+    refuse_other_games,
+    refuse_unbudgeted,
+)
 from ..arbiter.game import play_game
 from ..arbiter.process import EngineFault, StderrSink, TrafficLog, open_logs
 from ..record.jsonl import read_any
@@ -98,6 +103,9 @@ def probe_engines(cfg: TournamentConfig) -> list[str]:
         Engine.start_all(engines)
         try:  # before the first game
             refuse_other_games(engines, cfg.game)
+            for ec, engine in zip(cfg.engines, engines, strict=True):
+                own = cfg.own_timing(ec.name)
+                refuse_unbudgeted([engine], None if own is None else own.iterations)
         except ValueError as e:
             raise ConfigError(str(e)) from None
         for ec, engine in zip(cfg.engines, engines, strict=True):
