@@ -394,7 +394,7 @@ def test_every_configuration_key_is_a_flag():
     assert [k for k in keys if f"--{k}" not in flags and k != "sprt"] == []
     text = run_cli("tournament", "--help").stdout
     assert all(f"--{k}" in text for k in keys if k != "sprt")
-    assert "--resume" in text and "-j, --concurrency" in text and "report FILE" in text
+    assert "--resume" in text and "-j, --concurrency" in text and "report RECORDS..." in text
 
 
 def test_report_formats(tmp_path):
