@@ -9,8 +9,9 @@ standings), or one game:
     sneferu play policy greedy --game imhotep -o 1:Policy=examples/openspiel_mcts_policy.py:choose
 
 The engine calls :func:`choose` at each decision of its seat; the position it was sent
-becomes an OpenSpiel state of the ``sneferu_imhotep`` game (``spiel_state``) in which
-``MCTSBot`` searches with random rollouts, seeded from the engine's ``Seed`` (so a
+becomes an OpenSpiel state of the ``sneferu_imhotep`` game (``spiel_state``; in a game with
+hidden information one drawn from the seat's view) in which ``MCTSBot`` searches with
+random rollouts, seeded from the engine's ``Seed`` (so a
 tournament's game repeats).
 """
 
@@ -32,10 +33,12 @@ UCT = 2.0
 
 
 def choose(observation: np.ndarray, mask: np.ndarray, *, game: Game, position: str,
-           parts: tuple[int, ...], rng: random.Random) -> int:
-    """The action id MCTSBot chooses in ``position`` (one of those ``mask`` allows; in a
-    game whose moves come in parts, the next part after ``parts``)."""
-    state = spiel_state(game.name, position, parts)
+           seat: int, parts: tuple[int, ...], rng: random.Random) -> int:
+    """The action id MCTSBot chooses in ``position``, the seat's view (one of those
+    ``mask`` allows; in a game whose moves come in parts, the next part after ``parts``).
+    In a game with hidden information it searches one state drawn from what the seat
+    knows (``spiel_state(..., seat=)``), never the truth."""
+    state = spiel_state(game.name, position, parts, seat=seat, rng=rng)
     seeded = np.random.RandomState(rng.randrange(2**31))
     bot: Any = mcts.MCTSBot(state.get_game(), UCT, SIMULATIONS,
                             mcts.RandomRolloutEvaluator(ROLLOUTS, seeded),

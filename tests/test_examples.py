@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from support import ROOT, require_program
 
 NODE = "node"
@@ -104,3 +105,17 @@ def test_openspiel_mcts_example_plays_one_game() -> None:
             "1:Policy=examples/openspiel_mcts_policy.py:choose")
     assert r.returncode == 0, r.stderr
     assert "Game over after" in r.stdout and "retired" not in r.stdout
+
+
+@pytest.mark.parametrize("seat", [1, 3])
+def test_openspiel_mcts_example_plays_silver_gold_in_any_seat(seat: int) -> None:
+    """In a game with hidden information and sealed moves the example searches a state
+    drawn from its seat's view (it used to crash: the view's hidden cards left empty, and
+    a seat above the first could not be rebuilt)."""
+    engines = ["random", "random", "random"]
+    engines[seat - 1] = "policy"
+    r = run(sys.executable, "-m", "sneferu_cli", "play", *engines, "--game", "silver-gold",
+            "--seed", "4", "--movetime", "5000", "-o",
+            f"{seat}:Policy=examples/openspiel_mcts_policy.py:choose")
+    assert r.returncode == 0, r.stderr
+    assert "Game over after" in r.stdout and "retired" not in r.stdout, r.stdout

@@ -213,6 +213,37 @@ def test_a_failing_policy_in_a_tournament_is_a_fault_in_every_game(tmp_path, opt
         ("crash", f"exited with code 1; stderr: {detail}")}
 
 
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_spiel_state_of_a_seat_s_view_puts_that_seat_to_act(seat: int) -> None:
+    """SPEC 16.2: from a seat's view at Silver & Gold's sealed keep, spiel_state(seat=)
+    gives a state in which that seat acts (the seats before it have sealed moves drawn),
+    with that seat's legal first parts; built from the view alone, it is the same for two
+    truths the seat cannot tell apart."""
+    from sneferu_cli.game import seat_view
+    from sneferu_cli.rl.openspiel import spiel_state
+
+    game = get_game("silver-gold")
+    encoding = game.learning().encoding(3, game.variants[0])
+    truth = game.new_game(3)
+    rng = random.Random(1)
+    while truth.is_chance_node():
+        game.apply_outcome(truth, game.sample_outcome(truth, rng))
+    assert game.is_simultaneous(truth) and seat in game.deciding_seats(truth)
+    view = seat_view(game, truth, seat)
+    other = game.hidden().determinize(game.from_position(view), seat, random.Random(99))
+    assert seat_view(game, other, seat) == view
+    assert game.to_position(other) != game.to_position(truth)  # the others' cards differ
+    built = []
+    for state in (truth, other):
+        spiel = spiel_state("silver-gold", seat_view(game, state, seat), seat=seat,
+                            rng=random.Random(7))
+        assert spiel.current_player() == seat
+        firsts = {encoding.action_ids(m)[0] for m in game.legal_moves(state, seat)}
+        assert set(spiel.legal_actions()) == firsts
+        built.append(str(spiel))
+    assert built[0] == built[1]
+
+
 def test_spiel_state_is_the_position_in_openspiel():
     """rl.openspiel.spiel_state: an Imhotep position as an OpenSpiel state (the deciding
     seat, its legal ids, no history), and a move in parts with the parts chosen applied

@@ -23,6 +23,7 @@ state is what it saw. Returns come from the final ranking (:func:`returns`).
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -296,21 +297,35 @@ def _chosen(state: SneferuSpielState, player: int) -> tuple[int, ...]:
     return decision.chosen if decision is not None and decision.seat == player else ()
 
 
-def spiel_state(game: str, position: str, parts: Sequence[int] = ()) -> SneferuSpielState:
+def spiel_state(game: str, position: str, parts: Sequence[int] = (), *,
+                seat: int | None = None, rng: random.Random | None = None
+                ) -> SneferuSpielState:
     """An OpenSpiel state of the registered ``game`` (its name: ``imhotep``) at
     ``position`` (its position notation), in the OpenSpiel game of the position's player
     count and variant, with no history but ``parts`` (the action ids already chosen of a
     move in parts, applied): for a policy of the bundled ``policy`` engine that searches
-    with OpenSpiel (``examples/openspiel_mcts_policy.py``). A view of a game with hidden
-    information is read as the game reads views: search a full position drawn from it
-    (``Hidden.determinize``) instead. The game's NotationError when ``position`` is not one,
-    ValueError when a part is not legal there."""
+    with OpenSpiel (``examples/openspiel_mcts_policy.py``).
+
+    With ``seat`` (0-based), ``position`` is what that seat knows (its view) and the state
+    is one it cannot tell from the truth: in a game with hidden information every hidden
+    thing is drawn with ``rng`` (``Hidden.determinize``), and at a simultaneous node the
+    sealed moves of the seats before it (OpenSpiel plays such a node seat by seat) are
+    drawn at random among their legal ones, so that ``seat`` is the one to act; ``parts``
+    are then its own. Without ``seat``, ``position`` must be a full position. The game's
+    NotationError when ``position`` is not one, ValueError when a part is not legal there."""
     rules = get_game(game)
     state = rules.from_position(position)
+    rng = rng if rng is not None else random.Random()
+    hidden = rules.hidden()
+    if seat is not None and hidden is not None:
+        state = hidden.determinize(state, seat, rng)
     spiel = pyspiel.load_game(short_name(rules), {"players": rules.players_of(state),
                                                   "variant": rules.variant_of(state)})
     out: SneferuSpielState = spiel.new_initial_state()
     out.position = _Position(state, rules)
+    if seat is not None:
+        while 0 <= out.current_player() < seat:
+            out.apply_action(rng.choice(out.legal_actions()))
     for action in parts:
         out.apply_action(action)
     return out
