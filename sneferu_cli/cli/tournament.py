@@ -9,7 +9,7 @@ import shutil
 import signal
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
@@ -20,6 +20,7 @@ from ..arbiter.game import DEFAULT_CLOCK
 from ..arbiter.process import open_logs
 from ..game import DEFAULT_GAME
 from ..record.jsonl import read_any
+from ..record.model import GameRecord
 from ..record.text import RecordError, decode_records
 from ..tournament.config import RUN_SETTINGS, ConfigError, TournamentConfig, load_config
 from ..tournament.fit import PROVISIONAL, FitError, FitUnavailable
@@ -95,18 +96,8 @@ def report(files: tuple[str, ...], as_json: bool, as_csv: bool, fit: bool,
         except ConfigError as e:
             raise TournamentError(str(e)) from None
         fit = True
-    games = []
-    cut_off = 0
-    for file in files:
-        try:
-            rf = read_any(decode_records(Path(file).read_bytes(), file), file,
-                          headers_only=True)
-        except OSError as e:
-            raise TournamentError(f"{file}: cannot read: {e.strerror}") from None
-        except RecordError as e:
-            raise TournamentError(str(e)) from None
-        games += [GameResult.of(g.record) for g in rf.games]
-        cut_off += len(rf.cut_off)
+    records, cut_off = read_records(files)
+    games = [GameResult.of(r) for r in records]
     st = compute_standings(games)
     if fit or anchors:
         try:
@@ -117,6 +108,25 @@ def report(files: tuple[str, ...], as_json: bool, as_csv: bool, fit: bool,
                nl=False)
     if cut_off:
         click.echo(f"({cut_off} game cut off while being written left out)", err=True)
+
+
+def read_records(files: Sequence[str]) -> tuple[list[GameRecord], int]:
+    """The finished games of record files (text or JSON Lines, their headers only), one
+    file after the other, and how many games cut off while being written were left out;
+    a file that cannot be read is a :class:`TournamentError`."""
+    games: list[GameRecord] = []
+    cut_off = 0
+    for file in files:
+        try:
+            rf = read_any(decode_records(Path(file).read_bytes(), file), file,
+                          headers_only=True)
+        except OSError as e:
+            raise TournamentError(f"{file}: cannot read: {e.strerror}") from None
+        except RecordError as e:
+            raise TournamentError(str(e)) from None
+        games += [g.record for g in rf.games]
+        cut_off += len(rf.cut_off)
+    return games, cut_off
 
 
 class _WithReport(click.Command):
