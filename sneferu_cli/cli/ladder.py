@@ -29,9 +29,10 @@ DEFAULT_DB = "ladder.sqlite"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--db", default=None, metavar="FILE",
-              help=f"The ladder's SQLite file (default: $SNEFERU_LADDER, else {DEFAULT_DB} "
-                   "in the current folder; made when it does not exist).")
+@click.option("--db", default=None, metavar="FILE|URL",
+              help=f"The ladder: a SQLite file (made when it does not exist) or a "
+                   f"postgresql:// URL (default: $SNEFERU_LADDER, else {DEFAULT_DB} in the "
+                   "current folder).")
 @click.option("--provisional", type=click.IntRange(min=0), default=PROVISIONAL,
               help=f"Fewer games than this and a rating is provisional (default {PROVISIONAL}).")
 @click.pass_context

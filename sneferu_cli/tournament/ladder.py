@@ -1,21 +1,26 @@
 """The ladder (SPEC.md 9.12): a rating list that lasts across tournaments and record files.
 
-A ladder is one SQLite file (the standard library's ``sqlite3``): every game added once
-(known by a digest of its header, so adding a file twice, or two files that share games,
-counts each game once), the anchors, and after each addition the batch fit
+A ladder is one database: by default a SQLite file (the standard library's ``sqlite3``),
+or a PostgreSQL database given by its URL (``postgresql://...``, through ``psycopg``) for
+a ladder several hosts or Dask workers share. It holds every game added once (known by a
+digest of its header, so adding a file twice, or two files that share games, counts each
+game once), the anchors, and after each addition the batch fit
 (:func:`~sneferu_cli.tournament.fit.fit_ratings`) of every pool it touched. A pool is one
 game at one number of seats: ratings of Akropolis at 4 seats and at 2 are not one scale.
-Writers take the database's write lock for a whole addition (``BEGIN IMMEDIATE``, waiting
-up to :data:`BUSY_SECONDS` for another writer), so concurrent additions lose nothing.
+An addition is one transaction that holds the ladder's write lock from its start (SQLite's
+``BEGIN IMMEDIATE``, PostgreSQL's transaction-level advisory lock), so concurrent
+additions lose nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -30,27 +35,40 @@ DEFAULT_ANCHOR = ("random", 0.0)
 bundled engine that plays a legal move at random) holds it at this rating."""
 
 SCHEMA = 1
-"""The schema version this module writes (``PRAGMA user_version``)."""
+"""The schema version this module writes (table ``meta``)."""
+
+_LOCK = 0x736E6566  # PostgreSQL's advisory lock of a ladder ("snef")
 
 _TABLES = """
+CREATE TABLE IF NOT EXISTS meta (schema INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS additions (
-    id INTEGER PRIMARY KEY, source TEXT NOT NULL, games INTEGER NOT NULL);
+    id {id}, source TEXT NOT NULL, games INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY, digest TEXT NOT NULL UNIQUE, game TEXT NOT NULL,
-    players INTEGER NOT NULL, addition INTEGER NOT NULL REFERENCES additions(id));
+    id {id}, digest TEXT NOT NULL UNIQUE, game TEXT NOT NULL,
+    players INTEGER NOT NULL, addition BIGINT NOT NULL REFERENCES additions(id));
 CREATE TABLE IF NOT EXISTS seats (
-    game INTEGER NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+    game BIGINT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
     engine TEXT NOT NULL, rank INTEGER NOT NULL, PRIMARY KEY (game, seat));
 CREATE INDEX IF NOT EXISTS games_pool ON games (game, players);
 CREATE TABLE IF NOT EXISTS anchors (
     game TEXT NOT NULL, players INTEGER NOT NULL, engine TEXT NOT NULL,
-    rating REAL NOT NULL, PRIMARY KEY (game, players, engine));
+    rating DOUBLE PRECISION NOT NULL, PRIMARY KEY (game, players, engine));
 CREATE TABLE IF NOT EXISTS ratings (
-    addition INTEGER NOT NULL REFERENCES additions(id), game TEXT NOT NULL,
-    players INTEGER NOT NULL, engine TEXT NOT NULL, rating REAL NOT NULL, ci REAL NOT NULL,
-    games INTEGER NOT NULL, provisional INTEGER NOT NULL, anchored INTEGER NOT NULL,
-    PRIMARY KEY (addition, game, players, engine));
+    addition BIGINT NOT NULL REFERENCES additions(id), game TEXT NOT NULL,
+    players INTEGER NOT NULL, engine TEXT NOT NULL, rating DOUBLE PRECISION NOT NULL,
+    ci DOUBLE PRECISION NOT NULL, games INTEGER NOT NULL, provisional INTEGER NOT NULL,
+    anchored INTEGER NOT NULL, PRIMARY KEY (addition, game, players, engine));
 """
+
+
+def is_url(where: str) -> bool:
+    """Whether a ladder's place is a PostgreSQL URL (else a SQLite file)."""
+    return where.startswith(("postgresql://", "postgres://"))
+
+
+def shown(where: str) -> str:
+    """A ladder's place as messages show it: a URL without its password."""
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", where) if is_url(where) else where
 
 
 class LadderError(ValueError):
@@ -108,24 +126,118 @@ def seats_of(result: GameResult) -> list[tuple[str, int]] | None:
     return seats
 
 
-class Ladder:
-    """A ladder in the SQLite file ``path`` (made when it does not exist)."""
+class _Database:
+    """One connection, SQLite or PostgreSQL; SQL is written with ``?`` placeholders."""
 
-    def __init__(self, path: str | Path, *, provisional: int = PROVISIONAL) -> None:
-        self.path = str(path)
-        self.provisional = provisional
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.postgres = is_url(where)
+        self._con: Any
+        if self.postgres:
+            try:
+                import psycopg
+            except ImportError:
+                raise LadderError(f"{shown(where)}: a PostgreSQL ladder needs psycopg: pip "
+                                  'install "sneferu[postgres]"') from None
+            self._errors: tuple[type[Exception], ...] = (psycopg.Error,)
+            try:
+                self._con = psycopg.connect(where, autocommit=True,
+                                            connect_timeout=int(BUSY_SECONDS))
+            except psycopg.Error as e:
+                raise LadderError(f"{shown(where)}: cannot connect: "
+                                  f"{_first_line(e)}") from None
+        else:
+            self._errors = (sqlite3.Error,)
+            try:
+                self._con = sqlite3.connect(where, timeout=BUSY_SECONDS,
+                                            isolation_level=None)
+            except sqlite3.Error as e:
+                raise LadderError(f"{where}: cannot open: {e}") from None
+
+    def close(self) -> None:
+        self._con.close()
+
+    def _sql(self, sql: str) -> str:
+        return sql.replace("?", "%s") if self.postgres else sql
+
+    def query(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        rows: list[tuple[Any, ...]] = self._con.execute(self._sql(sql), params).fetchall()
+        return rows
+
+    def run(self, sql: str, params: Sequence[object] = ()) -> None:
+        self._con.execute(self._sql(sql), params)
+
+    def many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
+        if rows:
+            self._con.cursor().executemany(self._sql(sql), rows)
+
+    def insert(self, sql: str, params: Sequence[object]) -> int | None:
+        """Run an INSERT into a table with an ``id``: the new row's id, None when
+        ``ON CONFLICT DO NOTHING`` left it out."""
+        if self.postgres:
+            row = self._con.execute(self._sql(sql) + " RETURNING id", params).fetchone()
+            return None if row is None else int(row[0])
+        cur = self._con.execute(sql, params)
+        return cur.lastrowid if cur.rowcount else None
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """A transaction that holds the ladder's write lock from its start."""
         try:
-            self._db = sqlite3.connect(self.path, timeout=BUSY_SECONDS,
-                                       isolation_level=None)
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA:
-                raise LadderError(f"{self.path}: a ladder of a later sneferu (schema "
-                                  f"{version}, this one reads {SCHEMA})")
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(_TABLES)
-            self._db.execute(f"PRAGMA user_version={SCHEMA}")
-        except sqlite3.DatabaseError as e:
-            raise LadderError(f"{self.path}: not a ladder: {e}") from None
+            if self.postgres:
+                with self._con.transaction():
+                    self.run("SELECT pg_advisory_xact_lock(?)", (_LOCK,))
+                    yield
+                return
+            self.run("BEGIN IMMEDIATE")
+        except self._errors as e:
+            raise LadderError(f"{shown(self.where)}: cannot write: {_first_line(e)}") from None
+        try:
+            yield
+        except BaseException:
+            self.run("ROLLBACK")
+            raise
+        self.run("COMMIT")
+
+    def create(self) -> None:
+        """Make the tables when they are not there; LadderError for a database that holds
+        something else or a later schema."""
+        try:
+            if not self.postgres:
+                self.run("PRAGMA journal_mode=WAL")  # (outside a transaction)
+            with self.writing():
+                ddl = _TABLES.format(id="BIGSERIAL PRIMARY KEY" if self.postgres
+                                     else "INTEGER PRIMARY KEY")
+                for statement in ddl.split(";"):
+                    if statement.strip():
+                        self.run(statement)
+                found = self.query("SELECT schema FROM meta")
+                if not found:
+                    self.run("INSERT INTO meta VALUES (?)", (SCHEMA,))
+                elif found[0][0] > SCHEMA:
+                    raise LadderError(f"{shown(self.where)}: a ladder of a later sneferu "
+                                      f"(schema {found[0][0]}, this one reads {SCHEMA})")
+        except self._errors as e:
+            raise LadderError(f"{shown(self.where)}: not a ladder: {_first_line(e)}") from None
+
+
+def _first_line(e: Exception) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0]
+
+
+class Ladder:
+    """A ladder at ``where``: a SQLite file (made when it does not exist) or a PostgreSQL
+    URL (its tables made when they are not there)."""
+
+    def __init__(self, where: str | Path, *, provisional: int = PROVISIONAL) -> None:
+        self.where = str(where)
+        self.provisional = provisional
+        self._db = _Database(self.where)
+        try:
+            self._db.create()
+        except BaseException:
+            self._db.close()
+            raise
 
     def close(self) -> None:
         self._db.close()
@@ -136,21 +248,6 @@ class Ladder:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def _writing(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction holding the database's write lock from its start."""
-        db = self._db
-        try:
-            db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as e:
-            raise LadderError(f"{self.path}: cannot write: {e}") from None
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
-
     # ------------------------------------------------------------------ writing
 
     def add(self, games: Iterable[tuple[GameResult, bytes]], source: str) -> Added:
@@ -159,113 +256,107 @@ class Ladder:
         they fall in. ``source`` names where they came from (the history shows it)."""
         new = known = left_out = 0
         pools: set[Pool] = set()
-        with self._writing() as db:
-            addition = db.execute("INSERT INTO additions (source, games) VALUES (?, 0)",
-                                  (source,)).lastrowid
+        db = self._db
+        with db.writing():
+            addition = db.insert("INSERT INTO additions (source, games) VALUES (?, 0)",
+                                 (source,))
             for result, key in games:
                 seats = seats_of(result)
                 if seats is None:
                     left_out += 1
                     continue
-                cur = db.execute("INSERT OR IGNORE INTO games (digest, game, players, "
-                                 "addition) VALUES (?, ?, ?, ?)",
-                                 (digest(result, key), result.game, result.players,
-                                  addition))
-                if not cur.rowcount:
+                game_id = db.insert("INSERT INTO games (digest, game, players, addition) "
+                                    "VALUES (?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING",
+                                    (digest(result, key), result.game, result.players,
+                                     addition))
+                if game_id is None:
                     known += 1
                     continue
                 new += 1
-                db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?)",
-                               [(cur.lastrowid, i, name, rank)
-                                for i, (name, rank) in enumerate(seats)])
+                db.many("INSERT INTO seats VALUES (?, ?, ?, ?)",
+                        [(game_id, i, name, rank) for i, (name, rank) in enumerate(seats)])
                 pools.add(Pool(result.game, result.players))
-            db.execute("UPDATE additions SET games = ? WHERE id = ?", (new, addition))
+            db.run("UPDATE additions SET games = ? WHERE id = ?", (new, addition))
             for pool in sorted(pools):
-                self._store(db, addition, pool, self._fit(db, pool))
+                self._store(addition, pool, self.fit(pool))
         return Added(new, known, left_out, sorted(pools))
 
     def set_anchor(self, pool: Pool, engine: str, rating: float | None) -> None:
         """Hold ``engine``'s rating in ``pool`` at ``rating`` (None: no longer), and
         refit the pool when it has games."""
-        with self._writing() as db:
+        db = self._db
+        with db.writing():
             if rating is None:
-                db.execute("DELETE FROM anchors WHERE game = ? AND players = ? AND "
-                           "engine = ?", (pool.game, pool.players, engine))
+                db.run("DELETE FROM anchors WHERE game = ? AND players = ? AND engine = ?",
+                       (pool.game, pool.players, engine))
             else:
-                db.execute("INSERT OR REPLACE INTO anchors VALUES (?, ?, ?, ?)",
-                           (pool.game, pool.players, engine, rating))
-            if self._count(db, pool):
-                addition = db.execute(
-                    "INSERT INTO additions (source, games) VALUES (?, 0)",
-                    (f"anchor {engine}={'none' if rating is None else f'{rating:g}'}",)
-                ).lastrowid
-                self._store(db, addition, pool, self._fit(db, pool))
+                db.run("INSERT INTO anchors VALUES (?, ?, ?, ?) ON CONFLICT (game, players, "
+                       "engine) DO UPDATE SET rating = excluded.rating",
+                       (pool.game, pool.players, engine, rating))
+            if self.games(pool):
+                setting = "none" if rating is None else f"{rating:g}"
+                addition = db.insert("INSERT INTO additions (source, games) VALUES (?, 0)",
+                                     (f"anchor {engine}={setting}",))
+                self._store(addition, pool, self.fit(pool))
 
     # ------------------------------------------------------------------ reading
 
     def pools(self) -> list[Pool]:
         """The pools with games, sorted."""
-        return [Pool(g, p) for g, p in self._db.execute(
+        return [Pool(g, p) for g, p in self._db.query(
             "SELECT DISTINCT game, players FROM games ORDER BY game, players")]
 
     def anchors(self, pool: Pool) -> dict[str, float]:
-        return dict(self._db.execute(
+        return dict(self._db.query(
             "SELECT engine, rating FROM anchors WHERE game = ? AND players = ? "
             "ORDER BY engine", (pool.game, pool.players)))
 
     def fit(self, pool: Pool) -> Fit:
         """The batch fit of every game of ``pool`` with its anchors, made now."""
-        return self._fit(self._db, pool)
+        tables: dict[int, list[tuple[str, int]]] = {}
+        for game_id, engine, rank in self._db.query(
+                "SELECT s.game, s.engine, s.rank FROM seats s JOIN games g ON g.id = s.game "
+                "WHERE g.game = ? AND g.players = ? ORDER BY s.game, s.seat",
+                (pool.game, pool.players)):
+            tables.setdefault(game_id, []).append((engine, rank))
+        played = {name for seats in tables.values() for name, _ in seats}
+        anchors = {name: r for name, r in self.anchors(pool).items() if name in played}
+        if not anchors and DEFAULT_ANCHOR[0] in played:
+            anchors = dict([DEFAULT_ANCHOR])
+        return fit_ratings(tables.values(), anchors, provisional=self.provisional)
 
     def history(self, engine: str) -> list[HistoryRow]:
         """``engine``'s rating after each addition that refitted a pool it plays in."""
         return [HistoryRow(a, source, Pool(g, p), r, ci, n, bool(prov), bool(anch))
-                for a, source, g, p, r, ci, n, prov, anch in self._db.execute(
+                for a, source, g, p, r, ci, n, prov, anch in self._db.query(
                     "SELECT r.addition, a.source, r.game, r.players, r.rating, r.ci, "
                     "r.games, r.provisional, r.anchored FROM ratings r JOIN additions a "
                     "ON a.id = r.addition WHERE r.engine = ? ORDER BY r.addition, "
                     "r.game, r.players", (engine,))]
 
     def games(self, pool: Pool) -> int:
-        return self._count(self._db, pool)
+        """How many games of ``pool`` the ladder holds."""
+        ((count,),) = self._db.query("SELECT COUNT(*) FROM games WHERE game = ? AND "
+                                     "players = ?", (pool.game, pool.players))
+        return int(count)
 
     # ------------------------------------------------------------------ inside
 
-    @staticmethod
-    def _count(db: sqlite3.Connection, pool: Pool) -> int:
-        count: int = db.execute("SELECT COUNT(*) FROM games WHERE game = ? AND players = ?",
-                                (pool.game, pool.players)).fetchone()[0]
-        return count
-
-    def _fit(self, db: sqlite3.Connection, pool: Pool) -> Fit:
-        tables: dict[int, list[tuple[str, int]]] = {}
-        for game_id, engine, rank in db.execute(
-                "SELECT s.game, s.engine, s.rank FROM seats s JOIN games g ON g.id = s.game "
-                "WHERE g.game = ? AND g.players = ? ORDER BY s.game, s.seat",
-                (pool.game, pool.players)):
-            tables.setdefault(game_id, []).append((engine, rank))
-        anchors = dict(db.execute("SELECT engine, rating FROM anchors WHERE game = ? AND "
-                                  "players = ?", (pool.game, pool.players)))
-        played = {name for seats in tables.values() for name, _ in seats}
-        anchors = {name: r for name, r in anchors.items() if name in played}
-        if not anchors and DEFAULT_ANCHOR[0] in played:
-            anchors = dict([DEFAULT_ANCHOR])
-        return fit_ratings(tables.values(), anchors, provisional=self.provisional)
-
-    @staticmethod
-    def _store(db: sqlite3.Connection, addition: int | None, pool: Pool, fit: Fit) -> None:
-        db.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       [(addition, pool.game, pool.players, row.name, row.rating, row.ci,
-                         row.games, int(row.provisional), int(row.anchored))
-                        for row in fit.engines.values()])
+    def _store(self, addition: int | None, pool: Pool, fit: Fit) -> None:
+        self._db.many("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      [(addition, pool.game, pool.players, row.name, row.rating, row.ci,
+                        row.games, int(row.provisional), int(row.anchored))
+                       for row in fit.engines.values()])
 
 
-def open_ladder(path: str | Path, *, provisional: int = PROVISIONAL) -> Ladder:
-    """:class:`Ladder` at ``path``; LadderError when its folder does not exist."""
-    folder = Path(path).parent
-    if not folder.is_dir():
-        raise LadderError(f"{path}: no folder {folder}")
-    return Ladder(path, provisional=provisional)
+def open_ladder(where: str, *, provisional: int = PROVISIONAL) -> Ladder:
+    """:class:`Ladder` at ``where`` (a file or a PostgreSQL URL); LadderError when a
+    file's folder does not exist."""
+    if not is_url(where):
+        folder = Path(where).parent
+        if not folder.is_dir():
+            raise LadderError(f"{where}: no folder {folder}")
+    return Ladder(where, provisional=provisional)
 
 
 def ranked(fit: Fit) -> list[tuple[int, str, float, float, int, bool, bool]]:
@@ -277,4 +368,5 @@ def ranked(fit: Fit) -> list[tuple[int, str, float, float, int, bool, bool]]:
 
 
 __all__: Sequence[str] = ["DEFAULT_ANCHOR", "Added", "HistoryRow", "Ladder", "LadderError",
-                          "Pool", "digest", "open_ladder", "ranked", "seats_of"]
+                          "Pool", "digest", "is_url", "open_ladder", "ranked", "seats_of",
+                          "shown"]
