@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import math
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import click
 import msgspec
 
+from ..tournament.config import ConfigError, load_config
 from ..tournament.fit import FIT_MODEL, PROVISIONAL, Fit, FitError, FitUnavailable
+from ..tournament.journal import Journal, StateError
 from ..tournament.ladder import (
     HistoryRow,
     Ladder,
@@ -20,10 +25,14 @@ from ..tournament.ladder import (
     Pool,
     open_ladder,
     ranked,
+    shown,
 )
+from ..tournament.ladder_run import DEFAULT_GAMES, Goal, LadderRun
+from ..tournament.matchmaking import ANCHOR_SHARE
+from ..tournament.runner import Logs, TournamentRun
 from ..tournament.standings import GameResult
 from ..words import plural
-from .tournament import TournamentError, read_records
+from .tournament import TournamentError, probe, read_records, stop_on_signals
 
 DEFAULT_DB = "ladder.sqlite"
 
@@ -131,6 +140,81 @@ def history(ctx: click.Context, engine: str, as_json: bool, as_csv: bool) -> Non
         click.echo(f"{r.addition:>5}  {r.pool}  {r.rating:7.1f} {_pm(r.ci):>8}  "
                    f"{plural(r.games, 'game')}{' (provisional)' if r.provisional else ''}"
                    f"{' (anchor)' if r.anchored else ''}  {r.source}")
+
+
+@ladder.command("run")
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option("--engine", "engine", multiple=True, metavar="'name=N command=CMD ...'",
+              help="An engine, as for 'sneferu tournament' (replaces the file's engines).")
+@click.option("--folder", default=None, metavar="DIR",
+              help="Where the rounds' records and states go (default: the configuration's "
+                   "records path + '.rounds').")
+@click.option("--games", type=click.IntRange(min=1), default=None, metavar="N",
+              help=f"Stop once every engine has N games in the pool (default {DEFAULT_GAMES} "
+                   "when neither --width nor --rounds is given).")
+@click.option("--width", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="ELO", help="Stop once every engine's 95%% interval is ± ELO or less.")
+@click.option("--rounds", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Stop after N rounds in the folder.")
+@click.option("--anchor-share", type=click.FloatRange(0, 1), default=ANCHOR_SHARE,
+              metavar="P", help=f"The share of tables given an anchor (default {ANCHOR_SHARE}).")
+@click.option("--concurrency", "-j", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Games played at once (default: the configuration's, else the cores).")
+@click.option("--cluster", default=None, metavar="tcp://HOST:PORT|local:N",
+              help="Play on a Dask cluster, as 'sneferu tournament --cluster'.")
+@click.pass_context
+def run(ctx: click.Context, config: str, engine: tuple[str, ...], folder: str | None,
+        games: int | None, width: float | None, rounds: int | None, anchor_share: float,
+        concurrency: int | None, cluster: str | None) -> None:
+    """Rounds of games between the engines of CONFIG (a tournament file: its game,
+    seats, time control...), each round's tables picked from the ladder's ratings, until
+    a goal is reached; run it again to go on after a stop."""
+    if games is None and width is None and rounds is None:
+        games = DEFAULT_GAMES
+    try:
+        base = load_config(config, {"engine": list(engine) or None, "cluster": cluster})
+    except ConfigError as e:
+        raise TournamentError(str(e)) from None
+    where = Path(folder or f"{base.records}.rounds")
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise TournamentError(f"{where}: cannot make the folder: {e.strerror}") from None
+    with _opened(ctx) as lad, contextlib.ExitStack() as stack:
+        runs = LadderRun(lad, base, where, Goal(games, width, rounds),
+                         anchor_share=anchor_share)
+        click.echo(f"ladder run: {plural(len(runs.engines), 'engine')}, {runs.pool}; "
+                   f"rounds in {where}; ladder {shown(ctx.obj[0])}")
+        try:
+            remote = probe(runs.base, runs.base.cluster, stack, Logs())
+        except ConfigError as e:
+            raise TournamentError(str(e)) from None
+        while (goal := runs.reached()) is None:
+            step = runs.next_round()
+            try:
+                journal = (Journal.resume(step.state) if step.config is None
+                           else Journal.start(step.config))
+            except (ConfigError, StateError) as e:
+                raise TournamentError(str(e)) from None
+            with journal:
+                try:
+                    play = TournamentRun(journal, concurrency or base.concurrency
+                                         or os.cpu_count() or 1, remote)
+                except ValueError as e:
+                    raise TournamentError(f"{journal.records_path}: {e}") from None
+                with stop_on_signals(play):
+                    reason = play.run(None)
+            if reason == "interrupted":
+                click.echo(f"Stopped in round {step.number}; to go on, run the same command "
+                           "again.", err=True)
+                sys.exit(130)
+            runs.add(step.number)
+            tables = {tuple(sorted(g.seats)) for g in play.schedule.games}
+            click.echo(f"round {step.number}: {plural(len(tables), 'table')}, "
+                       f"{plural(play.total, 'game')}"
+                       f"{' (resumed)' if step.config is None else ''}")
+        click.echo(f"done: {goal}")
+        click.echo(_table(runs.pool, lad.fit(runs.pool)), nl=False)
 
 
 @ladder.command("anchor")

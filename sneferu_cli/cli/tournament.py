@@ -252,11 +252,11 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
                 where = flags["cluster"] or cfg.cluster
                 # a finished tournament's resume starts no engine and no cluster
                 done = journal.state.games >= len(Schedule.of(cfg).games)
-                cluster = None if done else _probe(cfg, where, stack, logs)
+                cluster = None if done else probe(cfg, where, stack, logs)
             else:
                 cfg = _demo_config(flags) if demo else load_config(config, flags)
                 where = cfg.cluster
-                cluster = _probe(cfg, where, stack, logs)
+                cluster = probe(cfg, where, stack, logs)
                 journal = stack.enter_context(Journal.start(cfg))
             run = TournamentRun(journal, flags["concurrency"] or journal.config.concurrency
                                 or os.cpu_count() or 1, cluster, logs)
@@ -280,7 +280,7 @@ def _logs(log_path: str | None, stderr_path: str | None, resume: bool) -> Logs:
     return Logs(log_path, stderr_path)
 
 
-def _probe(cfg: TournamentConfig, where: str | None, stack: contextlib.ExitStack,
+def probe(cfg: TournamentConfig, where: str | None, stack: contextlib.ExitStack,
            logs: Logs) -> Cluster | None:
     """Start every engine once before the games, here or on every worker of the cluster
     ``where`` (then connected, and closed with ``stack``): a missing program or an option
@@ -355,7 +355,7 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
                    "removed; it is played again)")
     progress = Progress(sys.stdout, live=sys.stdout.isatty())
     try:
-        with _stop_on_signals(run):
+        with stop_on_signals(run):
             reason = run.run(progress.update)
     except (RunError, StateError, OSError) as e:  # the record or state file failed
         progress.close()
@@ -388,7 +388,7 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
 
 
 @contextlib.contextmanager
-def _stop_on_signals(run: TournamentRun) -> Iterator[None]:
+def stop_on_signals(run: TournamentRun) -> Iterator[None]:
     """The first Ctrl-C: no new game starts, the games being played are finished and
     recorded. SIGTERM, SIGHUP (the terminal closed) or another Ctrl-C: stop the run now
     (the engines are killed, the files stay whole); one more interrupts at once."""

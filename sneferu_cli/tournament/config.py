@@ -121,6 +121,9 @@ class TournamentConfig(_Config, frozen=True):
     seats: int = 2
     format: Literal["round-robin", "gauntlet"] = "round-robin"
     challenger: str | None = None
+    tables: list[list[str]] | None = None
+    """The tables, each its engines' names, instead of those the format makes (a ladder
+    round's)."""
     deals: int = 10
     seed: int | None = None
     seating: Literal["rotate", "permute"] = "rotate"
@@ -222,7 +225,7 @@ def fingerprint_of(fields: dict[str, Any]) -> str:
         games.pop("game", None)
     # Keys added since the first state format count only when given, so the state of a
     # tournament started before them keeps its fingerprint.
-    for table, keys in ((games, ("positions", "variant")),
+    for table, keys in ((games, ("positions", "variant", "tables")),
                         *((engine, ("tc", "movetime", "budget"))
                           for engine in games["engine"])):
         for key in keys:
@@ -267,6 +270,17 @@ def _check(cfg: TournamentConfig) -> None:
     elif len(names) < cfg.seats:
         raise ValueError(f"engine: {plural(len(names), 'engine')} cannot fill a table of "
                          f"{cfg.seats} seats")
+    if cfg.tables is not None:
+        if cfg.format == "gauntlet":
+            raise ValueError("tables: not with format = \"gauntlet\" (the tables are given)")
+        if not cfg.tables:
+            raise ValueError("tables: no tables (give at least one, or leave the key out)")
+        for i, table in enumerate(cfg.tables):
+            if len(table) != cfg.seats or len(set(table)) != len(table):
+                raise ValueError(f"tables[{i}]: {table} is not {cfg.seats} different engines")
+            unknown = [n for n in table if n not in names]
+            if unknown:
+                raise ValueError(f"tables[{i}]: {unknown[0]!r} is not an engine's name")
     if cfg.cluster is not None and not CLUSTER.fullmatch(cfg.cluster):
         raise ValueError(f"cluster: {cfg.cluster!r} (local:N for N worker processes here, "
                          "or a Dask scheduler's address such as tcp://HOST:PORT)")

@@ -334,6 +334,10 @@ class Ladder:
                     "ON a.id = r.addition WHERE r.engine = ? ORDER BY r.addition, "
                     "r.game, r.players", (engine,))]
 
+    def sources(self) -> set[str]:
+        """Where the additions came from (the record files given, or an anchor set)."""
+        return {source for (source,) in self._db.query("SELECT source FROM additions")}
+
     def games(self, pool: Pool) -> int:
         """How many games of ``pool`` the ladder holds."""
         ((count,),) = self._db.query("SELECT COUNT(*) FROM games WHERE game = ? AND "

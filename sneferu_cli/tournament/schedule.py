@@ -1,7 +1,8 @@
 """The schedule: every game of a tournament, numbered, derived from the configuration alone.
 
 Tables are the combinations of engines for the table size (round-robin), or the challenger
-with each combination of the others (gauntlet), or each engine alone (solo). Each deal is
+with each combination of the others (gauntlet), or each engine alone (solo), or those the
+configuration lists (``tables``: a ladder round's). Each deal is
 played at every table once for every seating of its engines (cyclic rotations, or all
 permutations), so every engine meets the same chance from every seat. Games are numbered
 from 1, deal-major: all of deal 1 (table by table, seating by seating), then deal 2, ...
@@ -70,7 +71,9 @@ class Schedule(msgspec.Struct, frozen=True):
         """The schedule of a configuration (which must have a seed: see ``resolved``)."""
         if cfg.seed is None:
             raise ValueError("the configuration has no seed yet (use cfg.resolved())")
-        tables = make_tables([e.name for e in cfg.engines], cfg.seats, cfg.challenger_name)
+        tables = ([tuple(t) for t in cfg.tables] if cfg.tables is not None
+                  else make_tables([e.name for e in cfg.engines], cfg.seats,
+                                   cfg.challenger_name))
         orders = seatings(cfg.seats, cfg.seating)
         positions = cfg.start_positions()
         games: list[Game] = []
