@@ -17,7 +17,11 @@ probabilities given those chosen, and the outcome is applied at its last (no sea
 the parts before). A simultaneous node is played sequentially, seat by seat in ascending
 order, as the game interface collects it: the pending moves are hidden from the other
 seats' views, so the game is declared imperfect-information and each seat's information
-state is what it saw. Returns come from the final ranking (:func:`returns`).
+state is what it saw; ``resample_from_infostate`` draws a state a seat cannot tell from
+the truth, for OpenSpiel's Python ``ISMCTSBot`` (and for its ``MCTSBot``, which must be
+handed one rather than the truth). Returns come from the final ranking (:func:`returns`).
+A state is saved as text by :func:`serialize_state` and read back, through the rules, by
+:func:`deserialize_state`.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ need("pyspiel", "numpy")
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 
-from ..game import Encoding, Game, get_game, seat_view  # noqa: E402
+from ..game import Encoding, Game, get_game, seat_state, seat_view  # noqa: E402
 
 __all__ = ["SHORT_NAMES", "deserialize_state", "register", "serialize_state", "short_name",
            "spiel_players", "spiel_state"]
@@ -248,6 +252,31 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * self.encoding.players
         return returns(self.encoding, self.state)
 
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Any) -> SneferuSpielState:
+        """A state ``player_id`` cannot tell from this one, drawn for information-set search
+        (OpenSpiel's ``ISMCTSBot`` calls it at every simulation): from the seat's view, the
+        hidden things drawn (``Hidden.determinize``) and the sealed moves pending of the
+        seats deciding before the current one drawn at random (:func:`spiel_state`'s
+        drawing), with the seat's information state and the parts it has chosen of its
+        move kept, so its information state string is this state's; the other seats'
+        information states start at the drawn position. ``probability_sampler`` (a
+        ``pyspiel.UniformProbabilitySampler``, called once) seeds the draw. A clone in a
+        game without hidden information (nothing to draw)."""
+        rules = self.encoding.game
+        if rules.hidden() is None:
+            clone: SneferuSpielState = self.clone()
+            return clone
+        rng = random.Random(int(probability_sampler() * 2**53))
+        known = seat_state(rules, self.state, player_id)
+        out = _drawn(self.get_game(), known, player_id, self.current_player(), rng)
+        out.position.seen[player_id] = list(self.seen[player_id])
+        decision = self.decision
+        if decision is not None and decision.seat == player_id:
+            for action in decision.chosen:
+                out.apply_action(action)
+        return out
+
     def serialize(self) -> str:
         """The state as text (:func:`serialize_state`): the game and its parameters, the
         position it started from when not the game's start, and the action ids since."""
@@ -457,19 +486,32 @@ def spiel_state(game: str, position: str, parts: Sequence[int] = (), *,
     NotationError when ``position`` is not one, ValueError when a part is not legal there."""
     rules = get_game(game)
     state = rules.from_position(position)
-    rng = rng if rng is not None else random.Random()
-    hidden = rules.hidden()
-    if seat is not None and hidden is not None:
-        state = hidden.determinize(state, seat, rng)
     spiel = pyspiel.load_game(short_name(rules), {"players": rules.players_of(state),
                                                   "variant": rules.variant_of(state)})
-    out: SneferuSpielState = spiel.new_initial_state()
-    out.position = _Position(state, out.encoding, rules.to_position(state))
-    if seat is not None:
-        while 0 <= out.current_player() < seat:
-            out.apply_action(rng.choice(out.legal_actions()))
+    if seat is None:
+        out: SneferuSpielState = spiel.new_initial_state()
+        out.position = _Position(state, out.encoding, rules.to_position(state))
+    else:
+        out = _drawn(spiel, state, seat, seat, rng if rng is not None else random.Random())
     for action in parts:
         out.apply_action(action)
+    return out
+
+
+def _drawn(spiel: SneferuSpielGame, known: Any, seat: int, deciding: int,
+           rng: random.Random) -> SneferuSpielState:
+    """A state of ``spiel`` drawn from ``known``, a state as ``seat`` knows it (read back
+    from its view): every hidden thing drawn with ``rng`` (``Hidden.determinize``), then
+    the sealed moves still pending of the seats OpenSpiel asks before ``deciding`` drawn
+    at random among their legal actions. Each seat's information state starts with its
+    view of the drawn position (a caller may give ``seat`` its own)."""
+    hidden = spiel.rules.hidden()
+    state = known if hidden is None else hidden.determinize(known, seat, rng)
+    out: SneferuSpielState = spiel.new_initial_state()
+    out.position = _Position(state, out.encoding, spiel.rules.to_position(state))
+    out.position.seen = [[seat_view(spiel.rules, state, s)] for s in range(len(out.seen))]
+    while 0 <= out.current_player() < deciding:
+        out.apply_action(rng.choice(out.legal_actions()))
     return out
 
 
