@@ -20,7 +20,8 @@ from .edition import Edition, standard_edition
 from .move import SITE_CODES, parse_move
 from .state import ImhotepState, tables_of
 
-__all__ = ["action_names", "observation", "observation_size", "outcome_names"]
+__all__ = ["action_names", "max_game_length", "observation", "observation_size",
+           "outcome_names"]
 
 def _slots(edition: Edition) -> list[str]:
     """Every slot name of every ship tile (``4A.1`` ..), tile order."""
@@ -56,6 +57,56 @@ def action_names(edition: Edition) -> list[str]:
         names += [f"pyr {code}", f"pyr {code} bonus"]
         names += [f"pyr {code} bonus {s}" for s in slots]
     return [*names, "temple pts", "temple stones"]
+
+
+def max_game_length(edition: Edition, players: int, variant: str) -> int:
+    """A bound on the events (moves and chance outcomes) of one game, from the rules
+    (IMHOTEP-RULES.md; SPEC 16.1). *S*: the ship slots of the game, each round's largest
+    round card of the player count (a slot is filled once a round: a stone leaves a ship
+    only when it sails, and a sailed ship takes no stone, 5.2, 5.3).
+
+    - Chance: the start player (**I1**), a round card a round, the display (4 cards a
+      round; side-B market 3 and the `MX` pair, drawn when taken or at the round's end,
+      **I32**, **I38**), a `CARD` bonus per side-B pyramid `CARD` slot (filled once, 7.2),
+      a `CD` card a round (side-B temple, one visible stone a column, 7.3).
+    - Moves of the turns but `PASS`: each places a stone on a ship slot (`L`, `HAM` with a
+      slot, `SAI`, `CHI`: at most *S*), sails a ship (`S`, `LEV`: 4 a round) or takes stones
+      onto its sled (`Q`, `HAM -`, at least one stone, **I3**, **I21**). A stone leaves a
+      sled only onto a ship slot (red cards take from the quarry, **I17**), so the stones
+      taken are at most *S* and the sleds' room at the start (5 less 2, 3, 4, 5 by seat).
+    - `PASS` (**I6**): as many in a row as there are players end the round, so at most
+      players − 1 of them follow each other move of the round, and players at its end.
+    - The stones' owners' choices (**I9**): a market card for each stone unloaded at the
+      market while one is left (4 a round, side B the 3 and `MX`), the card kept of the
+      pair (side B, once a round), a side-B pyramid for each stone there (a ship of at
+      most 4 stones a round, and each red `ENT` played: red cards are at most the cards
+      taken and drawn), 1 point or 2 stones for each visible side-B temple `PS` stone.
+    """
+    rounds = edition.rounds
+    sides = dict(zip("MPTCO", variant[:5], strict=True))
+    slots = rounds * max(sum(c.ships) for c in edition.round_cards if c.players == players)
+    room = sum(edition.sled_capacity - n for n in edition.starting_sled[:players])
+    columns = edition.temple.columns_b[:edition.temple.width[players - 2]]
+    card_slots = sum(slot.bonus == "CARD" for p in edition.pyramids_b.pyramids
+                     for slot in p.slots)
+    display = (edition.market.face_up if sides["M"] == "A"
+               else edition.market.face_up_b + edition.market.pair_b)
+    card_draws = card_slots if sides["P"] == "B" else 0
+    cd_draws = rounds * columns.count("CD") if sides["T"] == "B" else 0
+    chance = 1 + rounds + rounds * display + card_draws + cd_draws
+    ships = len(next(c.ships for c in edition.round_cards if c.players == players))
+    moves = slots + rounds * ships + slots + room
+    passes = (players - 1) * moves + players * rounds
+    picks = rounds * max(edition.market.face_up, edition.market.face_up_b + 1)
+    choices = picks
+    if sides["M"] == "B":
+        choices += rounds
+    if sides["P"] == "B":
+        capacity = max(tile.capacity for tile in edition.ships)
+        choices += rounds * capacity + picks + card_draws + cd_draws
+    if sides["T"] == "B":
+        choices += rounds * columns.count("PS")
+    return chance + moves + passes + choices
 
 
 def outcome_names(edition: Edition, players: int) -> list[str]:
@@ -121,7 +172,7 @@ class ImhotepLearning(Learning[ImhotepState]):
         return outcome_names(standard_edition(), players)
 
     def max_game_length(self, players: int, variant: str) -> int:
-        return 2000
+        return max_game_length(standard_edition(), players, variant)
 
     def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
         return (observation_size(standard_edition(), players),)
