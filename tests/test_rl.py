@@ -256,6 +256,38 @@ def test_openspiel_answers_no_information_state_tensor(name: str) -> None:
     assert state.information_state_string(0).startswith("seat 1")
 
 
+@pytest.mark.parametrize("name", ["imhotep", "akropolis"])
+def test_openspiel_observes_once_a_tensor(name: str) -> None:
+    """OpenSpiel asks the tensor of a new initial state (for the shape) at every
+    ``observation_tensor``: that one is kept, so the game's observation is made once a
+    call, and the tensors are the game's (a factored encoding's parts chosen after it)."""
+    game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": 2})
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    for _ in range(12):
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]
+                                      if state.is_chance_node() else state.legal_actions()))
+    learning = state.encoding.learning
+    calls = []
+    made = learning.observation
+
+    def counted(game_state: Any, seat: int) -> Any:
+        calls.append(seat)
+        return made(game_state, seat)
+
+    learning.observation = counted  # this instance only, for the count
+    try:
+        game.new_initial_state().observation_tensor(0)  # the initial one, once
+        calls.clear()
+        for seat in (0, 1, 0):
+            tensor = np.asarray(state.observation_tensor(seat))
+            assert np.array_equal(tensor[:len(made(state.state, seat))],
+                                  np.asarray(made(state.state, seat), np.float32))
+    finally:
+        del learning.observation
+    assert calls == [0, 1, 0]
+
+
 def test_openspiel_clone() -> None:
     """A clone (the game's own ``clone`` inside) is independent, with the same history."""
     game = pyspiel.load_game("sneferu_imhotep", {"players": 3})

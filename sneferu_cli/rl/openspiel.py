@@ -105,6 +105,9 @@ class SneferuSpielGame(pyspiel.Game):  # type: ignore[misc]
             * max(encoding.max_parts, encoding.max_outcome_parts))
         super().__init__(_game_type(self.rules), info,
                          {"players": players, "variant": variant})
+        self.start = self.rules.new_game(players, variant=variant)
+        """The game's state before set-up, which every new initial state clones (OpenSpiel
+        makes one at every observation tensor it answers, for the tensor's shape)."""
 
     def new_initial_state(self) -> SneferuSpielState:
         """The state before set-up."""
@@ -136,10 +139,7 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: SneferuSpielGame) -> None:
         super().__init__(game)
-        encoding = game.encoding
-        self.position = _Position(encoding.game.new_game(encoding.players,
-                                                         variant=encoding.variant),
-                                  encoding)
+        self.position = _Position(game.start.clone(), game.encoding)
 
     @property
     def encoding(self) -> Encoding:
@@ -169,12 +169,16 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
         return self.position.chance_parts
 
     def current_player(self) -> int:
-        """The deciding seat, CHANCE or TERMINAL."""
-        if self.state.is_over():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self.state.is_chance_node():
-            return int(pyspiel.PlayerId.CHANCE)
-        return int(self.state.current_seat())
+        """The deciding seat, CHANCE or TERMINAL (kept until the state changes: OpenSpiel
+        asks several times a step)."""
+        position = self.position
+        player = position.player
+        if player is None:
+            state = position.state
+            player = position.player = (_TERMINAL if state.is_over() else
+                                         _CHANCE if state.is_chance_node() else
+                                         int(state.current_seat()))
+        return player
 
     def _decision(self) -> Decision:
         position = self.position
@@ -210,7 +214,7 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
                 and action not in dict(self.chance_outcomes()):
             # the game sees only whole outcomes: a wrong part is caught here
             raise ValueError(f"chance id {action} is not a next part of an outcome here")
-        position.chances = None
+        position.chances = position.player = None
         position.token = next(_TOKENS)
         if chance:
             text = encoding.outcomes[action]
@@ -293,8 +297,8 @@ class _Position:
     here as the text of :func:`serialize_state`, read back by replaying its actions
     through the rules (a compiled state is no plain Python object to pickle)."""
 
-    __slots__ = ("actions", "chance_parts", "chances", "decision", "encoding", "seen",
-                 "start", "state", "token")
+    __slots__ = ("actions", "chance_parts", "chances", "decision", "encoding", "player",
+                 "seen", "start", "state", "token")
 
     def __init__(self, state: Any, encoding: Encoding, start: str | None = None) -> None:
         self.state = state
@@ -309,6 +313,8 @@ class _Position:
         self.chance_parts: tuple[str, ...] = ()
         self.chances: list[tuple[int, float]] | None = None
         """The chance node's outcomes as OpenSpiel gets them, once listed (not copied)."""
+        self.player: int | None = None
+        """OpenSpiel's current player, once asked."""
         self.token = next(_TOKENS)
         """Made anew at every change of the OpenSpiel state, kept by a copy: two positions
         with the same token hold the same state and parts chosen."""
@@ -319,6 +325,7 @@ class _Position:
         other.actions, other.seen = list(self.actions), [list(s) for s in self.seen]
         other.decision = None if self.decision is None else copy.deepcopy(self.decision)
         other.chance_parts, other.chances, other.token = self.chance_parts, None, self.token
+        other.player = self.player
         return other
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
@@ -326,6 +333,8 @@ class _Position:
 
 
 _TOKENS = itertools.count()
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 def _read_position(text: str) -> _Position:
@@ -433,6 +442,9 @@ class SneferuObserver:
             self.dict["chosen"] = self.tensor[size:]
         self.filled: tuple[int, int] | None = None
         """The token of the position and the player :attr:`tensor` holds."""
+        self.initial: dict[int, Any] = {}
+        """Each player's tensor of the game's initial state, kept: OpenSpiel makes a new
+        initial state and asks its tensor (for the shape) at every ``observation_tensor``."""
 
     def set_from(self, state: SneferuSpielState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s observation of ``state``. An information
@@ -443,11 +455,20 @@ class SneferuObserver:
                 f"{self.encoding.game.title}: no information state tensor (the game type "
                 "does not provide one); use observation_tensor, or information_state_string "
                 "for what the seat saw")
-        filled = (state.position.token, player)
-        if filled != self.filled:  # OpenSpiel asks twice for one observation_tensor
-            self.tensor[:] = observation(self.encoding, state.state, player,
-                                         _chosen(state, player))
-            self.filled = filled
+        position = state.position
+        filled = (position.token, player)
+        if filled == self.filled:
+            return
+        if position.actions or position.start is not None:
+            observation(self.encoding, position.state, player, _chosen(state, player),
+                        self.tensor)
+        else:  # the initial state: OpenSpiel's question for the shape
+            initial = self.initial.get(player)
+            if initial is None:
+                initial = self.initial[player] = np.asarray(
+                    observation(self.encoding, position.state, player), np.float32)
+            self.tensor[:] = initial
+        self.filled = filled
 
     def string_from(self, state: SneferuSpielState, player: int) -> str:
         """``player``'s view, or with recall the seat and the events it saw; then the

@@ -13,6 +13,7 @@ owner and site, the market display, and each seat's stones on every site.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from ...game import Learning
@@ -124,16 +125,30 @@ def observation_size(edition: Edition, players: int) -> int:
     return 1 + 2 * players + players * per_seat + ship_slots + market * (kinds + 1) + 1
 
 
+@functools.cache
+def _one_hot(size: int) -> tuple[tuple[float, ...], ...]:
+    """Row ``i`` (0 to ``size`` - 1): 1 at ``i``, 0 elsewhere; row ``size``, and so row
+    -1: all 0."""
+    return (*(tuple(1.0 if j == i else 0.0 for j in range(size)) for i in range(size)),
+            (0.0,) * size)
+
+
+@functools.cache
+def _ship_list(edition: Edition) -> tuple[tuple[str, int], ...]:
+    return tuple(_ships(edition))
+
+
 def observation(state: ImhotepState, seat: int) -> list[float]:
     """What ``seat`` sees of ``state`` (everything), as :func:`observation_size` numbers."""
     ed = state.edition
     tables = tables_of(ed)
     n = state.players
     stones = ed.stones_per_colour
+    seats = _one_hot(n)
     out: list[float] = [state.round / ed.rounds]
-    out += [1.0 if s == seat else 0.0 for s in range(n)]
+    out += seats[seat]
     deciding = -1 if state.is_over() or state.is_chance_node() else state.current_seat()
-    out += [1.0 if s == deciding else 0.0 for s in range(n)]
+    out += seats[deciding]
     b_pyramids = [x for p in state.pyramids for x in p]
     sites = (state.pyramid + b_pyramids + state.pyramid_edge, state.temple, state.chamber,
              state.towers)
@@ -144,22 +159,24 @@ def observation(state: ImhotepState, seat: int) -> list[float]:
         out += [site.count(s) / stones for site in sites]
         out += [state.obelisks[s] / stones, state.waiting[s] / stones]
     ships = {ship.name: ship for ship in state.ships}
-    for name, capacity in _ships(ed):
+    owners = _one_hot(n + 1)  # empty, then each seat; no ship: all 0
+    places = _one_hot(5)
+    for name, capacity in _ship_list(ed):
         ship = ships.get(name)
-        for j in range(capacity):
-            owner = -2 if ship is None else ship.slots[j]
-            out += [1.0 if owner == s else 0.0 for s in range(-1, n)]
-        site = -2 if ship is None else ship.site
-        out += [1.0 if ship is not None else 0.0] + [1.0 if site == x else 0.0
-                                                     for x in range(5)]
-    kinds = len(tables.card_codes)
+        if ship is None:
+            out += owners[-1] * capacity
+            out += (0.0,) + places[-1]
+            continue
+        for owner in ship.slots[:capacity]:
+            out += owners[owner + 1]
+        out.append(1.0)
+        out += places[ship.site]  # -1: not sailed, all 0
+    cards = _one_hot(len(tables.card_codes) + 1)  # none, then each kind; no slot: all 0
     market = max(ed.market.face_up, ed.market.face_up_b)
     for k in range(market):
-        card = state.display[k] if k < len(state.display) else -2
-        out += [1.0 if card == c else 0.0 for c in range(-1, kinds)]
+        out += cards[state.display[k] + 1] if k < len(state.display) else cards[-1]
     out.append(1.0 if state.mx else 0.0)
     return out
-
 
 
 class ImhotepLearning(Learning[ImhotepState]):
