@@ -42,6 +42,7 @@ import pyspiel  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 import sneferu_cli.rl.openspiel as spiel  # noqa: E402
+from sneferu_cli.bench import play_random_moves  # noqa: E402
 from sneferu_cli.game import Encoding, Game, get_game, seat_view  # noqa: E402
 from sneferu_cli.rl import encoded_games, returns, unencoded_games  # noqa: E402
 from sneferu_cli.rl.pettingzoo import env  # noqa: E402
@@ -138,17 +139,8 @@ def check_outcome_parts(game: Game, encoding: Encoding, state: Any) -> None:
 def random_events(game: Game, players: int, variant: str, seed: int) -> int:
     """The events (moves and chance outcomes) of a random game through the game
     interface."""
-    rng = random.Random(seed)
-    state = game.new_game(players, variant=variant)
-    events = 0
-    while not state.is_over():
-        if state.is_chance_node():
-            game.apply_outcome(state, game.sample_outcome(state, rng))
-        else:
-            game.apply_move(state, rng.choice(game.legal_moves(state, state.current_seat())),
-                            listed=True)
-        events += 1
-    return events
+    return play_random_moves(game, game.new_game(players, variant=variant),
+                             random.Random(seed))
 
 
 LOOSE = 6

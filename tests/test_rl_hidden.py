@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import sealed_rl_game
 from games import register_all
+from support import play_with_bot
 
 sealed_rl_game.register()
 register_all()
@@ -58,17 +59,7 @@ def test_ismcts_plays_whole_games(name: str, players: int) -> None:
     rng = np.random.RandomState(players)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 6,
                            random_state=rng)
-    state = game.new_initial_state()
-    decisions = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(actions, p=probs)))
-        else:
-            action = bot.step(state)
-            assert action in state.legal_actions()
-            state.apply_action(action)
-            decisions += 1
+    state, decisions = play_with_bot(game, bot, rng)
     assert decisions > players and sum(state.returns()) == pytest.approx(0.0)
 
 
