@@ -52,15 +52,25 @@ def ismcts_bot(game: Any, seed: int, simulations: int) -> Any:
 @pytest.mark.parametrize(("name", "players"), [(n, p) for n in HIDDEN for p in (2, 3)
                                                if p in spiel.spiel_players(get_game(n))])
 def test_ismcts_plays_whole_games(name: str, players: int) -> None:
-    """OpenSpiel's ISMCTSBot, as it comes (its resampler: ``resample_from_infostate``
-    with pyspiel's sampler, asserting the drawn state's information state is the
-    seat's), plays a whole game: every action legal, the returns of a finished game."""
+    """OpenSpiel's ISMCTSBot (its world draws ``resample_from_infostate``, seeded here;
+    it asserts each drawn state's information state is the seat's) plays a whole game:
+    every action legal, the returns of a finished game."""
     game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": players})
     rng = np.random.RandomState(players)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 6,
-                           random_state=rng)
-    state, decisions = play_with_bot(game, bot, rng)
+    state, decisions = play_with_bot(game, ismcts_bot(game, players, 6), rng)
     assert decisions > players and sum(state.returns()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_ismcts_as_it_comes(name: str) -> None:
+    """ISMCTSBot with its own resampler (pyspiel's sampler, seeded from the clock) at
+    the first decisions of a game."""
+    game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": 2})
+    rng = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 10,
+                           random_state=rng)
+    for state in decision_states(name, seed=3)[:6]:
+        assert bot.step(state) in state.legal_actions()
 
 
 def decision_states(name: str, seed: int) -> list[Any]:
