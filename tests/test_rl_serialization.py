@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 import sealed_rl_game
 from games import register_all
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 sealed_rl_game.register()
 register_all()
@@ -162,3 +164,34 @@ def test_the_end_is_the_end() -> None:
     with pytest.raises(ValueError, match=rf"^serialized state, line 2: action {n} \(0\) "
                                          r"after the end of the game$"):
         spiel.deserialize_state(text)
+
+
+TEXTS = [spiel.serialize_state(state) for name in ("imhotep", "silver-gold", "sealed-parts")
+         for state in random_states(pyspiel.load_game(spiel.short_name(get_game(name))),
+                                    seed=1)[1:]]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.sampled_from(TEXTS), edits=st.lists(
+    st.tuples(st.integers(0, 10**6), st.sampled_from("0123456789 \nabx_()=,-~?.:"),
+              st.sampled_from(["set", "insert", "delete"])), min_size=1, max_size=3))
+def test_any_text_is_a_state_or_one_line(text: str, edits: list[tuple[int, str, str]]
+                                         ) -> None:
+    """A serialized state with a few characters changed: a legal state (every action
+    replayed as legal) or a ValueError of one line, never another exception."""
+    chars = list(text)
+    for at, char, edit in edits:
+        k = at % (len(chars) + 1)
+        if edit == "insert":
+            chars.insert(k, char)
+        elif chars:
+            if edit == "set":
+                chars[min(k, len(chars) - 1)] = char
+            else:
+                del chars[min(k, len(chars) - 1)]
+    try:
+        state = spiel.deserialize_state("".join(chars))
+    except ValueError as e:
+        assert "\n" not in str(e)
+    else:
+        assert spiel.deserialize_state(state.serialize()).history() == state.history()
