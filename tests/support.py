@@ -141,7 +141,9 @@ def random_engine_run(lines: str) -> tuple[int, list[str]]:
 def play_with_mcts(name: str, players: int, simulations: int, seed: int) -> tuple[Any, int]:
     """A whole game of the OpenSpiel game ``name`` played by OpenSpiel's ``MCTSBot``
     (``simulations`` random rollouts a decision) with chance drawn by its odds, each
-    action checked legal: the final state and the number of the bot's decisions."""
+    action checked legal: the final state and the number of the bot's decisions. In a
+    game with hidden information the bot searches a state drawn from the deciding seat's
+    information state (``resample_from_infostate``), never the truth."""
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import mcts
@@ -151,6 +153,17 @@ def play_with_mcts(name: str, players: int, simulations: int, seed: int) -> tupl
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=simulations, evaluator=evaluator,
                        random_state=rng)
+    hidden = game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    return play_with_bot(game, bot, rng, drawn=hidden)
+
+
+def play_with_bot(game: Any, bot: Any, rng: Any, *, drawn: bool = False) -> tuple[Any, int]:
+    """A whole game of the OpenSpiel ``game``, each decision ``bot.step``'s (on a state
+    drawn from the deciding seat's information state with ``drawn``), each action checked
+    legal, chance drawn by its odds with ``rng`` (a numpy RandomState): the final state and
+    the number of the bot's decisions."""
+    import pyspiel
+
     state = game.new_initial_state()
     decisions = 0
     while not state.is_terminal():
@@ -158,7 +171,10 @@ def play_with_mcts(name: str, players: int, simulations: int, seed: int) -> tupl
             actions, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(actions, p=probs)))
         else:
-            action = bot.step(state)
+            searched = state if not drawn else state.resample_from_infostate(
+                state.current_player(),
+                pyspiel.UniformProbabilitySampler(int(rng.randint(2**31)), 0.0, 1.0))
+            action = bot.step(searched)
             assert action in state.legal_actions()
             state.apply_action(action)
             decisions += 1

@@ -42,6 +42,7 @@ import pyspiel  # noqa: E402
 from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 import sneferu_cli.rl.openspiel as spiel  # noqa: E402
+from sneferu_cli.bench import play_random_moves  # noqa: E402
 from sneferu_cli.game import Encoding, Game, get_game, seat_view  # noqa: E402
 from sneferu_cli.rl import encoded_games, returns, unencoded_games  # noqa: E402
 from sneferu_cli.rl.pettingzoo import env  # noqa: E402
@@ -135,6 +136,43 @@ def check_outcome_parts(game: Game, encoding: Encoding, state: Any) -> None:
         assert product == pytest.approx(probability)
 
 
+def random_events(game: Game, players: int, variant: str, seed: int) -> int:
+    """The events (moves and chance outcomes) of a random game through the game
+    interface."""
+    return play_random_moves(game, game.new_game(players, variant=variant),
+                             random.Random(seed))
+
+
+LOOSE = 6
+"""How far above the longest of 20 random games a bound on a game's length may be. The
+loosest is Imhotep with 4 players (about 5.5 times): its bound lets up to 3 seats pass
+after each other move (**I6**), which random games hardly do."""
+
+
+@pytest.mark.parametrize(("name", "players"), SET_UPS)
+def test_max_game_length_is_a_close_bound(name: str, players: int) -> None:
+    """SPEC 16.1: ``max_game_length`` (derived from the rules next to each game's) bounds
+    the events of a game, and closely: 20 random games of the first and the last variant
+    stay within it, and it is under LOOSE times the longest of them (Imhotep's used to be
+    a flat 2000, 15 times its longest); OpenSpiel's bound holds an OpenSpiel game's
+    history (its parts too)."""
+    game = get_game(name)
+    learning = game.learning()
+    assert learning is not None
+    for variant in dict.fromkeys([game.variants[0], game.variants[-1]]):
+        longest = max(random_events(game, players, variant, seed) for seed in range(20))
+        bound = learning.max_game_length(players, variant)
+        assert longest <= bound <= LOOSE * longest, (variant, longest, bound)
+    if players in spiel.spiel_players(game):
+        spiel_game = pyspiel.load_game(spiel.short_name(game), {"players": players})
+        state = spiel_game.new_initial_state()
+        rng = random.Random(players)
+        while not state.is_terminal():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]
+                                          if state.is_chance_node() else state.legal_actions()))
+        assert len(state.history()) <= spiel_game.max_game_length()
+
+
 def test_imhotep_encoding_numbers() -> None:
     """SPEC 16.1: the standard edition's ship tiles 4 4 3 3 3 2 2 1 have 22 slots."""
     encoding = get_game("imhotep").learning().encoding(3, "BBBBB+wrath")
@@ -150,6 +188,14 @@ def test_imhotep_encoding_numbers() -> None:
     assert encoding.outcomes == ("~R3-1", "~R3-2", "~R3-3", "~R3-4", "~R3-5", "~R3-6",
                                  "~R3-7", "~ENT", "~SAR", "~PAV", "~DEP", "~DET", "~DEC",
                                  "~DEO", "~STA", "~LEV", "~HAM", "~SAI", "~CHI")
+    # max_game_length, 2 players, side A (S = 6 x 11 slots, R2-1): chance 1 + 6 + 6 x 4;
+    # 66 loads, 24 sails, 66 + 3 + 2 takes; passes 1 x 161 + 2 x 6; 24 market cards
+    learning = get_game("imhotep").learning()
+    assert learning.max_game_length(2, "AAAAA") == 31 + 161 + 173 + 24
+    # side B everywhere: 6 more display cards, 4 CARD and 6 CD draws; 6 kept cards; 24 + 24
+    # + 4 + 6 pyramid choices; 2 temple PS columns of the 4 used with 2 players
+    assert learning.max_game_length(2, "BBBBB+wrath") == 389 + 6 + 10 + 6 + 58 + 12
+    assert [learning.max_game_length(n, "AAAAA") for n in (3, 4)] == [595, 823]
 
 
 def test_imhotep_observation() -> None:
@@ -200,6 +246,38 @@ def test_openspiel_answers_no_information_state_tensor(name: str) -> None:
         state.information_state_tensor(0)
     assert len(state.observation_tensor(0)) == game.observation_tensor_size()
     assert state.information_state_string(0).startswith("seat 1")
+
+
+@pytest.mark.parametrize("name", ["imhotep", "akropolis"])
+def test_openspiel_observes_once_a_tensor(name: str) -> None:
+    """OpenSpiel asks the tensor of a new initial state (for the shape) at every
+    ``observation_tensor``: that one is kept, so the game's observation is made once a
+    call, and the tensors are the game's (a factored encoding's parts chosen after it)."""
+    game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": 2})
+    state = game.new_initial_state()
+    rng = random.Random(1)
+    for _ in range(12):
+        state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]
+                                      if state.is_chance_node() else state.legal_actions()))
+    learning = state.encoding.learning
+    calls = []
+    made = learning.observation
+
+    def counted(game_state: Any, seat: int) -> Any:
+        calls.append(seat)
+        return made(game_state, seat)
+
+    learning.observation = counted  # this instance only, for the count
+    try:
+        game.new_initial_state().observation_tensor(0)  # the initial one, once
+        calls.clear()
+        for seat in (0, 1, 0):
+            tensor = np.asarray(state.observation_tensor(seat))
+            assert np.array_equal(tensor[:len(made(state.state, seat))],
+                                  np.asarray(made(state.state, seat), np.float32))
+    finally:
+        del learning.observation
+    assert calls == [0, 1, 0]
 
 
 def test_openspiel_clone() -> None:
@@ -376,10 +454,10 @@ def test_reset_without_a_seed_goes_on_from_the_seeded_generator(name: str) -> No
     assert len(set(games[0])) == 3
 
 
-@pytest.mark.parametrize("name", ["sneferu", "akropolis"])
+@pytest.mark.parametrize("name", ENCODED)
 def test_pettingzoo_render_test(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     """PettingZoo's own render test, over both render modes ('human' prints the
-    picture)."""
+    picture), for every game with an encoding."""
     render_test(lambda render_mode=None: env(game=name, players=2, render_mode=render_mode))
     assert capsys.readouterr().out  # 'human' printed pictures
 

@@ -129,18 +129,28 @@ def observation_size(encoding: Encoding) -> int:
 
 
 def observation(encoding: Encoding, state: Any, seat: int,
-                chosen: Sequence[int] = ()) -> Sequence[float]:
+                chosen: Sequence[int] = (), out: Any = None) -> Sequence[float]:
     """What the bindings show ``seat``: the game's observation tensor of the seat
     (flattened), followed with a factored encoding by 1 for each action id the seat has
     chosen so far in its pending decision (``chosen``; 0 elsewhere and for every other
-    seat). An ``array('d')`` from the game stays one (numpy reads its buffer at once)."""
-    out = encoding.learning.observation(state, seat)
+    seat). An ``array('d')`` from the game stays one (numpy reads its buffer at once).
+    With ``out`` (a flat numpy array of :func:`observation_size` numbers) the numbers are
+    written into it, each part in its place (no concatenated copy), and ``out`` returned."""
+    tensor = encoding.learning.observation(state, seat)
+    if out is not None:
+        size = len(tensor)
+        out[:size] = tensor
+        if encoding.max_parts > 1:
+            out[size:] = 0.0
+            for action in chosen:
+                out[size + action] = 1.0
+        return out  # type: ignore[no-any-return]
     if encoding.max_parts == 1:
-        return out
+        return tensor
     parts = _ZERO * encoding.actions
     for action in chosen:
         parts[action] = 1.0
-    return (out if isinstance(out, array) else array("d", out)) + parts
+    return (tensor if isinstance(tensor, array) else array("d", tensor)) + parts
 
 
 _ZERO = array("d", [0.0])

@@ -17,13 +17,19 @@ probabilities given those chosen, and the outcome is applied at its last (no sea
 the parts before). A simultaneous node is played sequentially, seat by seat in ascending
 order, as the game interface collects it: the pending moves are hidden from the other
 seats' views, so the game is declared imperfect-information and each seat's information
-state is what it saw. Returns come from the final ranking (:func:`returns`).
+state is what it saw; ``resample_from_infostate`` draws a state a seat cannot tell from
+the truth, for OpenSpiel's Python ``ISMCTSBot`` (and for its ``MCTSBot``, which must be
+handed one rather than the truth). Returns come from the final ranking (:func:`returns`).
+A state is saved as text by :func:`serialize_state` and read back, through the rules, by
+:func:`deserialize_state`.
 """
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,9 +40,10 @@ need("pyspiel", "numpy")
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 
-from ..game import Encoding, Game, get_game, seat_view  # noqa: E402
+from ..game import Encoding, Game, get_game, seat_state, seat_view  # noqa: E402
 
-__all__ = ["SHORT_NAMES", "register", "short_name", "spiel_players", "spiel_state"]
+__all__ = ["SHORT_NAMES", "deserialize_state", "register", "serialize_state", "short_name",
+           "spiel_players", "spiel_state"]
 
 
 def short_name(game: Game) -> str:
@@ -98,10 +105,24 @@ class SneferuSpielGame(pyspiel.Game):  # type: ignore[misc]
             * max(encoding.max_parts, encoding.max_outcome_parts))
         super().__init__(_game_type(self.rules), info,
                          {"players": players, "variant": variant})
+        self.start = self.rules.new_game(players, variant=variant)
+        """The game's state before set-up, which every new initial state clones (OpenSpiel
+        makes one at every observation tensor it answers, for the tensor's shape)."""
 
     def new_initial_state(self) -> SneferuSpielState:
         """The state before set-up."""
         return SneferuSpielState(self)
+
+    def deserialize_state(self, text: str) -> SneferuSpielState:
+        """The state of this game :func:`serialize_state` (``state.serialize()``) wrote,
+        replayed through the rules (:func:`deserialize_state`); ValueError when the text is
+        not one or of another game."""
+        state = deserialize_state(text)
+        if state.get_game().get_parameters() != self.get_parameters() \
+                or state.encoding.game is not self.rules:
+            raise ValueError(f"serialized state, line 1: {text.split(chr(10))[0]!r} is not "
+                             f"the game {_game_string(self.encoding)}")
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: Any = None) -> SneferuObserver:
@@ -112,40 +133,59 @@ class SneferuSpielGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
-    """A state of a registered game behind OpenSpiel's API."""
+    """A state of a registered game behind OpenSpiel's API. Everything on the Python side
+    is in :attr:`position` (one attribute: OpenSpiel clones and serializes the state's
+    attributes one by one)."""
 
     def __init__(self, game: SneferuSpielGame) -> None:
         super().__init__(game)
-        self.encoding = game.encoding
-        rules = self.encoding.game
-        self.position = _Position(rules.new_game(self.encoding.players,
-                                                 variant=self.encoding.variant), rules)
-        self.seen: list[list[str]] = [[] for _ in range(self.encoding.players)]
-        """What each seat saw, one entry per event: the event's text without hidden
-        information, else its view after the event."""
-        self.decision: Decision | None = None
-        """The deciding seat's decision, made when first asked for and kept until its move
-        is applied."""
-        self.chance_parts: tuple[str, ...] = ()
-        """The parts chosen so far of the chance node's outcome (``Learning.outcome_parts``)."""
+        self.position = _Position(game.start.clone(), game.encoding)
+
+    @property
+    def encoding(self) -> Encoding:
+        """The set-up's action encoding."""
+        return self.position.encoding
 
     @property
     def state(self) -> Any:
         """The game's own state."""
         return self.position.state
 
+    @property
+    def seen(self) -> list[list[str]]:
+        """What each seat saw, one entry per event: the event's text without hidden
+        information, else its view after the event."""
+        return self.position.seen
+
+    @property
+    def decision(self) -> Decision | None:
+        """The deciding seat's decision, made when first asked for and kept until its move
+        is applied."""
+        return self.position.decision
+
+    @property
+    def chance_parts(self) -> tuple[str, ...]:
+        """The parts chosen so far of the chance node's outcome (``Learning.outcome_parts``)."""
+        return self.position.chance_parts
+
     def current_player(self) -> int:
-        """The deciding seat, CHANCE or TERMINAL."""
-        if self.state.is_over():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self.state.is_chance_node():
-            return int(pyspiel.PlayerId.CHANCE)
-        return int(self.state.current_seat())
+        """The deciding seat, CHANCE or TERMINAL (kept until the state changes: OpenSpiel
+        asks several times a step)."""
+        position = self.position
+        player = position.player
+        if player is None:
+            state = position.state
+            player = position.player = (_TERMINAL if state.is_over() else
+                                         _CHANCE if state.is_chance_node() else
+                                         int(state.current_seat()))
+        return player
 
     def _decision(self) -> Decision:
-        if self.decision is None:
-            self.decision = Decision(self.encoding, self.state, self.state.current_seat())
-        return self.decision
+        position = self.position
+        if position.decision is None:
+            position.decision = Decision(position.encoding, position.state,
+                                         position.state.current_seat())
+        return position.decision
 
     def _legal_actions(self, player: int) -> list[int]:
         return self._decision().legal_actions()
@@ -155,46 +195,51 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
         probabilities (given the parts chosen)."""
         position = self.position
         if position.chances is None:  # OpenSpiel asks several times at a node
-            rules = self.encoding.game
-            if self.encoding.max_outcome_parts == 1:
-                outcomes = rules.chance_outcomes(self.state)
+            encoding = position.encoding
+            if encoding.max_outcome_parts == 1:
+                outcomes = encoding.game.chance_outcomes(position.state)
             else:
-                outcomes = self.encoding.learning.chance_part_outcomes(self.state,
-                                                                       self.chance_parts)
-            position.chances = sorted((self.encoding.outcome_id(o), p) for o, p in outcomes)
+                outcomes = encoding.learning.chance_part_outcomes(position.state,
+                                                                  position.chance_parts)
+            position.chances = sorted((encoding.outcome_id(o), p) for o, p in outcomes)
         return list(position.chances)
 
     def _apply_action(self, action: int) -> None:
-        rules = self.encoding.game
-        chance = self.state.is_chance_node()
-        if chance and self.encoding.max_outcome_parts > 1 \
+        position = self.position
+        encoding = position.encoding
+        rules = encoding.game
+        state = position.state
+        chance = state.is_chance_node()
+        if chance and encoding.max_outcome_parts > 1 \
                 and action not in dict(self.chance_outcomes()):
             # the game sees only whole outcomes: a wrong part is caught here
             raise ValueError(f"chance id {action} is not a next part of an outcome here")
-        self.position.chances = None
-        self.position.token = next(_TOKENS)
+        position.chances = position.player = None
+        position.token = next(_TOKENS)
         if chance:
-            text = self.encoding.outcomes[action]
-            if self.encoding.max_outcome_parts > 1:
-                self.chance_parts += (text,)
-                outcome = self.encoding.learning.outcome_of_parts(self.state, self.chance_parts)
+            text = encoding.outcomes[action]
+            position.actions.append(action)
+            if encoding.max_outcome_parts > 1:
+                position.chance_parts += (text,)
+                outcome = encoding.learning.outcome_of_parts(state, position.chance_parts)
                 if outcome is None:
                     return  # a part of an outcome: chance decides again, nobody sees it
-                text, self.chance_parts = outcome, ()
-            rules.apply_outcome(self.state, text)
+                text, position.chance_parts = outcome, ()
+            rules.apply_outcome(state, text)
         else:
             try:
                 move = self._decision().choose(action)
             except ValueError as e:
-                raise ValueError(f"seat {self.state.current_seat() + 1}: {e}") from None
+                raise ValueError(f"seat {state.current_seat() + 1}: {e}") from None
+            position.actions.append(action)
             if move is None:
                 return  # a part of a move: the same seat decides again
             text = move
-            self.decision = None
-            rules.apply_move(self.state, text, listed=True)
+            position.decision = None
+            rules.apply_move(state, text, listed=True)
         hidden = rules.hidden()
-        for seat, seen in enumerate(self.seen):
-            seen.append(text if hidden is None else hidden.view(self.state, seat))
+        for seat, seen in enumerate(position.seen):
+            seen.append(text if hidden is None else hidden.view(state, seat))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -211,40 +256,175 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * self.encoding.players
         return returns(self.encoding, self.state)
 
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Any) -> SneferuSpielState:
+        """A state ``player_id`` cannot tell from this one, drawn for information-set search
+        (OpenSpiel's ``ISMCTSBot`` calls it at every simulation): from the seat's view, the
+        hidden things drawn (``Hidden.determinize``) and the sealed moves pending of the
+        seats deciding before the current one drawn at random (:func:`spiel_state`'s
+        drawing), with the seat's information state and the parts it has chosen of its
+        move kept, so its information state string is this state's; the other seats'
+        information states start at the drawn position. ``probability_sampler`` (a
+        ``pyspiel.UniformProbabilitySampler``, called once) seeds the draw. A clone in a
+        game without hidden information (nothing to draw)."""
+        rules = self.encoding.game
+        if rules.hidden() is None:
+            clone: SneferuSpielState = self.clone()
+            return clone
+        rng = random.Random(int(probability_sampler() * 2**53))
+        known = seat_state(rules, self.state, player_id)
+        out = _drawn(self.get_game(), known, player_id, self.current_player(), rng)
+        out.position.seen[player_id] = list(self.seen[player_id])
+        decision = self.decision
+        if decision is not None and decision.seat == player_id:
+            for action in decision.chosen:
+                out.apply_action(action)
+        return out
+
+    def serialize(self) -> str:
+        """The state as text (:func:`serialize_state`): the game and its parameters, the
+        position it started from when not the game's start, and the action ids since."""
+        return serialize_state(self)
+
     def __str__(self) -> str:
         return self.encoding.game.to_position(self.state)
 
 
 class _Position:
-    """The game's state inside an OpenSpiel state, which OpenSpiel clones with
-    ``copy.deepcopy`` (copied by the game's own ``clone``) and serializes with ``pickle``
-    (as its position text: a compiled state is no plain Python object to pickle)."""
+    """Everything of an OpenSpiel state on the Python side: the game's state, what each
+    seat saw, the decision pending, the action ids applied. OpenSpiel clones it with
+    ``copy.deepcopy`` (the game's own ``clone`` inside) and serializes it with ``pickle``,
+    here as the text of :func:`serialize_state`, read back by replaying its actions
+    through the rules (a compiled state is no plain Python object to pickle)."""
 
-    __slots__ = ("chances", "game", "state", "token")
+    __slots__ = ("actions", "chance_parts", "chances", "decision", "encoding", "player",
+                 "seen", "start", "state", "token")
 
-    def __init__(self, state: Any, game: Game, token: int | None = None) -> None:
+    def __init__(self, state: Any, encoding: Encoding, start: str | None = None) -> None:
         self.state = state
-        self.game = game
+        self.encoding = encoding
+        self.start = start
+        """The position the state was made from (:func:`spiel_state`), None for the
+        game's start."""
+        self.actions: list[int] = []
+        """The action ids applied since, chance ids included, as OpenSpiel's history."""
+        self.seen: list[list[str]] = [[] for _ in range(encoding.players)]
+        self.decision: Decision | None = None
+        self.chance_parts: tuple[str, ...] = ()
         self.chances: list[tuple[int, float]] | None = None
         """The chance node's outcomes as OpenSpiel gets them, once listed (not copied)."""
-        self.token = next(_TOKENS) if token is None else token
+        self.player: int | None = None
+        """OpenSpiel's current player, once asked."""
+        self.token = next(_TOKENS)
         """Made anew at every change of the OpenSpiel state, kept by a copy: two positions
         with the same token hold the same state and parts chosen."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
-        return _Position(self.state.clone(), self.game, self.token)
+        other = _Position.__new__(_Position)
+        other.state, other.encoding, other.start = self.state.clone(), self.encoding, self.start
+        other.actions, other.seen = list(self.actions), [list(s) for s in self.seen]
+        other.decision = None if self.decision is None else copy.deepcopy(self.decision)
+        other.chance_parts, other.chances, other.token = self.chance_parts, None, self.token
+        other.player = self.player
+        return other
 
-    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
-        return _read_position, (self.game.name, self.game.to_position(self.state))
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return _read_position, (_serialized(self),)
 
 
 _TOKENS = itertools.count()
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
-def _read_position(name: str, text: str) -> _Position:
-    """A pickled :class:`_Position` read back from its game's name and position text."""
-    game = get_game(name)
-    return _Position(game.from_position(text), game)
+def _read_position(text: str) -> _Position:
+    """A pickled :class:`_Position` read back from its :func:`serialize_state` text."""
+    position: _Position = deserialize_state(text).position
+    return position
+
+
+def _game_string(encoding: Encoding) -> str:
+    return (f"{short_name(encoding.game)}(players={encoding.players},"
+            f"variant={encoding.variant})")
+
+
+def _serialized(position: _Position) -> str:
+    lines = [_game_string(position.encoding)]
+    if position.start is not None:
+        lines.append("position " + position.start)
+    lines.append(" ".join(["actions", *map(str, position.actions)]))
+    return "\n".join(lines)
+
+
+def serialize_state(state: SneferuSpielState) -> str:
+    """``state`` as text, a line each: the OpenSpiel game with its parameters
+    (``sneferu_imhotep(players=3,variant=ABAAB)``); ``position TEXT`` when the state was
+    made from a position (:func:`spiel_state`, ``resample_from_infostate``) rather than
+    the game's start; ``actions`` and the action ids applied since, chance ids included
+    (parts of a move or an outcome too). A few hundred bytes; :func:`deserialize_state`
+    reads it back."""
+    return _serialized(state.position)
+
+
+_GAME_LINE = re.compile(r"(sneferu_\w+)\(players=(\d+),variant=([^,()\s]+)\)")
+
+
+def deserialize_state(text: str) -> SneferuSpielState:
+    """The state :func:`serialize_state` wrote, made by replaying its actions through the
+    rules from the game's start (or its ``position``), so that any text gives a legal
+    state or a ValueError of one line saying what is wrong and on which line."""
+    lines = text.split("\n")
+    if len(lines) not in (2, 3):
+        raise ValueError(f"serialized state: {len(lines)} lines, not 2 or 3 (the game, "
+                         "a position if any, the actions)")
+    match = _GAME_LINE.fullmatch(lines[0])
+    if match is None or match[1] not in SHORT_NAMES:
+        raise ValueError(f"serialized state, line 1: {_clip(lines[0])!r} is no registered "
+                         "game with its parameters (sneferu_NAME(players=N,variant=V))")
+    try:
+        game = pyspiel.load_game(match[1], {"players": int(match[2]), "variant": match[3]})
+    except ValueError as e:
+        raise ValueError(f"serialized state, line 1: {e}") from None
+    out: SneferuSpielState = game.new_initial_state()
+    if len(lines) == 3:
+        if not lines[1].startswith("position "):
+            raise ValueError(f"serialized state, line 2: {_clip(lines[1])!r} is not "
+                             "'position TEXT'")
+        rules = out.encoding.game
+        try:
+            state = rules.from_position(lines[1].removeprefix("position "))
+        except Exception as e:  # the game's NotationError, whatever its class
+            raise ValueError(f"serialized state, line 2: {_one_line(e)}") from None
+        if (rules.players_of(state), rules.variant_of(state)) != (out.encoding.players,
+                                                                   out.encoding.variant):
+            raise ValueError("serialized state, line 2: the position is not of the game "
+                             "of line 1 (players or variant)")
+        out.position = _Position(state, out.encoding, lines[1].removeprefix("position "))
+    words = lines[-1].split(" ")
+    where = f"serialized state, line {len(lines)}"
+    if words[0] != "actions":
+        raise ValueError(f"{where}: {_clip(lines[-1])!r} does not begin with 'actions'")
+    for n, word in enumerate(words[1:], 1):
+        if not word.isdigit() or not word.isascii():
+            raise ValueError(f"{where}: action {n}, {_clip(word)!r}, is not an action id")
+        action = int(word)
+        if out.is_terminal():
+            raise ValueError(f"{where}: action {n} ({action}) after the end of the game")
+        legal = ([a for a, _ in out.chance_outcomes()] if out.is_chance_node()
+                 else out.legal_actions())
+        if action not in legal:
+            kind = "chance id" if out.is_chance_node() else "action id"
+            raise ValueError(f"{where}: action {n}, {kind} {action}, is not legal there")
+        out.apply_action(action)
+    return out
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
 
 
 class SneferuObserver:
@@ -262,6 +442,9 @@ class SneferuObserver:
             self.dict["chosen"] = self.tensor[size:]
         self.filled: tuple[int, int] | None = None
         """The token of the position and the player :attr:`tensor` holds."""
+        self.initial: dict[int, Any] = {}
+        """Each player's tensor of the game's initial state, kept: OpenSpiel makes a new
+        initial state and asks its tensor (for the shape) at every ``observation_tensor``."""
 
     def set_from(self, state: SneferuSpielState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s observation of ``state``. An information
@@ -272,11 +455,20 @@ class SneferuObserver:
                 f"{self.encoding.game.title}: no information state tensor (the game type "
                 "does not provide one); use observation_tensor, or information_state_string "
                 "for what the seat saw")
-        filled = (state.position.token, player)
-        if filled != self.filled:  # OpenSpiel asks twice for one observation_tensor
-            self.tensor[:] = observation(self.encoding, state.state, player,
-                                         _chosen(state, player))
-            self.filled = filled
+        position = state.position
+        filled = (position.token, player)
+        if filled == self.filled:
+            return
+        if position.actions or position.start is not None:
+            observation(self.encoding, position.state, player, _chosen(state, player),
+                        self.tensor)
+        else:  # the initial state: OpenSpiel's question for the shape
+            initial = self.initial.get(player)
+            if initial is None:
+                initial = self.initial[player] = np.asarray(
+                    observation(self.encoding, position.state, player), np.float32)
+            self.tensor[:] = initial
+        self.filled = filled
 
     def string_from(self, state: SneferuSpielState, player: int) -> str:
         """``player``'s view, or with recall the seat and the events it saw; then the
@@ -315,19 +507,32 @@ def spiel_state(game: str, position: str, parts: Sequence[int] = (), *,
     NotationError when ``position`` is not one, ValueError when a part is not legal there."""
     rules = get_game(game)
     state = rules.from_position(position)
-    rng = rng if rng is not None else random.Random()
-    hidden = rules.hidden()
-    if seat is not None and hidden is not None:
-        state = hidden.determinize(state, seat, rng)
     spiel = pyspiel.load_game(short_name(rules), {"players": rules.players_of(state),
                                                   "variant": rules.variant_of(state)})
-    out: SneferuSpielState = spiel.new_initial_state()
-    out.position = _Position(state, rules)
-    if seat is not None:
-        while 0 <= out.current_player() < seat:
-            out.apply_action(rng.choice(out.legal_actions()))
+    if seat is None:
+        out: SneferuSpielState = spiel.new_initial_state()
+        out.position = _Position(state, out.encoding, rules.to_position(state))
+    else:
+        out = _drawn(spiel, state, seat, seat, rng if rng is not None else random.Random())
     for action in parts:
         out.apply_action(action)
+    return out
+
+
+def _drawn(spiel: SneferuSpielGame, known: Any, seat: int, deciding: int,
+           rng: random.Random) -> SneferuSpielState:
+    """A state of ``spiel`` drawn from ``known``, a state as ``seat`` knows it (read back
+    from its view): every hidden thing drawn with ``rng`` (``Hidden.determinize``), then
+    the sealed moves still pending of the seats OpenSpiel asks before ``deciding`` drawn
+    at random among their legal actions. Each seat's information state starts with its
+    view of the drawn position (a caller may give ``seat`` its own)."""
+    hidden = spiel.rules.hidden()
+    state = known if hidden is None else hidden.determinize(known, seat, rng)
+    out: SneferuSpielState = spiel.new_initial_state()
+    out.position = _Position(state, out.encoding, spiel.rules.to_position(state))
+    out.position.seen = [[seat_view(spiel.rules, state, s)] for s in range(len(out.seen))]
+    while 0 <= out.current_player() < deciding:
+        out.apply_action(rng.choice(out.legal_actions()))
     return out
 
 

@@ -78,6 +78,8 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
             "observation": spaces.Box(0.0, 1.0, shape, np.float32),
             "action_mask": spaces.Box(0, 1, (encoding.actions,), np.int8)})
             for a in self.possible_agents}
+        self._shape = shape
+        self._size = observation_size(encoding)
         self._action_spaces = {a: spaces.Discrete(encoding.actions)
                                for a in self.possible_agents}
         self._rng = random.Random()
@@ -138,9 +140,9 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
             chosen = decision.chosen
         elif not self.state.is_over():
             mask[Decision(self.encoding, self.state, seat).legal_actions()] = 1
-        tensor = np.asarray(observation(self.encoding, self.state, seat, chosen), np.float32)
-        shape = self._observation_spaces[agent]["observation"].shape
-        return {"observation": tensor.reshape(shape), "action_mask": mask}
+        tensor = np.empty(self._size, np.float32)
+        observation(self.encoding, self.state, seat, chosen, tensor)
+        return {"observation": tensor.reshape(self._shape), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Apply the selected agent's action id (``None`` for a terminated agent)."""

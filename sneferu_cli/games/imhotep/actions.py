@@ -13,6 +13,7 @@ owner and site, the market display, and each seat's stones on every site.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from ...game import Learning
@@ -20,7 +21,8 @@ from .edition import Edition, standard_edition
 from .move import SITE_CODES, parse_move
 from .state import ImhotepState, tables_of
 
-__all__ = ["action_names", "observation", "observation_size", "outcome_names"]
+__all__ = ["action_names", "max_game_length", "observation", "observation_size",
+           "outcome_names"]
 
 def _slots(edition: Edition) -> list[str]:
     """Every slot name of every ship tile (``4A.1`` ..), tile order."""
@@ -58,6 +60,56 @@ def action_names(edition: Edition) -> list[str]:
     return [*names, "temple pts", "temple stones"]
 
 
+def max_game_length(edition: Edition, players: int, variant: str) -> int:
+    """A bound on the events (moves and chance outcomes) of one game, from the rules
+    (IMHOTEP-RULES.md; SPEC 16.1). *S*: the ship slots of the game, each round's largest
+    round card of the player count (a slot is filled once a round: a stone leaves a ship
+    only when it sails, and a sailed ship takes no stone, 5.2, 5.3).
+
+    - Chance: the start player (**I1**), a round card a round, the display (4 cards a
+      round; side-B market 3 and the `MX` pair, drawn when taken or at the round's end,
+      **I32**, **I38**), a `CARD` bonus per side-B pyramid `CARD` slot (filled once, 7.2),
+      a `CD` card a round (side-B temple, one visible stone a column, 7.3).
+    - Moves of the turns but `PASS`: each places a stone on a ship slot (`L`, `HAM` with a
+      slot, `SAI`, `CHI`: at most *S*), sails a ship (`S`, `LEV`: 4 a round) or takes stones
+      onto its sled (`Q`, `HAM -`, at least one stone, **I3**, **I21**). A stone leaves a
+      sled only onto a ship slot (red cards take from the quarry, **I17**), so the stones
+      taken are at most *S* and the sleds' room at the start (5 less 2, 3, 4, 5 by seat).
+    - `PASS` (**I6**): as many in a row as there are players end the round, so at most
+      players − 1 of them follow each other move of the round, and players at its end.
+    - The stones' owners' choices (**I9**): a market card for each stone unloaded at the
+      market while one is left (4 a round, side B the 3 and `MX`), the card kept of the
+      pair (side B, once a round), a side-B pyramid for each stone there (a ship of at
+      most 4 stones a round, and each red `ENT` played: red cards are at most the cards
+      taken and drawn), 1 point or 2 stones for each visible side-B temple `PS` stone.
+    """
+    rounds = edition.rounds
+    sides = dict(zip("MPTCO", variant[:5], strict=True))
+    slots = rounds * max(sum(c.ships) for c in edition.round_cards if c.players == players)
+    room = sum(edition.sled_capacity - n for n in edition.starting_sled[:players])
+    columns = edition.temple.columns_b[:edition.temple.width[players - 2]]
+    card_slots = sum(slot.bonus == "CARD" for p in edition.pyramids_b.pyramids
+                     for slot in p.slots)
+    display = (edition.market.face_up if sides["M"] == "A"
+               else edition.market.face_up_b + edition.market.pair_b)
+    card_draws = card_slots if sides["P"] == "B" else 0
+    cd_draws = rounds * columns.count("CD") if sides["T"] == "B" else 0
+    chance = 1 + rounds + rounds * display + card_draws + cd_draws
+    ships = len(next(c.ships for c in edition.round_cards if c.players == players))
+    moves = slots + rounds * ships + slots + room
+    passes = (players - 1) * moves + players * rounds
+    picks = rounds * max(edition.market.face_up, edition.market.face_up_b + 1)
+    choices = picks
+    if sides["M"] == "B":
+        choices += rounds
+    if sides["P"] == "B":
+        capacity = max(tile.capacity for tile in edition.ships)
+        choices += rounds * capacity + picks + card_draws + cd_draws
+    if sides["T"] == "B":
+        choices += rounds * columns.count("PS")
+    return chance + moves + passes + choices
+
+
 def outcome_names(edition: Edition, players: int) -> list[str]:
     """Every chance outcome of a game of ``players`` seats: round cards, then card kinds."""
     return ([f"~{c.code}" for c in edition.round_cards if c.players == players]
@@ -73,16 +125,30 @@ def observation_size(edition: Edition, players: int) -> int:
     return 1 + 2 * players + players * per_seat + ship_slots + market * (kinds + 1) + 1
 
 
+@functools.cache
+def _one_hot(size: int) -> tuple[tuple[float, ...], ...]:
+    """Row ``i`` (0 to ``size`` - 1): 1 at ``i``, 0 elsewhere; row ``size``, and so row
+    -1: all 0."""
+    return (*(tuple(1.0 if j == i else 0.0 for j in range(size)) for i in range(size)),
+            (0.0,) * size)
+
+
+@functools.cache
+def _ship_list(edition: Edition) -> tuple[tuple[str, int], ...]:
+    return tuple(_ships(edition))
+
+
 def observation(state: ImhotepState, seat: int) -> list[float]:
     """What ``seat`` sees of ``state`` (everything), as :func:`observation_size` numbers."""
     ed = state.edition
     tables = tables_of(ed)
     n = state.players
     stones = ed.stones_per_colour
+    seats = _one_hot(n)
     out: list[float] = [state.round / ed.rounds]
-    out += [1.0 if s == seat else 0.0 for s in range(n)]
+    out += seats[seat]
     deciding = -1 if state.is_over() or state.is_chance_node() else state.current_seat()
-    out += [1.0 if s == deciding else 0.0 for s in range(n)]
+    out += seats[deciding]
     b_pyramids = [x for p in state.pyramids for x in p]
     sites = (state.pyramid + b_pyramids + state.pyramid_edge, state.temple, state.chamber,
              state.towers)
@@ -93,22 +159,24 @@ def observation(state: ImhotepState, seat: int) -> list[float]:
         out += [site.count(s) / stones for site in sites]
         out += [state.obelisks[s] / stones, state.waiting[s] / stones]
     ships = {ship.name: ship for ship in state.ships}
-    for name, capacity in _ships(ed):
+    owners = _one_hot(n + 1)  # empty, then each seat; no ship: all 0
+    places = _one_hot(5)
+    for name, capacity in _ship_list(ed):
         ship = ships.get(name)
-        for j in range(capacity):
-            owner = -2 if ship is None else ship.slots[j]
-            out += [1.0 if owner == s else 0.0 for s in range(-1, n)]
-        site = -2 if ship is None else ship.site
-        out += [1.0 if ship is not None else 0.0] + [1.0 if site == x else 0.0
-                                                     for x in range(5)]
-    kinds = len(tables.card_codes)
+        if ship is None:
+            out += owners[-1] * capacity
+            out += (0.0,) + places[-1]
+            continue
+        for owner in ship.slots[:capacity]:
+            out += owners[owner + 1]
+        out.append(1.0)
+        out += places[ship.site]  # -1: not sailed, all 0
+    cards = _one_hot(len(tables.card_codes) + 1)  # none, then each kind; no slot: all 0
     market = max(ed.market.face_up, ed.market.face_up_b)
     for k in range(market):
-        card = state.display[k] if k < len(state.display) else -2
-        out += [1.0 if card == c else 0.0 for c in range(-1, kinds)]
+        out += cards[state.display[k] + 1] if k < len(state.display) else cards[-1]
     out.append(1.0 if state.mx else 0.0)
     return out
-
 
 
 class ImhotepLearning(Learning[ImhotepState]):
@@ -121,7 +189,7 @@ class ImhotepLearning(Learning[ImhotepState]):
         return outcome_names(standard_edition(), players)
 
     def max_game_length(self, players: int, variant: str) -> int:
-        return 2000
+        return max_game_length(standard_edition(), players, variant)
 
     def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
         return (observation_size(standard_edition(), players),)
