@@ -40,6 +40,7 @@ from ..protocol.messages import (
 )
 from .agent import TurnAnswer, TurnRequest
 from .process import EngineFault, EngineProcess, StderrSink, TrafficLog, process_parents
+from .sandbox import Sandbox
 
 __all__ = ["QUIT_GRACE", "Engine", "answers_as_they_come", "automatic_options",
            "refuse_other_games", "refuse_unbudgeted"]
@@ -58,8 +59,11 @@ class Engine:
 
     def __init__(self, argv: Sequence[str], *, name: str | None = None, label: str = "-",
                  traffic: TrafficLog | None = None, stderr: StderrSink | None = None,
-                 handshake_timeout: float = 10.0, cwd: str | Path | None = None) -> None:
+                 handshake_timeout: float = 10.0, cwd: str | Path | None = None,
+                 sandbox: Sandbox | None = None) -> None:
         self.argv = list(argv)
+        self.sandbox = sandbox
+        """Where its process runs (SPEC.md 7.4; None: as any program)."""
         self.name = name or _default_name(self.argv)
         self.author: str | None = None
         self.label = label
@@ -104,7 +108,7 @@ class Engine:
         try:
             self._process = EngineProcess(self.argv, label=self.label, name=self.name,
                                           traffic=self._traffic, stderr=self._stderr,
-                                          cwd=self._cwd)
+                                          cwd=self._cwd, sandbox=self.sandbox)
             self._process.send(self._deadline, str(Sneferu()))
         except EngineFault as f:
             self._fail(EngineFault("handshake", _handshake_detail(f)))

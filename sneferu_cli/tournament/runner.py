@@ -97,7 +97,8 @@ def probe_engines(cfg: TournamentConfig) -> list[str]:
     options: ConfigError naming the engine when one does not. Returns a note for each
     engine that failed its handshake (it will play its games retired at ply 0)."""
     engines = [Engine(engine_argv(ec), name=ec.name, cwd=ec.dir,
-                      handshake_timeout=cfg.handshake_timeout) for ec in cfg.engines]
+                      handshake_timeout=cfg.handshake_timeout,
+                      sandbox=cfg.own_sandbox(ec.name)) for ec in cfg.engines]
     notes = []
     try:
         Engine.start_all(engines)
@@ -272,7 +273,8 @@ class EnginePool:
             ec = self.cfg.engine(name)
             engine = Engine(engine_argv(ec), name=name, cwd=ec.dir,
                             handshake_timeout=self.cfg.handshake_timeout,
-                            traffic=self.traffic, stderr=self.stderr)
+                            traffic=self.traffic, stderr=self.stderr,
+                            sandbox=self.cfg.own_sandbox(name))
             self.engines[name] = engine
         return engine
 
