@@ -63,7 +63,7 @@ class Engine:
                  sandbox: Sandbox | None = None) -> None:
         self.argv = list(argv)
         self.sandbox = sandbox
-        """Where its process runs (SPEC.md 7.4; None: as any program)."""
+        """Where its process runs (SPEC.md 7.10; None: as any program)."""
         self.name = name or _default_name(self.argv)
         self.author: str | None = None
         self.label = label

@@ -268,7 +268,7 @@ class EngineProcess:
         self._tail = bytearray()
         self._killed = False
         self._descendants: list[tuple[int, bytes | None]] = []
-        # Inside its sandbox (SPEC 7.4): the command bubblewrap runs, the cgroups it joins
+        # Inside its sandbox (SPEC 7.10): the command bubblewrap runs, the cgroups it joins
         # and the limits set in the child before exec.
         try:
             self.confined: Confined = (sandbox or Sandbox()).confine(self.argv, cwd)

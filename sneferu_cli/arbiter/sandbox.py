@@ -1,4 +1,4 @@
-"""Confining an engine's process: resource limits, bubblewrap, cgroups (SPEC.md 7.4).
+"""Confining an engine's process: resource limits, bubblewrap, cgroups (SPEC.md 7.10).
 
 A :class:`Sandbox` is a level and its limits, written ``LEVEL [KEY=VALUE ...]``
 (``cgroup memory=256M pids=64 cpu=30``). Each level adds to the one before:
@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -327,22 +327,32 @@ def _bwrap_argv(argv: list[str], folder: Path, limits: Limits) -> list[str]:
         elif os.path.isdir(path):
             out += ["--ro-bind", path, path]
     out += ["--size", str(limits.tmp), "--tmpfs", "/tmp"]
-    seen: set[Path] = set()
-    binds = [*_python_paths(), folder]
-    # the folders of command words that name files (``python3 bots/a/bot.py``)
-    for word in argv:
+    seen: list[Path] = []
+    binds = [*sorted(_python_paths(), key=lambda p: len(p.parts)), folder]
+    # the program's folder: the first command word that names a file (``./bot``, or the
+    # script of ``python3 bots/a/bot.py``); the arguments after it may name anything
+    for i, word in enumerate(argv):
         candidate = word if os.path.isabs(word) else os.path.join(folder, word)
-        if os.path.isfile(candidate):
-            binds.append(Path(candidate).resolve().parent)
+        if ("/" in word or i == 0) and os.path.isfile(candidate):
+            parent = Path(candidate).resolve().parent
+            if not _under(parent, [*binds, *map(Path, _SYSTEM)]):
+                binds.append(parent)
+            elif i == 0:
+                continue  # an interpreter: the script follows
+            break
     for bind in binds:
-        if bind in seen or bind == Path("/") or any(
-                str(bind) == s or str(bind).startswith(s + "/") for s in _SYSTEM):
-            continue  # the system is bound already
-        seen.add(bind)
+        if bind == Path("/") or _under(bind, [*seen, *map(Path, _SYSTEM)]):
+            continue  # bound already, with the system or a folder around it
+        seen.append(bind)
         out += ["--ro-bind", str(bind), str(bind)]
     out += ["--chdir", str(folder), "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
             "--", *argv]
     return out
+
+
+def _under(path: Path, folders: Iterable[Path]) -> bool:
+    """Whether ``path`` is one of ``folders`` or inside one."""
+    return any(path == f or f in path.parents for f in folders)
 
 
 # ----------------------------------------------------------------------------- cgroups

@@ -85,7 +85,7 @@ from .options import (
                    "(default: dropped; the last line is quoted if an engine crashes).")
 @click.option("--sandbox", "sandbox_text", default=None, metavar="'LEVEL [KEY=VALUE...]'",
               help="Run every engine in a sandbox: none (default), limits, bwrap or cgroup, "
-                   "then limits such as memory=256M pids=64 cpu=600 (SPEC.md 7.4).")
+                   "then limits such as memory=256M pids=64 cpu=600 (SPEC.md 7.10).")
 @click.option("--verbose", "-v", is_flag=True, help="Print every turn as it is played.")
 @click.option("--bench", type=click.IntRange(min=1), default=None, metavar="GAMES",
               help="Measure speed instead: play GAMES games, then replay them with engines "
@@ -131,7 +131,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
         raise click.BadParameter(str(e)) from None
     settings = [_option(o, n) for o in options]
     try:
-        sandbox = Sandbox.parse(sandbox_text or "none")
+        sandbox = Sandbox.parse("none" if sandbox_text is None else sandbox_text)
         sandbox.require()
     except SandboxError as e:
         raise click.BadParameter(str(e), param_hint="--sandbox") from None

@@ -148,7 +148,7 @@ class _WithReport(click.Command):
 @click.option("--sandbox", default=None, metavar="'LEVEL [KEY=VALUE...]'",
               help="Run every engine without its own sandbox in this one: none, limits, "
                    "bwrap or cgroup, then limits such as memory=256M pids=64 cpu=600 "
-                   "(SPEC.md 7.4).")
+                   "(SPEC.md 7.10).")
 @click.option("--event", default=None, metavar="TEXT", help="The records' event tag.")
 @click.option("--seats", type=int, default=None, metavar="1-4",
               help="Seats at a table (default 2; 1 = solo against Ptah).")

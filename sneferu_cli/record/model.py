@@ -38,7 +38,9 @@ class Fault(msgspec.Struct, frozen=True, omit_defaults=True):
     ``kind`` is one of: ``crash`` (the process exited), ``eof`` (it closed its output),
     ``timeout`` (no answer in time), ``handshake`` (never finished the handshake),
     ``malformed`` (a line the grammar rejects), ``illegal`` (an illegal move),
-    ``flood`` (a line over the length limit, or too much written while not reading).
+    ``flood`` (a line over the length limit, or too much written while not reading),
+    and the sandbox's (SPEC.md 7.10): ``memory`` (stopped at its memory limit), ``cpu``
+    (at its CPU seconds), ``processes`` (at its process limit).
     ``ply`` counts the turns played before the fault (0 = before the first turn).
     """
 

@@ -56,7 +56,7 @@ class EngineConfig(_Config, frozen=True):
     budget (``budget``, ``iterations N``: its time is then its own ``tc`` or ``movetime``,
     else the safety net :data:`~sneferu_cli.arbiter.game.BUDGET_MOVETIME`), ``anchor``,
     the rating the batch fit holds it at (SPEC.md 9.11; not part of the fingerprint),
-    ``sandbox`` (its sandbox, ``LEVEL [KEY=VALUE ...]``, SPEC.md 7.4; default the
+    ``sandbox`` (its sandbox, ``LEVEL [KEY=VALUE ...]``, SPEC.md 7.10; default the
     tournament's) and ``check`` (``sneferu engine check`` runs before it plays)."""
 
     name: str
