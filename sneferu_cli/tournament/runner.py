@@ -96,6 +96,18 @@ def probe_engines(cfg: TournamentConfig) -> list[str]:
     """Start every engine once (in parallel) and check that it takes its configured
     options: ConfigError naming the engine when one does not. Returns a note for each
     engine that failed its handshake (it will play its games retired at ply 0)."""
+    for ec in cfg.engines:
+        if ec.check:  # sneferu engine check, in its sandbox, before any game
+            from ..arbiter.check import check_engine
+
+            report = check_engine(engine_argv(ec), sandbox=cfg.own_sandbox(ec.name),
+                                  cwd=ec.dir, handshake_timeout=cfg.handshake_timeout)
+            if not report.passed:
+                failure = report.failures[0]
+                tail = (f"; stderr: {failure.stderr[-1]}" if failure.stderr
+                        and failure.stderr[-1] not in failure.reason else "")
+                raise ConfigError(f"engine {ec.name!r} failed its check: {failure.where}: "
+                                  f"{failure.reason}{tail}")
     engines = [Engine(engine_argv(ec), name=ec.name, cwd=ec.dir,
                       handshake_timeout=cfg.handshake_timeout,
                       sandbox=cfg.own_sandbox(ec.name)) for ec in cfg.engines]
