@@ -408,9 +408,23 @@ def _cgroups() -> tuple[int, dict[str, Path]]:
     return version, roots
 
 
+@functools.cache
+def _sweep(root: Path) -> None:
+    """Remove the empty cgroups an arbiter that died (SIGKILL) left in ``root``: named
+    ``sneferu-PID-...`` with PID no longer running (once per folder and process)."""
+    with contextlib.suppress(OSError):
+        for group in root.glob("sneferu-*-*"):
+            pid = group.name.split("-")[1]
+            if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+                with contextlib.suppress(OSError):
+                    group.rmdir()  # refused while a process is still in it
+
+
 def _make_cgroups(limits: Limits) -> tuple[int, list[Path]]:
     """New cgroups for one engine, with its limits: (version, their folders)."""
     version, roots = _cgroups()
+    for root in roots.values():
+        _sweep(root)
     name = f"sneferu-{os.getpid()}-{uuid.uuid4().hex[:12]}"
     made: list[Path] = []
     try:
