@@ -4,31 +4,20 @@ last lines (exit code 1); the tournament key ``check = true`` runs it first."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import pytest
-from support import BROKEN, run_cli
+from support import BROKEN, require_sandbox, run_cli
 
-from sneferu_cli.arbiter.sandbox import Sandbox, SandboxError
 from sneferu_cli.game import GAMES, get_game
 
 HOSTILE = Path(__file__).with_name("fixtures") / "hostile.py"
 
 
-def enforceable(level: str) -> None:
-    try:
-        Sandbox.parse(level).require()
-    except SandboxError as e:
-        if os.environ.get("SNEFERU_CI") == "1":
-            pytest.fail(f"{e}; .ci/run installs bubblewrap and runs as root")
-        pytest.skip(str(e))
-
-
 @pytest.mark.parametrize("level", ["none", "limits", "bwrap", "cgroup"])
 def test_the_random_engine_passes_every_game_at_every_seat_count(level: str) -> None:
-    enforceable(level)
+    require_sandbox(level)
     r = run_cli("engine", "check", "random", "--sandbox", level, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     lines = r.stdout.splitlines()
@@ -52,7 +41,7 @@ def test_the_random_engine_passes_every_game_at_every_seat_count(level: str) -> 
 ], ids=["crash", "illegal", "memory", "fork", "spin"])
 def test_a_broken_or_hostile_engine_fails_with_its_reason(argv: list[str], sandbox: str,
                                                           failure: str) -> None:
-    enforceable(sandbox.split()[0])
+    require_sandbox(sandbox.split()[0])
     command = " ".join([sys.executable, *argv])
     r = run_cli("engine", "check", command, "--sandbox", sandbox, "--movetime", "60000",
                 timeout=180)

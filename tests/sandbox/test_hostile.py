@@ -22,8 +22,9 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from support import require_sandbox
 
-from sneferu_cli.arbiter.sandbox import Sandbox, SandboxError, cgroup_root
+from sneferu_cli.arbiter.sandbox import SandboxError, cgroup_root
 from sneferu_cli.record.model import GameRecord, Retire, Turn
 from sneferu_cli.record.text import read_records
 
@@ -43,16 +44,6 @@ CONTAINED = {
     "child": {"none": "", "limits": "", "bwrap": "", "cgroup": ""},
 }
 CASES = [(mode, level) for mode, levels in CONTAINED.items() for level in levels]
-
-
-def enforceable(level: str) -> None:
-    """Skip (fail under CI) when ``level`` cannot be enforced here."""
-    try:
-        Sandbox.parse(level).require()
-    except SandboxError as e:
-        if os.environ.get("SNEFERU_CI") == "1":
-            pytest.fail(f"{e}; .ci/run installs bubblewrap and runs as root")
-        pytest.skip(str(e))
 
 
 def play(tmp: Path, mode: str, level: str, *extra: str) -> tuple[GameRecord, str, str]:
@@ -131,7 +122,7 @@ def moves(record: GameRecord, upto: int | None = None) -> list[str]:
 def test_a_hostile_engine_is_contained(mode: str, level: str, tmp_path: Path,
                                        clean: GameRecord, secret: Path, listener: int
                                        ) -> None:
-    enforceable(level)
+    require_sandbox(level)
     outside = tmp_path / "outside"
     outside.mkdir()
     extra = {"network": [str(listener)], "read": [str(secret), os.path.expanduser(
