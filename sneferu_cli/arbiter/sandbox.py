@@ -121,10 +121,11 @@ class Sandbox:
 
     @classmethod
     def parse(cls, text: str) -> Sandbox:
-        """``LEVEL [KEY=VALUE ...]``; SandboxError naming the word that is wrong.
+        """``LEVEL [KEY=VALUE ...]``; SandboxError naming the word that is wrong. Written
+        back with the limits that differ from the defaults only, in a fixed order.
 
-        >>> str(Sandbox.parse("cgroup memory=256M pids=64"))
-        'cgroup memory=256M pids=64'
+        >>> str(Sandbox.parse("cgroup memory=256M pids=16"))
+        'cgroup pids=16 memory=256M'
         """
         words = text.split()
         if not words or words[0] not in LEVELS:
