@@ -466,6 +466,39 @@ class EngineProcess:
                     f.close()
         self._drain.join(timeout=1)
 
+    def usage(self) -> tuple[float, int] | None:
+        """The CPU seconds (user and system, its reaped children's included) the engine's
+        processes have used since they started, and the sum of their peak resident memory
+        in bytes (each one's ``VmHWM``, since :meth:`reset_peak`), read from /proc; None
+        when the engine is no longer running (Linux only)."""
+        if self.proc.returncode is not None:
+            return None
+        pids = [self.proc.pid, *_descendants(self.proc.pid, process_parents())]
+        ticks = os.sysconf("SC_CLK_TCK")
+        cpu = peak = 0
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                with open(f"/proc/{pid}/status", "rb") as f:
+                    status = f.read()
+            except (OSError, IndexError):
+                if pid == self.proc.pid:
+                    return None
+                continue
+            cpu += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+            for line in status.splitlines():
+                if line.startswith(b"VmHWM:"):
+                    peak += int(line.split()[1]) * 1024
+        return cpu / ticks, peak
+
+    def reset_peak(self) -> None:
+        """Start the processes' peak resident memory afresh (``clear_refs`` 5). Never
+        raises."""
+        for pid in [self.proc.pid, *_descendants(self.proc.pid, process_parents())]:
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/clear_refs", "w") as f:
+                f.write("5")
+
     def stderr_tail(self) -> str:
         """The last line the engine wrote to stderr (clipped), or ""."""
         lines = [x for x in bytes(self._tail).decode(errors="replace").splitlines() if x.strip()]

@@ -56,7 +56,7 @@ from ..arbiter.engine import (
 from ..arbiter.game import play_game
 from ..arbiter.process import EngineFault, StderrSink, TrafficLog, open_logs
 from ..record.jsonl import read_any
-from ..record.model import GameRecord
+from ..record.model import USAGE, GameRecord
 from ..record.text import GAME_START, RecordError, decode_records, format_record
 from .config import ConfigError, EngineConfig, TournamentConfig
 from .journal import Journal
@@ -159,6 +159,7 @@ def tournament_record(cfg: TournamentConfig, game: Game, played: GameRecord) -> 
     header.result, header.result_tags, header.termination = (h.result, h.result_tags,
                                                              h.termination)
     header.faults = h.faults
+    header.extra.update((k, v) for k, v in h.extra.items() if k.startswith(USAGE))
     return GameRecord(header, played.events)
 
 

@@ -3,6 +3,7 @@ named faults of an engine its sandbox stopped (7.2) in a tournament."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -14,6 +15,7 @@ import pytest
 from support import run_cli
 
 from sneferu_cli.arbiter.sandbox import Limits, Sandbox, SandboxError
+from sneferu_cli.record.model import usage_of
 from sneferu_cli.record.text import read_records
 from sneferu_cli.tournament.config import ConfigError, fingerprint_of, load_config
 
@@ -133,3 +135,35 @@ def test_a_tournament_engine_stopped_by_its_sandbox_has_its_named_fault(
         assert (fault.seat, fault.kind) == (spinner, "cpu")
         assert "killed by signal SIGXCPU" in fault.detail
         assert game.header.termination == "normal"
+
+
+def test_a_sandboxed_engines_usage_is_recorded_and_reported(tmp_path: Path) -> None:
+    """SPEC 7.10: each seat of an engine in a sandbox gets ``[Extra "usage S" "cpu=SECONDS
+    peak=KIB"]``, its CPU time in the game and its peak memory; ``tournament report`` adds
+    them up per engine (text and JSON). An engine without a sandbox has none."""
+    records = tmp_path / "cup.records"
+    r = run_cli("tournament", "--engine", "name=boxed command=random sandbox=limits",
+                "--engine", "name=free command=random", "--deals", "2", "--seed", "5",
+                "--movetime", "1000", "--records", str(records), "-j", "1", timeout=120)
+    assert r.returncode == 0, r.stderr
+    games = [g.record for g in read_records(records.read_text()).games]
+    assert len(games) == 4
+    for game in games:
+        boxed = next(s.seat for s in game.header.seats if s.name == "boxed")
+        usage = {k: v for k, v in game.header.extra.items() if k.startswith("usage ")}
+        assert list(usage) == [f"usage {boxed}"]
+        used = usage_of(usage[f"usage {boxed}"])
+        assert used is not None
+        cpu, peak = used
+        assert 0 <= cpu < 60 and peak > 1024  # a Python process holds over 1 MiB
+    report = run_cli("tournament", "report", str(records))
+    assert report.returncode == 0, report.stderr
+    lines = report.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("resources"))
+    assert lines[start + 1].split() == ["engine", "games", "cpu", "s", "peak", "MiB"]
+    assert lines[start + 2].split()[:2] == ["boxed", "4"]
+    assert not any(line.startswith("free ") for line in lines[start:])
+    data = json.loads(run_cli("tournament", "report", str(records), "--json").stdout)
+    rows = {e["name"]: e for e in data["engines"]}
+    assert rows["boxed"]["measured"] == 4 and rows["boxed"]["peak_kib"] > 1024
+    assert "measured" not in rows["free"] and "cpu" not in rows["free"]
