@@ -16,13 +16,14 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
 import pytest
-from support import require_sandbox
+from support import BROKEN, require_sandbox, wait_for
 
 from sneferu_cli.arbiter.sandbox import SandboxError, cgroup_root
 from sneferu_cli.record.model import GameRecord, Retire, Turn
@@ -68,15 +69,23 @@ def play(tmp: Path, mode: str, level: str, *extra: str) -> tuple[GameRecord, str
     return record, marker, (tmp / "stderr.log").read_text(errors="replace")
 
 
-def assert_nothing_left(marker: str, run: subprocess.CompletedProcess[str]) -> None:
-    """No process with the marker on its command line, no cgroup of the run."""
+def marked(marker: str) -> list[str]:
+    """The processes with ``marker`` on their command line (pid and command line)."""
+    found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 cmdline = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            assert marker.encode() not in cmdline, f"process {entry.name} left: {cmdline!r}"
+            if marker.encode() in cmdline:
+                found.append(f"{entry.name}: {cmdline!r}")
+    return found
+
+
+def assert_nothing_left(marker: str, run: subprocess.CompletedProcess[str]) -> None:
+    """No process with the marker on its command line, no cgroup of the run."""
+    assert not marked(marker), "processes left"
     try:
         _, roots = cgroup_root()
     except SandboxError:
@@ -155,3 +164,37 @@ def test_a_hostile_engine_is_contained(mode: str, level: str, tmp_path: Path,
         assert not (tmp_path / "engine2" / "written-by-engine").exists()
     if mode in ("read", "write", "network") and expected == "illegal":
         assert f"{mode} failed" in stderr
+
+
+@pytest.mark.parametrize("level", ["bwrap", "cgroup"])
+def test_an_arbiter_killed_by_sigkill_leaves_no_engine(level: str, tmp_path: Path) -> None:
+    """``kill -9`` of ``sneferu play`` mid-game: bubblewrap's engines die with it
+    (``--die-with-parent``, and the PID namespace goes with its first process), and the
+    empty cgroups it left are removed by the next arbiter that makes cgroups."""
+    require_sandbox(level)
+    marker = f"sneferu-hostile-{uuid.uuid4().hex}"
+    log = tmp_path / "stderr.log"
+    play = subprocess.Popen([sys.executable, "-m", "sneferu_cli", "play", "random",
+                             f"{sys.executable} {BROKEN} hang-move 2 {marker}",
+                             "--movetime", "60000", "--sandbox", level,
+                             "--engine-stderr", str(log)], cwd=tmp_path,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        wait_for(log, "misbehaving: hang-move")
+    finally:
+        play.kill()
+        play.wait()
+    deadline = time.monotonic() + 30
+    while marked(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not marked(marker)
+    if level == "cgroup":
+        _, roots = cgroup_root()
+        assert all(list(root.glob(f"sneferu-{play.pid}-*")) for root in roots.values())
+        r = subprocess.run([sys.executable, "-m", "sneferu_cli", "engine", "check", "random",
+                            "--sandbox", "cgroup"], capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0, r.stdout + r.stderr
+        for root in roots.values():
+            assert not list(root.glob(f"sneferu-{play.pid}-*"))
