@@ -206,15 +206,16 @@ class Confined:
     def fault_kind(self, code: int) -> tuple[str, str] | None:
         """The sandbox fault (kind, detail) that explains the engine's exit with status
         ``code`` (``Popen.returncode``), or None for an ordinary crash."""
-        if self.groups:
-            if _oom_kills(self.groups, self.version):
-                return "memory", "killed at its memory limit (the cgroup's OOM killer)"
-            if _pids_hit(self.groups, self.version):
-                return "processes", "reached its process limit (a fork failed)"
+        oom = _oom_kills(self.groups, self.version) if self.groups else None
+        if oom:
+            return "memory", "killed at its memory limit (the cgroup's OOM killer)"
+        if self.groups and _pids_hit(self.groups, self.version):
+            return "processes", "reached its process limit (a fork failed)"
         sig = self.signal_of(code)
         if sig == signal.SIGXCPU:
             return "cpu", "used up its CPU seconds (SIGXCPU)"
-        if sig == signal.SIGKILL and self.memory_limited and self.groups:
+        if sig == signal.SIGKILL and self.memory_limited and oom is None:
+            # a kernel without the OOM-kill counter: a SIGKILL is taken for the OOM killer
             return "memory", "killed by SIGKILL under a memory limit"
         return None
 
@@ -470,11 +471,15 @@ def _read_counter(path: Path, key: str) -> int:
     return 0
 
 
-def _oom_kills(groups: list[Path], version: int) -> int:
-    if version == 1:
-        return sum(_read_counter(g / "memory.oom_control", "oom_kill") for g in groups
-                   if (g / "memory.oom_control").exists())
-    return sum(_read_counter(g / "memory.events", "oom_kill") for g in groups)
+def _oom_kills(groups: list[Path], version: int) -> int | None:
+    """The OOM killer's kills in the engine's memory cgroup, or None when the kernel does
+    not count them (cgroup v1 before Linux 4.13)."""
+    name = "memory.oom_control" if version == 1 else "memory.events"
+    for g in groups:
+        with contextlib.suppress(OSError):
+            if "oom_kill " in (g / name).read_text():
+                return _read_counter(g / name, "oom_kill")
+    return None
 
 
 def _pids_hit(groups: list[Path], version: int) -> int:
