@@ -278,7 +278,6 @@ class EngineProcess:
             self.proc = subprocess.Popen(self.confined.argv, stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                          start_new_session=True, bufsize=0, cwd=cwd,
-                                         env=self.confined.env,
                                          preexec_fn=_in_child(_die_with_this_thread(),
                                                               self.confined.preexec))
         except (OSError, subprocess.SubprocessError) as e:

@@ -14,9 +14,9 @@ A :class:`Sandbox` is a level and its limits, written ``LEVEL [KEY=VALUE ...]``
 
 :meth:`Sandbox.require` refuses a level that cannot be enforced on this machine with a
 one-line :class:`SandboxError`; a level is never silently weaker. :meth:`Sandbox.confine`
-turns one command into a :class:`Confined` process set-up: its argv, what runs in the child
-before ``exec``, its environment, the named fault of its death (``memory``, ``cpu``,
-``processes``) and the cleanup after it.
+turns one command into a :class:`Confined` process set-up: its argv (bubblewrap's command
+line sets its environment), what runs in the child before ``exec``, the named fault of its
+death (``memory``, ``cpu``, ``processes``) and the cleanup after it.
 """
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ class Sandbox:
         this sandbox: call :meth:`require` first. Creates the engine's cgroups."""
         argv = list(argv)
         if self.level == "none":
-            return Confined(argv, None, None)
+            return Confined(argv, None)
         limits = self.limits
         folder = Path(cwd or ".").resolve()
         groups: list[Path] = []
@@ -175,20 +175,19 @@ class Sandbox:
         nproc = None
         if os.geteuid() != 0:
             nproc = _user_processes() + limits.pids
-        return Confined(argv, _preexec(limits, nproc, groups), None, groups=groups,
+        return Confined(argv, _preexec(limits, nproc, groups), groups=groups,
                         version=version, bwrapped=self.level in ("bwrap", "cgroup"),
                         memory_limited=self.level == "cgroup")
 
 
 @dataclass
 class Confined:
-    """One engine process's sandbox: ``argv`` to run, ``preexec`` for ``Popen`` (None:
-    nothing), ``env`` (None: the arbiter's), and after the process dies :meth:`fault_kind`
-    and :meth:`cleanup`."""
+    """One engine process's sandbox: ``argv`` to run (bubblewrap's command line, which
+    sets the engine's environment), ``preexec`` for ``Popen`` (None: nothing), and after
+    the process dies :meth:`fault_kind` and :meth:`cleanup`."""
 
     argv: list[str]
     preexec: Callable[[], None] | None
-    env: dict[str, str] | None
     groups: list[Path] = field(default_factory=list)
     version: int = 0
     bwrapped: bool = False
