@@ -15,7 +15,7 @@ import pytest
 from support import run_cli
 
 from sneferu_cli.arbiter.sandbox import Limits, Sandbox, SandboxError
-from sneferu_cli.record.model import usage_of
+from sneferu_cli.record.model import GameRecord, usage_of
 from sneferu_cli.record.text import read_records
 from sneferu_cli.tournament.config import ConfigError, fingerprint_of, load_config
 
@@ -113,6 +113,20 @@ def test_the_fingerprint_without_sandbox_keys_is_unchanged() -> None:
     assert fingerprint_of(fields) == plain.fingerprint()
 
 
+def two_engines(records: Path, first: str, second: str, *, deals: int, movetime: int
+                ) -> list[GameRecord]:
+    """The games of a tournament of two engines (``--engine`` values) at 2 seats."""
+    r = run_cli("tournament", "--engine", first, "--engine", second, "--deals", str(deals),
+                "--seed", "3", "--movetime", str(movetime), "--records", str(records),
+                "-j", "1", timeout=240)
+    assert r.returncode == 0, r.stderr
+    return [g.record for g in read_records(records.read_text()).games]
+
+
+def seat_of(game: GameRecord, name: str) -> int:
+    return next(s.seat for s in game.header.seats if s.name == name)
+
+
 def test_a_tournament_engine_stopped_by_its_sandbox_has_its_named_fault(
         tmp_path: Path) -> None:
     """SPEC 7.2: an engine spinning past its CPU seconds (limits level, its own sandbox)
@@ -121,17 +135,13 @@ def test_a_tournament_engine_stopped_by_its_sandbox_has_its_named_fault(
     folder.mkdir()
     shutil.copy(FIXTURE, folder / "hostile.py")
     records = tmp_path / "cup.records"
-    r = run_cli("tournament", "--engine",
-                f"name=spinner command='{sys.executable} hostile.py spin m' dir={folder} "
-                "'sandbox=limits cpu=2'",
-                "--engine", "name=random command=random", "--deals", "1", "--seed", "3",
-                "--movetime", "60000", "--records", str(records), "-j", "1", timeout=240)
-    assert r.returncode == 0, r.stderr
-    games = [g.record for g in read_records(records.read_text()).games]
+    games = two_engines(records, f"name=spinner command='{sys.executable} hostile.py spin m' "
+                        f"dir={folder} 'sandbox=limits cpu=2'", "name=random command=random",
+                        deals=1, movetime=60000)
     assert len(games) == 2
     for game in games:
         (fault,) = game.header.faults
-        spinner = next(s.seat for s in game.header.seats if s.name == "spinner")
+        spinner = seat_of(game, "spinner")
         assert (fault.seat, fault.kind) == (spinner, "cpu")
         assert "killed by signal SIGXCPU" in fault.detail
         assert game.header.termination == "normal"
@@ -142,14 +152,11 @@ def test_a_sandboxed_engines_usage_is_recorded_and_reported(tmp_path: Path) -> N
     peak=KIB"]``, its CPU time in the game and its peak memory; ``tournament report`` adds
     them up per engine (text and JSON). An engine without a sandbox has none."""
     records = tmp_path / "cup.records"
-    r = run_cli("tournament", "--engine", "name=boxed command=random sandbox=limits",
-                "--engine", "name=free command=random", "--deals", "2", "--seed", "5",
-                "--movetime", "1000", "--records", str(records), "-j", "1", timeout=120)
-    assert r.returncode == 0, r.stderr
-    games = [g.record for g in read_records(records.read_text()).games]
+    games = two_engines(records, "name=boxed command=random sandbox=limits",
+                        "name=free command=random", deals=2, movetime=1000)
     assert len(games) == 4
     for game in games:
-        boxed = next(s.seat for s in game.header.seats if s.name == "boxed")
+        boxed = seat_of(game, "boxed")
         usage = {k: v for k, v in game.header.extra.items() if k.startswith("usage ")}
         assert list(usage) == [f"usage {boxed}"]
         used = usage_of(usage[f"usage {boxed}"])
