@@ -56,16 +56,18 @@ def play(tmp: Path, mode: str, level: str, *extra: str) -> tuple[GameRecord, str
     marker = f"sneferu-hostile-{uuid.uuid4().hex}"
     hostile = f"{sys.executable} {own / 'hostile.py'} {mode} {marker} {' '.join(extra)}"
     rec = tmp / "game.txt"
-    run = subprocess.run([sys.executable, "-m", "sneferu_cli", "play", "random", hostile,
-                          "random", "random", "--seed", SEED, "--movetime", "60000",
-                          "--sandbox", f"{level} {LIMITS}", "--record", str(rec),
-                          "--engine-stderr", str(tmp / "stderr.log")],
-                         cwd=own, capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
+    with subprocess.Popen([sys.executable, "-m", "sneferu_cli", "play", "random", hostile,
+                           "random", "random", "--seed", SEED, "--movetime", "60000",
+                           "--sandbox", f"{level} {LIMITS}", "--record", str(rec),
+                           "--engine-stderr", str(tmp / "stderr.log")],
+                          cwd=own, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True) as run:
+        _, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err
     games = read_records(rec.read_text())
     (entry,) = games.games
     record = entry.record
-    assert_nothing_left(marker, run)
+    assert_nothing_left(marker, run.pid)
     return record, marker, (tmp / "stderr.log").read_text(errors="replace")
 
 
@@ -83,15 +85,16 @@ def marked(marker: str) -> list[str]:
     return found
 
 
-def assert_nothing_left(marker: str, run: subprocess.CompletedProcess[str]) -> None:
-    """No process with the marker on its command line, no cgroup of the run."""
+def assert_nothing_left(marker: str, pid: int) -> None:
+    """No process with the marker on its command line, no cgroup of the arbiter ``pid``
+    (named ``sneferu-PID-...``: other tests may run arbiters meanwhile)."""
     assert not marked(marker), "processes left"
     try:
         _, roots = cgroup_root()
     except SandboxError:
         return
     for root in roots.values():
-        left = [p.name for p in root.glob("sneferu-*")]
+        left = [p.name for p in root.glob(f"sneferu-{pid}-*")]
         assert not left, f"cgroups left in {root}: {left}"
 
 

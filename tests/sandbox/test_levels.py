@@ -12,9 +12,9 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from support import run_cli
+from support import require_sandbox, run_cli
 
-from sneferu_cli.arbiter.sandbox import Limits, Sandbox, SandboxError
+from sneferu_cli.arbiter.sandbox import Limits, Sandbox, SandboxError, cgroup_root
 from sneferu_cli.record.model import GameRecord, usage_of
 from sneferu_cli.record.text import read_records
 from sneferu_cli.tournament.config import ConfigError, fingerprint_of, load_config
@@ -174,3 +174,21 @@ def test_a_sandboxed_engines_usage_is_recorded_and_reported(tmp_path: Path) -> N
     rows = {e["name"]: e for e in data["engines"]}
     assert rows["boxed"]["measured"] == 4 and rows["boxed"]["peak_kib"] > 1024
     assert "measured" not in rows["free"] and "cpu" not in rows["free"]
+
+
+def test_each_engine_gets_cgroups_of_its_own_removed_after_it() -> None:
+    """SPEC 7.10: the cgroup level makes the engine's cgroups (``sneferu-PID-...``, under
+    this process's own), with its limits written, and removes them at the cleanup."""
+    require_sandbox("cgroup")
+    confined = Sandbox.parse("cgroup memory=64M pids=8 shares=512").confine(["true"], None)
+    version, _ = cgroup_root()
+    groups = list(confined.groups)
+    assert groups and all(g.name.startswith(f"sneferu-{os.getpid()}-") for g in groups)
+    files = {f.name: f.read_text().strip() for g in groups for f in g.iterdir()
+             if f.name in ("memory.limit_in_bytes", "memory.max", "pids.max", "cpu.shares",
+                           "cpu.weight")}
+    assert files["memory.limit_in_bytes" if version == 1 else "memory.max"] == str(64 << 20)
+    assert files["pids.max"] == "8"
+    assert files["cpu.shares"] == "512" if version == 1 else files["cpu.weight"] == "50"
+    confined.cleanup()
+    assert not any(g.exists() for g in groups)
