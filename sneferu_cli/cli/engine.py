@@ -49,7 +49,7 @@ def check(command: str, sandbox_text: str | None, folder: str | None, movetime: 
     except SandboxError as e:
         raise click.BadParameter(str(e), param_hint="--sandbox") from None
     try:
-        argv = engine_command(command)
+        argv = engine_command(command, cwd=folder)  # a path is found in --dir
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="COMMAND") from None
     report = check_engine(argv, sandbox=sandbox, cwd=folder, movetime=movetime,

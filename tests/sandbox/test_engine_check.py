@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from support import BROKEN, require_sandbox, run_cli
 
+from sneferu_cli.arbiter.bundled import engines_dir
 from sneferu_cli.game import GAMES, get_game
 
 HOSTILE = Path(__file__).with_name("fixtures") / "hostile.py"
@@ -58,6 +59,21 @@ def test_an_engine_without_a_handshake_fails_at_once() -> None:
     assert r.returncode == 1
     assert "FAIL handshake: handshake: timeout: no sneferuok within 1 s" in r.stdout
     assert "  stderr: pid " in r.stdout
+
+
+def test_a_program_is_found_in_its_folder(tmp_path: Path) -> None:
+    """``--dir``: the engine runs there, and a program written as a path is found there
+    (as a tournament's ``dir``, SPEC.md 9.1)."""
+    bot = tmp_path / "bot"
+    bot.write_text(f"#!{sys.executable}\nimport runpy\n"
+                   f"runpy.run_path({str(engines_dir() / 'random_player.py')!r}, "
+                   "run_name='__main__')\n")
+    bot.chmod(0o755)
+    r = run_cli("engine", "check", "./bot", "--dir", str(tmp_path), timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines()[-1] == "PASS"
+    r = run_cli("engine", "check", "./bot")
+    assert r.returncode == 2 and "no program './bot'" in r.stderr
 
 
 def test_usage_errors_exit_2() -> None:
