@@ -14,7 +14,8 @@ from sneferu_cli.games.sneferu.steps import Step
 from sneferu_cli.record.model import Chance, Event, Fault, GameRecord, Header, Retire, Seat, Turn
 from sneferu_cli.record.replay import final_result
 
-FAULT_KINDS = ("crash", "eof", "timeout", "malformed", "illegal", "flood")
+FAULT_KINDS = ("crash", "eof", "timeout", "malformed", "illegal", "flood", "memory", "cpu",
+               "processes")
 NAMES = ("randbot 1.2", 'quote " and \\ backslash', "ünïcode ☥ engine", "tab\tand\nnewline")
 
 

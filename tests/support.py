@@ -93,6 +93,24 @@ def require_program(path: str, what: str) -> str:
     pytest.skip(message)
 
 
+def require_sandbox(level: str) -> None:
+    """For a test that runs engines in the sandbox ``level`` (SPEC.md 7.10): skipped with
+    the reason when this machine cannot enforce it; under CI (``SNEFERU_CI=1``: .ci/run
+    installs bubblewrap and runs as root) the test fails instead."""
+    import os
+
+    import pytest
+
+    from sneferu_cli.arbiter.sandbox import Sandbox, SandboxError
+
+    try:
+        Sandbox.parse(level).require()
+    except SandboxError as e:
+        if os.environ.get("SNEFERU_CI") == "1":
+            pytest.fail(f"{e}; .ci/run installs bubblewrap and runs as root")
+        pytest.skip(str(e))
+
+
 def mutate(draw: Callable[[Any], Any], line: str, noise: str,
            ends: Sequence[str] = ("", " ", "\t", "\r", " \r")) -> str:
     """``line`` (of a grammar) with up to two characters inserted, deleted or replaced by

@@ -198,5 +198,6 @@ def test_every_relative_link_of_the_readme_exists():
 
 def test_the_tournament_file_is_the_same_in_the_readme_and_its_docs_page():
     page = (DOCS / "tournaments.md").read_text()
+    # the page's first TOML block (a later one shows the sandbox keys)
     assert re.findall(r"```toml\n(.*?)```", section("Tournaments"), re.S) == \
-        re.findall(r"```toml\n(.*?)```", page, re.S)
+        re.findall(r"```toml\n(.*?)```", page, re.S)[:1]

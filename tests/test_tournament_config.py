@@ -182,7 +182,8 @@ def test_a_missing_file(tmp_path):
 @pytest.mark.parametrize(("spec", "message"), [
     ("name=a command", "'command' is not key=value"),
     ("name=a name=b",
-     "'name': expected name, command, dir, tc, movetime, budget or option.NAME, each once"),
+     "'name': expected name, command, dir, tc, movetime, budget, sandbox, check or "
+     "option.NAME, each once"),
     ("name=a colour=red", "'colour'"),
     ("name='a", "No closing quotation"),
 ])

@@ -109,7 +109,11 @@ class TurnAnswer(msgspec.Struct, frozen=True):
 
 
 class Agent(Protocol):
-    """Whoever plays a seat. Methods raise :class:`EngineFault` when the agent fails."""
+    """Whoever plays a seat. Methods raise :class:`EngineFault` when the agent fails.
+
+    An agent may also have ``game_usage()``, the CPU seconds and peak memory (bytes) it
+    used in the game or None (:meth:`~sneferu_cli.arbiter.engine.Engine.game_usage`, for
+    an engine in a sandbox): the record keeps them (SPEC.md 7.10)."""
 
     name: str
     author: str | None

@@ -34,9 +34,10 @@ def engines_dir() -> Path:
     return shipped_dir("engines", "engines")
 
 
-def engine_command(engine: str) -> list[str]:
+def engine_command(engine: str, cwd: str | Path | None = None) -> list[str]:
     """The argv for an engine argument: a bundled engine's name, or a command line split
-    like a shell does (no shell runs it). ValueError when it cannot be used."""
+    like a shell does (no shell runs it), its program written as a path found in ``cwd``
+    (where it will run; default the current folder). ValueError when it cannot be used."""
     if engine in BUNDLED:
         interpreter, file, _ = BUNDLED[engine]
         path = str(engines_dir() / file)
@@ -49,7 +50,7 @@ def engine_command(engine: str) -> list[str]:
     argv = split_command(engine, "engine")
     if not argv:
         raise ValueError("an engine command is empty")
-    check_program(argv, what=f"engine {engine!r}")
+    check_program(argv, cwd=cwd, what=f"engine {engine!r}")
     return argv
 
 

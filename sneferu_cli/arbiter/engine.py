@@ -40,6 +40,7 @@ from ..protocol.messages import (
 )
 from .agent import TurnAnswer, TurnRequest
 from .process import EngineFault, EngineProcess, StderrSink, TrafficLog, process_parents
+from .sandbox import Sandbox
 
 __all__ = ["QUIT_GRACE", "Engine", "answers_as_they_come", "automatic_options",
            "refuse_other_games", "refuse_unbudgeted"]
@@ -58,8 +59,11 @@ class Engine:
 
     def __init__(self, argv: Sequence[str], *, name: str | None = None, label: str = "-",
                  traffic: TrafficLog | None = None, stderr: StderrSink | None = None,
-                 handshake_timeout: float = 10.0, cwd: str | Path | None = None) -> None:
+                 handshake_timeout: float = 10.0, cwd: str | Path | None = None,
+                 sandbox: Sandbox | None = None) -> None:
         self.argv = list(argv)
+        self.sandbox = sandbox
+        """Where its process runs (SPEC.md 7.10; None: as any program)."""
         self.name = name or _default_name(self.argv)
         self.author: str | None = None
         self.label = label
@@ -77,6 +81,8 @@ class Engine:
         self._stderr = stderr
         self._cwd = cwd
         self._process: EngineProcess | None = None
+        self._usage_start: tuple[float, int] | None = None  # at newgame, in a sandbox
+        self._usage_end: tuple[float, int] | None = None  # at its kill, during a game
         self._deadline = 0.0
         self._turn: _PendingTurn | None = None
 
@@ -104,7 +110,7 @@ class Engine:
         try:
             self._process = EngineProcess(self.argv, label=self.label, name=self.name,
                                           traffic=self._traffic, stderr=self._stderr,
-                                          cwd=self._cwd)
+                                          cwd=self._cwd, sandbox=self.sandbox)
             self._process.send(self._deadline, str(Sneferu()))
         except EngineFault as f:
             self._fail(EngineFault("handshake", _handshake_detail(f)))
@@ -164,6 +170,8 @@ class Engine:
     def kill(self) -> None:
         """Kill the engine's process group now."""
         if self._process is not None:
+            if self._usage_start is not None and self._usage_end is None:
+                self._usage_end = self._process.usage()  # what it used up to its end
             self._process.kill()
             self._process = None
 
@@ -206,6 +214,22 @@ class Engine:
         self._deadline = time.monotonic() + self.handshake_timeout
         self._check_silence()
         self._send(self._deadline, str(game), str(IsReady()))
+        self._usage_start = self._usage_end = None
+        if self._process is not None and self.sandbox is not None and self.sandbox.active:
+            self._process.reset_peak()
+            self._usage_start = self._process.usage()
+
+    def game_usage(self) -> tuple[float, int] | None:
+        """For an engine in a sandbox: the CPU seconds its processes used since the game's
+        ``newgame`` and their peak memory (bytes) in that time (up to the fault that
+        retired it); None without a sandbox, or when it was not running to be measured."""
+        start = self._usage_start
+        now = self._usage_end
+        if now is None and self._process is not None and self.fault is None:
+            now = self._process.usage()
+        if start is None or now is None:
+            return None
+        return max(0.0, now[0] - start[0]), now[1]
 
     def wait_ready(self) -> None:
         """Read up to ``readyok``."""

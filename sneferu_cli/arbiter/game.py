@@ -32,6 +32,7 @@ import msgspec
 from ..game import Game, UnknownGame, get_game, unnamed
 from ..protocol.messages import SEP, GameOver, NewGame, Position
 from ..record.model import (
+    USAGE,
     Chance,
     Event,
     Fault,
@@ -42,6 +43,7 @@ from ..record.model import (
     Simultaneous,
     Turn,
     turn_count,
+    usage_text,
 )
 from ..record.replay import final_result, position_at
 from ..record.text import GameEntry
@@ -443,6 +445,11 @@ class _Match:
         state = self.state
         header = self.record.header
         header.result, header.result_tags, header.termination = final_result(state, self.game)
+        for seat, agent in enumerate(self.agents, start=1):  # sandboxed engines (7.10)
+            measure = getattr(agent, "game_usage", None)
+            used = measure() if measure is not None else None
+            if used is not None:
+                header.extra[f"{USAGE}{seat}"] = usage_text(*used)
         final = Position(self.base or self.game.to_position(state), tuple(self.events))
         current: Position | None = None  # for feature currentposition: written when asked
         result = GameOver(tuple(r.rank for r in header.result))

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO
 
 from ..protocol.messages import LINE_LIMIT
+from .sandbox import Confined, Sandbox, SandboxError
 
 __all__ = ["EngineFault", "EngineProcess", "StderrSink", "TrafficLog", "adopt_orphans",
            "open_logs", "process_parents"]
@@ -84,6 +85,20 @@ def _die_with_this_thread() -> Callable[[], None] | None:
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         if os.getppid() != parent:  # the arbiter died before the line above
             os._exit(1)
+    return in_child
+
+
+def _in_child(*steps: Callable[[], None] | None) -> Callable[[], None] | None:
+    """One ``preexec_fn`` running each of ``steps`` given, in order (None: none)."""
+    todo = [s for s in steps if s is not None]
+    if not todo:
+        return None
+    if len(todo) == 1:
+        return todo[0]
+
+    def in_child() -> None:
+        for step in todo:
+            step()
     return in_child
 
 
@@ -150,8 +165,9 @@ def _kill_all(pids: Sequence[int]) -> None:
 
 
 class EngineFault(Exception):
-    """An engine broke the protocol: ``kind`` (crash, eof, timeout, handshake, malformed,
-    illegal, flood) and a one-line ``detail``."""
+    """An engine broke the protocol or its sandbox's limits: ``kind`` (crash, eof,
+    timeout, handshake, malformed, illegal, flood, memory, cpu, processes) and a one-line
+    ``detail``."""
 
     def __init__(self, kind: str, detail: str) -> None:
         super().__init__(f"{kind}: {detail}")
@@ -244,7 +260,7 @@ class EngineProcess:
 
     def __init__(self, argv: Sequence[str], *, label: str, name: str,
                  traffic: TrafficLog | None = None, stderr: StderrSink | None = None,
-                 cwd: str | Path | None = None) -> None:
+                 cwd: str | Path | None = None, sandbox: Sandbox | None = None) -> None:
         self.argv = list(argv)
         self.label = label
         self.traffic = traffic
@@ -252,12 +268,20 @@ class EngineProcess:
         self._tail = bytearray()
         self._killed = False
         self._descendants: list[tuple[int, bytes | None]] = []
+        # Inside its sandbox (SPEC 7.10): the command bubblewrap runs, the cgroups it joins
+        # and the limits set in the child before exec.
         try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE,
+            self.confined: Confined = (sandbox or Sandbox()).confine(self.argv, cwd)
+        except SandboxError as e:
+            raise EngineFault("handshake", str(e)) from None
+        try:
+            self.proc = subprocess.Popen(self.confined.argv, stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                          start_new_session=True, bufsize=0, cwd=cwd,
-                                         preexec_fn=_die_with_this_thread())
+                                         preexec_fn=_in_child(_die_with_this_thread(),
+                                                              self.confined.preexec))
         except (OSError, subprocess.SubprocessError) as e:
+            self.confined.cleanup()
             raise EngineFault("handshake", f"cannot run {self.argv[0]!r}: "
                                            f"{getattr(e, 'strerror', None) or e}") from None
         _live.add(self.proc.pid)
@@ -432,6 +456,7 @@ class EngineProcess:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
         _live.discard(pid)
+        self.confined.cleanup()  # what is left in its cgroups, and the cgroups
         if self._exit_fd is not None:
             os.close(self._exit_fd)
         for f in (self.proc.stdin, self.proc.stdout):
@@ -439,6 +464,39 @@ class EngineProcess:
                 with contextlib.suppress(OSError):
                     f.close()
         self._drain.join(timeout=1)
+
+    def usage(self) -> tuple[float, int] | None:
+        """The CPU seconds (user and system, its reaped children's included) the engine's
+        processes have used since they started, and the sum of their peak resident memory
+        in bytes (each one's ``VmHWM``, since :meth:`reset_peak`), read from /proc; None
+        when the engine is no longer running (Linux only)."""
+        if self.proc.returncode is not None:
+            return None
+        pids = [self.proc.pid, *_descendants(self.proc.pid, process_parents())]
+        ticks = os.sysconf("SC_CLK_TCK")
+        cpu = peak = 0
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                with open(f"/proc/{pid}/status", "rb") as f:
+                    status = f.read()
+            except (OSError, IndexError):
+                if pid == self.proc.pid:
+                    return None
+                continue
+            cpu += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+            for line in status.splitlines():
+                if line.startswith(b"VmHWM:"):
+                    peak += int(line.split()[1]) * 1024
+        return cpu / ticks, peak
+
+    def reset_peak(self) -> None:
+        """Start the processes' peak resident memory afresh (``clear_refs`` 5). Never
+        raises."""
+        for pid in [self.proc.pid, *_descendants(self.proc.pid, process_parents())]:
+            with contextlib.suppress(OSError), open(f"/proc/{pid}/clear_refs", "w") as f:
+                f.write("5")
 
     def stderr_tail(self) -> str:
         """The last line the engine wrote to stderr (clipped), or ""."""
@@ -452,15 +510,20 @@ class EngineProcess:
         except subprocess.TimeoutExpired:
             return EngineFault("eof", f"{what} but is still running")
         self._drain.join(timeout=EXIT_GRACE)
-        if code < 0:
+        number = self.confined.signal_of(code)
+        if number is not None:
             try:
-                sig = signal.Signals(-code).name
+                sig = signal.Signals(number).name
             except ValueError:
-                sig = str(-code)
+                sig = str(number)
             how = f"killed by signal {sig}"
         else:
             how = f"exited with code {code}"
         tail = self.stderr_tail()
+        named = self.confined.fault_kind(code)  # the sandbox stopped it
+        if named is not None:
+            return EngineFault(named[0], f"{named[1]}; {how}" + (f"; stderr: {tail}" if tail
+                                                                   else ""))
         return EngineFault("crash", how + (f"; stderr: {tail}" if tail else ""))
 
     def _drain_stderr(self, sink: StderrSink | None, name: str) -> None:

@@ -19,7 +19,8 @@ from ..edition import EditionError
 from ..game import IllegalMove, NotationError
 
 COMMANDS = {"position": "position", "play": "play", "replay": "replay", "serve": "serve",
-            "bench": "bench", "tournament": "tournament", "ladder": "ladder"}
+            "bench": "bench", "tournament": "tournament", "ladder": "ladder",
+            "engine": "engine"}
 """Each command and the module of this package that defines it (under the same name)."""
 
 QUICK_EXIT = frozenset({"tournament"})

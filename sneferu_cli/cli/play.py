@@ -33,6 +33,7 @@ from ..arbiter.game import (
 )
 from ..arbiter.human import Human
 from ..arbiter.process import StderrSink, TrafficLog, adopt_orphans, open_logs
+from ..arbiter.sandbox import Sandbox, SandboxError
 from ..game import Game
 from ..record.model import Event, GameRecord, Retire, Simultaneous, Turn
 from ..record.text import append_record
@@ -82,6 +83,9 @@ from .options import (
               help="Write the engines' stderr to one file each (SEAT-NAME.log) in DIR, an "
                    "existing folder or one written DIR/ (created), or all to FILE "
                    "(default: dropped; the last line is quoted if an engine crashes).")
+@click.option("--sandbox", "sandbox_text", default=None, metavar="'LEVEL [KEY=VALUE...]'",
+              help="Run every engine in a sandbox: none (default), limits, bwrap or cgroup, "
+                   "then limits such as memory=256M pids=64 cpu=600 (SPEC.md 7.10).")
 @click.option("--verbose", "-v", is_flag=True, help="Print every turn as it is played.")
 @click.option("--bench", type=click.IntRange(min=1), default=None, metavar="GAMES",
               help="Measure speed instead: play GAMES games, then replay them with engines "
@@ -92,7 +96,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
          movetime: int | None, tc: str | None, iterations: int | None,
          margin: int, handshake_timeout: float, options: tuple[str, ...],
          record_path: str | None, log_path: str | None, engine_stderr: str | None,
-         verbose: bool, bench: int | None) -> None:
+         sandbox_text: str | None, verbose: bool, bench: int | None) -> None:
     """Play one game: ENGINE is a bundled engine (random, greedy, mcts, js-random, policy)
     or a command line given as one argument ("python3 my_bot.py --fast"; split like a
     shell, run without one). As many seats as the game allows (--game; Sneferu: one to
@@ -126,6 +130,11 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
     settings = [_option(o, n) for o in options]
+    try:
+        sandbox = Sandbox.parse("none" if sandbox_text is None else sandbox_text)
+        sandbox.require()
+    except SandboxError as e:
+        raise click.BadParameter(str(e), param_hint="--sandbox") from None
     if record_path is not None:
         _check_writable(record_path)
     if seed is None:
@@ -134,6 +143,9 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
         from ..arbiter.bench import bench_report
         if humans:
             raise click.UsageError("--bench plays engines only, not --human")
+        if sandbox.active:
+            raise click.UsageError("--bench measures engines outside a sandbox, not with "
+                                   "--sandbox")
         try:
             click.echo(bench_report(argvs, games=bench, seed=seed, setup=setup,
                                     edition=edition, time_control=control, game=game,
@@ -154,7 +166,8 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
                 continue
             spec, argv = next(argv_iter)
             engine = Engine(argv, name=spec if spec in BUNDLED else None, label=str(seat),
-                            traffic=traffic, stderr=sink, handshake_timeout=handshake_timeout)
+                            traffic=traffic, stderr=sink, handshake_timeout=handshake_timeout,
+                            sandbox=sandbox)
             handles.append(engine)
             agents.append(engine)
         live = False  # the "is thinking" line is on the terminal

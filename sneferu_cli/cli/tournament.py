@@ -153,7 +153,12 @@ class _WithReport(click.Command):
               help="An engine (repeatable; replaces the file's engines): shell-like words "
                    "name=, command= (a program and its arguments, or a bundled engine's "
                    "name), dir=, tc= or movetime= (time odds), 'budget=iterations N' (a "
-                   "search budget), option.NAME=VALUE.")
+                   "search budget), 'sandbox=LEVEL ...' (its own sandbox), check=true "
+                   "(sneferu engine check first), option.NAME=VALUE.")
+@click.option("--sandbox", default=None, metavar="'LEVEL [KEY=VALUE...]'",
+              help="Run every engine without its own sandbox in this one: none, limits, "
+                   "bwrap or cgroup, then limits such as memory=256M pids=64 cpu=600 "
+                   "(SPEC.md 7.10).")
 @click.option("--event", default=None, metavar="TEXT", help="The records' event tag.")
 @click.option("--seats", type=int, default=None, metavar="1-4",
               help="Seats at a table (default 2; 1 = solo against Ptah).")

@@ -14,6 +14,8 @@ True
 
 from __future__ import annotations
 
+import math
+
 import msgspec
 
 from ..game import DEFAULT_GAME, Standing
@@ -38,7 +40,9 @@ class Fault(msgspec.Struct, frozen=True, omit_defaults=True):
     ``kind`` is one of: ``crash`` (the process exited), ``eof`` (it closed its output),
     ``timeout`` (no answer in time), ``handshake`` (never finished the handshake),
     ``malformed`` (a line the grammar rejects), ``illegal`` (an illegal move),
-    ``flood`` (a line over the length limit, or too much written while not reading).
+    ``flood`` (a line over the length limit, or too much written while not reading),
+    and the sandbox's (SPEC.md 7.10): ``memory`` (stopped at its memory limit), ``cpu``
+    (at its CPU seconds), ``processes`` (at its process limit).
     ``ply`` counts the turns played before the fault (0 = before the first turn).
     """
 
@@ -156,3 +160,35 @@ class GameRecord(msgspec.Struct):
 
     header: Header
     events: list[Event] = []
+
+
+USAGE = "usage "
+"""The start of the ``[Extra]`` key of a seat's resource usage: ``usage 2`` (SPEC.md 7.10)."""
+
+
+def usage_text(cpu: float, peak: int) -> str:
+    """A seat's resource usage as its ``[Extra "usage S"]`` value: CPU seconds and the
+    peak memory in KiB.
+
+    >>> usage_text(0.4123, 40_000_000)
+    'cpu=0.412 peak=39063'
+    """
+    return f"cpu={cpu:.3f} peak={(peak + 1023) // 1024}"
+
+
+def usage_of(text: str) -> tuple[float, int] | None:
+    """The CPU seconds and peak KiB of a :func:`usage_text` value, or None when it is not
+    one.
+
+    >>> usage_of("cpu=0.412 peak=39063")
+    (0.412, 39063)
+    """
+    try:
+        cpu, peak = text.split()
+        if cpu.startswith("cpu=") and peak.startswith("peak="):
+            seconds, kib = float(cpu[4:]), int(peak[5:])
+            if math.isfinite(seconds) and seconds >= 0 and kib >= 0:
+                return seconds, kib
+    except ValueError:
+        pass
+    return None

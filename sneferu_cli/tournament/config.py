@@ -25,6 +25,7 @@ import msgspec
 
 from ..arbiter.bundled import split_command
 from ..arbiter.game import TimeControl
+from ..arbiter.sandbox import Sandbox
 from ..edition import EditionError
 from ..game import DEFAULT_GAME, MAX_DIGITS, Game, get_game, unnamed
 from ..words import plural
@@ -53,8 +54,10 @@ class EngineConfig(_Config, frozen=True):
     (as text: TOML numbers and booleans are written as TOML writes them), its own time
     control (``tc`` or ``movetime``: time odds; default the tournament's) or a search
     budget (``budget``, ``iterations N``: its time is then its own ``tc`` or ``movetime``,
-    else the safety net :data:`~sneferu_cli.arbiter.game.BUDGET_MOVETIME`), and ``anchor``,
-    the rating the batch fit holds it at (SPEC.md 9.11; not part of the fingerprint)."""
+    else the safety net :data:`~sneferu_cli.arbiter.game.BUDGET_MOVETIME`), ``anchor``,
+    the rating the batch fit holds it at (SPEC.md 9.11; not part of the fingerprint),
+    ``sandbox`` (its sandbox, ``LEVEL [KEY=VALUE ...]``, SPEC.md 7.10; default the
+    tournament's) and ``check`` (``sneferu engine check`` runs before it plays)."""
 
     name: str
     command: list[str]
@@ -64,6 +67,8 @@ class EngineConfig(_Config, frozen=True):
     movetime: int | None = None
     budget: str | None = None
     anchor: float | None = None
+    sandbox: str | None = None
+    check: bool | None = None
 
     def __post_init__(self) -> None:
         if self.anchor is not None and not math.isfinite(self.anchor):
@@ -143,6 +148,7 @@ class TournamentConfig(_Config, frozen=True):
     concurrency: int | None = None
     cluster: str | None = None
     fsync: Fsync = "second"
+    sandbox: str | None = None
 
     @property
     def state_path(self) -> str:
@@ -170,6 +176,12 @@ class TournamentConfig(_Config, frozen=True):
         if e.tc is None and e.movetime is None and e.budget is None:
             return None
         return TimeControl.with_budget(e.budget, e.tc, e.movetime, self.margin)
+
+    def own_sandbox(self, name: str) -> Sandbox:
+        """The sandbox the engine ``name`` runs in: its own ``sandbox``, else the
+        tournament's, else none (SandboxError when it is not well written)."""
+        text = self.engine(name).sandbox or self.sandbox
+        return Sandbox() if text is None else Sandbox.parse(text)
 
     def start_positions(self) -> list[str]:
         """The positions of the ``positions`` file (none without one), each game of deal
@@ -225,8 +237,8 @@ def fingerprint_of(fields: dict[str, Any]) -> str:
         games.pop("game", None)
     # Keys added since the first state format count only when given, so the state of a
     # tournament started before them keeps its fingerprint.
-    for table, keys in ((games, ("positions", "variant", "tables")),
-                        *((engine, ("tc", "movetime", "budget"))
+    for table, keys in ((games, ("positions", "variant", "tables", "sandbox")),
+                        *((engine, ("tc", "movetime", "budget", "sandbox", "check"))
                           for engine in games["engine"])):
         for key in keys:
             if table.get(key, 0) is None:
@@ -302,6 +314,17 @@ def _check(cfg: TournamentConfig) -> None:
                    else "movetime" if engine.movetime is not None and engine.tc is None
                    else "tc")
             raise ValueError(f"engine[{i}].{key}: {e}") from None
+    if cfg.sandbox is not None:
+        try:
+            Sandbox.parse(cfg.sandbox)
+        except ValueError as e:
+            raise ValueError(f"sandbox: {e}") from None
+    for i, engine in enumerate(cfg.engines):
+        try:
+            cfg.own_sandbox(engine.name).require()
+        except ValueError as e:
+            key = "sandbox" if engine.sandbox is None else f"engine[{i}].sandbox"
+            raise ValueError(f"{key}: {e}") from None
     try:
         game = cfg.the_game()
     except ImportError:
@@ -341,7 +364,7 @@ def _check(cfg: TournamentConfig) -> None:
         raise ValueError("sprt: needs exactly two engines at tables of 2 seats")
 
 
-ENGINE_KEYS = ("name", "command", "dir", "tc", "movetime", "budget")
+ENGINE_KEYS = ("name", "command", "dir", "tc", "movetime", "budget", "sandbox", "check")
 """The keys of an ``--engine`` flag besides ``option.NAME``."""
 
 
@@ -350,10 +373,10 @@ def parse_engine_spec(text: str) -> dict[str, Any]:
 
     Shell-like words ``key=value``: ``name``, ``command`` (itself split into words),
     ``dir``, ``tc`` or ``movetime`` (the engine's own time control), ``budget`` (its
-    search budget, ``iterations N``) and ``option.NAME`` (one per option, values kept as
-    text)::
+    search budget, ``iterations N``), ``sandbox`` (``'cgroup memory=256M'``), ``check``
+    (``true`` or ``false``) and ``option.NAME`` (one per option, values kept as text)::
 
-        name=A command='./bot --fast' dir=bots tc=5+0.05 option.Depth=3
+        name=A command='./bot --fast' dir=bots tc=5+0.05 option.Depth=3 sandbox=bwrap
     """
     out: dict[str, Any] = {}
     options: dict[str, str] = {}
@@ -368,13 +391,20 @@ def parse_engine_spec(text: str) -> dict[str, Any]:
         if key.startswith("option.") and len(key) > len("option."):
             options[key.removeprefix("option.")] = value
         elif key in ENGINE_KEYS and key not in out:
-            out[key] = _whole_number(value) if key == "movetime" else value
+            out[key] = (_whole_number(value) if key == "movetime" else _truth(value)
+                        if key == "check" else value)
         else:
             raise ConfigError(f"engine: {key!r}: expected {', '.join(ENGINE_KEYS)} or "
                               "option.NAME, each once")
     if options:
         out["options"] = options
     return out
+
+
+def _truth(text: str) -> bool:
+    if text not in ("true", "false"):
+        raise ConfigError(f"engine: check={text!r} (true or false)")
+    return text == "true"
 
 
 def load_config(path: str | Path | None, flags: Mapping[str, Any] | None = None

@@ -56,7 +56,7 @@ from ..arbiter.engine import (
 from ..arbiter.game import play_game
 from ..arbiter.process import EngineFault, StderrSink, TrafficLog, open_logs
 from ..record.jsonl import read_any
-from ..record.model import GameRecord
+from ..record.model import USAGE, GameRecord
 from ..record.text import GAME_START, RecordError, decode_records, format_record
 from .config import ConfigError, EngineConfig, TournamentConfig
 from .journal import Journal
@@ -96,8 +96,21 @@ def probe_engines(cfg: TournamentConfig) -> list[str]:
     """Start every engine once (in parallel) and check that it takes its configured
     options: ConfigError naming the engine when one does not. Returns a note for each
     engine that failed its handshake (it will play its games retired at ply 0)."""
+    for ec in cfg.engines:
+        if ec.check:  # sneferu engine check, in its sandbox, before any game
+            from ..arbiter.check import check_engine
+
+            report = check_engine(engine_argv(ec), sandbox=cfg.own_sandbox(ec.name),
+                                  cwd=ec.dir, handshake_timeout=cfg.handshake_timeout)
+            if not report.passed:
+                failure = report.failures[0]
+                tail = (f"; stderr: {failure.stderr[-1]}" if failure.stderr
+                        and failure.stderr[-1] not in failure.reason else "")
+                raise ConfigError(f"engine {ec.name!r} failed its check: {failure.where}: "
+                                  f"{failure.reason}{tail}")
     engines = [Engine(engine_argv(ec), name=ec.name, cwd=ec.dir,
-                      handshake_timeout=cfg.handshake_timeout) for ec in cfg.engines]
+                      handshake_timeout=cfg.handshake_timeout,
+                      sandbox=cfg.own_sandbox(ec.name)) for ec in cfg.engines]
     notes = []
     try:
         Engine.start_all(engines)
@@ -146,6 +159,7 @@ def tournament_record(cfg: TournamentConfig, game: Game, played: GameRecord) -> 
     header.result, header.result_tags, header.termination = (h.result, h.result_tags,
                                                              h.termination)
     header.faults = h.faults
+    header.extra.update((k, v) for k, v in h.extra.items() if k.startswith(USAGE))
     return GameRecord(header, played.events)
 
 
@@ -272,7 +286,8 @@ class EnginePool:
             ec = self.cfg.engine(name)
             engine = Engine(engine_argv(ec), name=name, cwd=ec.dir,
                             handshake_timeout=self.cfg.handshake_timeout,
-                            traffic=self.traffic, stderr=self.stderr)
+                            traffic=self.traffic, stderr=self.stderr,
+                            sandbox=self.cfg.own_sandbox(name))
             self.engines[name] = engine
         return engine
 

@@ -25,7 +25,7 @@ import msgspec
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..game import DEFAULT_GAME, SoloResult, UnknownGame, get_game
-from ..record.model import GameRecord, Header, Seat, SeatResult
+from ..record.model import USAGE, GameRecord, Header, Seat, SeatResult, usage_of
 from ..words import plural
 from .fit import FIT_MODEL, Fit, fit_ratings
 from .sprt import Z95
@@ -46,14 +46,23 @@ class GameResult(msgspec.Struct, frozen=True, array_like=True):
     solo: SoloResult | None
     faults: list[tuple[int, str]]
     game: str = DEFAULT_GAME
+    usage: list[tuple[int, float, int]] = []
+    """The resource usage of the seats measured (SPEC.md 7.10): (seat, CPU seconds, peak
+    memory KiB)."""
 
     @classmethod
     def of(cls, rec: GameRecord) -> GameResult:
         """The result of a record."""
         h = rec.header
         deal = h.extra.get("deal") or (str(h.seed) if h.seed is not None else None)
+        usage = []
+        for key, value in h.extra.items():
+            seat, used = key.removeprefix(USAGE), usage_of(value)
+            if key.startswith(USAGE) and seat.isdigit() and used is not None:
+                usage.append((int(seat), *used))
         return cls(h.round, h.players, deal, {s.seat: s.name for s in sorted(h.seats, key=_seat)},
-                   list(h.result), _solo(h), [(f.seat, f.kind) for f in h.faults], h.game)
+                   list(h.result), _solo(h), [(f.seat, f.kind) for f in h.faults], h.game,
+                   usage)
 
 
 def _solo(h: Header) -> SoloResult | None:
@@ -103,7 +112,7 @@ class Results:
         solo = None if r.solo is None else tuple(r.solo)
         game_no = _intern(self._games, self._game_index, r.game)
         _encoder.encode_into((r.round, r.players, r.deal, seats, others, solo, r.faults,
-                              game_no), self._buffer, -1)
+                              game_no, r.usage), self._buffer, -1)
         self._ends.append(len(self._buffer))
         number = r.round or ""
         numbered = number.isascii() and number.isdigit() and len(number) < 19
@@ -135,7 +144,7 @@ class Results:
 
     def __getitem__(self, index: int) -> GameResult:
         start = self._ends[index - 1] if index else 0
-        rnd, players, deal, seats, others, solo, faults, game_no = _decoder.decode(
+        rnd, players, deal, seats, others, solo, faults, game_no, usage = _decoder.decode(
             self._buffer[start:self._ends[index]])
         names = self._names
         by_seat = {seat: names[n] for seat, n, *_ in seats if n >= 0}
@@ -144,7 +153,8 @@ class Results:
                           [SeatResult(seat, rank, retired, self._scores_of(scores))
                            for seat, _, rank, retired, *scores in seats],
                           None if solo is None else SoloResult(*solo),
-                          [(seat, kind) for seat, kind in faults], self._games[game_no])
+                          [(seat, kind) for seat, kind in faults], self._games[game_no],
+                          [(seat, cpu, peak) for seat, cpu, peak in usage])
 
     def _scores_of(self, packed: list[int]) -> dict[str, int]:
         """The ``scores`` :meth:`_scores` packed."""
@@ -176,7 +186,7 @@ _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder()
 
 
-class EngineRow(msgspec.Struct, frozen=True):
+class EngineRow(msgspec.Struct, frozen=True, omit_defaults=True):
     """One engine's line in a table of 2-4 seats. ``rank_ci`` is the half-width of the 95%
     interval of ``mean_rank`` (None with fewer than two deals); ``firsts`` the share of
     games won (a first place shared by k seats counts 1/k); ``means`` the mean of each of
@@ -192,6 +202,11 @@ class EngineRow(msgspec.Struct, frozen=True):
     rating: float
     rating_sigma: float
     faults: dict[str, int]
+    measured: int = 0
+    """The games whose resource usage was recorded (an engine in a sandbox, SPEC.md 7.10);
+    ``cpu``: the mean CPU seconds of those games, ``peak``: the largest peak memory (KiB)."""
+    cpu: float | None = None
+    peak: int | None = None
 
     @property
     def mean_stones(self) -> float:
@@ -424,6 +439,7 @@ class _Engine:
         self.wins = ClusterMean(True)  # solo: each game its own cluster
         self.scores = [0, 0]  # solo: sum and number of the scores of the games won
         self.ptah = 0
+        self.usage = [0, 0.0, 0]  # games measured, CPU seconds, largest peak KiB
 
 
 class _Tally:
@@ -457,6 +473,11 @@ class _Tally:
         for seat, kind in rec.faults:
             faults = self._engine(table, names.get(seat, f"seat {seat}")).faults
             faults[kind] = faults.get(kind, 0) + 1
+        for seat, cpu, peak in rec.usage:
+            used = self._engine(table, names.get(seat, f"seat {seat}")).usage
+            used[0] += 1
+            used[1] += cpu
+            used[2] = max(used[2], peak)
         self._keys(rec)
         if rec.players == 1:
             self._solo(index, rec)
@@ -550,8 +571,11 @@ class _Tally:
         rating = self.ratings.get(name)
         mu, sigma = (rating.mu, rating.sigma) if rating else (math.nan, math.nan)
         means = {k: e.totals.get(k, 0) / n for k in self.keys}
+        measured, cpu, peak = e.usage
         return EngineRow(name, n, mean, ci, e.firsts / n, means, mu, sigma,
-                         dict(sorted(e.faults.items())))
+                         dict(sorted(e.faults.items())), int(measured),
+                         cpu / measured if measured else None,
+                         int(peak) if measured else None)
 
     @staticmethod
     def _solo_row(name: str, e: _Engine) -> SoloRow:
@@ -659,6 +683,8 @@ def _engine_json(e: EngineRow, fit: Fit | None) -> dict[str, object]:
             out.update(fit=row.rating, fit_ci=row.ci, provisional=row.provisional,
                        anchored=row.anchored)
     out["faults"] = e.faults
+    if e.measured:
+        out.update(measured=e.measured, cpu=e.cpu, peak_kib=e.peak)
     return out
 
 
@@ -763,6 +789,13 @@ def format_standings(st: Standings) -> str:
             matrix.append([a] + [f"{100 * cell[a, b].score / cell[a, b].games:.1f}"
                                  if (a, b) in cell else "-" for b in names])
         lines += _table(matrix, left={0})
+        used = [e for e in st.engines if e.measured]
+        if used:
+            lines += ["", "resources (engines in a sandbox: games measured, mean CPU seconds "
+                      "a game, largest peak memory):"]
+            lines += _table([["engine", "games", "cpu s", "peak MiB"],
+                             *([e.name, str(e.measured), f"{e.cpu or 0:.3f}",
+                                f"{(e.peak or 0) / 1024:.1f}"] for e in used)], left={0})
     if st.solo:
         if lines:
             lines.append("")
