@@ -40,6 +40,7 @@ from ..protocol.messages import (
 )
 from .agent import TurnAnswer, TurnRequest
 from .process import EngineFault, EngineProcess, StderrSink, TrafficLog, process_parents
+from .remote import Connection, RemoteSeat
 
 __all__ = ["QUIT_GRACE", "Engine", "answers_as_they_come", "automatic_options",
            "refuse_other_games", "refuse_unbudgeted"]
@@ -54,13 +55,20 @@ class Engine:
     ``name`` is shown until the engine says its own (``id name``); ``label`` names it in
     the traffic log and stderr log: the seat number once a game starts, after
     ``label_prefix`` (a tournament puts its game number there: ``12:2``).
+
+    With ``remote``, the engine is not started here: each start takes its next connection
+    from the listener (SPEC.md 6.7), and ``latency`` milliseconds are added to the margin
+    of its turns.
     """
 
     def __init__(self, argv: Sequence[str], *, name: str | None = None, label: str = "-",
                  traffic: TrafficLog | None = None, stderr: StderrSink | None = None,
-                 handshake_timeout: float = 10.0, cwd: str | Path | None = None) -> None:
+                 handshake_timeout: float = 10.0, cwd: str | Path | None = None,
+                 remote: RemoteSeat | None = None, latency: int = 0) -> None:
         self.argv = list(argv)
-        self.name = name or _default_name(self.argv)
+        self.name = name or (_default_name(self.argv) if self.argv else "remote")
+        self.remote = remote
+        self.latency = latency
         self.author: str | None = None
         self.label = label
         self.label_prefix = ""
@@ -76,7 +84,7 @@ class Engine:
         self._traffic = traffic
         self._stderr = stderr
         self._cwd = cwd
-        self._process: EngineProcess | None = None
+        self._process: EngineProcess | Connection | None = None
         self._deadline = 0.0
         self._turn: _PendingTurn | None = None
 
@@ -95,16 +103,20 @@ class Engine:
         return list(engines)
 
     def launch(self) -> None:
-        """Start the program and send ``sneferu 1``."""
+        """Start the program (or take the remote engine's next connection) and send
+        ``sneferu 1``."""
         self.fault = None
         self.options.clear()
         self.features.clear()
         self.games = (DEFAULT_GAME,)
-        self._deadline = time.monotonic() + self.handshake_timeout
         try:
-            self._process = EngineProcess(self.argv, label=self.label, name=self.name,
-                                          traffic=self._traffic, stderr=self._stderr,
-                                          cwd=self._cwd)
+            if self.remote is not None:
+                self._process = self.remote.connect(self.label, self._traffic)
+            else:
+                self._process = EngineProcess(self.argv, label=self.label, name=self.name,
+                                              traffic=self._traffic, stderr=self._stderr,
+                                              cwd=self._cwd)
+            self._deadline = time.monotonic() + self.handshake_timeout
             self._process.send(self._deadline, str(Sneferu()))
         except EngineFault as f:
             self._fail(EngineFault("handshake", _handshake_detail(f)))
@@ -247,7 +259,7 @@ class Engine:
             go = with_legal(go, request.legal_line())
         position = (request.current_position() if "currentposition" in self.features
                     else request.position)
-        allowed = (request.limit() + request.margin) / 1000
+        allowed = (request.limit() + request.margin + self.latency) / 1000
         self._check_silence()
         self._send(time.monotonic() + allowed, position, go)
         start = time.monotonic()
@@ -293,7 +305,7 @@ class Engine:
 
     # ------------------------------------------------------------------ lines
 
-    def _running(self) -> EngineProcess:
+    def _running(self) -> EngineProcess | Connection:
         if self.fault is not None or self._process is None:
             raise self.fault or EngineFault("crash", "not running")
         return self._process

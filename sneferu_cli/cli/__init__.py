@@ -19,7 +19,7 @@ from ..edition import EditionError
 from ..game import IllegalMove, NotationError
 
 COMMANDS = {"position": "position", "play": "play", "replay": "replay", "serve": "serve",
-            "bench": "bench", "tournament": "tournament"}
+            "bench": "bench", "tournament": "tournament", "connect": "connect"}
 """Each command and the module of this package that defines it (under the same name)."""
 
 QUICK_EXIT = frozenset({"tournament"})
