@@ -42,7 +42,8 @@ __all__ = ["HELLO_TIMEOUT", "LATENCY", "Connection", "Listener", "RemoteSeat",
            "parse_listen"]
 
 HELLO_TIMEOUT = 10.0
-"""Seconds a new connection has to send its hello line."""
+"""Seconds a new connection has to send its hello line, by default (a tournament gives
+its handshake timeout)."""
 
 LATENCY = 50
 """The latency allowance, in milliseconds, added to the margin of a remote seat's turns."""
@@ -98,13 +99,15 @@ class _Waiting:
 
 class Listener:
     """Accept remote engines on ``host:port`` for the engines of ``tokens`` (token →
-    engine index), in a thread, from :meth:`start` to :meth:`close`. ``log`` gets one line
-    for each connection refused (never the token). :attr:`broker` is the path seats ask
+    engine index), in a thread, while it is entered (until :meth:`close`). ``log`` gets
+    one line for each connection refused (never the token); a connection has
+    ``hello_timeout`` seconds to say its hello. :attr:`broker` is the path seats ask
     at (:class:`RemoteSeat`); :attr:`address` the address listened on."""
 
     def __init__(self, host: str, port: int, tokens: Mapping[str, int],
-                 log: Callable[[str], None]) -> None:
+                 log: Callable[[str], None], hello_timeout: float = HELLO_TIMEOUT) -> None:
         self.tokens = dict(tokens)
+        self.hello_timeout = hello_timeout
         self.log = log
         try:
             self.server = socket.create_server((host, port), backlog=MAX_PENDING,
@@ -174,7 +177,7 @@ class Listener:
                     self._drop_waiting(what)  # a seat's process went away
             now = time.monotonic()
             for o in [o for o in self._opening.values() if o.due < now]:
-                self._refuse(o, f"no hello within {HELLO_TIMEOUT:g} s")
+                self._refuse(o, f"no hello within {self.hello_timeout:g} s")
             for w in [w for w in self._waiting if w.due < now]:
                 with contextlib.suppress(OSError):
                     w.sock.send(b"none\n")
@@ -195,7 +198,7 @@ class Listener:
                 sock.close()
                 continue
             sock.setblocking(False)
-            o = _Opening(sock, _peer(addr), time.monotonic() + HELLO_TIMEOUT)
+            o = _Opening(sock, _peer(addr), time.monotonic() + self.hello_timeout)
             self._opening[sock] = o
             self._sel.register(sock, selectors.EVENT_READ, o)
 
@@ -258,9 +261,12 @@ class Listener:
                     return
         with contextlib.suppress(OSError):
             o.sock.send(b"".join(ws.data_to_send()))
-        if ws.handshake_exc is not None or ws.state is State.CLOSED or ws.close_rcvd:
-            self._refuse(o, "not a WebSocket opening handshake" if ws.handshake_exc
-                         else "closed before its hello")
+        if ws.handshake_exc is not None:
+            self._refuse(o, "not a WebSocket opening handshake")
+        elif ws.parser_exc is not None:
+            self._refuse(o, f"a broken WebSocket frame or a message over {WS_MAX} bytes")
+        elif ws.state is not State.OPEN:
+            self._refuse(o, "closed before its hello")
         elif len(o.text) > LINE_LIMIT:
             self._refuse(o, f"a hello line longer than {LINE_LIMIT} bytes")
 

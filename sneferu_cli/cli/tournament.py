@@ -260,8 +260,10 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
                 logs = _listen(cfg, cfg.listen, stack, logs)
                 cluster = _probe(cfg, where, stack, logs)
                 journal = stack.enter_context(Journal.start(cfg))
+            # engines that connect from elsewhere come one session per game at once
+            cores = 1 if journal.config.remote() else os.cpu_count() or 1
             run = TournamentRun(journal, flags["concurrency"] or journal.config.concurrency
-                                or os.cpu_count() or 1, cluster, logs)
+                                or cores, cluster, logs)
         except (ConfigError, StateError) as e:
             raise TournamentError(str(e)) from None
         except (RecordError, ValueError) as e:
@@ -295,7 +297,8 @@ def _listen(cfg: TournamentConfig, listen: str | None, stack: contextlib.ExitSta
     try:
         host, port = parse_listen(listen)
         listener = Listener(host, port, tokens,
-                            lambda line: click.echo(f"sneferu: {line}", err=True))
+                            lambda line: click.echo(f"sneferu: {line}", err=True),
+                            cfg.handshake_timeout)
     except ValueError as e:
         raise ConfigError(str(e)) from None
     stack.enter_context(listener)

@@ -25,7 +25,7 @@ import msgspec
 
 from ..arbiter.bundled import split_command
 from ..arbiter.game import TimeControl
-from ..arbiter.remote import parse_listen
+from ..arbiter.remote import LATENCY, parse_listen
 from ..edition import EditionError
 from ..game import DEFAULT_GAME, MAX_DIGITS, Game, get_game, unnamed
 from ..words import plural
@@ -154,7 +154,7 @@ class TournamentConfig(_Config, frozen=True):
     cluster: str | None = None
     fsync: Fsync = "second"
     listen: str | None = None
-    latency: int = 50
+    latency: int = LATENCY
     connect_timeout: float = 60.0
 
     def remote(self) -> dict[str, int]:

@@ -266,9 +266,11 @@ class EnginePool:
         for seat, e in enumerate(handles, start=1):
             e.label_prefix = f"{game.number}:"
             e.label = f"{game.number}:{seat}"
-        for _ in range(2):  # an engine found dead before the game gets one more start
+        for again in (False, True):  # an engine found dead gets one more start (one
+            # that connects from elsewhere does not: its seat waited its connect-timeout)
             down = [e for name, e in zip(game.seats, handles, strict=True)
-                    if e.fault is not None or name not in self._up]
+                    if (e.fault is not None or name not in self._up)
+                    and not (again and e.remote is not None)]
             for e in down:
                 e.kill()
                 e.launch()

@@ -1,0 +1,265 @@
+"""Engines that connect from elsewhere (SPEC.md 6.7): a tournament listening on
+127.0.0.1, engines attached through ``sneferu connect`` over WebSocket and TCP lines, and
+hostile clients. Every test is a real tournament process and real sockets."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from support import wait_for
+
+TOKEN_A = "alpha-0123456789"
+TOKEN_B = "beta-9876543210"
+
+
+def _strip(records: str) -> list[str]:
+    """A record file's games without what depends on time (answer times, the date),
+    sorted by their round and seats (the games finish in any order at -j 2)."""
+    games = [g for g in re.split(r"(?m)^(?=\[Event )", records) if g.strip()]
+    out = [re.sub(r" \{[^}]*\}", "", re.sub(r'(?m)^\[Date "[^"]*"\]\n', "", g)) for g in games]
+    return sorted(out)
+
+
+@contextmanager
+def tournament(tmp_path: Path, *args: str, name: str = "t") -> Iterator[
+        tuple[subprocess.Popen[bytes], int, Path]]:
+    """A tournament run in the background, listening on a free port of 127.0.0.1; its
+    process, the port and the file its stderr goes to. Killed if still running after."""
+    err = tmp_path / f"{name}.err"
+    with open(err, "wb") as stderr:
+        proc = subprocess.Popen([sys.executable, "-m", "sneferu_cli", "tournament",
+                                 "--listen", "127.0.0.1:0",
+                                 "--records", str(tmp_path / f"{name}.records"), *args],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=stderr)
+    try:
+        port = int(wait_for(err, r"listening for remote engines on ws://127\.0\.0\.1:(\d+)"
+                            ).group(1))
+        yield proc, port, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        assert proc.stdout is not None
+        proc.stdout.close()
+
+
+def connect(url: str, token: str, *engine: str, sessions: int = 1
+            ) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "sneferu_cli", "connect", url,
+                             "--token", token, "--sessions", str(sessions), "--", *engine],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+
+
+def finish(proc: subprocess.Popen[bytes], timeout: float = 120) -> tuple[int, str]:
+    _, err = proc.communicate(timeout=timeout)
+    return proc.returncode, err.decode() if err else ""
+
+
+TWO = ["--engine", "name=a command=random", "--engine", "name=b command=greedy",
+       "--deals", "2", "--seed", "11", "--movetime", "500", "--margin", "2000"]
+REMOTE = ["--engine", f"name=a token={TOKEN_A}", "--engine", f"name=b token={TOKEN_B}",
+          "--deals", "2", "--seed", "11", "--movetime", "500", "--margin", "2000"]
+
+
+def test_records_of_remote_engines_equal_those_of_pipe_engines(tmp_path: Path) -> None:
+    """The same tournament with pipe engines and with both engines attached over loopback
+    (one over WebSocket, one over TCP lines, two sessions each for -j 2): the same games,
+    moves, seeds and results; the tokens are in no record, log or output."""
+    piped = subprocess.run([sys.executable, "-m", "sneferu_cli", "tournament", *TWO,
+                            "-j", "2", "--records", str(tmp_path / "pipe.records")],
+                           capture_output=True, timeout=300)
+    assert piped.returncode == 0, piped.stderr
+    log = tmp_path / "traffic.log"
+    with tournament(tmp_path, *REMOTE, "-j", "2", "--log", str(log), name="remote") as (
+            proc, port, err):
+        a = connect(f"ws://127.0.0.1:{port}", TOKEN_A, "random", sessions=2)
+        b = connect(f"tcp://127.0.0.1:{port}", TOKEN_B, "greedy", sessions=2)
+        code, _ = finish(proc, 300)
+        assert code == 0, err.read_text()
+        for client in (a, b):
+            assert finish(client, 60)[0] == 0
+    remote = (tmp_path / "remote.records").read_text()
+    assert _strip(remote) == _strip((tmp_path / "pipe.records").read_text())
+    assert "[Fault" not in remote
+    for text in (remote, log.read_text(), err.read_text(),
+                 (tmp_path / "remote.records.state").read_text()[:0]):
+        assert TOKEN_A not in text and TOKEN_B not in text
+    assert " 1> go movetime 500" in log.read_text() or "> go movetime 500" in log.read_text()
+
+
+class Scripted:
+    """A remote engine written here: it connects over TCP lines with ``token``, and for
+    each session of ``sessions`` plays the protocol until that session's ``breaks(line)``
+    says what to do instead (``close`` the connection, ``flood`` a 70,000-byte line)."""
+
+    def __init__(self, port: int, token: str,
+                 sessions: list[Callable[[str], str | None]]) -> None:
+        self.port = port
+        self.token = token
+        self.sessions = sessions
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        for breaks in self.sessions:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=60) as s:
+                s.sendall(f"hello {self.token}\n".encode())
+                f = s.makefile("rb")
+                for raw in f:
+                    line = raw.decode().strip()
+                    what = breaks(line)
+                    if what == "close":
+                        break
+                    if what == "flood":
+                        s.sendall(b"x" * 70_000 + b"\n")
+                        continue
+                    if line == "sneferu 1":
+                        s.sendall(b"id name scripted\nsneferuok\n")
+                    elif line == "isready":
+                        s.sendall(b"readyok\n")
+                    elif line == "quit":
+                        break
+
+
+def _at_go(what: str) -> Callable[[str], str | None]:
+    return lambda line: what if line.startswith("go") else None
+
+
+def _never(line: str) -> None:
+    return None
+
+
+def test_a_disconnect_is_a_fault_for_that_game_only_and_the_engine_comes_back(
+        tmp_path: Path) -> None:
+    """A remote seat whose connection closes in a game is retired with a ``disconnect``
+    fault; a line over the limit is a ``flood``; the engine connects again and plays its
+    next game whole."""
+    with tournament(tmp_path, "--engine", "name=pipe command=random", "--engine",
+                    f"name=far token={TOKEN_B}", "--deals", "2", "--seed", "3",
+                    "--movetime", "500", "-j", "1") as (proc, port, err):
+        script = Scripted(port, TOKEN_B, [_never, _at_go("close"), _at_go("flood")])
+        script.thread.join(120)
+        bridge = connect(f"tcp://127.0.0.1:{port}", TOKEN_B, "random")
+        code, _ = finish(proc, 180)
+        assert code == 0, err.read_text()
+        assert finish(bridge, 60)[0] == 0
+    records = (tmp_path / "t.records").read_text()
+    faults = re.findall(r"\[Fault (\d) (\w+) ply=\d+ detail=\"([^\"]*)\"\]", records)
+    assert [kind for _, kind, _ in faults] == ["disconnect", "flood"], records
+    assert "127.0.0.1" in faults[0][2]
+    games = [g for g in re.split(r"(?m)^(?=\[Event )", records) if g.strip()]
+    assert len(games) == 4 and sum("[Fault" in g for g in games) == 2
+
+
+def _hello(port: int, line: bytes) -> bytes:
+    """What the listener answers a hello line (TCP) with, before it closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+        s.sendall(line)
+        s.shutdown(socket.SHUT_WR)
+        return b"".join(iter(lambda: s.recv(1 << 16), b""))
+
+
+def test_hostile_clients_leave_the_tournament_and_its_seats_alone(tmp_path: Path) -> None:
+    """While a remote engine is awaited: 200 connections at once that never speak (closed
+    after the hello timeout), a wrong token, garbage bytes, a line over 65,536 bytes, a
+    WebSocket with a message over the limit, a broken WebSocket handshake. Each is
+    refused and logged without its token; the games are played without a fault."""
+    with tournament(tmp_path, "--engine", "name=pipe command=random", "--engine",
+                    f"name=far token={TOKEN_B}", "--deals", "3", "--seed", "5",
+                    "--movetime", "500", "--margin", "2000", "--handshake-timeout", "2",
+                    "-j", "1") as (proc, port, err):
+        silent = [socket.create_connection(("127.0.0.1", port), timeout=30)
+                  for _ in range(200)]
+        assert _hello(port, b"hello not-the-token\n") == b"error wrong token\n"
+        assert _hello(port, bytes(range(256)) * 4 + b"\n").startswith(b"error not a hello")
+        assert _hello(port, b"y" * 70_000).startswith(b"error a hello line longer")
+        assert _hello(port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").startswith(b"HTTP/1.1 4")
+        ws = subprocess.run(
+            [sys.executable, "-c",
+             "import sys; from websockets.sync.client import connect\n"
+             "with connect(sys.argv[1], max_size=None, compression=None) as c:\n"
+             "    c.send('hello ' + 'z' * 300000)\n"
+             "    try: c.recv(timeout=30)\n"
+             "    except Exception as e: print(type(e).__name__, e)\n",
+             f"ws://127.0.0.1:{port}"], capture_output=True, text=True, timeout=60)
+        assert "1009" in ws.stdout or "1008" in ws.stdout, ws
+        for s in silent:  # each is closed by the listener after the hello timeout
+            s.settimeout(30)
+            assert s.recv(100).startswith(b"error no hello within 2 s")
+            s.close()
+        # the tournament waited for its remote engine meanwhile
+        bridge = connect(f"ws://127.0.0.1:{port}", TOKEN_B, "random")
+        code, _ = finish(proc, 240)
+        assert code == 0, err.read_text()
+        assert finish(bridge, 60)[0] == 0
+    log = err.read_text()
+    assert log.count("no hello within 2 s") == 200, log
+    assert "wrong token" in log and "not-the-token" not in log and TOKEN_B not in log
+    records = (tmp_path / "t.records").read_text()
+    assert records.count("[Event ") == 6 and "[Fault" not in records
+
+
+def test_connect_with_a_wrong_token_exits_1(tmp_path: Path) -> None:
+    """``sneferu connect`` with a token the arbiter does not know: refused, exit 1, over
+    WebSocket and TCP alike."""
+    with tournament(tmp_path, "--engine", "name=pipe command=random", "--engine",
+                    f"name=far token={TOKEN_B}", "--deals", "1", "--movetime", "200",
+                    "--connect-timeout", "60") as (proc, port, err):
+        for scheme in ("ws", "tcp"):
+            code, out = finish(connect(f"{scheme}://127.0.0.1:{port}", "nope", "random"))
+            assert code == 1 and "refused: wrong token" in out, out
+        ok = connect(f"ws://127.0.0.1:{port}", TOKEN_B, "random")
+        assert finish(proc, 120)[0] == 0, err.read_text()
+        assert finish(ok)[0] == 0
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--engine", "name=a token=x", "--engine", "name=b command=random"],
+     "listen: engines with a token connect from elsewhere"),
+    (["--engine", "name=a token=x command=random", "--engine", "name=b command=random",
+      "--listen", "9000"], "token: an engine with a token connects from elsewhere"),
+    (["--engine", "name=a token=x", "--engine", "name=b token=x", "--listen", "9000"],
+     "token: two engines have the same token"),
+    (["--engine", "name=a token=x", "--engine", "name=b command=random",
+      "--listen", "here"], "listen: 'here' (expected HOST:PORT or PORT"),
+])
+def test_remote_configuration_errors(flags: list[str], message: str) -> None:
+    """A token without somewhere to listen, with a command, twice; a bad address: one
+    line, exit 2, before anything runs."""
+    done = subprocess.run([sys.executable, "-m", "sneferu_cli", "tournament", *flags],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_connect_usage_errors() -> None:
+    """A URL that is not ws:// or tcp://, a program that does not exist: exit 2."""
+    for args in (["http://x:1", "--token", "t", "--", "random"],
+                 ["tcp://127.0.0.1:1", "--token", "t", "--", "./no-such-engine"]):
+        done = subprocess.run([sys.executable, "-m", "sneferu_cli", "connect", *args],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+
+
+def test_nothing_listening_connect_gives_up(tmp_path: Path) -> None:
+    """With nobody listening, ``sneferu connect`` tries for --wait seconds, then exit 1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "sneferu_cli", "connect",
+                           f"tcp://127.0.0.1:{port}", "--token", "t", "--wait", "0.5",
+                           "--", "random"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "cannot connect" in done.stderr
+    assert time.monotonic() - start < 60
