@@ -263,3 +263,18 @@ def test_nothing_listening_connect_gives_up(tmp_path: Path) -> None:
                            "--", "random"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "cannot connect" in done.stderr
     assert time.monotonic() - start < 60
+
+
+def test_a_token_is_not_part_of_the_fingerprint() -> None:
+    """SPEC 9.1: the token and the listening settings may change on resume; a remote
+    engine is not the same tournament as a pipe engine of the same name."""
+    from sneferu_cli.tournament.config import load_config
+
+    def cfg(b: str, **more: object) -> str:
+        return load_config(None, {"engine": ["name=a command=random", b], "seed": 1,
+                                  **more}).fingerprint()
+
+    remote = cfg("name=b token=one", listen="9000")
+    assert remote == cfg("name=b token=two", listen="127.0.0.1:9001", latency=200,
+                         connect_timeout=5.0)
+    assert remote != cfg("name=b command=random")

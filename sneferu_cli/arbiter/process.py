@@ -151,7 +151,8 @@ def _kill_all(pids: Sequence[int]) -> None:
 
 class EngineFault(Exception):
     """An engine broke the protocol: ``kind`` (crash, eof, timeout, handshake, malformed,
-    illegal, flood) and a one-line ``detail``."""
+    illegal, flood; disconnect for an engine that connects from elsewhere) and a one-line
+    ``detail``."""
 
     def __init__(self, kind: str, detail: str) -> None:
         super().__init__(f"{kind}: {detail}")

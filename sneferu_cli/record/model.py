@@ -38,7 +38,8 @@ class Fault(msgspec.Struct, frozen=True, omit_defaults=True):
     ``kind`` is one of: ``crash`` (the process exited), ``eof`` (it closed its output),
     ``timeout`` (no answer in time), ``handshake`` (never finished the handshake),
     ``malformed`` (a line the grammar rejects), ``illegal`` (an illegal move),
-    ``flood`` (a line over the length limit, or too much written while not reading).
+    ``flood`` (a line over the length limit, or too much written while not reading),
+    ``disconnect`` (an engine's connection closed, SPEC.md 6.7).
     ``ply`` counts the turns played before the fault (0 = before the first turn).
     """
 
