@@ -278,3 +278,26 @@ def test_a_token_is_not_part_of_the_fingerprint() -> None:
     assert remote == cfg("name=b token=two", listen="127.0.0.1:9001", latency=200,
                          connect_timeout=5.0)
     assert remote != cfg("name=b command=random")
+
+
+def test_play_with_a_remote_seat(tmp_path: Path) -> None:
+    """``sneferu play random remote:TOKEN --listen``: the seat's engine connects over
+    WebSocket and plays the game whole; without --listen it is a usage error."""
+    err = tmp_path / "play.err"
+    with open(err, "wb") as stderr:
+        game = subprocess.Popen([sys.executable, "-m", "sneferu_cli", "play", "random",
+                                 f"remote:{TOKEN_A}", "--listen", "0", "--movetime", "500",
+                                 "--seed", "4", "--record", str(tmp_path / "g.rec")],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=stderr)
+    port = wait_for(err, r"on ws://127\.0\.0\.1:(\d+)").group(1)
+    bridge = connect(f"ws://127.0.0.1:{port}", TOKEN_A, "greedy")
+    out, _ = game.communicate(timeout=120)
+    assert game.returncode == 0, err.read_text()
+    assert finish(bridge)[0] == 0
+    record = (tmp_path / "g.rec").read_text()
+    assert '[Seat 2 "greedy"' in record and "[Fault" not in record
+    assert TOKEN_A not in record + out.decode() + err.read_text()
+    done = subprocess.run([sys.executable, "-m", "sneferu_cli", "play", "random",
+                           "remote:x"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "give --listen" in done.stderr

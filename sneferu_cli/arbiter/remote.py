@@ -154,7 +154,7 @@ class Listener:
                      *self._opening, *(w.sock for w in self._waiting),
                      *(c[0] for q in self._ready.values() for c in q)]:
             with contextlib.suppress(OSError):
-                sock.close()
+                _drop(sock)
         with contextlib.suppress(OSError):
             os.unlink(self.broker)
             os.rmdir(self._dir)
@@ -195,7 +195,7 @@ class Listener:
             if len(self._opening) >= MAX_PENDING:
                 self.log(f"refused a connection from {_peer(addr)}: too many connections "
                          "waiting for their hello")
-                sock.close()
+                _drop(sock)
                 continue
             sock.setblocking(False)
             o = _Opening(sock, _peer(addr), time.monotonic() + self.hello_timeout)
@@ -217,7 +217,7 @@ class Listener:
             elif o.ws.state is State.OPEN:
                 o.ws.send_close(1008, why[:120])
                 o.sock.send(b"".join(o.ws.data_to_send()))
-        o.sock.close()
+        _drop(o.sock)
 
     def _read_hello(self, o: _Opening) -> None:
         try:
@@ -228,7 +228,7 @@ class Listener:
             data = b""
         if not data:
             self._forget(o)
-            o.sock.close()
+            _drop(o.sock)
             self.log(f"a connection from {o.peer} closed before its hello")
             return
         o.buf += data
@@ -322,7 +322,7 @@ class Listener:
             while queue:
                 sock, kind, rest, peer = queue.popleft()
                 if not _open(sock):
-                    sock.close()
+                    _drop(sock)
                     continue
                 meta = json.dumps({"kind": kind, "peer": peer, "rest": rest.hex()})
                 try:
@@ -333,6 +333,14 @@ class Listener:
                     sock.close()
                 self._drop_waiting(w)
                 break
+
+
+def _drop(sock: socket.socket) -> None:
+    """Close a client's connection, for good: a worker process forked meanwhile holds a
+    copy of the descriptor, so it is shut down first."""
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    sock.close()
 
 
 def _peer(addr: object) -> str:
