@@ -294,7 +294,8 @@ def test_play_with_a_remote_seat(tmp_path: Path) -> None:
     bridge = connect(f"ws://127.0.0.1:{port}", TOKEN_A, "greedy")
     out, _ = game.communicate(timeout=120)
     assert game.returncode == 0, err.read_text()
-    assert finish(bridge)[0] == 0
+    code, said = finish(bridge)
+    assert code == 0, said
     record = (tmp_path / "g.rec").read_text()
     assert '[Seat 2 "greedy"' in record and "[Fault" not in record
     assert TOKEN_A not in record + out.decode() + err.read_text()

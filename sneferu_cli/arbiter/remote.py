@@ -36,7 +36,7 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from ..protocol.messages import LINE_LIMIT
-from .process import EngineFault, TrafficLog
+from .process import EngineFault, LineChannel, TrafficLog, take_line
 
 __all__ = ["HELLO_TIMEOUT", "LATENCY", "Connection", "Listener", "RemoteSeat",
            "parse_listen"]
@@ -392,7 +392,7 @@ class RemoteSeat:
                           rest=bytes.fromhex(meta["rest"]))
 
 
-class Connection:
+class Connection(LineChannel):
     """A remote engine's connection as its line channel (what
     :class:`~.process.EngineProcess` offers the :class:`~.engine.Engine`): every wait has
     a deadline, a line is at most ``LINE_LIMIT`` bytes (else a ``flood``), and the
@@ -499,54 +499,18 @@ class Connection:
 
     def readline(self, deadline: float) -> str:
         """The next line (without LF or CR), waiting until ``deadline`` at most."""
-        buf = self._buf
         while True:
-            i = buf.find(b"\n")
-            if i > LINE_LIMIT or (i < 0 and len(buf) > LINE_LIMIT):
-                raise EngineFault("flood", f"a line longer than {LINE_LIMIT} bytes")
-            if i >= 0:
-                raw = bytes(buf[:i])
-                del buf[:i + 1]
-                try:
-                    line = raw.decode().rstrip("\r")
-                except UnicodeDecodeError as e:
-                    raise EngineFault("malformed", f"a line that is not UTF-8 ({e.reason} at "
-                                                   f"byte {e.start})") from None
+            line = take_line(self._buf)
+            if line is not None:
                 if self.traffic:
                     self.traffic.write(self.label, "<", line)
                 return line
             if not self._receive() and not self._poll_out.poll(_millis(deadline)):
                 raise EngineFault("timeout", "no line in time")
 
-    def line_now(self) -> str | None:
-        """The next line if one has come, else None (does not wait)."""
-        if b"\n" not in self._buf and not self._poll_out.poll(0):
-            return None
-        try:
-            return self.readline(0.0)
-        except EngineFault as f:
-            if f.kind != "timeout":
-                raise
-            return None
-
     def fds(self) -> list[int]:
         """What becomes readable when a line may have come."""
         return [self._fd]
-
-    def unread_lines(self) -> list[str]:
-        """The lines sent so far and not read yet (stops after 0.1 s of lines)."""
-        lines: list[str] = []
-        end = time.monotonic() + 0.1
-        while (line := self.line_now()) is not None:
-            lines.append(line)
-            if time.monotonic() > end:
-                break
-        return lines
-
-    def note(self, text: str) -> None:
-        """Write the arbiter's conclusion about this engine to the traffic log."""
-        if self.traffic:
-            self.traffic.write(self.label, "!", text)
 
     # ------------------------------------------------------------------ life
 
