@@ -4,6 +4,7 @@ hostile clients. Every test is a real tournament process and real sockets."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import socket
 import subprocess
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from support import wait_for
+from websockets.exceptions import ConnectionClosed
 
 TOKEN_A = "alpha-0123456789"
 TOKEN_B = "beta-9876543210"
@@ -132,6 +134,31 @@ class Scripted:
                         break
 
 
+class ScriptedWebSocket(Scripted):
+    """:class:`Scripted` over WebSocket: ``close`` sends a WebSocket close, ``flood`` a
+    message over the arbiter's limit (262,144 bytes)."""
+
+    def run(self) -> None:
+        from websockets.sync.client import connect as ws_connect
+
+        for breaks in self.sessions:
+            with ws_connect(f"ws://127.0.0.1:{self.port}", compression=None,
+                            max_size=None, ping_interval=None) as ws:
+                ws.send(f"hello {self.token}")
+                with contextlib.suppress(ConnectionClosed):
+                    for message in ws:
+                        line = str(message).strip()
+                        what = breaks(line)
+                        if what == "close" or line == "quit":
+                            break
+                        if what == "flood":
+                            ws.send("x" * 300_000)
+                        elif line == "sneferu 1":
+                            ws.send("id name scripted\nsneferuok")
+                        elif line == "isready":
+                            ws.send("readyok\n")
+
+
 def _at_go(what: str) -> Callable[[str], str | None]:
     return lambda line: what if line.startswith("go") else None
 
@@ -160,6 +187,23 @@ def test_a_disconnect_is_a_fault_for_that_game_only_and_the_engine_comes_back(
     assert "127.0.0.1" in faults[0][2]
     games = [g for g in re.split(r"(?m)^(?=\[Event )", records) if g.strip()]
     assert len(games) == 4 and sum("[Fault" in g for g in games) == 2
+
+
+def test_websocket_faults(tmp_path: Path) -> None:
+    """Over WebSocket: a message over 262,144 bytes is a ``flood``, a WebSocket close in a
+    game a ``disconnect``; each for its game only."""
+    with tournament(tmp_path, "--engine", "name=pipe command=random", "--engine",
+                    f"name=far token={TOKEN_B}", "--deals", "1", "--seed", "3",
+                    "--movetime", "500", "-j", "1") as (proc, port, err):
+        script = ScriptedWebSocket(port, TOKEN_B, [_never, _at_go("flood"), _at_go("close")])
+        code, _ = finish(proc, 180)
+        assert code == 0, err.read_text()
+        script.thread.join(60)
+    records = (tmp_path / "t.records").read_text()
+    faults = re.findall(r"\[Fault \d (\w+) ply=\d+ detail=\"([^\"]*)\"\]", records)
+    assert faults == [("flood", "a WebSocket message over 262144 bytes"),
+                      ("disconnect", faults[1][1])], records
+    assert "WebSocket close 1000" in faults[1][1]
 
 
 def _hello(port: int, line: bytes) -> bytes:

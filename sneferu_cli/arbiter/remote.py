@@ -30,6 +30,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from websockets.exceptions import PayloadTooBig
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
 from websockets.protocol import State
@@ -545,16 +546,15 @@ class Connection(LineChannel):
         return ""
 
     def _gone(self) -> EngineFault:
-        if self.ws is not None and self.ws.close_rcvd is not None:
-            code = self.ws.close_rcvd.code
-            if code == 1009:
-                return EngineFault("flood", f"a WebSocket message over {WS_MAX} bytes")
-            return EngineFault("disconnect", f"{self.peer} closed the connection "
-                                             f"(WebSocket close {code})")
+        """The fault for a connection that ended, or for a WebSocket frame refused (the
+        connection is then closed)."""
         if self.ws is not None and self.ws.parser_exc is not None:
-            if "too big" in str(self.ws.parser_exc):
+            if isinstance(self.ws.parser_exc, PayloadTooBig):
                 return EngineFault("flood", f"a WebSocket message over {WS_MAX} bytes")
-            return EngineFault("disconnect", f"{self.peer}: {self.ws.parser_exc}")
+            return EngineFault("malformed", f"a broken WebSocket frame: {self.ws.parser_exc}")
+        if self.ws is not None and self.ws.close_rcvd is not None:
+            return EngineFault("disconnect", f"{self.peer} closed the connection "
+                                             f"(WebSocket close {self.ws.close_rcvd.code})")
         return EngineFault("disconnect", f"{self.peer} closed the connection")
 
 
