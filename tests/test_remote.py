@@ -346,3 +346,38 @@ def test_play_with_a_remote_seat(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "sneferu_cli", "play", "random",
                            "remote:x"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "give --listen" in done.stderr
+
+
+def test_serve_over_websocket_one_session_per_connection(tmp_path: Path) -> None:
+    """``sneferu serve --listen``: each connection its own session (its own games), a
+    message's request lines answered one message each, quit ends that connection only."""
+    from websockets.sync.client import connect as ws_connect
+
+    err = tmp_path / "serve.err"
+    with open(err, "wb") as stderr:
+        server = subprocess.Popen([sys.executable, "-m", "sneferu_cli", "serve", "--listen",
+                                   "127.0.0.1:0"], stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=stderr)
+    try:
+        url = wait_for(err, r"listening on (ws://127\.0\.0\.1:\d+)").group(1)
+        with ws_connect(url) as a, ws_connect(url) as b:
+            a.send("1 new players=2 seed=3\n2 games")
+            assert a.recv(timeout=30) == "=1 g1\n\n"
+            assert str(a.recv(timeout=30)).startswith("=2 g1 edition=standard")
+            b.send("5 games")
+            assert b.recv(timeout=30) == "=5\n\n"  # b's session has no game
+            b.send("bogus")
+            assert str(b.recv(timeout=30)).startswith("? unknown command 'bogus'")
+            a.send("quit")
+            assert a.recv(timeout=30) == "=\n\n"
+            with pytest.raises(ConnectionClosed):
+                a.recv(timeout=30)
+            b.send("6 new players=3")
+            assert b.recv(timeout=30) == "=6 g1\n\n"
+        assert server.poll() is None  # it serves on
+    finally:
+        server.kill()
+        server.wait()
+    done = subprocess.run([sys.executable, "-m", "sneferu_cli", "serve", "--listen", "x:y"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--listen" in done.stderr and "Traceback" not in done.stderr
