@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Sequence
 from urllib.parse import urlsplit
 
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
@@ -64,7 +64,7 @@ class _Lines:
             try:
                 self.ws = ws_connect(url, open_timeout=timeout, compression=None,
                                      ping_interval=None, max_size=4 * LINE_LIMIT, proxy=None)
-            except (InvalidHandshake, InvalidURI) as e:
+            except WebSocketException as e:  # a refused or cut opening handshake
                 raise OSError(str(e)) from None
         self._lock = threading.Lock()
 

@@ -46,10 +46,15 @@ def connect(url: str, token: str, sessions: int, wait: float, once: bool,
         raise click.UsageError(str(e)) from None
     codes: list[int] = []
 
+    def log(line: str) -> None:
+        click.echo(f"sneferu connect: {line}", err=True)
+
     def one() -> None:
-        codes.append(run_sessions(url, token, argv, wait=wait, once=once,
-                                  log=lambda line: click.echo(f"sneferu connect: {line}",
-                                                              err=True)))
+        try:
+            codes.append(run_sessions(url, token, argv, wait=wait, once=once, log=log))
+        except (OSError, ValueError) as e:  # the engine cannot be started, ...
+            log(str(e))
+            codes.append(1)
 
     threads = [threading.Thread(target=one, daemon=True) for _ in range(sessions)]
     for t in threads:
