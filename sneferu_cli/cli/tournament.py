@@ -237,8 +237,8 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
     with contextlib.ExitStack() as stack:
         try:
             if resume:
-                cfg = (load_config(config, flags) if config or given - set(RUN_SETTINGS)
-                       else None)
+                game_flags = {k.replace("_", "-") for k in given} - set(RUN_SETTINGS)
+                cfg = load_config(config, flags) if config or game_flags else None
                 if cfg is not None:
                     state = cfg.state_path
                 else:
@@ -248,6 +248,10 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
                 stack.enter_context(journal)
                 journal.fsync = flags["fsync"] or journal.fsync
                 cfg = journal.config
+                listening = {k: flags[k] for k in ("listen", "latency", "connect_timeout")
+                             if flags[k] is not None}
+                if listening:  # run settings: the flags win over the state's
+                    cfg = journal.state.config = msgspec.structs.replace(cfg, **listening)
                 where = flags["cluster"] or cfg.cluster
                 # a finished tournament's resume starts no engine and no cluster
                 done = journal.state.games >= len(Schedule.of(cfg).games)
