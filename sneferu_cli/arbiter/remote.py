@@ -52,6 +52,9 @@ LATENCY = 50
 MAX_PENDING = 256
 """Connections at most between their opening and their hello (more are closed at once)."""
 
+MAX_WAITING = 64
+"""Connections at most that wait with the same token for a seat (more are refused)."""
+
 WS_MAX = 4 * LINE_LIMIT
 """The largest WebSocket message taken; a larger one ends the connection (a flood)."""
 
@@ -164,26 +167,35 @@ class Listener:
 
     def _loop(self) -> None:
         while not self._closing:
-            due = min([o.due for o in self._opening.values()]
-                      + [w.due for w in self._waiting], default=time.monotonic() + 1)
-            for key, _ in self._sel.select(max(0.0, due - time.monotonic()) + 0.001):
-                what = key.data
-                if what == "accept":
-                    self._accept()
-                elif what == "broker":
-                    self._broker_accept()
-                elif isinstance(what, _Opening):
-                    self._read_hello(what)
-                elif isinstance(what, _Waiting):
-                    self._drop_waiting(what)  # a seat's process went away
-            now = time.monotonic()
-            for o in [o for o in self._opening.values() if o.due < now]:
-                self._refuse(o, f"no hello within {self.hello_timeout:g} s")
-            for w in [w for w in self._waiting if w.due < now]:
-                with contextlib.suppress(OSError):
-                    w.sock.send(b"none\n")
-                self._drop_waiting(w)
-            self._match()
+            try:
+                self._turn()
+            except Exception as e:  # a bug: say it, and keep the other connections going
+                self.log(f"listener: internal error: {type(e).__name__}: {e}")
+                time.sleep(0.05)
+
+    def _turn(self) -> None:
+        """Wait for what comes first (a connection, a line, a seat's request, a due time)
+        and deal with it."""
+        due = min([o.due for o in self._opening.values()]
+                  + [w.due for w in self._waiting], default=time.monotonic() + 1)
+        for key, _ in self._sel.select(max(0.0, due - time.monotonic()) + 0.001):
+            what = key.data
+            if what == "accept":
+                self._accept()
+            elif what == "broker":
+                self._broker_accept()
+            elif isinstance(what, _Opening):
+                self._read_hello(what)
+            elif isinstance(what, _Waiting):
+                self._drop_waiting(what)  # a seat's process went away
+        now = time.monotonic()
+        for o in [o for o in self._opening.values() if o.due < now]:
+            self._refuse(o, f"no hello within {self.hello_timeout:g} s")
+        for w in [w for w in self._waiting if w.due < now]:
+            with contextlib.suppress(OSError):
+                w.sock.send(b"none\n")
+            self._drop_waiting(w)
+        self._match()
 
     def _accept(self) -> None:
         for _ in range(64):
@@ -191,7 +203,8 @@ class Listener:
                 sock, addr = self.server.accept()
             except (BlockingIOError, InterruptedError):
                 return
-            except OSError:  # out of files: the backlog waits
+            except OSError:  # out of files: the backlog waits (a pause, not a spin)
+                time.sleep(0.05)
                 return
             if len(self._opening) >= MAX_PENDING:
                 self.log(f"refused a connection from {_peer(addr)}: too many connections "
@@ -277,6 +290,9 @@ class Listener:
         if index is None:
             self._refuse(o, "not a hello line (hello TOKEN)" if token is None
                          else "wrong token")
+            return
+        if len(self._ready.get(index, ())) >= MAX_WAITING:
+            self._refuse(o, f"{MAX_WAITING} connections with this token wait already")
             return
         self._forget(o)
         if o.ws is not None:  # what the opening handshake still has to write
