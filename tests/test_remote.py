@@ -68,36 +68,43 @@ def finish(proc: subprocess.Popen[bytes], timeout: float = 120) -> tuple[int, st
     return proc.returncode, err.decode() if err else ""
 
 
-TWO = ["--engine", "name=a command=random", "--engine", "name=b command=greedy",
-       "--deals", "2", "--seed", "11", "--movetime", "500", "--margin", "2000"]
-REMOTE = ["--engine", f"name=a token={TOKEN_A}", "--engine", f"name=b token={TOKEN_B}",
-          "--deals", "2", "--seed", "11", "--movetime", "500", "--margin", "2000"]
+PLAY = ["--deals", "2", "--seed", "11", "--movetime", "500", "--margin", "2000", "-j", "2"]
 
 
-def test_records_of_remote_engines_equal_those_of_pipe_engines(tmp_path: Path) -> None:
-    """The same tournament with pipe engines and with both engines attached over loopback
-    (one over WebSocket, one over TCP lines, two sessions each for -j 2): the same games,
-    moves, seeds and results; the tokens are in no record, log or output."""
-    piped = subprocess.run([sys.executable, "-m", "sneferu_cli", "tournament", *TWO,
-                            "-j", "2", "--records", str(tmp_path / "pipe.records")],
+@pytest.mark.parametrize("schemes", [("ws", None), ("ws", "tcp")],
+                         ids=["one over WebSocket", "every one, WebSocket and TCP"])
+def test_records_of_remote_engines_equal_those_of_pipe_engines(
+        tmp_path: Path, schemes: tuple[str, str | None]) -> None:
+    """The same tournament (two games at once) with pipe engines, and with one engine or
+    every one attached over loopback through ``sneferu connect`` running the same bundled
+    engine (two sessions each): the same games, moves, seeds and results (times aside);
+    the tokens are in no record, traffic log or output."""
+    piped = subprocess.run([sys.executable, "-m", "sneferu_cli", "tournament", *PLAY,
+                            "--engine", "name=a command=random",
+                            "--engine", "name=b command=greedy",
+                            "--records", str(tmp_path / "pipe.records")],
                            capture_output=True, timeout=300)
     assert piped.returncode == 0, piped.stderr
     log = tmp_path / "traffic.log"
-    with tournament(tmp_path, *REMOTE, "-j", "2", "--log", str(log), name="remote") as (
+    engines = [("a", "random", TOKEN_A, schemes[0]), ("b", "greedy", TOKEN_B, schemes[1])]
+    flags = [x for name, program, token, scheme in engines for x in
+             ("--engine", f"name={name} token={token}" if scheme
+              else f"name={name} command={program}")]
+    with tournament(tmp_path, *PLAY, *flags, "--log", str(log), name="remote") as (
             proc, port, err):
-        a = connect(f"ws://127.0.0.1:{port}", TOKEN_A, "random", sessions=2)
-        b = connect(f"tcp://127.0.0.1:{port}", TOKEN_B, "greedy", sessions=2)
-        code, _ = finish(proc, 300)
-        assert code == 0, err.read_text()
-        for client in (a, b):
-            assert finish(client, 60)[0] == 0
+        bridges = [connect(f"{scheme}://127.0.0.1:{port}", token, program, sessions=2)
+                   for _, program, token, scheme in engines if scheme]
+        out, _ = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err.read_text()
+        for bridge in bridges:
+            assert finish(bridge, 60)[0] == 0
     remote = (tmp_path / "remote.records").read_text()
     assert _strip(remote) == _strip((tmp_path / "pipe.records").read_text())
-    assert "[Fault" not in remote
-    for text in (remote, log.read_text(), err.read_text(),
-                 (tmp_path / "remote.records.state").read_text()[:0]):
+    assert remote.count("[Event ") == 4 and "[Fault" not in remote
+    traffic = log.read_text()
+    assert "> go movetime 500" in traffic and "< move " in traffic
+    for text in (remote, traffic, err.read_text(), out.decode()):
         assert TOKEN_A not in text and TOKEN_B not in text
-    assert " 1> go movetime 500" in log.read_text() or "> go movetime 500" in log.read_text()
 
 
 class Scripted:
