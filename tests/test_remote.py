@@ -426,3 +426,29 @@ def test_serve_over_websocket_one_session_per_connection(tmp_path: Path) -> None
     done = subprocess.run([sys.executable, "-m", "sneferu_cli", "serve", "--listen", "x:y"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--listen" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("latency", "fault"), [(20, True), (60_000, False)])
+def test_the_latency_allowance_is_added_to_the_margin(tmp_path: Path, latency: int,
+                                                      fault: bool) -> None:
+    """A remote engine that takes 50 ms a move at movetime 1, margin 0: late at once with
+    20 ms of allowance (1 + 0 + 20 < 50); with 60 s it plays the (solo) game whole."""
+    slow = str(Path(__file__).parent / "engines" / "slow.py")
+    err = tmp_path / "play.err"
+    with open(err, "wb") as stderr:
+        game = subprocess.Popen([sys.executable, "-m", "sneferu_cli", "play",
+                                 f"remote:{TOKEN_A}", "--listen", "0", "--movetime", "1",
+                                 "--margin", "0", "--latency", str(latency), "--seed", "2",
+                                 "--record", str(tmp_path / "g.rec")],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=stderr)
+    port = wait_for(err, r"on ws://127\.0\.0\.1:(\d+)").group(1)
+    bridge = connect(f"tcp://127.0.0.1:{port}", TOKEN_A, sys.executable, slow, "50")
+    game.communicate(timeout=180)
+    finish(bridge)
+    record = (tmp_path / "g.rec").read_text()
+    if fault:
+        assert ('[Fault 1 timeout ply=0 detail="no move within 1 ms '
+                '(+0 ms margin, +20 ms latency)"]') in record
+    else:
+        assert "[Fault" not in record and "[Solo " in record, record

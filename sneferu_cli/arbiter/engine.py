@@ -241,7 +241,7 @@ class Engine:
         try:
             msg = self._read(deadline, "move", info)
         except EngineFault as f:
-            raise self._fail(_turn_fault(f, request)) from None
+            raise self._fail(_turn_fault(f, request, self.latency)) from None
         return _answer(msg, start, info)
 
     def send_turn(self, request: TurnRequest) -> None:
@@ -287,7 +287,7 @@ class Engine:
                     raise EngineFault("timeout", "no line in time")
         except EngineFault as f:
             self._turn = None
-            raise self._fail(_turn_fault(f, turn.request)) from None
+            raise self._fail(_turn_fault(f, turn.request, self.latency)) from None
 
     def game_over(self, position: Position, result: GameOver) -> None:
         """Send the final ``position`` and ``gameover``."""
@@ -400,10 +400,11 @@ def _answer(msg: EngineMessage, start: float, info: dict[str, str]) -> TurnAnswe
     return TurnAnswer(msg.move, ms, info or None)
 
 
-def _turn_fault(f: EngineFault, request: TurnRequest) -> EngineFault:
+def _turn_fault(f: EngineFault, request: TurnRequest, latency: int) -> EngineFault:
     if f.kind == "timeout":
+        allowance = f", +{latency} ms latency" if latency else ""
         return EngineFault("timeout", f"no move within {request.limit()} ms "
-                                      f"(+{request.margin} ms margin)")
+                                      f"(+{request.margin} ms margin{allowance})")
     return f
 
 
