@@ -62,13 +62,13 @@ class EngineConfig(_Config, frozen=True):
 
     name: str
     command: list[str] = []
-    token: str | None = None
     dir: str | None = None
     options: dict[str, str] = {}
     tc: str | None = None
     movetime: int | None = None
     budget: str | None = None
     anchor: float | None = None
+    token: str | None = None
 
     def __post_init__(self) -> None:
         if self.anchor is not None and not math.isfinite(self.anchor):
