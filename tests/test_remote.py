@@ -160,6 +160,10 @@ class ScriptedWebSocket(Scripted):
                             break
                         if what == "flood":
                             ws.send("x" * 300_000)
+                        elif what == "pings":  # until the arbiter gives up on it
+                            with contextlib.suppress(ConnectionClosed):
+                                while True:
+                                    ws.ping()
                         elif line == "sneferu 1":
                             ws.send("id name scripted\nsneferuok")
                         elif line == "isready":
@@ -198,19 +202,23 @@ def test_a_disconnect_is_a_fault_for_that_game_only_and_the_engine_comes_back(
 
 def test_websocket_faults(tmp_path: Path) -> None:
     """Over WebSocket: a message over 262,144 bytes is a ``flood``, a WebSocket close in a
-    game a ``disconnect``; each for its game only."""
+    game a ``disconnect``, pings without end instead of a move a ``timeout``; each for its
+    game only."""
     with tournament(tmp_path, "--engine", "name=pipe command=random", "--engine",
                     f"name=far token={TOKEN_B}", "--deals", "1", "--seed", "3",
-                    "--movetime", "500", "-j", "1") as (proc, port, err):
-        script = ScriptedWebSocket(port, TOKEN_B, [_never, _at_go("flood"), _at_go("close")])
+                    "--movetime", "500", "-j", "1",
+                    "--engine", "name=third command=random") as (proc, port, err):
+        script = ScriptedWebSocket(port, TOKEN_B, [_never, _at_go("flood"), _at_go("close"),
+                                                   _at_go("pings"), _at_go("close")])
         code, _ = finish(proc, 180)
         assert code == 0, err.read_text()
         script.thread.join(60)
     records = (tmp_path / "t.records").read_text()
     faults = re.findall(r"\[Fault \d (\w+) ply=\d+ detail=\"([^\"]*)\"\]", records)
-    assert faults == [("flood", "a WebSocket message over 262144 bytes"),
-                      ("disconnect", faults[1][1])], records
+    assert [kind for kind, _ in faults] == ["flood", "disconnect", "timeout", "disconnect"]
+    assert faults[0][1] == "a WebSocket message over 262144 bytes"
     assert "WebSocket close 1000" in faults[1][1]
+    assert faults[2][1] == "no move within 500 ms (+100 ms margin, +50 ms latency)"
 
 
 def _hello(port: int, line: bytes) -> bytes:

@@ -430,6 +430,8 @@ class Connection(LineChannel):
         self._fd = sock.fileno()
         self._buf = bytearray()
         self._text = bytearray()
+        self._pending = bytearray()  # WebSocket frames of the arbiter's not written yet
+        self._writing = False
         self._closed = False
         self._poll_out = select.poll()
         self._poll_out.register(self._fd, select.POLLIN)
@@ -452,14 +454,31 @@ class Connection(LineChannel):
         if self.ws is None:
             data = "\n".join((*lines, "")).encode()
         else:
+            if self.ws.state is not State.OPEN:
+                raise self._gone()
             for line in lines:
                 self.ws.send_text(line.encode())
-            data = b"".join(self.ws.data_to_send())
+            data = bytes(self._pending) + b"".join(self.ws.data_to_send())
+            self._pending.clear()  # (the pongs first: a frame is never cut in two)
         self._write(memoryview(data), deadline)
 
     def _write(self, data: memoryview, deadline: float) -> None:
-        unread = 0
-        while data:
+        """Write ``data``, then the frames queued meanwhile (the pongs to the pings read
+        while waiting: never in the middle of ``data``)."""
+        self._writing = True
+        try:
+            self._write_all(data, deadline)
+        finally:
+            self._writing = False
+
+    def _write_all(self, data: memoryview, deadline: float) -> None:
+        unread = 0  # bytes the engine wrote since it last took any
+        while True:
+            if not data:
+                if not self._pending:
+                    return
+                data = memoryview(bytes(self._pending))
+                self._pending.clear()
             try:
                 n = self.sock.send(data)
             except (BlockingIOError, InterruptedError):
@@ -507,9 +526,11 @@ class Connection(LineChannel):
                 elif len(self._text) > LINE_LIMIT:
                     raise EngineFault("flood", f"a line longer than {LINE_LIMIT} bytes")
         reply = self.ws.data_to_send()  # pongs, the answer to a close
-        if reply:
-            with contextlib.suppress(OSError):
-                self.sock.send(b"".join(reply))
+        if reply:  # written when the socket takes them, the rest kept for the next send
+            self._pending += b"".join(reply)
+            if not self._writing:
+                with contextlib.suppress(OSError):
+                    del self._pending[:self.sock.send(self._pending)]
         if self.ws.parser_exc is not None or self.ws.close_rcvd is not None:
             raise self._gone()
         return True
@@ -522,7 +543,10 @@ class Connection(LineChannel):
                 if self.traffic:
                     self.traffic.write(self.label, "<", line)
                 return line
-            if not self._receive() and not self._poll_out.poll(_millis(deadline)):
+            if self._receive():  # (WebSocket pings or a line's start: time goes on)
+                if time.monotonic() > deadline:
+                    raise EngineFault("timeout", "no line in time")
+            elif not self._poll_out.poll(_millis(deadline)):
                 raise EngineFault("timeout", "no line in time")
 
     def fds(self) -> list[int]:
