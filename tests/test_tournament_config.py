@@ -141,7 +141,7 @@ TWO = '[[engine]]\nname = "a"\ncommand = "a"\n[[engine]]\nname = "b"\ncommand = 
     ('[[engine]]\nname = " a"\ncommand = "x"\n', "t.toml: engine[0]: name: must be non-empty"),
     ('[[engine]]\nname = "a"\ncommand = []\n', "t.toml: engine[0]: command: must name"),
     ('[[engine]]\nname = "a"\ncommand = "\'unclosed"\n', "engine command \"'unclosed\""),
-    ('[[engine]]\nname = "a"\n', "t.toml: engine[0]: object missing required field `command`"),
+    ('[[engine]]\nname = "a"\n', "t.toml: engine[0]: command: must name a program (or give"),
     ('[[engine]]\nname = "a"\ncommand = "a"\nopts = 1\n', "engine[0]: object contains unknown"),
     ('[[engine]]\nname = "a"\ncommand = "a"\noptions = { X = [1] }\n',
      "engine[0].options[...]: expected `str`, got `array`"),
@@ -182,7 +182,7 @@ def test_a_missing_file(tmp_path):
 @pytest.mark.parametrize(("spec", "message"), [
     ("name=a command", "'command' is not key=value"),
     ("name=a name=b",
-     "'name': expected name, command, dir, tc, movetime, budget, sandbox, check or "
+     "'name': expected name, command, token, dir, tc, movetime, budget, sandbox, check or "
      "option.NAME, each once"),
     ("name=a colour=red", "'colour'"),
     ("name='a", "No closing quotation"),

@@ -65,6 +65,7 @@ __all__ = [
     "simultaneous_report",
     "speed_figures",
     "speed_report",
+    "time_engines",
     "time_moves",
 ]
 
@@ -350,8 +351,16 @@ def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, setup: st
     answer to one ``go``, one pipe round trip: a simultaneous step where four seats answer
     is four moves. OSError when an engine fails to start, does not play the game or is
     retired."""
+    return time_engines([Engine(list(argv), label=str(i)) for i in range(1, seats + 1)],
+                        games, seed, setup, edition, game)
+
+
+def time_engines(engines: Sequence[Engine], games: int, seed: int, setup: str | None,
+                 edition: Any, game: Game | None = None) -> tuple[int, float, float]:
+    """:func:`time_moves` with the given engines, one a seat (started here, then quit):
+    pipe engines or engines that connect from elsewhere alike."""
     game = game or get_game()
-    engines = Engine.start_all([Engine(list(argv), label=str(i)) for i in range(1, seats + 1)])
+    Engine.start_all(engines)
     try:
         failed = [e for e in engines if e.fault is not None]
         if failed:
@@ -368,7 +377,7 @@ def time_moves(argv: Sequence[str], seats: int, games: int, seed: int, setup: st
         Engine.quit_all(engines)
     faults = [f for r in records for f in r.header.faults]
     if faults:  # a retired seat plays no more moves: the figure would mean nothing
-        raise OSError(f"{argv[-1]}: seat {faults[0].seat} retired: {faults[0].kind} "
+        raise OSError(f"{engines[0].name}: seat {faults[0].seat} retired: {faults[0].kind} "
                       f"({faults[0].detail})")
     return sum(len(seat_turns(e)) for r in records for e in r.events), wall, cpu
 

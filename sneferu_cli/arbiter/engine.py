@@ -40,6 +40,7 @@ from ..protocol.messages import (
 )
 from .agent import TurnAnswer, TurnRequest
 from .process import EngineFault, EngineProcess, StderrSink, TrafficLog, process_parents
+from .remote import Connection, RemoteSeat
 from .sandbox import Sandbox
 
 __all__ = ["QUIT_GRACE", "Engine", "answers_as_they_come", "automatic_options",
@@ -55,16 +56,23 @@ class Engine:
     ``name`` is shown until the engine says its own (``id name``); ``label`` names it in
     the traffic log and stderr log: the seat number once a game starts, after
     ``label_prefix`` (a tournament puts its game number there: ``12:2``).
+
+    With ``remote``, the engine is not started here: each start takes its next connection
+    from the listener (SPEC.md 6.7), and ``latency`` milliseconds are added to the margin
+    of its turns.
     """
 
     def __init__(self, argv: Sequence[str], *, name: str | None = None, label: str = "-",
                  traffic: TrafficLog | None = None, stderr: StderrSink | None = None,
                  handshake_timeout: float = 10.0, cwd: str | Path | None = None,
-                 sandbox: Sandbox | None = None) -> None:
+                 sandbox: Sandbox | None = None, remote: RemoteSeat | None = None,
+                 latency: int = 0) -> None:
         self.argv = list(argv)
         self.sandbox = sandbox
         """Where its process runs (SPEC.md 7.10; None: as any program)."""
-        self.name = name or _default_name(self.argv)
+        self.name = name or (_default_name(self.argv) if self.argv else "remote")
+        self.remote = remote
+        self.latency = latency
         self.author: str | None = None
         self.label = label
         self.label_prefix = ""
@@ -80,7 +88,7 @@ class Engine:
         self._traffic = traffic
         self._stderr = stderr
         self._cwd = cwd
-        self._process: EngineProcess | None = None
+        self._process: EngineProcess | Connection | None = None
         self._usage_start: tuple[float, int] | None = None  # at newgame, in a sandbox
         self._usage_end: tuple[float, int] | None = None  # at its kill, during a game
         self._deadline = 0.0
@@ -101,16 +109,20 @@ class Engine:
         return list(engines)
 
     def launch(self) -> None:
-        """Start the program and send ``sneferu 1``."""
+        """Start the program (or take the remote engine's next connection) and send
+        ``sneferu 1``."""
         self.fault = None
         self.options.clear()
         self.features.clear()
         self.games = (DEFAULT_GAME,)
-        self._deadline = time.monotonic() + self.handshake_timeout
         try:
-            self._process = EngineProcess(self.argv, label=self.label, name=self.name,
-                                          traffic=self._traffic, stderr=self._stderr,
-                                          cwd=self._cwd, sandbox=self.sandbox)
+            if self.remote is not None:
+                self._process = self.remote.connect(self.label, self._traffic)
+            else:
+                self._process = EngineProcess(self.argv, label=self.label, name=self.name,
+                                              traffic=self._traffic, stderr=self._stderr,
+                                              cwd=self._cwd, sandbox=self.sandbox)
+            self._deadline = time.monotonic() + self.handshake_timeout
             self._process.send(self._deadline, str(Sneferu()))
         except EngineFault as f:
             self._fail(EngineFault("handshake", _handshake_detail(f)))
@@ -253,7 +265,7 @@ class Engine:
         try:
             msg = self._read(deadline, "move", info)
         except EngineFault as f:
-            raise self._fail(_turn_fault(f, request)) from None
+            raise self._fail(_turn_fault(f, request, self.latency)) from None
         return _answer(msg, start, info)
 
     def send_turn(self, request: TurnRequest) -> None:
@@ -271,7 +283,7 @@ class Engine:
             go = with_legal(go, request.legal_line())
         position = (request.current_position() if "currentposition" in self.features
                     else request.position)
-        allowed = (request.limit() + request.margin) / 1000
+        allowed = (request.limit() + request.margin + self.latency) / 1000
         self._check_silence()
         self._send(time.monotonic() + allowed, position, go)
         start = time.monotonic()
@@ -299,7 +311,7 @@ class Engine:
                     raise EngineFault("timeout", "no line in time")
         except EngineFault as f:
             self._turn = None
-            raise self._fail(_turn_fault(f, turn.request)) from None
+            raise self._fail(_turn_fault(f, turn.request, self.latency)) from None
 
     def game_over(self, position: Position, result: GameOver) -> None:
         """Send the final ``position`` and ``gameover``."""
@@ -317,7 +329,7 @@ class Engine:
 
     # ------------------------------------------------------------------ lines
 
-    def _running(self) -> EngineProcess:
+    def _running(self) -> EngineProcess | Connection:
         if self.fault is not None or self._process is None:
             raise self.fault or EngineFault("crash", "not running")
         return self._process
@@ -412,10 +424,11 @@ def _answer(msg: EngineMessage, start: float, info: dict[str, str]) -> TurnAnswe
     return TurnAnswer(msg.move, ms, info or None)
 
 
-def _turn_fault(f: EngineFault, request: TurnRequest) -> EngineFault:
+def _turn_fault(f: EngineFault, request: TurnRequest, latency: int) -> EngineFault:
     if f.kind == "timeout":
+        allowance = f", +{latency} ms latency" if latency else ""
         return EngineFault("timeout", f"no move within {request.limit()} ms "
-                                      f"(+{request.margin} ms margin)")
+                                      f"(+{request.margin} ms margin{allowance})")
     return f
 
 

@@ -25,8 +25,8 @@ from typing import IO
 from ..protocol.messages import LINE_LIMIT
 from .sandbox import Confined, Sandbox, SandboxError
 
-__all__ = ["EngineFault", "EngineProcess", "StderrSink", "TrafficLog", "adopt_orphans",
-           "open_logs", "process_parents"]
+__all__ = ["EngineFault", "EngineProcess", "LineChannel", "StderrSink", "TrafficLog",
+           "adopt_orphans", "open_logs", "process_parents", "take_line"]
 
 EXIT_GRACE = 0.5
 """Seconds to wait for the exit status after an engine closes its output."""
@@ -166,7 +166,8 @@ def _kill_all(pids: Sequence[int]) -> None:
 
 class EngineFault(Exception):
     """An engine broke the protocol or its sandbox's limits: ``kind`` (crash, eof,
-    timeout, handshake, malformed, illegal, flood, memory, cpu, processes) and a one-line
+    timeout, handshake, malformed, illegal, flood, memory, cpu, processes; disconnect for
+    an engine that connects from elsewhere) and a one-line
     ``detail``."""
 
     def __init__(self, kind: str, detail: str) -> None:
@@ -255,7 +256,52 @@ def open_logs(log_path: str | Path | None, stderr_path: str | Path | None, *,
             sink.close()
 
 
-class EngineProcess:
+class LineChannel:
+    """An engine's lines, whatever carries them (a pipe, a connection): what a subclass
+    gives (``readline`` with a deadline, the buffer ``_buf`` of what came and is not taken
+    yet, ``_poll_out`` to see whether more came), and what follows from it."""
+
+    label: str
+    traffic: TrafficLog | None
+    _buf: bytearray
+    _poll_out: select.poll
+
+    def readline(self, deadline: float) -> str:
+        """The next line (without LF or CR), waiting until ``deadline`` at most."""
+        raise NotImplementedError
+
+    def line_now(self) -> str | None:
+        """The next line if one has come (without LF or CR), else None: reads only what
+        the engine has written, without waiting."""
+        if b"\n" not in self._buf and not self._poll_out.poll(0):
+            return None  # the usual case, without a clock or an exception
+        try:
+            return self.readline(0.0)
+        except EngineFault as f:
+            if f.kind != "timeout":
+                raise
+            return None  # the start of a line only
+
+    def unread_lines(self) -> list[str]:
+        """The lines the engine has sent so far that were not read yet (does not wait, and
+        stops after 0.1 s for an engine that never stops writing)."""
+        lines: list[str] = []
+        end = 0.0
+        while (line := self.line_now()) is not None:
+            lines.append(line)
+            if not end:
+                end = time.monotonic() + 0.1
+            elif time.monotonic() > end:
+                break
+        return lines
+
+    def note(self, text: str) -> None:
+        """Write the arbiter's conclusion about this engine to the traffic log."""
+        if self.traffic:
+            self.traffic.write(self.label, "!", text)
+
+
+class EngineProcess(LineChannel):
     """A started engine program. ``label`` names it in logs (the seat number in a game)."""
 
     def __init__(self, argv: Sequence[str], *, label: str, name: str,
@@ -353,17 +399,8 @@ class EngineProcess:
         """The next line (without LF or CR), waiting until ``deadline`` at most."""
         buf = self._buf
         while True:
-            i = buf.find(b"\n")
-            if i > LINE_LIMIT or (i < 0 and len(buf) > LINE_LIMIT):
-                raise EngineFault("flood", f"a line longer than {LINE_LIMIT} bytes")
-            if i >= 0:
-                raw = bytes(buf[:i])
-                del buf[:i + 1]
-                try:
-                    line = raw.decode().rstrip("\r")
-                except UnicodeDecodeError as e:
-                    raise EngineFault("malformed", f"a line that is not UTF-8 ({e.reason} at "
-                                                   f"byte {e.start})") from None
+            line = take_line(buf)
+            if line is not None:
                 if self.traffic:
                     self.traffic.write(self.label, "<", line)
                 return line
@@ -382,40 +419,10 @@ class EngineProcess:
                 raise self._gone("closed its output")
             buf += chunk
 
-    def line_now(self) -> str | None:
-        """The next line if one has come (without LF or CR), else None: reads only what
-        the engine has written, without waiting."""
-        if b"\n" not in self._buf and not self._poll_out.poll(0):
-            return None  # the usual case, without a clock or an exception
-        try:
-            return self.readline(0.0)
-        except EngineFault as f:
-            if f.kind != "timeout":
-                raise
-            return None  # the start of a line only
-
     def fds(self) -> list[int]:
         """The file descriptors that become readable when a line may have come: the
         engine's output, and its exit where it is watched."""
         return [self._out] + ([self._exit_fd] if self._exit_fd is not None else [])
-
-    def unread_lines(self) -> list[str]:
-        """The lines the engine has sent so far that were not read yet (does not wait, and
-        stops after 0.1 s for an engine that never stops writing)."""
-        lines: list[str] = []
-        end = 0.0
-        while (line := self.line_now()) is not None:
-            lines.append(line)
-            if not end:
-                end = time.monotonic() + 0.1
-            elif time.monotonic() > end:
-                break
-        return lines
-
-    def note(self, text: str) -> None:
-        """Write the arbiter's conclusion about this engine to the traffic log."""
-        if self.traffic:
-            self.traffic.write(self.label, "!", text)
 
     # ------------------------------------------------------------------ life
 
@@ -567,6 +574,24 @@ class EngineProcess:
         """A line of stderr for a shared file: ``[label] `` before it (the label at the
         time: a tournament's engine plays one game after another)."""
         return f"[{self.label}] ".encode() + line + b"\n"
+
+
+def take_line(buf: bytearray) -> str | None:
+    """The first whole line of ``buf`` (without LF or CR), taken out of it; None when it
+    holds no whole line yet. A ``flood`` over ``LINE_LIMIT`` bytes, ``malformed`` when the
+    line is not UTF-8."""
+    i = buf.find(b"\n")
+    if i > LINE_LIMIT or (i < 0 and len(buf) > LINE_LIMIT):
+        raise EngineFault("flood", f"a line longer than {LINE_LIMIT} bytes")
+    if i < 0:
+        return None
+    raw = bytes(buf[:i])
+    del buf[:i + 1]
+    try:
+        return raw.decode().rstrip("\r")
+    except UnicodeDecodeError as e:
+        raise EngineFault("malformed", f"a line that is not UTF-8 ({e.reason} at "
+                                       f"byte {e.start})") from None
 
 
 def _millis(deadline: float) -> float:

@@ -20,7 +20,7 @@ from ..game import IllegalMove, NotationError
 
 COMMANDS = {"position": "position", "play": "play", "replay": "replay", "serve": "serve",
             "bench": "bench", "tournament": "tournament", "ladder": "ladder",
-            "engine": "engine"}
+            "engine": "engine", "connect": "connect"}
 """Each command and the module of this package that defines it (under the same name)."""
 
 QUICK_EXIT = frozenset({"tournament"})

@@ -33,6 +33,7 @@ from ..arbiter.game import (
 )
 from ..arbiter.human import Human
 from ..arbiter.process import StderrSink, TrafficLog, adopt_orphans, open_logs
+from ..arbiter.remote import LATENCY, Listener, RemoteSeat, parse_listen
 from ..arbiter.sandbox import Sandbox, SandboxError
 from ..game import Game
 from ..record.model import Event, GameRecord, Retire, Simultaneous, Turn
@@ -86,6 +87,14 @@ from .options import (
 @click.option("--sandbox", "sandbox_text", default=None, metavar="'LEVEL [KEY=VALUE...]'",
               help="Run every engine in a sandbox: none (default), limits, bwrap or cgroup, "
                    "then limits such as memory=256M pids=64 cpu=600 (SPEC.md 7.10).")
+@click.option("--listen", default=None, metavar="[HOST:]PORT",
+              help="Where the engines given as remote:TOKEN connect from elsewhere, over "
+                   "WebSocket or TCP lines (HOST default 127.0.0.1; PORT 0: any free port).")
+@click.option("--latency", type=click.IntRange(0, 60_000), default=LATENCY, show_default=True,
+              metavar="MS", help="Added to the margin of a remote engine's turns.")
+@click.option("--connect-timeout", type=click.FloatRange(min=0, min_open=True), default=60.0,
+              show_default=True, metavar="SECONDS",
+              help="How long a remote engine's seat waits for it to connect.")
 @click.option("--verbose", "-v", is_flag=True, help="Print every turn as it is played.")
 @click.option("--bench", type=click.IntRange(min=1), default=None, metavar="GAMES",
               help="Measure speed instead: play GAMES games, then replay them with engines "
@@ -96,7 +105,8 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
          movetime: int | None, tc: str | None, iterations: int | None,
          margin: int, handshake_timeout: float, options: tuple[str, ...],
          record_path: str | None, log_path: str | None, engine_stderr: str | None,
-         sandbox_text: str | None, verbose: bool, bench: int | None) -> None:
+          sandbox_text: str | None, listen: str | None, latency: int,
+          connect_timeout: float, verbose: bool, bench: int | None) -> None:
     """Play one game: ENGINE is a bundled engine (random, greedy, mcts, js-random, policy)
     or a command line given as one argument ("python3 my_bot.py --fast"; split like a
     shell, run without one). As many seats as the game allows (--game; Sneferu: one to
@@ -112,6 +122,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
     sneferu play random --human 1 --game imhotep
     sneferu play mcts --human 2 --game silver-gold
     sneferu play random greedy --game akropolis --variant HMBTGa
+    sneferu play random remote:s3cret --listen 9000   seat 2 connects (SPEC.md 6.7)
     """
     n = len(engines) + len(humans)
     if not 1 <= n <= 4:
@@ -126,9 +137,18 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
     edition = load_for(game, edition_path)
     start_game(game, n, setup, variant, edition)  # the checks of seats, set-up, variant
     try:
-        argvs = [engine_command(e) for e in engines]
+        argvs = [[] if e.startswith(REMOTE) else engine_command(e) for e in engines]
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
+    tokens = {e.removeprefix(REMOTE): i for i, e in enumerate(engines) if e.startswith(REMOTE)}
+    if tokens and listen is None:
+        raise click.UsageError("an engine remote:TOKEN connects from elsewhere: give --listen "
+                               "[HOST:]PORT")
+    if len(tokens) < sum(e.startswith(REMOTE) for e in engines):
+        raise click.UsageError("two remote engines have the same token")
+    if listen is not None and not tokens:
+        raise click.BadParameter("no engine connects from elsewhere (remote:TOKEN)",
+                                 param_hint="--listen")
     settings = [_option(o, n) for o in options]
     try:
         sandbox = Sandbox.parse("none" if sandbox_text is None else sandbox_text)
@@ -141,6 +161,8 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
         seed = random.SystemRandom().randrange(2**31)
     if bench is not None:
         from ..arbiter.bench import bench_report
+        if tokens:
+            raise click.UsageError("--bench plays engines started here, not remote:TOKEN")
         if humans:
             raise click.UsageError("--bench plays engines only, not --human")
         if sandbox.active:
@@ -156,7 +178,8 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
         return
 
     adopt_orphans()  # what an engine leaves behind is killed with the engines
-    with _files(log_path, engine_stderr) as (traffic, sink), _terminate_on_sigterm():
+    with _files(log_path, engine_stderr) as (traffic, sink), _terminate_on_sigterm(), \
+            _listening(listen, tokens, handshake_timeout) as broker:
         handles: list[Engine] = []
         agents: list[Agent] = []
         argv_iter = iter(zip(engines, argvs, strict=True))
@@ -165,9 +188,12 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
                 agents.append(Human())
                 continue
             spec, argv = next(argv_iter)
+            remote = (RemoteSeat(broker, tokens[spec.removeprefix(REMOTE)], connect_timeout)
+                      if broker is not None and spec.startswith(REMOTE) else None)
             engine = Engine(argv, name=spec if spec in BUNDLED else None, label=str(seat),
                             traffic=traffic, stderr=sink, handshake_timeout=handshake_timeout,
-                            sandbox=sandbox)
+                            sandbox=sandbox if remote is None else None,
+                            remote=remote, latency=latency if remote is not None else 0)
             handles.append(engine)
             agents.append(engine)
         live = False  # the "is thinking" line is on the terminal
@@ -214,6 +240,33 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
             click.echo(f"sneferu: seat {seat} {agent.name} failed its handshake: {detail}",
                        err=True)
         click.get_current_context().exit(HANDSHAKE_FAILED)
+
+
+REMOTE = "remote:"
+"""An engine argument ``remote:TOKEN``: the engine connects from elsewhere (SPEC.md 6.7)."""
+
+
+@contextlib.contextmanager
+def _listening(listen: str | None, tokens: dict[str, int], hello_timeout: float
+               ) -> Iterator[str | None]:
+    """The listener for the remote engines while the game is played (its broker's path);
+    None without ``listen``."""
+    if listen is None:
+        yield None
+        return
+    try:
+        host, port = parse_listen(listen)
+        listener = Listener(host, port, tokens,
+                            lambda line: click.echo(f"sneferu: {line}", err=True),
+                            hello_timeout)
+    except ValueError as e:
+        raise click.BadParameter(str(e).removeprefix("listen: "),
+                                 param_hint="--listen") from None
+    with listener:
+        where = f"{listener.address[0]}:{listener.address[1]}"
+        click.echo(f"sneferu: listening for remote engines on ws://{where} and "
+                   f"tcp://{where}", err=True)
+        yield listener.broker
 
 
 HANDSHAKE_FAILED = 3

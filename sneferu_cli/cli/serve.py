@@ -6,8 +6,10 @@ import sys
 
 import click
 
+from ..arbiter.remote import parse_listen
 from ..serve import MAX_ANALYSE_MS, MAX_FILE, MAX_GAMES, MAX_LINE, FileAccess
 from ..serve import serve as serve_stream
+from ..serve.server import serve_websocket
 
 
 @click.command()
@@ -25,8 +27,11 @@ from ..serve import serve as serve_stream
 @click.option("--max-analyse-ms", type=click.IntRange(1), default=MAX_ANALYSE_MS,
               show_default=True, metavar="MS",
               help="The longest an analyse request may search.")
+@click.option("--listen", default=None, metavar="[HOST:]PORT",
+              help="Serve WebSocket connections on HOST:PORT instead of stdin (HOST default "
+                   "127.0.0.1; PORT 0: any free port): one session per connection.")
 def serve(json_mode: bool, max_games: int, max_line: int, files: str | None,
-          max_file: int, max_analyse_ms: int) -> None:
+          max_file: int, max_analyse_ms: int, listen: str | None) -> None:
     """Serve the games' rules to another program, one request a line on stdin/stdout.
 
     Any registered game: 'new game=NAME' (sneferu, the default, imhotep, silver-gold,
@@ -35,8 +40,25 @@ def serve(json_mode: bool, max_games: int, max_line: int, files: str | None,
     ranking), search for the best moves (analyse) and check records (verify); 'commands'
     lists them all, 'help' gives their syntax ('help G': how game G's moves are written)
     and 'quit' stops the server. Files (records, editions) are read only inside the folder
-    given with --files. See SPEC.md, section 10.
+    given with --files. With --listen, each WebSocket connection is a session of its own
+    (requests and replies one message each). See SPEC.md, section 10.
     """
+    if listen is not None:
+        try:
+            host, port = parse_listen(listen)
+        except ValueError as e:
+            raise click.BadParameter(str(e).removeprefix("listen: "),
+                                     param_hint="--listen") from None
+        try:
+            serve_websocket(host, port, json_mode=json_mode, max_games=max_games,
+                            max_line=max_line, files=FileAccess(files, max_file),
+                            max_analyse_ms=max_analyse_ms,
+                            ready=lambda url: click.echo(f"sneferu serve: listening on {url}",
+                                                         err=True))
+        except OSError as e:
+            raise click.ClickException(f"--listen {listen}: cannot listen: "
+                                       f"{e.strerror or e}") from None
+        return
     serve_stream(sys.stdin.buffer, sys.stdout.buffer, json_mode=json_mode,
                  max_games=max_games, max_line=max_line,
                  files=FileAccess(files, max_file), max_analyse_ms=max_analyse_ms)

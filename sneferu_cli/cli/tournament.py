@@ -15,9 +15,11 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 import click
+import msgspec
 
 from ..arbiter.game import DEFAULT_CLOCK
 from ..arbiter.process import open_logs
+from ..arbiter.remote import Listener, parse_listen
 from ..game import DEFAULT_GAME
 from ..record.jsonl import read_any
 from ..record.model import GameRecord
@@ -209,6 +211,13 @@ class _WithReport(click.Command):
 @click.option("--fsync", type=click.Choice(["game", "second"]), default=None,
               help="When finished games are made durable against a power loss: after every "
                    "game, or at most once a second (default; a killed run loses nothing).")
+@click.option("--listen", default=None, metavar="[HOST:]PORT",
+              help="Where engines with a token connect from elsewhere, over WebSocket or "
+                   "TCP lines (HOST default 127.0.0.1; PORT 0: any free port, said).")
+@click.option("--latency", type=int, default=None, metavar="MS",
+              help="Added to the margin of a remote engine's turns (default 50).")
+@click.option("--connect-timeout", type=float, default=None, metavar="SECONDS",
+              help="How long a remote engine's seat waits for it to connect (default 60).")
 @click.option("--resume", is_flag=True,
               help="Continue the tournament of the state file (--state, else RECORDS.state); "
                    "a CONFIG or game flags, when given, must define the same games.")
@@ -243,8 +252,8 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
     with contextlib.ExitStack() as stack:
         try:
             if resume:
-                cfg = (load_config(config, flags) if config or given - set(RUN_SETTINGS)
-                       else None)
+                game_flags = {k.replace("_", "-") for k in given} - set(RUN_SETTINGS)
+                cfg = load_config(config, flags) if config or game_flags else None
                 if cfg is not None:
                     state = cfg.state_path
                 else:
@@ -254,17 +263,26 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
                 stack.enter_context(journal)
                 journal.fsync = flags["fsync"] or journal.fsync
                 cfg = journal.config
+                listening = {k: flags[k] for k in ("listen", "latency", "connect_timeout")
+                             if flags[k] is not None}
+                if listening:  # run settings: the flags win over the state's
+                    cfg = journal.state.config = msgspec.structs.replace(cfg, **listening)
                 where = flags["cluster"] or cfg.cluster
                 # a finished tournament's resume starts no engine and no cluster
                 done = journal.state.games >= len(Schedule.of(cfg).games)
+                if not done:
+                    logs = _listen(cfg, flags["listen"] or cfg.listen, stack, logs)
                 cluster = None if done else probe(cfg, where, stack, logs)
             else:
                 cfg = _demo_config(flags) if demo else load_config(config, flags)
                 where = cfg.cluster
+                logs = _listen(cfg, cfg.listen, stack, logs)
                 cluster = probe(cfg, where, stack, logs)
                 journal = stack.enter_context(Journal.start(cfg))
+            # engines that connect from elsewhere come one session per game at once
+            cores = 1 if journal.config.remote() else os.cpu_count() or 1
             run = TournamentRun(journal, flags["concurrency"] or journal.config.concurrency
-                                or os.cpu_count() or 1, cluster, logs)
+                                or cores, cluster, logs)
         except (ConfigError, StateError) as e:
             raise TournamentError(str(e)) from None
         except (RecordError, ValueError) as e:
@@ -285,6 +303,30 @@ def _logs(log_path: str | None, stderr_path: str | None, resume: bool) -> Logs:
     return Logs(log_path, stderr_path)
 
 
+def _listen(cfg: TournamentConfig, listen: str | None, stack: contextlib.ExitStack,
+            logs: Logs) -> Logs:
+    """Start listening for the engines that connect from elsewhere (none: nothing), for
+    as long as ``stack``; the logs with the listener's broker."""
+    tokens = cfg.remote()
+    if not tokens:
+        return logs
+    if listen is None:
+        raise ConfigError("listen: engines with a token connect from elsewhere: give the "
+                          "address to listen on (--listen HOST:PORT)")
+    try:
+        host, port = parse_listen(listen)
+        listener = Listener(host, port, tokens,
+                            lambda line: click.echo(f"sneferu: {line}", err=True),
+                            cfg.handshake_timeout)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    stack.enter_context(listener)
+    where = f"{listener.address[0]}:{listener.address[1]}"
+    click.echo(f"sneferu: listening for remote engines on ws://{where} and tcp://{where}",
+               err=True)
+    return msgspec.structs.replace(logs, broker=listener.broker)
+
+
 def probe(cfg: TournamentConfig, where: str | None, stack: contextlib.ExitStack,
            logs: Logs) -> Cluster | None:
     """Start every engine once before the games, here or on every worker of the cluster
@@ -292,7 +334,7 @@ def probe(cfg: TournamentConfig, where: str | None, stack: contextlib.ExitStack,
     an engine refuses is an error now; here, an engine that fails its handshake is said
     (on a cluster it is an error, naming the worker). The logs are kept here only."""
     if where is None:
-        for note in probe_engines(cfg):
+        for note in probe_engines(cfg, logs.broker):
             click.echo(f"sneferu: {note}", err=True)
         return None
     if logs.traffic is not None or logs.stderr is not None:

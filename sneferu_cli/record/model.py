@@ -41,8 +41,9 @@ class Fault(msgspec.Struct, frozen=True, omit_defaults=True):
     ``timeout`` (no answer in time), ``handshake`` (never finished the handshake),
     ``malformed`` (a line the grammar rejects), ``illegal`` (an illegal move),
     ``flood`` (a line over the length limit, or too much written while not reading),
-    and the sandbox's (SPEC.md 7.10): ``memory`` (stopped at its memory limit), ``cpu``
-    (at its CPU seconds), ``processes`` (at its process limit).
+    ``disconnect`` (an engine's connection closed, SPEC.md 6.7), and the sandbox's
+    (SPEC.md 7.10): ``memory`` (stopped at its memory limit), ``cpu`` (at its CPU
+    seconds), ``processes`` (at its process limit).
     ``ply`` counts the turns played before the fault (0 = before the first turn).
     """
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 from typing import BinaryIO, NamedTuple
 
 import msgspec
@@ -60,18 +61,73 @@ def serve(inp: BinaryIO, out: BinaryIO, *, json_mode: bool = False,
           files: FileAccess | None = None, max_analyse_ms: int = MAX_ANALYSE_MS) -> None:
     """Serve requests from ``inp`` until ``quit`` or its end, replying on ``out``; files
     are read only as ``files`` allows (none by default)."""
+    def write(reply: bytes) -> None:
+        out.write(reply)
+        out.flush()
+
+    serve_lines(_lines(inp, max_line), write, json_mode=json_mode, max_line=max_line,
+                max_games=max_games, files=files, max_analyse_ms=max_analyse_ms)
+
+
+def serve_lines(lines: Iterable[bytes | _TooLong], write: Callable[[bytes], None], *,
+                json_mode: bool = False, max_line: int = MAX_LINE,
+                max_games: int = MAX_GAMES, files: FileAccess | None = None,
+                max_analyse_ms: int = MAX_ANALYSE_MS) -> None:
+    """One session: answer each request line until ``quit`` or the end of ``lines``,
+    each reply given to ``write`` whole."""
     session = Session(max_games, files, max_analyse_ms)
     codec: _Codec = _Json() if json_mode else _Text()
-    for line in _lines(inp, max_line):
+    for line in lines:
         if isinstance(line, _TooLong):
             reply = codec.error(codec.sniff_id(line.head),
                                 f"request line longer than {max_line} bytes; ignored")
         else:
             reply = _answer(session, codec, line)
-        out.write(reply)
-        out.flush()
+        write(reply)
         if session.quitting:
             return
+
+
+MAX_CONNECTIONS = 64
+"""The most WebSocket sessions ``sneferu serve --listen`` serves at once."""
+
+
+def serve_websocket(host: str, port: int, *, ready: Callable[[str], None],
+                    json_mode: bool = False, max_line: int = MAX_LINE,
+                    max_games: int = MAX_GAMES, files: FileAccess | None = None,
+                    max_analyse_ms: int = MAX_ANALYSE_MS) -> None:
+    """Serve WebSocket connections on ``host:port`` until interrupted (SPEC.md 10.12):
+    each connection is one session; each message holds request lines (LF between them),
+    each reply is one message. ``ready`` gets the ``ws://`` address once listening.
+    OSError when it cannot listen."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.server import ServerConnection
+    from websockets.sync.server import serve as ws_serve
+
+    live = threading.BoundedSemaphore(MAX_CONNECTIONS)
+
+    def session(conn: ServerConnection) -> None:
+        if not live.acquire(blocking=False):
+            conn.close(1013, f"over {MAX_CONNECTIONS} sessions at once; try again later")
+            return
+        try:
+            def lines() -> Iterator[bytes]:
+                for message in conn:
+                    data = message.encode() if isinstance(message, str) else message
+                    yield from data.removesuffix(b"\n").split(b"\n")
+
+            serve_lines(lines(), lambda reply: conn.send(reply.decode()),
+                        json_mode=json_mode, max_line=max_line, max_games=max_games,
+                        files=files, max_analyse_ms=max_analyse_ms)
+        except ConnectionClosed:
+            pass
+        finally:
+            live.release()
+
+    with ws_serve(session, host, port, max_size=max_line + 1, compression=None) as server:
+        where = server.socket.getsockname()
+        ready(f"ws://{where[0]}:{where[1]}")
+        server.serve_forever()
 
 
 def _answer(session: Session, codec: _Codec, line: bytes) -> bytes:

@@ -25,6 +25,7 @@ import msgspec
 
 from ..arbiter.bundled import split_command
 from ..arbiter.game import TimeControl
+from ..arbiter.remote import LATENCY, parse_listen
 from ..arbiter.sandbox import Sandbox
 from ..edition import EditionError
 from ..game import DEFAULT_GAME, MAX_DIGITS, Game, get_game, unnamed
@@ -40,7 +41,8 @@ Fsync = Literal["game", "second"]
 """When a tournament's committed games are fsync-ed (SPEC.md 9.7): after every game, or at
 most once a second."""
 
-RUN_SETTINGS = ("records", "state", "concurrency", "cluster", "fsync")
+RUN_SETTINGS = ("records", "state", "concurrency", "cluster", "fsync", "listen", "latency",
+                "connect-timeout")
 """The keys that may change on resume: they say how a run goes, not which games it plays."""
 
 
@@ -49,18 +51,20 @@ class _Config(msgspec.Struct, frozen=True, forbid_unknown_fields=True, rename="k
 
 
 class EngineConfig(_Config, frozen=True):
-    """One engine: its unique name, the command that starts it (argv), its working
-    directory (default: the current one), the options the arbiter sets at the start
-    (as text: TOML numbers and booleans are written as TOML writes them), its own time
-    control (``tc`` or ``movetime``: time odds; default the tournament's) or a search
-    budget (``budget``, ``iterations N``: its time is then its own ``tc`` or ``movetime``,
-    else the safety net :data:`~sneferu_cli.arbiter.game.BUDGET_MOVETIME`), ``anchor``,
-    the rating the batch fit holds it at (SPEC.md 9.11; not part of the fingerprint),
-    ``sandbox`` (its sandbox, ``LEVEL [KEY=VALUE ...]``, SPEC.md 7.10; default the
-    tournament's) and ``check`` (``sneferu engine check`` runs before it plays)."""
+    """One engine: its unique name, the command that starts it (argv) or, for an engine
+    that connects from elsewhere, the ``token`` it says in its hello (SPEC.md 6.7; not
+    part of the fingerprint), its working directory (default: the current one), the
+    options the arbiter sets at the start (as text: TOML numbers and booleans are
+    written as TOML writes them), its own time control (``tc`` or ``movetime``: time
+    odds; default the tournament's) or a search budget (``budget``, ``iterations N``: its
+    time is then its own ``tc`` or ``movetime``, else the safety net
+    :data:`~sneferu_cli.arbiter.game.BUDGET_MOVETIME`), ``anchor``, the rating the batch
+    fit holds it at (SPEC.md 9.11; not part of the fingerprint), ``sandbox`` (its sandbox,
+    ``LEVEL [KEY=VALUE ...]``, SPEC.md 7.10; default the tournament's) and ``check``
+    (``sneferu engine check`` runs before it plays)."""
 
     name: str
-    command: list[str]
+    command: list[str] = []
     dir: str | None = None
     options: dict[str, str] = {}
     tc: str | None = None
@@ -69,6 +73,7 @@ class EngineConfig(_Config, frozen=True):
     anchor: float | None = None
     sandbox: str | None = None
     check: bool | None = None
+    token: str | None = None
 
     def __post_init__(self) -> None:
         if self.anchor is not None and not math.isfinite(self.anchor):
@@ -77,8 +82,16 @@ class EngineConfig(_Config, frozen=True):
             raise ValueError("name: must be non-empty, without leading or trailing spaces")
         if any(not c.isprintable() for c in self.name):
             raise ValueError("name: must be printable text")
-        if not self.command or not self.command[0]:
-            raise ValueError("command: must name a program")
+        if self.token is not None:
+            if self.command:
+                raise ValueError("token: an engine with a token connects from elsewhere: "
+                                 "give it no command")
+            if not self.token or not self.token.isascii() or not self.token.isprintable() \
+                    or " " in self.token or len(self.token) > 256:
+                raise ValueError("token: 1 to 256 printable ASCII characters, no spaces")
+        elif not self.command or not self.command[0]:
+            raise ValueError("command: must name a program (or give a token: an engine "
+                             "that connects from elsewhere)")
 
 
 ELO_LIMIT = {"normalized": 200, "logistic": 4000}
@@ -149,6 +162,14 @@ class TournamentConfig(_Config, frozen=True):
     cluster: str | None = None
     fsync: Fsync = "second"
     sandbox: str | None = None
+    listen: str | None = None
+    latency: int = LATENCY
+    connect_timeout: float = 60.0
+
+    def remote(self) -> dict[str, int]:
+        """The tokens of the engines that connect from elsewhere, each to its engine's
+        index in :attr:`engines`."""
+        return {e.token: i for i, e in enumerate(self.engines) if e.token is not None}
 
     @property
     def state_path(self) -> str:
@@ -229,10 +250,13 @@ def fingerprint_of(fields: dict[str, Any]) -> str:
     a state file holds them)."""
     games = {**fields, "records": "", "state": None, "concurrency": 1,
              "engine": [dict(engine) for engine in fields["engine"]]}
-    games.pop("cluster", None)
-    games.pop("fsync", None)
+    for key in ("cluster", "fsync", "listen", "latency", "connect-timeout"):
+        games.pop(key, None)
     for engine in games["engine"]:  # an anchor rates the games, it does not define them
         engine.pop("anchor", None)
+        if engine.get("token") is not None:  # a remote engine is named, not its token
+            engine["command"] = ["(remote)"]
+        engine.pop("token", None)
     if unnamed(games.get("game", DEFAULT_GAME)):  # as before there was a game key
         games.pop("game", None)
     # Keys added since the first state format count only when given, so the state of a
@@ -300,6 +324,7 @@ def _check(cfg: TournamentConfig) -> None:
         raise ValueError(f"concurrency: {cfg.concurrency} (at least 1)")
     if not cfg.handshake_timeout > 0:
         raise ValueError(f"handshake-timeout: {cfg.handshake_timeout} (must be > 0 seconds)")
+    _check_remote(cfg)
     try:
         cfg.timing()
     except ValueError as e:
@@ -364,7 +389,31 @@ def _check(cfg: TournamentConfig) -> None:
         raise ValueError("sprt: needs exactly two engines at tables of 2 seats")
 
 
-ENGINE_KEYS = ("name", "command", "dir", "tc", "movetime", "budget", "sandbox", "check")
+def _check_remote(cfg: TournamentConfig) -> None:
+    """The keys of engines that connect from elsewhere (SPEC.md 6.7)."""
+    if cfg.listen is not None:
+        parse_listen(cfg.listen)
+    if not 0 <= cfg.latency <= 60_000:
+        raise ValueError(f"latency: {cfg.latency} (0 to 60000 milliseconds)")
+    if not cfg.connect_timeout > 0:
+        raise ValueError(f"connect-timeout: {cfg.connect_timeout} (must be > 0 seconds)")
+    tokens = [e.token for e in cfg.engines if e.token is not None]
+    if len(set(tokens)) < len(tokens):
+        raise ValueError("token: two engines have the same token")
+    if tokens and cfg.listen is None:
+        raise ValueError("listen: engines with a token connect from elsewhere: give the "
+                         "address to listen on (listen = \"127.0.0.1:9000\", or --listen)")
+    if tokens and cfg.cluster is not None:
+        raise ValueError("cluster: not with engines that connect from elsewhere (token)")
+    for i, engine in enumerate(cfg.engines):
+        if engine.token is not None and (engine.sandbox is not None or engine.check):
+            key = "sandbox" if engine.sandbox is not None else "check"
+            raise ValueError(f"engine[{i}].{key}: not for an engine that connects from "
+                             "elsewhere (token): it runs on its own machine")
+
+
+ENGINE_KEYS = ("name", "command", "token", "dir", "tc", "movetime", "budget", "sandbox",
+               "check")
 """The keys of an ``--engine`` flag besides ``option.NAME``."""
 
 

@@ -55,6 +55,7 @@ from ..arbiter.engine import (
 )
 from ..arbiter.game import play_game
 from ..arbiter.process import EngineFault, StderrSink, TrafficLog, open_logs
+from ..arbiter.remote import RemoteSeat
 from ..record.jsonl import read_any
 from ..record.model import USAGE, GameRecord
 from ..record.text import GAME_START, RecordError, decode_records, format_record
@@ -81,8 +82,11 @@ class RunError(RuntimeError):
 
 def engine_argv(engine: EngineConfig) -> list[str]:
     """The argv that starts an engine: its command, or for a command that is one bundled
-    engine's name (``random``, ``greedy``, ``js-random``) that engine's. ConfigError when
-    the program cannot be found."""
+    engine's name (``random``, ``greedy``, ``js-random``) that engine's; none for an
+    engine that connects from elsewhere (a token). ConfigError when the program cannot be
+    found."""
+    if engine.token is not None:
+        return []
     try:
         if len(engine.command) == 1 and engine.command[0] in BUNDLED:
             return engine_command(engine.command[0])
@@ -92,12 +96,32 @@ def engine_argv(engine: EngineConfig) -> list[str]:
     return list(engine.command)
 
 
-def probe_engines(cfg: TournamentConfig) -> list[str]:
-    """Start every engine once (in parallel) and check that it takes its configured
+def new_engine(cfg: TournamentConfig, name: str, broker: str | None, *,
+               traffic: TrafficLog | None = None, stderr: StderrSink | None = None
+               ) -> Engine:
+    """The handle of the tournament's engine ``name``: a program started here (in its
+    sandbox), or for an engine with a token one whose connections come from the listener
+    at ``broker``."""
+    ec = cfg.engine(name)
+    remote = None
+    if ec.token is not None:
+        if broker is None:
+            raise ConfigError(f"engine {name!r} connects from elsewhere, but nothing "
+                              "listens (listen)")
+        remote = RemoteSeat(broker, cfg.engines.index(ec), cfg.connect_timeout)
+    return Engine(engine_argv(ec), name=name, cwd=ec.dir,
+                  handshake_timeout=cfg.handshake_timeout, traffic=traffic, stderr=stderr,
+                  sandbox=cfg.own_sandbox(name) if remote is None else None,
+                  remote=remote, latency=cfg.latency if remote is not None else 0)
+
+
+def probe_engines(cfg: TournamentConfig, broker: str | None = None) -> list[str]:
+    """Start every engine once (in parallel; an engine that connects from elsewhere
+    through the listener at ``broker``) and check that it takes its configured
     options: ConfigError naming the engine when one does not. Returns a note for each
     engine that failed its handshake (it will play its games retired at ply 0)."""
     for ec in cfg.engines:
-        if ec.check:  # sneferu engine check, in its sandbox, before any game
+        if ec.check and ec.token is None:  # sneferu engine check, in its sandbox, first
             from ..arbiter.check import check_engine
 
             report = check_engine(engine_argv(ec), sandbox=cfg.own_sandbox(ec.name),
@@ -108,9 +132,7 @@ def probe_engines(cfg: TournamentConfig) -> list[str]:
                         and failure.stderr[-1] not in failure.reason else "")
                 raise ConfigError(f"engine {ec.name!r} failed its check: {failure.where}: "
                                   f"{failure.reason}{tail}")
-    engines = [Engine(engine_argv(ec), name=ec.name, cwd=ec.dir,
-                      handshake_timeout=cfg.handshake_timeout,
-                      sandbox=cfg.own_sandbox(ec.name)) for ec in cfg.engines]
+    engines = [new_engine(cfg, ec.name, broker) for ec in cfg.engines]
     notes = []
     try:
         Engine.start_all(engines)
@@ -219,6 +241,9 @@ class Logs(msgspec.Struct, frozen=True):
     traffic: str | None = None
     stderr: str | None = None
     t0: float = 0.0
+    broker: str | None = None
+    """Not a log: where the workers' remote seats ask for their engines' connections
+    (:attr:`~sneferu_cli.arbiter.remote.Listener.broker`), None when nothing listens."""
 
 
 class EnginePool:
@@ -227,8 +252,9 @@ class EnginePool:
     ``traffic`` and ``stderr`` when given, labelled ``GAME:SEAT``."""
 
     def __init__(self, cfg: TournamentConfig, traffic: TrafficLog | None = None,
-                 stderr: StderrSink | None = None) -> None:
+                 stderr: StderrSink | None = None, broker: str | None = None) -> None:
         self.cfg = cfg
+        self.broker = broker
         self.traffic = traffic
         self.stderr = stderr
         self.edition = cfg.load_edition()
@@ -255,9 +281,11 @@ class EnginePool:
         for seat, e in enumerate(handles, start=1):
             e.label_prefix = f"{game.number}:"
             e.label = f"{game.number}:{seat}"
-        for _ in range(2):  # an engine found dead before the game gets one more start
+        for again in (False, True):  # an engine found dead gets one more start (one
+            # that connects from elsewhere does not: its seat waited its connect-timeout)
             down = [e for name, e in zip(game.seats, handles, strict=True)
-                    if e.fault is not None or name not in self._up]
+                    if (e.fault is not None or name not in self._up)
+                    and not (again and e.remote is not None)]
             for e in down:
                 e.kill()
                 e.launch()
@@ -283,11 +311,8 @@ class EnginePool:
     def _engine(self, name: str) -> Engine:
         engine = self.engines.get(name)
         if engine is None:
-            ec = self.cfg.engine(name)
-            engine = Engine(engine_argv(ec), name=name, cwd=ec.dir,
-                            handshake_timeout=self.cfg.handshake_timeout,
-                            traffic=self.traffic, stderr=self.stderr,
-                            sandbox=self.cfg.own_sandbox(name))
+            engine = new_engine(self.cfg, name, self.broker, traffic=self.traffic,
+                                stderr=self.stderr)
             self.engines[name] = engine
         return engine
 
@@ -333,7 +358,7 @@ def _worker_main(conn: Connection, cfg: TournamentConfig, parent: int, logs: Log
     signal.signal(signal.SIGHUP, signal.SIG_DFL)  # not the main process's handler
     with open_logs(logs.traffic, logs.stderr, append=True, t0=logs.t0,
                    per_seat=False) as (traffic, stderr):
-        _serve(conn, EnginePool(cfg, traffic, stderr), parent)
+        _serve(conn, EnginePool(cfg, traffic, stderr, logs.broker), parent)
 
 
 def _serve(conn: Connection, pool: EnginePool, parent: int) -> None:
