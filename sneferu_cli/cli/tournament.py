@@ -168,6 +168,9 @@ class _WithReport(click.Command):
               help="How tables are formed (default round-robin).")
 @click.option("--challenger", default=None, metavar="NAME",
               help="The gauntlet's challenger (default: the first engine).")
+@click.option("--tables", default=None, metavar="'A,B,C;D,A,B'",
+              help="The tables instead of the format's: each its engines' names separated "
+                   "by commas, tables separated by semicolons.")
 @click.option("--deals", type=int, default=None, metavar="N",
               help="Deals played at every table, in every seating (default 10).")
 @click.option("--seed", type=int, default=None, metavar="N",
@@ -356,6 +359,9 @@ def _flags(fields: dict[str, Any]) -> dict[str, Any]:
     keys = {"format_": "format", "edition_path": "edition", "setup": SETUP_FLAG}
     flags = {keys.get(k, k): v for k, v in fields.items()}
     flags["engine"] = list(flags["engine"]) or None
+    if flags.get("tables") is not None:
+        flags["tables"] = [[n.strip() for n in t.split(",")]
+                           for t in flags["tables"].split(";") if t.strip()]
     return flags
 
 
