@@ -26,6 +26,7 @@ def test_node_client_plays_a_whole_game_through_sneferu_serve() -> None:
     lines = r.stdout.splitlines()
     assert lines[0].startswith("as expected, play: ")  # an error reply, and on it goes
     assert re.fullmatch(r"\d+ turns played, the game is over", lines[1])
+    assert all(re.fullmatch(r"\d\. seat \d: \d+ stones, \d+ food", x) for x in lines[2:])
     assert [line.split(".")[0] for line in lines[2:]] in (["1", "2", "3"], ["1", "1", "3"],
                                                           ["1", "2", "2"], ["1", "1", "1"])
 
@@ -119,3 +120,28 @@ def test_openspiel_mcts_example_plays_silver_gold_in_any_seat(seat: int) -> None
             f"{seat}:Policy=examples/openspiel_mcts_policy.py:choose")
     assert r.returncode == 0, r.stderr
     assert "Game over after" in r.stdout and "retired" not in r.stdout, r.stdout
+
+
+def test_node_client_plays_a_whole_game_over_websocket() -> None:
+    """The same client against ``sneferu serve --listen`` (SPEC.md 10.12): its WebSocket
+    is written from RFC 6455 alone, with no library."""
+    server = subprocess.Popen([sys.executable, "-m", "sneferu_cli", "serve", "--listen", "0",
+                               "--json"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stderr is not None
+        first = server.stderr.readline()
+        address = re.search(r"ws://127\.0\.0\.1:\d+", first)
+        assert address, first
+        r = run(require_program(NODE, "Node.js"), str(ROOT / "examples" / "node_client.js"),
+                address[0])
+        assert r.returncode == 0, r.stderr
+        lines = r.stdout.splitlines()
+        assert lines[0].startswith("as expected, play: ")
+        assert re.fullmatch(r"\d+ turns played, the game is over", lines[1])
+        assert all(re.fullmatch(r"\d\. seat \d: \d+ stones, \d+ food", x) for x in lines[2:])
+        again = run(NODE, str(ROOT / "examples" / "node_client.js"), address[0])
+        assert again.returncode == 0, again.stderr  # the server serves on
+    finally:
+        server.terminate()
+        server.wait(timeout=TIMEOUT)
