@@ -80,7 +80,7 @@ def test_a_run_killed_mid_round_goes_on_with_the_same_command(tmp_path: Path) ->
     assert 2 <= len(games_of(records)) < 8
     done = ladder("run", "club.toml", "--rounds", "1", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "round 1: 2 tables, 8 games (resumed)\ndone: 1 rounds played" in done.stdout
+    assert "round 1: 2 tables, 8 games (resumed)\ndone: 1 round played" in done.stdout
     assert len(games_of(records)) == 8
     assert pool_games(tmp_path)["games"] == 8
 
@@ -131,3 +131,13 @@ def test_a_tournament_file_may_list_its_tables(tmp_path: Path) -> None:
                             ([], "tables: no tables")):
         with pytest.raises(ConfigError, match=message.replace("[", r"\[")):
             load_config(None, {"engine": engines, "seats": 3, "tables": tables})
+
+
+def test_a_ladder_run_plays_on_a_cluster(tmp_path: Path) -> None:
+    write_config(tmp_path / "club.toml", ENGINES, game="imhotep", seats=4, movetime=50,
+                 seed=5, records="club.records")
+    done = ladder("run", "club.toml", "--rounds", "1", "--cluster", "local:2", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "round 1: 2 tables, 8 games\ndone: 1 round played" in done.stdout
+    assert pool_games(tmp_path)["games"] == 8
+    assert not wait_gone(tmp_path)

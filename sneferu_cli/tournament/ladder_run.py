@@ -20,6 +20,7 @@ import msgspec
 
 from ..record.jsonl import read_any
 from ..record.text import decode_records
+from ..words import plural
 from .config import TournamentConfig, check
 from .ladder import DEFAULT_ANCHOR, Ladder, Pool
 from .matchmaking import ANCHOR_SHARE, round_tables
@@ -90,7 +91,7 @@ class LadderRun:
             return f"every interval is ± {self.goal.width:g} or narrower"
         if self.goal.rounds is not None and self.rounds() >= self.goal.rounds \
                 and self._last_done():
-            return f"{self.goal.rounds} rounds played"
+            return f"{plural(self.goal.rounds, 'round')} played"
         return None
 
     def _last_done(self) -> bool:
