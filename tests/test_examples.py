@@ -145,3 +145,17 @@ def test_node_client_plays_a_whole_game_over_websocket() -> None:
     finally:
         server.terminate()
         server.wait(timeout=TIMEOUT)
+
+
+def test_the_ladder_reference_pool_is_a_valid_tournament_file() -> None:
+    """examples/ladder_reference.toml: random (held at 0 by a ladder) and the bundled
+    engines at fixed budgets, so that its ratings do not depend on the machine's load."""
+    from sneferu_cli.tournament.config import load_config
+
+    cfg = load_config(ROOT / "examples" / "ladder_reference.toml")
+    names = [e.name for e in cfg.engines]
+    assert "random" in names and "greedy" in names
+    for e in cfg.engines:
+        if e.command == ["mcts"]:
+            assert e.budget is not None and e.budget.startswith("iterations ")
+            assert e.name == f"mcts-{e.budget.split()[1]}"
