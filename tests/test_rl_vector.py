@@ -1,0 +1,174 @@
+"""The vectorized environment (SPEC 16.6, :mod:`sneferu_cli.rl.vector`), for every set-up
+of every game with an action encoding: its rows are the PettingZoo environment's (same
+draws, same actions) with masks equal to the legal moves' ids, it autoresets at the end
+of a game with every seat's return, it is the same for a seed whatever its workers, its
+workers leave no process on close, and a worker's death is a one-line error."""
+
+from __future__ import annotations
+
+import os
+import re
+import random
+import signal
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sneferu_cli.game import get_game
+from sneferu_cli.rl import encoded_games, returns
+from sneferu_cli.rl.pettingzoo import env
+from sneferu_cli.rl.vector import WorkerError, vector_env
+
+PACKAGE = [g.name for g in encoded_games()][:4]
+SET_UPS = [(name, n) for name in PACKAGE for n in get_game(name).players]
+
+
+def random_actions(mask: Any, rng: random.Random) -> Any:
+    """One legal action id per row of ``mask``, drawn uniformly."""
+    return np.array([rng.choice(np.flatnonzero(row).tolist()) for row in mask])
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize(("name", "players"), SET_UPS)
+def test_rows_are_the_pettingzoo_environment_and_reset_at_game_end(name: str,
+                                                                    players: int) -> None:
+    """Two environments in two workers played until each has ended a game and made some
+    steps of the next: at every step each row (seat, observation, mask) is that of a
+    PettingZoo environment drawing from the same generator (``(seed, i)``) and given the
+    same actions, each mask at the start of a move is the ids of the seat's legal moves,
+    and the step that ends a game has every seat's return and the next game's first
+    decision."""
+    game = get_game(name)
+    seed, n = 7, 2
+    rng = random.Random(seed)
+    shadows = []
+    for i in range(n):
+        shadow = env(game=name, players=players)
+        shadow._rng = random.Random(f"{seed}/{i}")  # the vector's generator of environment i
+        shadow.reset()
+        shadows.append(shadow)
+    ended = [0] * n
+    after = [0] * n
+    with vector_env(game=name, players=players, num_envs=n, workers=2) as v:
+        assert len(v.processes) == 2
+        obs, infos = v.reset(seed=seed)
+        rewards = terminations = None
+        while min(after) < 3:
+            for i, shadow in enumerate(shadows):
+                if terminations is not None and terminations[i]:
+                    seats = shadow.possible_agents
+                    assert all(shadow.terminations[a] for a in seats)
+                    assert rewards[i].tolist() == returns(shadow.encoding, shadow.state)
+                    assert rewards[i].tolist() == [shadow.rewards[a] for a in seats]
+                    ended[i] += 1
+                    shadow.reset()
+                else:
+                    assert rewards is None or not rewards[i].any()
+                agent = shadow.agent_selection
+                assert infos["seat"][i] == shadow.possible_agents.index(agent)
+                seen = shadow.observe(agent)
+                assert np.array_equal(obs["observation"][i], seen["observation"].ravel())
+                assert np.array_equal(obs["action_mask"][i], seen["action_mask"])
+                if not shadow.decision.chosen:
+                    legal = {shadow.encoding.action_ids(m)[0]
+                             for m in game.legal_moves(shadow.state, int(infos["seat"][i]))}
+                    assert set(np.flatnonzero(obs["action_mask"][i]).tolist()) == legal
+                after[i] += ended[i] > 0
+            actions = random_actions(obs["action_mask"], rng)
+            for shadow, action in zip(shadows, actions, strict=True):
+                shadow.step(int(action))
+            obs, rewards, terminations, truncations, infos = v.step(actions)
+            assert rewards.shape == (n, players) and rewards.dtype == np.float64
+            assert not truncations.any()
+    assert all(p.exitcode == 0 for p in v.processes)
+
+
+def play(name: str, players: int, seed: int, workers: int, steps: int) -> list[Any]:
+    """Everything a vector environment of 3 games returns over ``steps`` random steps."""
+    rng = random.Random(seed)
+    seen: list[Any] = []
+    with vector_env(game=name, players=players, num_envs=3, workers=workers) as v:
+        obs, infos = v.reset(seed=seed)
+        for _ in range(steps):
+            seen += [obs["observation"], obs["action_mask"], infos["seat"]]
+            obs, rewards, terminations, _, infos = v.step(random_actions(obs["action_mask"],
+                                                                         rng))
+            seen += [rewards, terminations]
+    return seen
+
+
+def same(a: list[Any], b: list[Any]) -> bool:
+    return len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+
+@pytest.mark.parametrize("name", PACKAGE)
+def test_deterministic_for_a_seed_whatever_the_workers(name: str) -> None:
+    players = get_game(name).players[-1]
+    first = play(name, players, 11, 2, 30)
+    assert same(first, play(name, players, 11, 2, 30))
+    assert same(first, play(name, players, 11, 0, 30))  # in this process
+    assert same(first, play(name, players, 11, 3, 30))  # one worker per environment
+    assert not same(first, play(name, players, 12, 2, 30))
+
+
+def test_workers_leave_no_process_on_close() -> None:
+    v = vector_env(game="imhotep", num_envs=4, workers=2)
+    v.reset(seed=1)
+    pids = [p.pid for p in v.processes]
+    assert all(pid is not None and not gone(pid) for pid in pids)
+    v.close()
+    assert all(gone(pid) for pid in pids if pid is not None)
+    v.close()  # twice: nothing more
+    with pytest.raises(ValueError, match="^the vector environment is closed$"):
+        v.reset(seed=1)
+
+
+def test_a_dead_worker_is_a_clear_error_and_closes_the_rest() -> None:
+    v = vector_env(game="imhotep", num_envs=4, workers=2)
+    obs, _ = v.reset(seed=1)
+    victim, other = v.processes
+    assert victim.pid is not None and other.pid is not None
+    os.kill(victim.pid, signal.SIGKILL)
+    with pytest.raises(WorkerError, match=r"^vector environment closed: worker 1 "
+                                          r"\(environments 0 to 1\) was killed by signal 9$"):
+        v.step(random_actions(obs["action_mask"], random.Random(1)))
+    assert v.closed and gone(victim.pid) and gone(other.pid)
+
+
+def test_bad_actions_and_set_ups_are_one_line_errors_and_change_nothing() -> None:
+    with vector_env(game="imhotep", num_envs=2, workers=0) as v:
+        obs, _ = v.reset(seed=3)
+        legal = random_actions(obs["action_mask"], random.Random(3))
+        illegal = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+        name = v.encoding.moves[illegal]
+        with pytest.raises(ValueError, match=rf"^environment 1: action {illegal} "
+                                             rf"\({re.escape(name)}\) is not legal now$"):
+            v.step([legal[0], illegal])
+        with pytest.raises(ValueError, match=r"^environment 0: action 1429, not an action "
+                                             r"id is not legal now$"):
+            v.step([1429, legal[1]])
+        with pytest.raises(ValueError, match=r"^actions: action ids are integers, "
+                                             r"not float64$"):
+            v.step(legal.astype(float))
+        with pytest.raises(ValueError, match=r"^actions: 2 action ids expected, one per "
+                                             r"environment, not an array of shape \(3,\)$"):
+            v.step([0, 0, 0])
+        again, *_ = v.step(legal)  # nothing moved before
+    with vector_env(game="imhotep", num_envs=2, workers=0) as w:
+        w.reset(seed=3)
+        assert np.array_equal(w.step(legal)[0]["observation"], again["observation"])
+    for kwargs, message in (({"players": 7}, "Imhotep is for 2 to 4 players, not 7"),
+                            ({"variant": "x"}, "Imhotep has no variant 'x'"),
+                            ({"num_envs": 0}, "num_envs must be at least 1, not 0"),
+                            ({"workers": 5, "num_envs": 4},
+                             r"workers must be 0 to num_envs \(4\), not 5")):
+        with pytest.raises(ValueError, match=f"^{message}$"):
+            vector_env(game="imhotep", **kwargs)
