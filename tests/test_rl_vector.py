@@ -7,8 +7,8 @@ workers leave no process on close, and a worker's death is a one-line error."""
 from __future__ import annotations
 
 import os
-import re
 import random
+import re
 import signal
 from typing import Any
 
@@ -127,7 +127,7 @@ def test_workers_leave_no_process_on_close() -> None:
     v.close()
     assert all(gone(pid) for pid in pids if pid is not None)
     v.close()  # twice: nothing more
-    with pytest.raises(ValueError, match="^the vector environment is closed$"):
+    with pytest.raises(ValueError, match=r"^the vector environment is closed$"):
         v.reset(seed=1)
 
 

@@ -12,7 +12,13 @@ encoding a move is several steps through the bindings (one per part), so the mov
 counted too. Chance is drawn by its probabilities on the way (inside the PettingZoo
 environment, as chance actions in OpenSpiel) and is in the time but not counted. The three
 are played in interleaved rounds, so a busy moment of the machine slows them alike; the
-overhead is a binding's time per move over the game interface's."""
+overhead is a binding's time per move over the game interface's.
+
+The vectorized environment (:mod:`.vector`) is measured with :data:`VECTOR_SIZES`
+environments, one worker process per core: each round it takes as many steps as the
+PettingZoo environment took in that round (rounded up to whole steps of all its
+environments), an action id drawn uniformly from each row's mask; its time is the
+wall-clock time, both cores working, so its overhead may be under 1x."""
 
 from __future__ import annotations
 
@@ -26,14 +32,21 @@ from ..bench import core_build_of, python_version
 from ..game import Game, get_game
 from ..words import plural
 
-__all__ = ["INTERFACE", "OPENSPIEL", "PETTINGZOO", "ROUNDS", "BindingFigure",
-           "bindings_bench", "bindings_table"]
+__all__ = ["INTERFACE", "OPENSPIEL", "PETTINGZOO", "ROUNDS", "VECTOR_SIZES", "BindingFigure",
+           "bindings_bench", "bindings_table", "random_actions", "vector_way"]
 
 INTERFACE = "game interface"
 PETTINGZOO = "PettingZoo"
 OPENSPIEL = "OpenSpiel"
 ROUNDS = 5
 """The games of each figure are played in this many interleaved rounds."""
+VECTOR_SIZES = (1, 16, 256)
+"""The numbers of environments of the vectorized environment's figures."""
+
+
+def vector_way(num_envs: int) -> str:
+    """The way through of the vectorized environment of ``num_envs`` environments."""
+    return f"vector {num_envs}"
 
 
 @dataclass
@@ -65,9 +78,11 @@ def bindings_bench(game: Game, players: int, games: int, seed: int = 1
                    ) -> list[BindingFigure]:
     """Random games of ``game`` (``players`` seats, its first variant) through the game
     interface, PettingZoo and OpenSpiel: ``games`` each, in :data:`ROUNDS` interleaved
-    rounds. ImportError (the one line of :func:`sneferu_cli.rl.need`) without the rl
-    extra."""
-    from . import openspiel, pettingzoo  # noqa: I001 (first: the rl extra's one line)
+    rounds; then the vectorized environment of each of :data:`VECTOR_SIZES` environments
+    for as many steps as PettingZoo's. ImportError (the one line of
+    :func:`sneferu_cli.rl.need`) without the rl extra."""
+    from . import openspiel, pettingzoo, vector  # noqa: I001 (first: the rl extra's one line)
+    import numpy as np
     import pyspiel
 
     variant = game.variants[0]
@@ -81,17 +96,48 @@ def bindings_bench(game: Game, players: int, games: int, seed: int = 1
         lambda: _interface_game(game, players, variant, rng),
         lambda: _pettingzoo_game(environment, rng),
         lambda: _openspiel_game(spiel, rng))
-    for r in range(ROUNDS):
-        count = games * (r + 1) // ROUNDS - games * r // ROUNDS
-        for figure, play in zip(figures, one_game, strict=True):
-            t0 = time.perf_counter()
-            for _ in range(count):
-                steps, moves = play()
-                figure.steps += steps
-                figure.moves += moves
-            figure.seconds += time.perf_counter() - t0
-            figure.games += count
+    vectors = [vector.vector_env(game.name, players, variant, n) for n in VECTOR_SIZES]
+    generator = np.random.default_rng(seed)
+    try:
+        batches = [v.reset(seed=seed + 1)[0]["action_mask"] for v in vectors]
+        figures += [BindingFigure(game.name, players, vector_way(n)) for n in VECTOR_SIZES]
+        for r in range(ROUNDS):
+            count = games * (r + 1) // ROUNDS - games * r // ROUNDS
+            for figure, play in zip(figures, one_game, strict=False):
+                t0 = time.perf_counter()
+                for _ in range(count):
+                    steps, moves = play()
+                    figure.steps += steps
+                    figure.moves += moves
+                figure.seconds += time.perf_counter() - t0
+                figure.games += count
+            target = figures[1].steps - figures[3].steps
+            for k, (figure, v) in enumerate(zip(figures[3:], vectors, strict=True)):
+                moves = v.moves()
+                t0 = time.perf_counter()
+                for _ in range(-(-target // v.num_envs)):
+                    observations, _, terminations, _, _ = v.step(
+                        random_actions(batches[k], generator))
+                    batches[k] = observations["action_mask"]
+                    figure.games += int(terminations.sum())
+                    figure.steps += v.num_envs
+                figure.seconds += time.perf_counter() - t0
+                figure.moves += v.moves() - moves
+    finally:
+        for v in vectors:
+            v.close()
     return figures
+
+
+def random_actions(masks: Any, generator: Any) -> Any:
+    """One action id per row of ``masks`` (each with a legal id), drawn uniformly from
+    its legal ids by the numpy ``generator``."""
+    import numpy as np
+
+    rows, ids = np.nonzero(masks)
+    counts = np.bincount(rows, minlength=len(masks))
+    starts = np.cumsum(counts) - counts
+    return ids[starts + (generator.random(len(masks)) * counts).astype(np.int64)]
 
 
 def _interface_game(game: Game, players: int, variant: str, rng: random.Random

@@ -31,6 +31,7 @@ seed alone, not on how many workers step them."""
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -101,14 +102,14 @@ class _Arrays:
         """Moves completed in each environment since it was made (a factored encoding's
         move is several steps)."""
 
-    @staticmethod
-    def buffers(make: Any, num_envs: int, size: int, actions: int, players: int
-                ) -> dict[str, Any]:
-        """Raw buffers of the arrays' sizes in bytes, from ``make(bytes)``."""
-        sizes = {"obs": num_envs * size * 4, "mask": num_envs * actions,
-                 "rewards": num_envs * players * 8, "terminations": num_envs,
-                 "seat": num_envs * 8, "actions": num_envs * 8, "moves": num_envs * 8}
-        return {name: make(sizes[name]) for name in _Arrays.NAMES}
+
+def _buffers(make: Any, num_envs: int, size: int, actions: int, players: int
+             ) -> dict[str, Any]:
+    """Raw buffers of :class:`_Arrays`' sizes in bytes, each from ``make(bytes)``."""
+    sizes = {"obs": num_envs * size * 4, "mask": num_envs * actions,
+             "rewards": num_envs * players * 8, "terminations": num_envs,
+             "seat": num_envs * 8, "actions": num_envs * 8, "moves": num_envs * 8}
+    return {name: make(sizes[name]) for name in _Arrays.NAMES}
 
 
 class _Games:
@@ -203,11 +204,11 @@ def _worker(connection: multiprocessing.connection.Connection, game: str, player
             connection.send(("ok", ""))
     except (EOFError, KeyboardInterrupt):
         return
-    except Exception as e:  # noqa: BLE001 (said to the parent, which raises it)
+    except Exception as e:  # said to the parent, which raises it
         connection.send(("error", f"{type(e).__name__}: {e}"))
 
 
-class SneferuVectorEnv(VectorEnv):  # type: ignore[misc]
+class SneferuVectorEnv(VectorEnv):
     """``num_envs`` games of one set-up as a Gymnasium vector environment (see the
     module); a context manager that closes it."""
 
@@ -240,12 +241,12 @@ class SneferuVectorEnv(VectorEnv):  # type: ignore[misc]
         self._slices: list[tuple[int, int]] = []
         shape = (num_envs, size, encoding.actions, encoding.players)
         if workers == 0:
-            self._arrays = _Arrays(_Arrays.buffers(bytearray, *shape), *shape)
+            self._arrays = _Arrays(_buffers(bytearray, *shape), *shape)
             self._games: _Games | None = _Games(encoding, self._arrays, 0, num_envs)
             return
         self._games = None
-        mp = multiprocessing.get_context(context)
-        buffers = _Arrays.buffers(lambda n: mp.RawArray("b", n), *shape)
+        mp: Any = multiprocessing.get_context(context)
+        buffers = _buffers(lambda n: mp.RawArray("b", n), *shape)
         self._arrays = _Arrays(buffers, *shape)
         for w in range(workers):
             first, last = num_envs * w // workers, num_envs * (w + 1) // workers
@@ -370,10 +371,8 @@ class SneferuVectorEnv(VectorEnv):  # type: ignore[misc]
             return
         self.closed = True
         for connection in self._connections:
-            try:
+            with contextlib.suppress(OSError):
                 connection.send(("close", None))
-            except OSError:
-                pass
         for process in self.processes:
             process.join(5)
             if process.is_alive():
