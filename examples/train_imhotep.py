@@ -26,12 +26,9 @@ from pathlib import Path
 
 import numpy as np
 
+from sneferu_cli.rl.vector import vector_env
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "examples"))
-
-from imhotep_policy import scores  # noqa: E402
-
-from sneferu_cli.rl.vector import vector_env  # noqa: E402
 
 
 class Adam:
