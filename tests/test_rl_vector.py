@@ -172,3 +172,18 @@ def test_bad_actions_and_set_ups_are_one_line_errors_and_change_nothing() -> Non
                              r"workers must be 0 to num_envs \(4\), not 5")):
         with pytest.raises(ValueError, match=f"^{message}$"):
             vector_env(game="imhotep", **kwargs)
+
+
+def test_a_worker_whose_game_raises_is_a_clear_error() -> None:
+    """A game registered in this process only is unknown to a worker started fresh
+    (``spawn``): its error comes back as the worker's, in one line, and closes the rest."""
+    import sealed_rl_game
+
+    sealed_rl_game.register()
+    v = vector_env(game="sealed-rl", num_envs=3, workers=2, context="spawn")
+    with pytest.raises(WorkerError) as caught:
+        v.reset(seed=1)
+    assert str(caught.value) == (
+        "vector environment closed: worker 1 (environments 0 to 0): UnknownGame: unknown "
+        "game 'sealed-rl' (known: sneferu, imhotep, silver-gold, akropolis)")
+    assert v.closed and all(not p.is_alive() for p in v.processes)
