@@ -1,8 +1,8 @@
 """Train a policy for Imhotep with the vectorized environment, then enter it in a
 tournament (SPEC 16.6; the ``rl`` extra; numpy only). From a checkout:
 
-    python examples/train_imhotep.py                       # about a minute, then 200 games
-    python examples/train_imhotep.py --steps 2000 --deals 1  # a smoke run
+    python examples/train_imhotep.py                    # 600,000 steps, then 200 games
+    python examples/train_imhotep.py --steps 6000 --deals 1  # a smoke run
 
 REINFORCE in self-play: a linear softmax policy over the legal action ids (scores
 ``observation @ W + b``, the illegal ids masked out) plays every seat of ``--envs``
@@ -125,7 +125,7 @@ def gradient(ready: list[tuple[np.ndarray, np.ndarray, int, float]], w: np.ndarr
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=400_000, help="decisions to train on")
+    parser.add_argument("--steps", type=int, default=600_000, help="decisions to train on")
     parser.add_argument("--envs", type=int, default=64, help="games stepped together")
     parser.add_argument("--batch", type=int, default=4096, help="decisions an update")
     parser.add_argument("--rate", type=float, default=0.003, help="Adam's step size")
