@@ -322,8 +322,24 @@ def test_play_bench_of_imhotep_replays_its_games():
 
 
 def binding_rows(stdout: str) -> list[list[str]]:
-    """The words of each line of the --bindings table after its three heading lines."""
-    return [line.split() for line in stdout.splitlines()[3:]]
+    """The words of each line of the --bindings table after its three heading lines, before
+    OpenSpiel's floor (its two lines of tic-tac-toe and the last line)."""
+    return [line.split() for line in stdout.splitlines()[3:-3]]
+
+
+def check_floor(stdout: str, games: list[str]) -> None:
+    """The --bindings table's last three lines: tic-tac-toe through its own Python methods
+    and through pyspiel (the same number of random games), then OpenSpiel's cost beyond
+    each game's own logic, the floor's last."""
+    own, spiel, beyond = stdout.splitlines()[-3:]
+    assert own.split()[:4] == ["tic-tac-toe", "2", "own", "Python"] and own.endswith(" 1.0x")
+    assert spiel.split()[:3] == ["tic-tac-toe", "2", "OpenSpiel"]
+    assert 5 <= int(own.split()[4].replace(",", "")) <= 9 * 30  # 5 to 9 moves a game
+    head, _, figures = beyond.partition(": ")
+    assert head == "OpenSpiel beyond the game's own logic, µs a move"
+    assert [f.rsplit(" ", 1)[0] for f in figures.split(", ")] == [*games, "tic-tac-toe"]
+    assert all(re.fullmatch(r"-?[\d,]+\.\d", f.rsplit(" ", 1)[1])
+               for f in figures.split(", "))
 
 
 def test_bench_bindings_prints_one_line_per_game_and_way_through_it():
@@ -363,12 +379,14 @@ def test_bench_bindings_prints_one_line_per_game_and_way_through_it():
         assert steps >= moves and steps > 0
     other = bindings_bench(get_game("imhotep"), 4, 2, seed=6)
     assert [f.steps for f in other[:3]] != [f.steps for f in imhotep[:3]]
+    check_floor(r.stdout, [g.name for g in shipped])
 
 
 def test_bench_bindings_of_one_game_and_its_errors():
     r = run_cli("bench", "--bindings", "--game", "imhotep", "--games", "1", "-p", "3")
     assert r.returncode == 0, r.stderr
     assert [row[:2] for row in binding_rows(r.stdout)] == [["imhotep", "3"]] * 6
+    check_floor(r.stdout, ["imhotep"])
     for args, error in ((["-p", "1"], "1 (the OpenSpiel binding offers two players or more)"),
                         (["--game", "imhotep", "-p", "1"], "1 (Imhotep is for 2 to 4 players)"),
                         (["--rules"], "--rules does not go with --bindings"),

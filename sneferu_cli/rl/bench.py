@@ -18,7 +18,12 @@ The vectorized environment (:mod:`.vector`) is measured with :data:`VECTOR_SIZES
 environments, one worker process per core: each round it takes as many steps as the
 PettingZoo environment took in that round (rounded up to whole steps of all its
 environments), an action id drawn uniformly from each row's mask; its time is the
-wall-clock time, both cores working, so its overhead may be under 1x."""
+wall-clock time, both cores working, so its overhead may be under 1x.
+
+OpenSpiel's own floor (:func:`openspiel_floor`) is its Python example game
+``python_tic_tac_toe`` played through its own Python methods and through pyspiel: what
+pyspiel's layer costs a Python game beyond the game's logic, to set beside what the
+OpenSpiel binding costs beyond the game interface (the table's last line)."""
 
 from __future__ import annotations
 
@@ -32,8 +37,9 @@ from ..bench import core_build_of, python_version
 from ..game import Game, get_game
 from ..words import plural
 
-__all__ = ["INTERFACE", "OPENSPIEL", "PETTINGZOO", "ROUNDS", "VECTOR_SIZES", "BindingFigure",
-           "bindings_bench", "bindings_table", "random_actions", "vector_way"]
+__all__ = ["FLOOR_GAME", "INTERFACE", "OPENSPIEL", "OWN_LOGIC", "PETTINGZOO", "ROUNDS",
+           "VECTOR_SIZES", "BindingFigure", "bindings_bench", "bindings_table",
+           "openspiel_floor", "random_actions", "vector_way"]
 
 INTERFACE = "game interface"
 PETTINGZOO = "PettingZoo"
@@ -191,8 +197,57 @@ def _openspiel_game(spiel: Any, rng: random.Random) -> tuple[int, int]:
             state.observation_tensor(state.current_player())
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
-            moves += _moved(state.decision)
+            moves += _moved(getattr(state, "decision", None))
     return steps, moves
+
+
+FLOOR_GAME = "tic-tac-toe"
+"""The game name of the floor's lines: OpenSpiel's Python example ``python_tic_tac_toe``."""
+OWN_LOGIC = "own Python"
+"""The way through of the floor's base: the Python game's own methods, called directly."""
+
+
+def openspiel_floor(games: int, seed: int = 1) -> list[BindingFigure]:
+    """OpenSpiel's own floor: ``games`` random games of its Python example game
+    ``python_tic_tac_toe`` through its own Python methods (``current_player``,
+    ``_legal_actions``, ``_apply_action`` and its observer's ``set_from``, no pyspiel
+    layer: :data:`OWN_LOGIC`) and through pyspiel as the bench drives our binding
+    (:data:`OPENSPIEL`: ``observation_tensor``, ``legal_actions``, ``apply_action``), in
+    :data:`ROUNDS` interleaved rounds."""
+    import pyspiel
+    from open_spiel.python.games import tic_tac_toe  # noqa: F401 (registers the game)
+
+    spiel = pyspiel.load_game("python_tic_tac_toe")
+    observer = spiel.make_py_observer()
+    rng = random.Random(seed)
+    figures = [BindingFigure(FLOOR_GAME, 2, through) for through in (OWN_LOGIC, OPENSPIEL)]
+    one_game: tuple[Callable[[], tuple[int, int]], ...] = (
+        lambda: _python_logic_game(spiel, observer, rng),
+        lambda: _openspiel_game(spiel, rng))
+    for r in range(ROUNDS):
+        count = games * (r + 1) // ROUNDS - games * r // ROUNDS
+        for figure, play in zip(figures, one_game, strict=True):
+            t0 = time.perf_counter()
+            for _ in range(count):
+                steps, moves = play()
+                figure.steps += steps
+                figure.moves += moves
+            figure.seconds += time.perf_counter() - t0
+            figure.games += count
+    return figures
+
+
+def _python_logic_game(spiel: Any, observer: Any, rng: random.Random) -> tuple[int, int]:
+    """One random game of an OpenSpiel Python game through its own methods (the ones
+    pyspiel calls back), the observation filled by its Python observer."""
+    state = spiel.new_initial_state()
+    steps = 0
+    while not state._is_terminal:
+        seat = state.current_player()
+        observer.set_from(state, seat)
+        state._apply_action(rng.choice(state._legal_actions(seat)))
+        steps += 1
+    return steps, steps
 
 
 def bindings_table(figures: list[BindingFigure], seed: int) -> str:
@@ -209,11 +264,14 @@ def bindings_table(figures: list[BindingFigure], seed: int) -> str:
              f"{'seconds':>9}{'steps/s':>10}{'overhead':>10}"]
     base: dict[str, float] = {}
     for f in figures:
-        if f.through == INTERFACE:
-            base[f.game] = f.per_move
+        base.setdefault(f.game, f.per_move)  # its first line: the interface, or own logic
         lines.append(f"{f.game:<12}{f.players:>8}  {f.through:<15}{f.steps:>9,}{f.moves:>9,}"
                      f"{f.seconds:>9.3f}{f.rate:>10,.0f}"
                      f"{f.per_move / base[f.game]:>9.1f}x")
+    beyond = [f"{f.game} {(f.per_move - base[f.game]) * 1e6:,.1f}" for f in figures
+              if f.through == OPENSPIEL]
+    if beyond:
+        lines.append(f"OpenSpiel beyond the game's own logic, µs a move: {', '.join(beyond)}")
     return "\n".join(lines)
 
 
