@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from support import children
 
 from sneferu_cli.game import get_game
 from sneferu_cli.rl import encoded_games, returns
@@ -27,14 +28,6 @@ SET_UPS = [(name, n) for name in PACKAGE for n in get_game(name).players]
 def random_actions(mask: Any, rng: random.Random) -> Any:
     """One legal action id per row of ``mask``, drawn uniformly."""
     return np.array([rng.choice(np.flatnonzero(row).tolist()) for row in mask])
-
-
-def gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 @pytest.mark.parametrize(("name", "players"), SET_UPS)
@@ -122,10 +115,10 @@ def test_deterministic_for_a_seed_whatever_the_workers(name: str) -> None:
 def test_workers_leave_no_process_on_close() -> None:
     v = vector_env(game="imhotep", num_envs=4, workers=2)
     v.reset(seed=1)
-    pids = [p.pid for p in v.processes]
-    assert all(pid is not None and not gone(pid) for pid in pids)
+    pids = {p.pid for p in v.processes}
+    assert len(pids) == 2 and pids <= set(children(os.getpid()))
     v.close()
-    assert all(gone(pid) for pid in pids if pid is not None)
+    assert not pids & set(children(os.getpid()))  # none left, not even a zombie
     v.close()  # twice: nothing more
     with pytest.raises(ValueError, match=r"^the vector environment is closed$"):
         v.reset(seed=1)
@@ -140,7 +133,7 @@ def test_a_dead_worker_is_a_clear_error_and_closes_the_rest() -> None:
     with pytest.raises(WorkerError, match=r"^vector environment closed: worker 1 "
                                           r"\(environments 0 to 1\) was killed by signal 9$"):
         v.step(random_actions(obs["action_mask"], random.Random(1)))
-    assert v.closed and gone(victim.pid) and gone(other.pid)
+    assert v.closed and not {victim.pid, other.pid} & set(children(os.getpid()))
 
 
 def test_bad_actions_and_set_ups_are_one_line_errors_and_change_nothing() -> None:

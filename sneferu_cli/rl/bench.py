@@ -108,15 +108,7 @@ def bindings_bench(game: Game, players: int, games: int, seed: int = 1
         batches = [v.reset(seed=seed + 1)[0]["action_mask"] for v in vectors]
         figures += [BindingFigure(game.name, players, vector_way(n)) for n in VECTOR_SIZES]
         for r in range(ROUNDS):
-            count = games * (r + 1) // ROUNDS - games * r // ROUNDS
-            for figure, play in zip(figures, one_game, strict=False):
-                t0 = time.perf_counter()
-                for _ in range(count):
-                    steps, moves = play()
-                    figure.steps += steps
-                    figure.moves += moves
-                figure.seconds += time.perf_counter() - t0
-                figure.games += count
+            _play_round(figures, one_game, games * (r + 1) // ROUNDS - games * r // ROUNDS)
             target = figures[1].steps - figures[3].steps
             for k, (figure, v) in enumerate(zip(figures[3:], vectors, strict=True)):
                 moves = v.moves()
@@ -225,16 +217,22 @@ def openspiel_floor(games: int, seed: int = 1) -> list[BindingFigure]:
         lambda: _python_logic_game(spiel, observer, rng),
         lambda: _openspiel_game(spiel, rng))
     for r in range(ROUNDS):
-        count = games * (r + 1) // ROUNDS - games * r // ROUNDS
-        for figure, play in zip(figures, one_game, strict=True):
-            t0 = time.perf_counter()
-            for _ in range(count):
-                steps, moves = play()
-                figure.steps += steps
-                figure.moves += moves
-            figure.seconds += time.perf_counter() - t0
-            figure.games += count
+        _play_round(figures, one_game, games * (r + 1) // ROUNDS - games * r // ROUNDS)
     return figures
+
+
+def _play_round(figures: list[BindingFigure],
+                one_game: tuple[Callable[[], tuple[int, int]], ...], count: int) -> None:
+    """``count`` games of each way of ``one_game`` in turn, added to its figure (the first
+    figures, one per way)."""
+    for figure, play in zip(figures, one_game, strict=False):
+        t0 = time.perf_counter()
+        for _ in range(count):
+            steps, moves = play()
+            figure.steps += steps
+            figure.moves += moves
+        figure.seconds += time.perf_counter() - t0
+        figure.games += count
 
 
 def _python_logic_game(spiel: Any, observer: Any, rng: random.Random) -> tuple[int, int]:

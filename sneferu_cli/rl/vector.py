@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
-from . import Decision, action_index, need, observation, observation_size, returns
+from . import Decision, action_index, need, observation, observation_size, returns, set_up
 
 need("gymnasium", "numpy")
 
@@ -48,7 +48,7 @@ import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 
-from ..game import Encoding, get_game  # noqa: E402
+from ..game import Encoding  # noqa: E402
 
 __all__ = ["SneferuVectorEnv", "WorkerError", "vector_env"]
 
@@ -66,21 +66,6 @@ def vector_env(game: str = "imhotep", players: int | None = None, variant: str |
 
 class WorkerError(RuntimeError):
     """A worker process died or its game raised: the vector environment is closed."""
-
-
-def _encoding(game: str, players: int | None, variant: str | None) -> Encoding:
-    """The set-up's encoding; ValueError naming what is wrong."""
-    rules = get_game(game)
-    players = rules.players[0] if players is None else players
-    if players not in rules.players:
-        raise ValueError(f"{rules.title} is for {rules.players[0]} to "
-                         f"{rules.players[-1]} players, not {players}")
-    if variant is not None and variant not in rules.variants:
-        raise ValueError(f"{rules.title} has no variant {variant!r}")
-    learning = rules.learning()
-    if learning is None:
-        raise ValueError(f"{rules.title} has no action encoding yet (Game.learning)")
-    return learning.encoding(players, variant)
 
 
 class _Arrays:
@@ -188,7 +173,7 @@ def _worker(connection: multiprocessing.connection.Connection, game: str, player
     ``connection`` (``("reset", seed)``, ``("step", None)``, ``("close", None)``) and
     answers ``("ok", "")``, or ``("error", message)`` and exits when its game raises."""
     try:
-        encoding = _encoding(game, players, variant)
+        encoding = set_up(game, players, variant)
         arrays = _Arrays(buffers, num_envs, observation_size(encoding), encoding.actions,
                          players)
         games = _Games(encoding, arrays, first, last)
@@ -214,7 +199,7 @@ class SneferuVectorEnv(VectorEnv):
 
     def __init__(self, game: str, players: int | None, variant: str | None, num_envs: int,
                  workers: int | None, context: str | None) -> None:
-        encoding = _encoding(game, players, variant)
+        encoding = set_up(game, players, variant)
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         workers = min(os.cpu_count() or 1, num_envs) if workers is None else workers
