@@ -84,17 +84,22 @@ def test_rows_are_the_pettingzoo_environment_and_reset_at_game_end(name: str,
     assert all(p.exitcode == 0 for p in v.processes)
 
 
-def play(name: str, players: int, seed: int, workers: int, steps: int) -> list[Any]:
-    """Everything a vector environment of 3 games returns over ``steps`` random steps."""
+def play(name: str, players: int, seed: int, workers: int, steps: int,
+         copy: bool = True) -> list[Any]:
+    """Everything a vector environment of 3 games returns over ``steps`` random steps
+    (copied here when the environment returns views)."""
     rng = random.Random(seed)
     seen: list[Any] = []
-    with vector_env(game=name, players=players, num_envs=3, workers=workers) as v:
+    with vector_env(game=name, players=players, num_envs=3, workers=workers,
+                    copy=copy) as v:
         obs, infos = v.reset(seed=seed)
         for _ in range(steps):
-            seen += [obs["observation"], obs["action_mask"], infos["seat"]]
+            seen += [np.array(obs["observation"]), np.array(obs["action_mask"]),
+                     np.array(infos["seat"])]
             obs, rewards, terminations, _, infos = v.step(random_actions(obs["action_mask"],
                                                                          rng))
-            seen += [rewards, terminations]
+            seen += [np.array(rewards), np.array(terminations)]
+            assert obs["observation"].flags.writeable == copy
     return seen
 
 
@@ -109,6 +114,7 @@ def test_deterministic_for_a_seed_whatever_the_workers(name: str) -> None:
     assert same(first, play(name, players, 11, 2, 30))
     assert same(first, play(name, players, 11, 0, 30))  # in this process
     assert same(first, play(name, players, 11, 3, 30))  # one worker per environment
+    assert same(first, play(name, players, 11, 2, 30, copy=False))  # views, read-only
     assert not same(first, play(name, players, 12, 2, 30))
 
 

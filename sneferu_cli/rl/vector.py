@@ -55,13 +55,15 @@ __all__ = ["SneferuVectorEnv", "WorkerError", "vector_env"]
 
 def vector_env(game: str = "imhotep", players: int | None = None, variant: str | None = None,
                num_envs: int = 16, workers: int | None = None,
-               context: str | None = None) -> SneferuVectorEnv:
+               context: str | None = None, copy: bool = True) -> SneferuVectorEnv:
     """``num_envs`` games of ``game`` for ``players`` seats (the game's smallest count by
     default) in ``variant`` (its first by default), stepped by ``workers`` processes (by
     default one per core, at most one per environment; 0 steps them in this process),
     started with the multiprocessing start method ``context`` (the platform's default).
-    ValueError naming what is wrong."""
-    return SneferuVectorEnv(game, players, variant, num_envs, workers, context)
+    With ``copy`` false the arrays returned are read-only views of the shared ones,
+    overwritten by the next step (Gymnasium's ``copy``). ValueError naming what is
+    wrong."""
+    return SneferuVectorEnv(game, players, variant, num_envs, workers, context, copy)
 
 
 class WorkerError(RuntimeError):
@@ -198,7 +200,7 @@ class SneferuVectorEnv(VectorEnv):
     module); a context manager that closes it."""
 
     def __init__(self, game: str, players: int | None, variant: str | None, num_envs: int,
-                 workers: int | None, context: str | None) -> None:
+                 workers: int | None, context: str | None, copy: bool = True) -> None:
         encoding = set_up(game, players, variant)
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
@@ -220,6 +222,7 @@ class SneferuVectorEnv(VectorEnv):
             "action_mask": spaces.Box(0, 1, (num_envs, encoding.actions), np.int8)})
         self.action_space = spaces.MultiDiscrete(np.full(num_envs, encoding.actions))
         self.closed = False
+        self.copy = copy
         self.processes: list[multiprocessing.process.BaseProcess] = []
         """The worker processes (none with ``workers=0``)."""
         self._connections: list[multiprocessing.connection.Connection] = []
@@ -301,11 +304,18 @@ class SneferuVectorEnv(VectorEnv):
                else f"exited with code {code}" if code is not None else "stopped answering")
         return f"{where} {how}"
 
+    def _out(self, array: Any) -> Any:
+        """``array`` as returned: a copy, or with ``copy`` false a read-only view."""
+        if self.copy:
+            return array.copy()
+        view = array.view()
+        view.flags.writeable = False
+        return view
+
     def _results(self) -> tuple[dict[str, Any], dict[str, Any]]:
         arrays = self._arrays
-        seat = arrays.seat.copy()
-        return ({"observation": arrays.obs.copy(), "action_mask": arrays.mask.copy()},
-                {"seat": seat, "_seat": np.ones(self.num_envs, np.bool_)})
+        return ({"observation": self._out(arrays.obs), "action_mask": self._out(arrays.mask)},
+                {"seat": self._out(arrays.seat), "_seat": np.ones(self.num_envs, np.bool_)})
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -342,7 +352,7 @@ class SneferuVectorEnv(VectorEnv):
         self._command("step")
         observations, infos = self._results()
         arrays = self._arrays
-        return (observations, arrays.rewards.copy(), arrays.terminations.copy(),
+        return (observations, self._out(arrays.rewards), self._out(arrays.terminations),
                 np.zeros(self.num_envs, np.bool_), infos)
 
     def moves(self) -> int:
