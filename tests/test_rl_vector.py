@@ -10,11 +10,13 @@ import os
 import random
 import re
 import signal
+import subprocess
+import sys
 from typing import Any
 
 import numpy as np
 import pytest
-from support import children
+from support import ROOT, children
 
 from sneferu_cli.game import get_game
 from sneferu_cli.rl import encoded_games, returns
@@ -186,3 +188,13 @@ def test_a_worker_whose_game_raises_is_a_clear_error() -> None:
         "vector environment closed: worker 1 (environments 0 to 0): UnknownGame: unknown "
         "game 'sealed-rl' (known: sneferu, imhotep, silver-gold, akropolis)")
     assert v.closed and all(not p.is_alive() for p in v.processes)
+
+
+def test_learning_page_example() -> None:
+    """docs/learning.md's example of the vectorized environment runs as written (a real
+    subprocess, its workers included)."""
+    page = (ROOT / "docs" / "learning.md").read_text()
+    (code,) = [c for c in re.findall(r"```python\n(.*?)```", page, re.S) if "vector_env" in c]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120).stdout
+    assert re.fullmatch(r"\(64, 216\) \(64, 2\) \[[01] [01] [01] [01]\]\n", out), out
