@@ -322,17 +322,35 @@ def test_play_bench_of_imhotep_replays_its_games():
 
 
 def binding_rows(stdout: str) -> list[list[str]]:
-    """The words of each line of the --bindings table after its three heading lines."""
-    return [line.split() for line in stdout.splitlines()[3:]]
+    """The words of each line of the --bindings table after its three heading lines, before
+    OpenSpiel's floor (its two lines of tic-tac-toe and the last line)."""
+    return [line.split() for line in stdout.splitlines()[3:-3]]
+
+
+def check_floor(stdout: str, games: list[str]) -> None:
+    """The --bindings table's last three lines: tic-tac-toe through its own Python methods
+    and through pyspiel (the same number of random games), then OpenSpiel's cost beyond
+    each game's own logic, the floor's last."""
+    own, spiel, beyond = stdout.splitlines()[-3:]
+    assert own.split()[:4] == ["tic-tac-toe", "2", "own", "Python"] and own.endswith(" 1.0x")
+    assert spiel.split()[:3] == ["tic-tac-toe", "2", "OpenSpiel"]
+    assert 5 <= int(own.split()[4].replace(",", "")) <= 9 * 30  # 5 to 9 moves a game
+    head, _, figures = beyond.partition(": ")
+    assert head == "OpenSpiel beyond the game's own logic, µs a move"
+    assert [f.rsplit(" ", 1)[0] for f in figures.split(", ")] == [*games, "tic-tac-toe"]
+    assert all(re.fullmatch(r"-?[\d,]+\.\d", f.rsplit(" ", 1)[1])
+               for f in figures.split(", "))
 
 
 def test_bench_bindings_prints_one_line_per_game_and_way_through_it():
-    """SPEC 16.5: every encoded game of the package through the game interface, PettingZoo
-    and OpenSpiel, at 4 players or its largest table; the steps follow from the seed (the
-    table is bindings_bench's)."""
+    """SPEC 16.5: every encoded game of the package through the game interface, PettingZoo,
+    OpenSpiel and the vectorized environment of 1, 16 and 256 environments, at 4 players or
+    its largest table; the steps follow from the seed (the table is bindings_bench's)."""
     from sneferu_cli.rl import encoded_games
-    from sneferu_cli.rl.bench import bindings_bench
+    from sneferu_cli.rl.bench import VECTOR_SIZES, bindings_bench, vector_way
 
+    ways = ("game interface", "PettingZoo", "OpenSpiel", *map(vector_way, VECTOR_SIZES))
+    assert ways[3:] == ("vector 1", "vector 16", "vector 256")
     r = run_cli("bench", "--bindings", "--games", "2", "--seed", "5", timeout=300)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
@@ -344,26 +362,31 @@ def test_bench_bindings_prints_one_line_per_game_and_way_through_it():
     assert "imhotep" in [g.name for g in shipped]
     rows = binding_rows(r.stdout)
     assert [row[:-5] for row in rows] == [
-        [g.name, str(min(4, max(g.players))), *way.split()] for g in shipped
-        for way in ("game interface", "PettingZoo", "OpenSpiel")]
-    assert all(re.fullmatch(r"\d+\.\dx", row[-1]) for row in rows)
-    assert [row[-1] for row in rows[::3]] == ["1.0x"] * len(shipped)
+        [g.name, str(min(4, max(g.players))), *way.split()] for g in shipped for way in ways]
+    assert all(re.fullmatch(r"(\d+\.\d|inf)x", row[-1]) for row in rows)
+    assert [row[-1] for row in rows[::len(ways)]] == ["1.0x"] * len(shipped)
     imhotep = bindings_bench(get_game("imhotep"), 4, 2, seed=5)
-    at = [g.name for g in shipped].index("imhotep") * 3
-    assert [row[-5:-3] for row in rows[at:at + 3]] == [[f"{f.steps:,}", f"{f.moves:,}"]
-                                                        for f in imhotep]
-    assert all(f.games == 2 and f.steps == f.moves > 40 for f in imhotep)  # one id a move
+    at = [g.name for g in shipped].index("imhotep") * len(ways)
+    assert [row[-5:-3] for row in rows[at:at + len(ways)]] == [
+        [f"{f.steps:,}", f"{f.moves:,}"] for f in imhotep]
+    assert all(f.games == 2 and f.steps == f.moves > 40 for f in imhotep[:3])  # one id a move
+    pettingzoo = imhotep[1].steps
+    for f, n in zip(imhotep[3:], VECTOR_SIZES, strict=True):
+        # as many steps as PettingZoo's, in whole steps of all n environments
+        assert f.steps == f.moves and f.steps % n == 0 and pettingzoo <= f.steps
     for row in rows:  # a move is one step or more (a factored encoding's parts)
         steps, moves = (int(n.replace(",", "")) for n in row[-5:-3])
-        assert steps >= moves > 0
+        assert steps >= moves and steps > 0
     other = bindings_bench(get_game("imhotep"), 4, 2, seed=6)
-    assert [f.steps for f in other] != [f.steps for f in imhotep]
+    assert [f.steps for f in other[:3]] != [f.steps for f in imhotep[:3]]
+    check_floor(r.stdout, [g.name for g in shipped])
 
 
 def test_bench_bindings_of_one_game_and_its_errors():
     r = run_cli("bench", "--bindings", "--game", "imhotep", "--games", "1", "-p", "3")
     assert r.returncode == 0, r.stderr
-    assert [row[:2] for row in binding_rows(r.stdout)] == [["imhotep", "3"]] * 3
+    assert [row[:2] for row in binding_rows(r.stdout)] == [["imhotep", "3"]] * 6
+    check_floor(r.stdout, ["imhotep"])
     for args, error in ((["-p", "1"], "1 (the OpenSpiel binding offers two players or more)"),
                         (["--game", "imhotep", "-p", "1"], "1 (Imhotep is for 2 to 4 players)"),
                         (["--rules"], "--rules does not go with --bindings"),
@@ -401,5 +424,9 @@ def test_bench_bindings_counts_a_move_in_parts_once():
     sealed_rl_game.register()
     register()
     figures = bindings_bench(get_game("sealed-parts"), 2, 3, seed=1)
-    assert [(f.through, f.games, f.steps, f.moves) for f in figures] == [
-        ("game interface", 3, 18, 18), ("PettingZoo", 3, 36, 18), ("OpenSpiel", 3, 36, 18)]
+    assert [(f.through, f.games, f.steps, f.moves) for f in figures[:4]] == [
+        ("game interface", 3, 18, 18), ("PettingZoo", 3, 36, 18), ("OpenSpiel", 3, 36, 18),
+        ("vector 1", 3, 36, 18)]  # the same 36 steps, a game ending every 12
+    for f, n in zip(figures[4:], (16, 256), strict=True):
+        # whole steps of all n environments, two steps a move (from the same start)
+        assert f.steps % n == 0 and f.steps >= 36 and f.moves == f.steps // n // 2 * n

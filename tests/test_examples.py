@@ -159,3 +159,31 @@ def test_the_ladder_reference_pool_is_a_valid_tournament_file() -> None:
         if e.command == ["mcts"]:
             assert e.budget is not None and e.budget.startswith("iterations ")
             assert e.name == f"mcts-{e.budget.split()[1]}"
+
+
+def test_train_imhotep_example_trains_saves_and_enters_a_tournament(tmp_path) -> None:
+    """examples/train_imhotep.py with a tiny budget: it trains on the vectorized
+    environment (a few games end, so the policy is updated), saves weights that
+    examples/imhotep_policy.py plays, and its tournament against random and greedy (one
+    deal: 4 games) has no fault and replays."""
+    import numpy as np
+
+    weights, records = tmp_path / "w.npz", tmp_path / "t.records"
+    r = run(sys.executable, str(ROOT / "examples" / "train_imhotep.py"), "--steps", "6000",
+            "--envs", "16", "--batch", "512", "--deals", "1", "--out", str(weights),
+            "--records", str(records))
+    assert r.returncode == 0, r.stderr
+    trained = re.search(r"^trained: 6,000 steps in .* steps/s\), (\d+) games, 16 "
+                        r"environments$", r.stdout, re.MULTILINE)
+    assert trained is not None and int(trained[1]) > 0, r.stdout
+    with np.load(weights) as saved:
+        assert saved["W"].shape == (216, 1429) and np.abs(saved["W"]).sum() > 0
+    head = r.stdout[r.stdout.index("head to head"):].splitlines()
+    assert head[2].split()[0] == "greedy" and head[3].split()[0] == "trained"
+    table = r.stdout[r.stdout.index("#  engine"):].splitlines()
+    assert sorted(line.split()[1] for line in table[1:4]) == ["greedy", "random", "trained"]
+    assert all(line.split()[-1] == "-" for line in table[1:4])  # no faults
+    text = records.read_text()
+    assert text.count("[Game imhotep]") == 4 and text.count("trained") >= 4
+    replay = run(sys.executable, "-m", "sneferu_cli", "replay", str(records))
+    assert replay.returncode == 0 and replay.stdout.count(": verified") == 4, replay.stdout

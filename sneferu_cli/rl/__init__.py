@@ -15,7 +15,7 @@ from typing import Any
 from ..game import Encoding, Game, game_names, get_game
 
 __all__ = ["EXTRA_MESSAGE", "Decision", "action_index", "encoded_games", "need", "observation",
-           "observation_size", "returns", "unencoded_games"]
+           "observation_size", "returns", "set_up", "unencoded_games"]
 
 EXTRA_MESSAGE = "the learning-library bindings need the rl extra: pip install 'sneferu[rl]'"
 
@@ -28,6 +28,23 @@ def need(*modules: str) -> None:
             importlib.import_module(module)
         except ImportError as e:
             raise ImportError(f"{EXTRA_MESSAGE} (no module {module!r})") from e
+
+
+def set_up(game: str, players: int | None, variant: str | None) -> Encoding:
+    """The action encoding of ``game`` for ``players`` seats (its smallest count by
+    default) in ``variant`` (its first by default); ValueError naming what is wrong, also
+    when the game has no action encoding."""
+    rules = get_game(game)
+    players = rules.players[0] if players is None else players
+    if players not in rules.players:
+        raise ValueError(f"{rules.title} is for {rules.players[0]} to "
+                         f"{rules.players[-1]} players, not {players}")
+    if variant is not None and variant not in rules.variants:
+        raise ValueError(f"{rules.title} has no variant {variant!r}")
+    learning = rules.learning()
+    if learning is None:
+        raise ValueError(f"{rules.title} has no action encoding yet (Game.learning)")
+    return learning.encoding(players, variant)
 
 
 def encoded_games() -> list[Game]:

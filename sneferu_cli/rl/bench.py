@@ -12,7 +12,18 @@ encoding a move is several steps through the bindings (one per part), so the mov
 counted too. Chance is drawn by its probabilities on the way (inside the PettingZoo
 environment, as chance actions in OpenSpiel) and is in the time but not counted. The three
 are played in interleaved rounds, so a busy moment of the machine slows them alike; the
-overhead is a binding's time per move over the game interface's."""
+overhead is a binding's time per move over the game interface's.
+
+The vectorized environment (:mod:`.vector`) is measured with :data:`VECTOR_SIZES`
+environments, one worker process per core: each round it takes as many steps as the
+PettingZoo environment took in that round (rounded up to whole steps of all its
+environments), an action id drawn uniformly from each row's mask; its time is the
+wall-clock time, both cores working, so its overhead may be under 1x.
+
+OpenSpiel's own floor (:func:`openspiel_floor`) is its Python example game
+``python_tic_tac_toe`` played through its own Python methods and through pyspiel: what
+pyspiel's layer costs a Python game beyond the game's logic, to set beside what the
+OpenSpiel binding costs beyond the game interface (the table's last line)."""
 
 from __future__ import annotations
 
@@ -26,14 +37,22 @@ from ..bench import core_build_of, python_version
 from ..game import Game, get_game
 from ..words import plural
 
-__all__ = ["INTERFACE", "OPENSPIEL", "PETTINGZOO", "ROUNDS", "BindingFigure",
-           "bindings_bench", "bindings_table"]
+__all__ = ["FLOOR_GAME", "INTERFACE", "OPENSPIEL", "OWN_LOGIC", "PETTINGZOO", "ROUNDS",
+           "VECTOR_SIZES", "BindingFigure", "bindings_bench", "bindings_table",
+           "openspiel_floor", "random_actions", "vector_way"]
 
 INTERFACE = "game interface"
 PETTINGZOO = "PettingZoo"
 OPENSPIEL = "OpenSpiel"
 ROUNDS = 5
 """The games of each figure are played in this many interleaved rounds."""
+VECTOR_SIZES = (1, 16, 256)
+"""The numbers of environments of the vectorized environment's figures."""
+
+
+def vector_way(num_envs: int) -> str:
+    """The way through of the vectorized environment of ``num_envs`` environments."""
+    return f"vector {num_envs}"
 
 
 @dataclass
@@ -65,9 +84,11 @@ def bindings_bench(game: Game, players: int, games: int, seed: int = 1
                    ) -> list[BindingFigure]:
     """Random games of ``game`` (``players`` seats, its first variant) through the game
     interface, PettingZoo and OpenSpiel: ``games`` each, in :data:`ROUNDS` interleaved
-    rounds. ImportError (the one line of :func:`sneferu_cli.rl.need`) without the rl
-    extra."""
-    from . import openspiel, pettingzoo  # noqa: I001 (first: the rl extra's one line)
+    rounds; then the vectorized environment of each of :data:`VECTOR_SIZES` environments
+    for as many steps as PettingZoo's. ImportError (the one line of
+    :func:`sneferu_cli.rl.need`) without the rl extra."""
+    from . import openspiel, pettingzoo, vector  # noqa: I001 (first: the rl extra's one line)
+    import numpy as np
     import pyspiel
 
     variant = game.variants[0]
@@ -81,17 +102,40 @@ def bindings_bench(game: Game, players: int, games: int, seed: int = 1
         lambda: _interface_game(game, players, variant, rng),
         lambda: _pettingzoo_game(environment, rng),
         lambda: _openspiel_game(spiel, rng))
-    for r in range(ROUNDS):
-        count = games * (r + 1) // ROUNDS - games * r // ROUNDS
-        for figure, play in zip(figures, one_game, strict=True):
-            t0 = time.perf_counter()
-            for _ in range(count):
-                steps, moves = play()
-                figure.steps += steps
-                figure.moves += moves
-            figure.seconds += time.perf_counter() - t0
-            figure.games += count
+    vectors = [vector.vector_env(game.name, players, variant, n) for n in VECTOR_SIZES]
+    generator = np.random.default_rng(seed)
+    try:
+        batches = [v.reset(seed=seed + 1)[0]["action_mask"] for v in vectors]
+        figures += [BindingFigure(game.name, players, vector_way(n)) for n in VECTOR_SIZES]
+        for r in range(ROUNDS):
+            _play_round(figures, one_game, games * (r + 1) // ROUNDS - games * r // ROUNDS)
+            target = figures[1].steps - figures[3].steps
+            for k, (figure, v) in enumerate(zip(figures[3:], vectors, strict=True)):
+                moves = v.moves()
+                t0 = time.perf_counter()
+                for _ in range(-(-target // v.num_envs)):
+                    observations, _, terminations, _, _ = v.step(
+                        random_actions(batches[k], generator))
+                    batches[k] = observations["action_mask"]
+                    figure.games += int(terminations.sum())
+                    figure.steps += v.num_envs
+                figure.seconds += time.perf_counter() - t0
+                figure.moves += v.moves() - moves
+    finally:
+        for v in vectors:
+            v.close()
     return figures
+
+
+def random_actions(masks: Any, generator: Any) -> Any:
+    """One action id per row of ``masks`` (each with a legal id), drawn uniformly from
+    its legal ids by the numpy ``generator``."""
+    import numpy as np
+
+    rows, ids = np.nonzero(masks)
+    counts = np.bincount(rows, minlength=len(masks))
+    starts = np.cumsum(counts) - counts
+    return ids[starts + (generator.random(len(masks)) * counts).astype(np.int64)]
 
 
 def _interface_game(game: Game, players: int, variant: str, rng: random.Random
@@ -145,8 +189,63 @@ def _openspiel_game(spiel: Any, rng: random.Random) -> tuple[int, int]:
             state.observation_tensor(state.current_player())
             state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
-            moves += _moved(state.decision)
+            moves += _moved(getattr(state, "decision", None))
     return steps, moves
+
+
+FLOOR_GAME = "tic-tac-toe"
+"""The game name of the floor's lines: OpenSpiel's Python example ``python_tic_tac_toe``."""
+OWN_LOGIC = "own Python"
+"""The way through of the floor's base: the Python game's own methods, called directly."""
+
+
+def openspiel_floor(games: int, seed: int = 1) -> list[BindingFigure]:
+    """OpenSpiel's own floor: ``games`` random games of its Python example game
+    ``python_tic_tac_toe`` through its own Python methods (``current_player``,
+    ``_legal_actions``, ``_apply_action`` and its observer's ``set_from``, no pyspiel
+    layer: :data:`OWN_LOGIC`) and through pyspiel as the bench drives our binding
+    (:data:`OPENSPIEL`: ``observation_tensor``, ``legal_actions``, ``apply_action``), in
+    :data:`ROUNDS` interleaved rounds."""
+    import pyspiel
+    from open_spiel.python.games import tic_tac_toe  # noqa: F401 (registers the game)
+
+    spiel = pyspiel.load_game("python_tic_tac_toe")
+    observer = spiel.make_py_observer()
+    rng = random.Random(seed)
+    figures = [BindingFigure(FLOOR_GAME, 2, through) for through in (OWN_LOGIC, OPENSPIEL)]
+    one_game: tuple[Callable[[], tuple[int, int]], ...] = (
+        lambda: _python_logic_game(spiel, observer, rng),
+        lambda: _openspiel_game(spiel, rng))
+    for r in range(ROUNDS):
+        _play_round(figures, one_game, games * (r + 1) // ROUNDS - games * r // ROUNDS)
+    return figures
+
+
+def _play_round(figures: list[BindingFigure],
+                one_game: tuple[Callable[[], tuple[int, int]], ...], count: int) -> None:
+    """``count`` games of each way of ``one_game`` in turn, added to its figure (the first
+    figures, one per way)."""
+    for figure, play in zip(figures, one_game, strict=False):
+        t0 = time.perf_counter()
+        for _ in range(count):
+            steps, moves = play()
+            figure.steps += steps
+            figure.moves += moves
+        figure.seconds += time.perf_counter() - t0
+        figure.games += count
+
+
+def _python_logic_game(spiel: Any, observer: Any, rng: random.Random) -> tuple[int, int]:
+    """One random game of an OpenSpiel Python game through its own methods (the ones
+    pyspiel calls back), the observation filled by its Python observer."""
+    state = spiel.new_initial_state()
+    steps = 0
+    while not state._is_terminal:
+        seat = state.current_player()
+        observer.set_from(state, seat)
+        state._apply_action(rng.choice(state._legal_actions(seat)))
+        steps += 1
+    return steps, steps
 
 
 def bindings_table(figures: list[BindingFigure], seed: int) -> str:
@@ -163,11 +262,14 @@ def bindings_table(figures: list[BindingFigure], seed: int) -> str:
              f"{'seconds':>9}{'steps/s':>10}{'overhead':>10}"]
     base: dict[str, float] = {}
     for f in figures:
-        if f.through == INTERFACE:
-            base[f.game] = f.per_move
+        base.setdefault(f.game, f.per_move)  # its first line: the interface, or own logic
         lines.append(f"{f.game:<12}{f.players:>8}  {f.through:<15}{f.steps:>9,}{f.moves:>9,}"
                      f"{f.seconds:>9.3f}{f.rate:>10,.0f}"
                      f"{f.per_move / base[f.game]:>9.1f}x")
+    beyond = [f"{f.game} {(f.per_move - base[f.game]) * 1e6:,.1f}" for f in figures
+              if f.through == OPENSPIEL]
+    if beyond:
+        lines.append(f"OpenSpiel beyond the game's own logic, µs a move: {', '.join(beyond)}")
     return "\n".join(lines)
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import Decision, action_index, need, observation, observation_size, returns
+from . import Decision, action_index, need, observation, observation_size, returns, set_up
 
 need("pettingzoo", "gymnasium", "numpy")
 
@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 from pettingzoo import AECEnv  # noqa: E402
 
-from ..game import Encoding, get_game  # noqa: E402
+from ..game import Encoding  # noqa: E402
 
 __all__ = ["SneferuEnv", "env"]
 
@@ -53,20 +53,11 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
     def __init__(self, game: str, players: int | None, variant: str | None,
                  render_mode: str | None = None) -> None:
         super().__init__()
-        rules = get_game(game)
-        players = rules.players[0] if players is None else players
-        if players not in rules.players:
-            raise ValueError(f"{rules.title} is for {rules.players[0]} to "
-                             f"{rules.players[-1]} players, not {players}")
-        if variant is not None and variant not in rules.variants:
-            raise ValueError(f"{rules.title} has no variant {variant!r}")
+        encoding = set_up(game, players, variant)
         if render_mode not in (None, *RENDER_MODES):
             raise ValueError(f"render_mode {render_mode!r}: only "
                              f"{' and '.join(map(repr, RENDER_MODES))} are offered")
-        learning = rules.learning()
-        if learning is None:
-            raise ValueError(f"{rules.title} has no action encoding yet (Game.learning)")
-        encoding = learning.encoding(players, variant)
+        rules, learning, players = encoding.game, encoding.learning, encoding.players
         self.encoding: Encoding = encoding
         self.render_mode = render_mode
         self.metadata = {"render_modes": list(RENDER_MODES), "name": f"sneferu_{rules.name}",
