@@ -1,4 +1,4 @@
-"""``sneferu tournament --live``: the live page of a running tournament (SPEC.md 9.11).
+"""``sneferu tournament --live``: the live page of a running tournament (SPEC.md 9.13).
 
 A real tournament of bundled and slow engines serves its page and stream on 127.0.0.1; the
 stream of a Silver & Gold tournament is read whole and holds no private card and no sealed

@@ -305,7 +305,7 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
 
 def _live(cfg: TournamentConfig, cluster: Cluster | None, stack: contextlib.ExitStack
           ) -> LiveBoard | None:
-    """The live page (SPEC.md 9.11), served for as long as ``stack``; None without
+    """The live page (SPEC.md 9.13), served for as long as ``stack``; None without
     ``live``."""
     if cfg.live is None:
         return None

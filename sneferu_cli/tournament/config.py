@@ -400,7 +400,7 @@ MAX_LIVE_DELAY = 10_000
 
 
 def _check_live(cfg: TournamentConfig) -> None:
-    """The keys of the live page (SPEC.md 9.11)."""
+    """The keys of the live page (SPEC.md 9.13)."""
     if cfg.live is not None:
         try:
             parse_listen(cfg.live)

@@ -1,4 +1,4 @@
-// The live part of a game's page (sneferu tournament --live, SPEC.md 9.11), put after the
+// The live part of a game's page (sneferu tournament --live, SPEC.md 9.13), put after the
 // replay viewer's script: game GAME.live's moves and steps as the stream shows them. The
 // page follows the game while it shows the last step; stepping back stays put.
 (function () {

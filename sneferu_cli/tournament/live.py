@@ -36,7 +36,7 @@ from .standings import Standings, to_json
 __all__ = ["MAX_WATCHERS", "LiveBoard", "Reporter"]
 
 Message = dict[str, Any]
-"""One message of the stream (SPEC.md 9.11), JSON-ready."""
+"""One message of the stream (SPEC.md 9.13), JSON-ready."""
 
 MAX_WATCHERS = 64
 """The most pages (stream connections) served at once."""
