@@ -102,7 +102,7 @@ def test_the_silver_gold_stream_shows_no_private_card_or_sealed_move(tmp_path):
         sealed = [e for e in rec.events if isinstance(e, Simultaneous | Turn)]
         for m in messages:
             views = ([g for g in m["games"] if g["game"] == number] if m["type"] == "snapshot"
-                     else [m] if m.get("game") == number and "step" in m else [])
+                     else [m] if m.get("game") == number and m["type"] != "end" else [])
             for v in views:
                 steps = v["steps"] if "steps" in v else [v["step"]]
                 shown = len(v["moves"]) if "moves" in v else v.get("ply", 0)
