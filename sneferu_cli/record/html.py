@@ -21,7 +21,8 @@ from .model import Chance, Retire, Simultaneous, Turn
 from .replay import plies
 from .text import SEALED_SEP, GameEntry
 
-__all__ = ["filled_page", "game_page", "move_entry", "page_template", "retired_text"]
+__all__ = ["element_helper", "filled_page", "game_page", "move_entry", "page_template",
+           "retired_text"]
 
 
 def game_page(entry: GameEntry, edition: Any, source: str = "<records>") -> str:
@@ -61,6 +62,18 @@ def page_template(name: str, title: str) -> str:
     for mark, value in marks.items():
         shell = shell.replace(mark, value, 1)
     return shell
+
+
+_EL = re.compile(r"^function el\(.*?^}\n", re.S | re.M)
+
+
+def element_helper() -> str:
+    """The viewer's JavaScript function ``el(tag, attrs, ...kids)`` that makes an element,
+    for another page to share (the live page)."""
+    shell = resources.files(__package__).joinpath("viewer.html").read_text(encoding="utf-8")
+    found = _EL.search(shell)
+    assert found is not None, "viewer.html defines function el"
+    return found[0]
 
 
 def _title(entry: GameEntry, source: str) -> str:

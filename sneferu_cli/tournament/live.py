@@ -28,7 +28,7 @@ from typing import Any
 
 from ..game import Game as Rules
 from ..game import public_state
-from ..record.html import filled_page, move_entry, retired_text
+from ..record.html import element_helper, filled_page, move_entry, retired_text
 from ..record.model import Chance, Event, GameRecord, Retire, Simultaneous, Turn
 from .schedule import Game
 from .standings import Standings, to_json
@@ -281,6 +281,7 @@ class LiveBoard:
         text = resources.files(__package__).joinpath("live.html").read_text(encoding="utf-8")
         with self._lock:
             blob = json.dumps(self.snapshot(), separators=(",", ":"))
+        text = text.replace("/*VIEWER-EL*/\n", element_helper(), 1)
         return text.replace("/*LIVE-DATA*/null", blob.replace("</", "<\\/"), 1)
 
     def _game_page(self, number: int) -> str | None:
