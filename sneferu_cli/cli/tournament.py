@@ -24,7 +24,13 @@ from ..game import DEFAULT_GAME
 from ..record.jsonl import read_any
 from ..record.model import GameRecord
 from ..record.text import RecordError, decode_records
-from ..tournament.config import RUN_SETTINGS, ConfigError, TournamentConfig, load_config
+from ..tournament.config import (
+    RUN_SETTINGS,
+    ConfigError,
+    TournamentConfig,
+    check_live,
+    load_config,
+)
 from ..tournament.fit import PROVISIONAL, FitError, FitUnavailable
 from ..tournament.journal import Journal, StateError
 from ..tournament.live import LiveBoard
@@ -312,8 +318,9 @@ def _live(cfg: TournamentConfig, cluster: Cluster | None, stack: contextlib.Exit
     if cluster is not None:
         raise ConfigError("live: not with a cluster (its workers report only finished "
                           "games)")
-    host, port = parse_listen(cfg.live)  # checked with the configuration
     try:
+        check_live(cfg)  # again: a resume's flags are not checked with the configuration
+        host, port = parse_listen(cfg.live)
         board = LiveBoard(host, port, title=cfg.event, game=cfg.game, delay=cfg.live_delay)
     except ValueError as e:
         raise ConfigError(str(e)) from None

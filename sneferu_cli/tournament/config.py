@@ -330,7 +330,7 @@ def _check(cfg: TournamentConfig) -> None:
     if not cfg.handshake_timeout > 0:
         raise ValueError(f"handshake-timeout: {cfg.handshake_timeout} (must be > 0 seconds)")
     _check_remote(cfg)
-    _check_live(cfg)
+    check_live(cfg)
     try:
         cfg.timing()
     except ValueError as e:
@@ -399,8 +399,8 @@ MAX_LIVE_DELAY = 10_000
 """The most moves ``live-delay`` may hold back."""
 
 
-def _check_live(cfg: TournamentConfig) -> None:
-    """The keys of the live page (SPEC.md 9.13)."""
+def check_live(cfg: TournamentConfig) -> None:
+    """The keys of the live page (SPEC.md 9.13): ValueError naming the key when wrong."""
     if cfg.live is not None:
         try:
             parse_listen(cfg.live)
