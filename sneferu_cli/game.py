@@ -55,6 +55,8 @@ __all__ = [
     "delegate",
     "game_names",
     "get_game",
+    "public_state",
+    "public_view",
     "seat_state",
     "seat_view",
     "unnamed",
@@ -362,6 +364,12 @@ class Game(ABC, Generic[S, E]):
         cells marked in the last step) adds it here."""
         return seat_state(self, state, seat)
 
+    def public_state(self, state: S) -> S:
+        """The state a spectator's picture is drawn from: what no seat keeps to itself
+        (:func:`public_state`). A game adds what every seat may know but the position
+        notation does not hold, as in :meth:`shown_state`."""
+        return public_state(self, state)
+
     @abstractmethod
     def page_data(self, state: S) -> dict[str, Any]:
         """What the web viewer draws for ``state``, as JSON-ready data."""
@@ -445,6 +453,12 @@ class Hidden(Protocol[S]):
         exactly as in ``state``. The full position stays the truth for records and replay."""
         ...
 
+    def public_view(self, state: S) -> str:
+        """The position a spectator may know, in position notation: every seat's private
+        things hidden as in :meth:`view` for another seat (dealt cards, sealed moves not yet
+        revealed). What is public is what the rules have shown to every seat."""
+        ...
+
     def determinize(self, state: S, seat: int, rng: random.Random) -> S:
         """A full state consistent with what ``seat`` knows of ``state`` (typically one
         read from its view): every hidden thing drawn by its probabilities with ``rng``, as
@@ -457,6 +471,22 @@ def seat_view(game: Game[S, Any], state: S, seat: int) -> str:
     position in a game without hidden information."""
     hidden = game.hidden()
     return game.to_position(state) if hidden is None else hidden.view(state, seat)
+
+
+def public_view(game: Game[S, Any], state: S) -> str:
+    """The position a spectator may know of ``state``: its :meth:`Hidden.public_view`, or
+    the whole position in a game without hidden information."""
+    hidden = game.hidden()
+    return game.to_position(state) if hidden is None else hidden.public_view(state)
+
+
+def public_state(game: Game[S, Any], state: S) -> S:
+    """The state a spectator may know of ``state``, read back from its public view (a
+    clone in a game without hidden information)."""
+    hidden = game.hidden()
+    if hidden is None:
+        return state.clone()
+    return game.from_position(hidden.public_view(state), game.edition_of(state))
 
 
 def seat_state(game: Game[S, Any], state: S, seat: int) -> S:

@@ -180,6 +180,9 @@ class SealedGame(Game[SealedState, Edition]):
     def view(self, state: SealedState, seat: int) -> str:
         return self._text(state, seat)
 
+    def public_view(self, state: SealedState) -> str:
+        return self._text(state, -1)  # no seat's: every hand and bid hidden
+
     def _text(self, state: SealedState, seat: int | None) -> str:
         def hidden(s: int) -> bool:
             return seat is not None and s != seat

@@ -15,7 +15,10 @@ order (a seat sometimes retiring at a simultaneous node), checking at every deci
   decision (deciding or not, its legal moves); a game without hidden information's view
   is its position;
 - ``determinize`` of a view is a full state the seat cannot tell from the real one (the
-  same view, the same legal moves), which keeps the game's invariants.
+  same view, the same legal moves), which keeps the game's invariants;
+- the public view (what a spectator may know, the live page's) round-trips and holds no
+  more than any seat knows: read back from any seat's view it is the same; a game without
+  hidden information's is its position.
 (A game's private deal is hidden by its own tests, which know what is private.)
 """
 
@@ -30,7 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sealed_game import register
 
-from sneferu_cli.game import GAMES, Game, game_names, get_game, seat_view
+from sneferu_cli.game import GAMES, Game, game_names, get_game, public_view, seat_view
 
 register()
 NAMES = [n for n in game_names() if GAMES[n].startswith("sneferu_cli.")] + ["sealed",
@@ -57,6 +60,15 @@ def check_views(game: Game, state: Any, rng: random.Random) -> None:
         assert seat_view(game, full, seat) == view
         assert seat_view(game, seen, seat) == view  # determinize changed nothing in its argument
         assert game.legal_moves(full, seat) == game.legal_moves(state, seat)
+    public = public_view(game, state)
+    if game.hidden() is None:
+        assert public == game.to_position(state)
+        return
+    edition = game.edition_of(state)
+    assert public_view(game, game.from_position(public, edition)) == public
+    for seat in range(game.players_of(state)):
+        seen = game.from_position(seat_view(game, state, seat), edition)
+        assert public_view(game, seen) == public
 
 
 def check_node(game: Game, state: Any, rng: random.Random) -> dict[int, str]:

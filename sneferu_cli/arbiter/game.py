@@ -184,7 +184,8 @@ def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
               start: Any | None = None, on_event: OnEvent | None = None,
               seat_time_controls: Sequence[TimeControl | None] = (),
               game: Game | None = None, variant: str | None = None,
-              at_once: bool = True) -> GameRecord:
+              at_once: bool = True, on_start: Callable[[Any], None] | None = None
+              ) -> GameRecord:
     """Play one game of ``game`` (the registry's first game when None), seat ``i + 1``
     played by ``agents[i]``, and return its record.
 
@@ -194,7 +195,8 @@ def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
     position to start from instead of a new game (its players must match the agents).
     ``seat_time_controls[i]``, when given and not None, is seat ``i + 1``'s own time
     control instead of ``time_control`` (time odds; recorded in its ``[Seat]`` tag).
-    ``on_event`` is called after every chance outcome, turn and retirement. A
+    ``on_event`` is called after every chance outcome, turn and retirement, ``on_start``
+    with the state the game starts from (before the first event). A
     KeyboardInterrupt during the game becomes :class:`GameInterrupted`, which carries the
     record of the game so far; the agents are left as they are (the caller stops them).
     ``at_once``: the engines of a simultaneous node are asked at once (True) or one after
@@ -202,6 +204,8 @@ def play_game(agents: Sequence[Agent], *, seed: int, time_control: TimeControl,
     """
     match = _Match(game or get_game(), agents, seed, time_control, setup, variant,
                    edition, start, on_event, seat_time_controls, at_once)
+    if on_start is not None:
+        on_start(match.state)
     try:
         return match.play()
     except KeyboardInterrupt:

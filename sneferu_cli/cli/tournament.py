@@ -24,9 +24,16 @@ from ..game import DEFAULT_GAME
 from ..record.jsonl import read_any
 from ..record.model import GameRecord
 from ..record.text import RecordError, decode_records
-from ..tournament.config import RUN_SETTINGS, ConfigError, TournamentConfig, load_config
+from ..tournament.config import (
+    RUN_SETTINGS,
+    ConfigError,
+    TournamentConfig,
+    check_live,
+    load_config,
+)
 from ..tournament.fit import PROVISIONAL, FitError, FitUnavailable
 from ..tournament.journal import Journal, StateError
+from ..tournament.live import LiveBoard
 from ..tournament.progress import Progress, describe_sprt
 from ..tournament.runner import Logs, RunError, TournamentRun, probe_engines
 from ..tournament.schedule import Schedule
@@ -221,6 +228,12 @@ class _WithReport(click.Command):
               help="Added to the margin of a remote engine's turns (default 50).")
 @click.option("--connect-timeout", type=float, default=None, metavar="SECONDS",
               help="How long a remote engine's seat waits for it to connect (default 60).")
+@click.option("--live", default=None, metavar="[HOST:]PORT",
+              help="Serve a live page of the games being played, the clocks and the "
+                   "standings at http://HOST:PORT/ (HOST default 127.0.0.1; PORT 0: any "
+                   "free port, said).")
+@click.option("--live-delay", type=click.IntRange(min=0), default=None, metavar="N",
+              help="The live page shows each game's moves N moves behind (default 0).")
 @click.option("--resume", is_flag=True,
               help="Continue the tournament of the state file (--state, else RECORDS.state); "
                    "a CONFIG or game flags, when given, must define the same games.")
@@ -266,7 +279,8 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
                 stack.enter_context(journal)
                 journal.fsync = flags["fsync"] or journal.fsync
                 cfg = journal.config
-                listening = {k: flags[k] for k in ("listen", "latency", "connect_timeout")
+                listening = {k: flags[k] for k in ("listen", "latency", "connect_timeout",
+                                                   "live", "live_delay")
                              if flags[k] is not None}
                 if listening:  # run settings: the flags win over the state's
                     cfg = journal.state.config = msgspec.structs.replace(cfg, **listening)
@@ -284,13 +298,36 @@ def tournament(config: str | None, resume: bool, json_path: str | None,
                 journal = stack.enter_context(Journal.start(cfg))
             # engines that connect from elsewhere come one session per game at once
             cores = 1 if journal.config.remote() else os.cpu_count() or 1
+            board = _live(journal.config, cluster, stack)
             run = TournamentRun(journal, flags["concurrency"] or journal.config.concurrency
-                                or cores, cluster, logs)
+                                or cores, cluster, logs,
+                                None if board is None else board.post)
         except (ConfigError, StateError) as e:
             raise TournamentError(str(e)) from None
         except (RecordError, ValueError) as e:
             raise TournamentError(f"{journal.records_path}: {e}") from None
-        _play(run, json_path, csv_path, demo)
+        _play(run, json_path, csv_path, demo, board)
+
+
+def _live(cfg: TournamentConfig, cluster: Cluster | None, stack: contextlib.ExitStack
+          ) -> LiveBoard | None:
+    """The live page (SPEC.md 9.13), served for as long as ``stack``; None without
+    ``live``."""
+    if cfg.live is None:
+        return None
+    if cluster is not None:
+        raise ConfigError("live: not with a cluster (its workers report only finished "
+                          "games)")
+    try:
+        check_live(cfg)  # again: a resume's flags are not checked with the configuration
+        host, port = parse_listen(cfg.live)
+        board = LiveBoard(host, port, title=cfg.event, game=cfg.game, delay=cfg.live_delay)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    stack.enter_context(board)
+    where = board.address
+    click.echo(f"sneferu: the live page is at http://{where[0]}:{where[1]}/", err=True)
+    return board
 
 
 def _logs(log_path: str | None, stderr_path: str | None, resume: bool) -> Logs:
@@ -390,7 +427,7 @@ def _at_once(run: TournamentRun) -> str:
 
 
 def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
-          demo: bool = False) -> None:
+          demo: bool = False, board: LiveBoard | None = None) -> None:
     cfg = run.config
     engines = ", ".join(e.name for e in cfg.engines)
     how = "solo" if cfg.seats == 1 else f"{cfg.format} at {cfg.seats} seats"
@@ -407,9 +444,19 @@ def _play(run: TournamentRun, json_path: str | None, csv_path: str | None,
         click.echo(f"({plural(run.journal.recovered, 'byte')} of a game cut off by the stop "
                    "removed; it is played again)")
     progress = Progress(sys.stdout, live=sys.stdout.isatty())
+    update = progress.update
+    if board is not None:
+        shown = board
+
+        def update(run: TournamentRun, record: GameRecord | None) -> None:
+            if record is not None:
+                shown.standings(run.standings(), run.finished, run.total)
+            progress.update(run, record)
+
+        board.standings(run.standings(), run.finished, run.total)
     try:
         with stop_on_signals(run):
-            reason = run.run(progress.update)
+            reason = run.run(update)
     except (RunError, StateError, OSError) as e:  # the record or state file failed
         progress.close()
         raise click.ClickException(str(e)) from None

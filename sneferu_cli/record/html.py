@@ -21,7 +21,8 @@ from .model import Chance, Retire, Simultaneous, Turn
 from .replay import plies
 from .text import SEALED_SEP, GameEntry
 
-__all__ = ["game_page"]
+__all__ = ["element_helper", "filled_page", "game_page", "move_entry", "page_template",
+           "retired_text"]
 
 
 def game_page(entry: GameEntry, edition: Any, source: str = "<records>") -> str:
@@ -34,16 +35,22 @@ def game_page(entry: GameEntry, edition: Any, source: str = "<records>") -> str:
     data = {"title": _title(entry, source), "edition": board,
             "edition_name": getattr(edition, "name", "?"),
             "seats": _seats(entry), "moves": _moves(entry), "steps": steps}
+    return filled_page(game.name, game.title, data)
+
+
+def filled_page(name: str, title: str, data: dict[str, Any]) -> str:
+    """The page of game ``name`` with ``data`` (title, edition, edition_name, seats,
+    moves, steps) embedded."""
     # "</" inside the embedded JSON must not close the script element.
     blob = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
-    return _template(game.name, game.title).replace("/*GAME-DATA*/null", blob, 1)
+    return page_template(name, title).replace("/*GAME-DATA*/null", blob, 1)
 
 
 _PART = re.compile(r"<style>\n(?P<style>.*?)</style>\n(?P<body>.*?)<script>\n(?P<script>.*?)"
                    r"</script>", re.S)
 
 
-def _template(name: str, title: str) -> str:
+def page_template(name: str, title: str) -> str:
     """The page of game ``name`` without its data: the shared template with the game's
     part (``page.html`` in the game's folder) put in at its marks."""
     shell = resources.files(__package__).joinpath("viewer.html").read_text(encoding="utf-8")
@@ -55,6 +62,18 @@ def _template(name: str, title: str) -> str:
     for mark, value in marks.items():
         shell = shell.replace(mark, value, 1)
     return shell
+
+
+_EL = re.compile(r"^function el\(.*?^}\n", re.S | re.M)
+
+
+def element_helper() -> str:
+    """The viewer's JavaScript function ``el(tag, attrs, ...kids)`` that makes an element,
+    for another page to share (the live page)."""
+    shell = resources.files(__package__).joinpath("viewer.html").read_text(encoding="utf-8")
+    found = _EL.search(shell)
+    assert found is not None, "viewer.html defines function el"
+    return found[0]
 
 
 def _title(entry: GameEntry, source: str) -> str:
@@ -79,15 +98,25 @@ def _moves(entry: GameEntry) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for i, e in enumerate(entry.record.events):
         line = entry.event_lines[i] if entry.event_lines else None
-        if isinstance(e, Turn):
-            out.append({"seat": e.seat, "move": e.move, "draws": [], "ms": e.ms,
-                        "line": line})
-        elif isinstance(e, Simultaneous):
-            move = SEALED_SEP.join(f"{t.seat}: {t.move}" + (f" {{{t.ms}ms}}" if t.ms is not None
-                                                       else "") for t in e.turns)
-            out.append({"seat": None, "move": move, "draws": [], "ms": None, "line": line})
+        if isinstance(e, Turn | Simultaneous):
+            out.append({**move_entry(e), "line": line})
         elif isinstance(e, Chance) and out:
             out[-1]["draws"].append(e.outcome)
         elif isinstance(e, Retire) and out:
-            out[-1]["draws"].append(f"(seat {e.seat} retired: {e.kind})")
+            out[-1]["draws"].append(retired_text(e))
     return out
+
+
+def move_entry(e: Turn | Simultaneous) -> dict[str, Any]:
+    """A turn as the viewer lists it: its seat (None for a simultaneous turn, whose move
+    names every seat's), its move, its clock time and (filled in after) its draws."""
+    if isinstance(e, Turn):
+        return {"seat": e.seat, "move": e.move, "draws": [], "ms": e.ms}
+    move = SEALED_SEP.join(f"{t.seat}: {t.move}" + (f" {{{t.ms}ms}}" if t.ms is not None
+                                               else "") for t in e.turns)
+    return {"seat": None, "move": move, "draws": [], "ms": None}
+
+
+def retired_text(e: Retire) -> str:
+    """A retirement as the viewer lists it among a move's draws."""
+    return f"(seat {e.seat} retired: {e.kind})"

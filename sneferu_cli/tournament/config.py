@@ -42,7 +42,7 @@ Fsync = Literal["game", "second"]
 most once a second."""
 
 RUN_SETTINGS = ("records", "state", "concurrency", "cluster", "fsync", "listen", "latency",
-                "connect-timeout")
+                "connect-timeout", "live", "live-delay")
 """The keys that may change on resume: they say how a run goes, not which games it plays."""
 
 
@@ -165,6 +165,10 @@ class TournamentConfig(_Config, frozen=True):
     listen: str | None = None
     latency: int = LATENCY
     connect_timeout: float = 60.0
+    live: str | None = None
+    """Where the live page is served (``HOST:PORT`` or ``PORT``), None: no live page."""
+    live_delay: int = 0
+    """The live page shows each game's moves this many moves behind (all at its end)."""
 
     def remote(self) -> dict[str, int]:
         """The tokens of the engines that connect from elsewhere, each to its engine's
@@ -250,7 +254,8 @@ def fingerprint_of(fields: dict[str, Any]) -> str:
     a state file holds them)."""
     games = {**fields, "records": "", "state": None, "concurrency": 1,
              "engine": [dict(engine) for engine in fields["engine"]]}
-    for key in ("cluster", "fsync", "listen", "latency", "connect-timeout"):
+    for key in ("cluster", "fsync", "listen", "latency", "connect-timeout", "live",
+                "live-delay"):
         games.pop(key, None)
     for engine in games["engine"]:  # an anchor rates the games, it does not define them
         engine.pop("anchor", None)
@@ -325,6 +330,7 @@ def _check(cfg: TournamentConfig) -> None:
     if not cfg.handshake_timeout > 0:
         raise ValueError(f"handshake-timeout: {cfg.handshake_timeout} (must be > 0 seconds)")
     _check_remote(cfg)
+    check_live(cfg)
     try:
         cfg.timing()
     except ValueError as e:
@@ -387,6 +393,24 @@ def _check(cfg: TournamentConfig) -> None:
             raise ValueError(f"positions: {e}") from None
     if cfg.sprt is not None and (cfg.seats != 2 or len(names) != 2):
         raise ValueError("sprt: needs exactly two engines at tables of 2 seats")
+
+
+MAX_LIVE_DELAY = 10_000
+"""The most moves ``live-delay`` may hold back."""
+
+
+def check_live(cfg: TournamentConfig) -> None:
+    """The keys of the live page (SPEC.md 9.13): ValueError naming the key when wrong."""
+    if cfg.live is not None:
+        try:
+            parse_listen(cfg.live)
+        except ValueError as e:
+            raise ValueError("live" + str(e).removeprefix("listen")) from None
+        if cfg.cluster is not None:
+            raise ValueError("live: not with a cluster (its workers report only finished "
+                             "games)")
+    if not 0 <= cfg.live_delay <= MAX_LIVE_DELAY:
+        raise ValueError(f"live-delay: {cfg.live_delay} (0 to {MAX_LIVE_DELAY} moves)")
 
 
 def _check_remote(cfg: TournamentConfig) -> None:

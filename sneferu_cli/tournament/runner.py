@@ -244,6 +244,9 @@ class Logs(msgspec.Struct, frozen=True):
     broker: str | None = None
     """Not a log: where the workers' remote seats ask for their engines' connections
     (:attr:`~sneferu_cli.arbiter.remote.Listener.broker`), None when nothing listens."""
+    live: bool = False
+    """Not a log: the workers report every event of their games for the live page
+    (:class:`~.live.Reporter`), not only the finished games."""
 
 
 class EnginePool:
@@ -262,17 +265,30 @@ class EnginePool:
         self.engines: dict[str, Engine] = {}
         self._up: set[str] = set()
 
-    def play(self, game: Game) -> GameRecord:
-        """Play one scheduled game and return its tournament record."""
+    def play(self, game: Game, live: Callable[[dict[str, Any]], None] | None = None
+             ) -> GameRecord:
+        """Play one scheduled game and return its tournament record; ``live``, when
+        given, gets the live page's messages of the game as it is played."""
         handles = self._prepare(game)
         rules = self.cfg.the_game()
         start = (None if game.position is None
                  else rules.from_position(game.position, self.edition))
+        own = [self.cfg.own_timing(n) for n in game.seats]
+        reporter = None
+        if live is not None:
+            from .live import Reporter
+
+            tcs = [t or self.control for t in own]
+            reporter = Reporter(rules, game, [(t.base, t.inc) for t in tcs], live)
         played = play_game(handles, seed=game.seed, time_control=self.control, game=rules,
                            variant=self.cfg.variant, setup=self.cfg.setup,
-                           edition=self.edition, start=start,
-                           seat_time_controls=[self.cfg.own_timing(n) for n in game.seats])
-        return tournament_record(self.cfg, game, played)
+                           edition=self.edition, start=start, seat_time_controls=own,
+                           on_event=None if reporter is None else reporter.on_event,
+                           on_start=None if reporter is None else reporter.on_start)
+        record = tournament_record(self.cfg, game, played)
+        if reporter is not None:
+            reporter.end(record)
+        return record
 
     def _prepare(self, game: Game) -> list[Engine]:
         """The game's engines, each running (or with the fault that keeps it from
@@ -358,11 +374,16 @@ def _worker_main(conn: Connection, cfg: TournamentConfig, parent: int, logs: Log
     signal.signal(signal.SIGHUP, signal.SIG_DFL)  # not the main process's handler
     with open_logs(logs.traffic, logs.stderr, append=True, t0=logs.t0,
                    per_seat=False) as (traffic, stderr):
-        _serve(conn, EnginePool(cfg, traffic, stderr, logs.broker), parent)
+        _serve(conn, EnginePool(cfg, traffic, stderr, logs.broker), parent, logs.live)
 
 
-def _serve(conn: Connection, pool: EnginePool, parent: int) -> None:
-    """Play each game received on ``conn`` with ``pool``, send its record back; None ends."""
+def _serve(conn: Connection, pool: EnginePool, parent: int, live: bool = False) -> None:
+    """Play each game received on ``conn`` with ``pool``, send its record back; None ends.
+    ``live``: send each event's live message too, as ``("live", message)``."""
+
+    def report(message: dict[str, Any]) -> None:
+        conn.send(("live", message))
+
     threading.Thread(target=_watch_parent, args=(parent, pool), daemon=True).start()
     try:
         while True:
@@ -374,7 +395,7 @@ def _serve(conn: Connection, pool: EnginePool, parent: int) -> None:
                 pool.quit()
                 break
             try:
-                record = pool.play(game)
+                record = pool.play(game, report if live else None)
             except SetupError as e:
                 conn.send(("usage", str(e)))
                 break
@@ -479,13 +500,17 @@ class TournamentRun:
     after each committed game (and with
     None about four times a second, for a display). :attr:`finish` stops it gently: no
     new game starts, the games being played are finished and committed. ``logs`` (here
-    only) says where the workers log. ``reason`` says why it ended.
+    only) says where the workers log; ``live`` (here only), when given, gets the live
+    page's message of every event of the games being played (:class:`~.live.Reporter`).
+    ``reason`` says why it ended.
     """
 
     def __init__(self, journal: Journal, concurrency: int, cluster: Dispatcher | None = None,
-                 logs: Logs | None = None) -> None:
+                 logs: Logs | None = None,
+                 live: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.journal = journal
-        self.logs = logs or Logs()
+        self.logs = msgspec.structs.replace(logs or Logs(), live=live is not None)
+        self.live = live
         self.config = journal.config
         self.cluster = cluster
         self.concurrency = cluster.threads if cluster is not None else max(1, concurrency)
@@ -620,6 +645,12 @@ class TournamentRun:
         assert game is not None
         try:
             message = w.conn.recv() if w.conn.poll() else None
+            while message is not None and message[0] == "live":  # all that came
+                if self.live is not None:
+                    self.live(message[1])
+                if not w.conn.poll():
+                    return None
+                message = w.conn.recv()
         except (EOFError, OSError):
             message = None
         if message is None:

@@ -138,6 +138,13 @@ class SilverGoldGame(Game[SilverGoldState, Any]):
         shown.last = [x[:] for x in state.last]
         return shown
 
+    def public_state(self, state: Any) -> SilverGoldState:
+        """The state read from the public view, with the cells marked in the last step
+        (as :meth:`shown_state`)."""
+        shown = super().public_state(state)
+        shown.last = [x[:] for x in state.last]
+        return shown
+
     moves_note: ClassVar[str | None] = (
         "(Moves that mark the same cells are listed once (G26): another way to mark them, "
         "such as the same bonus marks in another order, may still be typed.)")
@@ -156,6 +163,7 @@ class _SilverGoldHidden:
     """The seats' views and determinization (:class:`~sneferu_cli.game.Hidden`)."""
 
     view = staticmethod(interface.view)
+    public_view = staticmethod(interface.public_view)
     determinize = staticmethod(interface.determinize)
 
 

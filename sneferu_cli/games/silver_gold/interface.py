@@ -21,6 +21,7 @@ from typing import Final
 from sneferu_cli.game import IllegalMove
 
 from .move import Mark, Move, parse_move, parse_outcome
+from .position import public_view as public_view_of
 from .position import view as view_of
 from .state import SilverGoldState
 from .state import sample_outcome as sample
@@ -106,6 +107,11 @@ def is_simultaneous(state: SilverGoldState) -> bool:
 def view(state: SilverGoldState, seat: int) -> str:
     """``Hidden.view``: :func:`.position.view`."""
     return view_of(state, seat)
+
+
+def public_view(state: SilverGoldState) -> str:
+    """``Hidden.public_view``: :func:`.position.public_view`."""
+    return public_view_of(state)
 
 
 def determinize(state: SilverGoldState, seat: int, rng: random.Random) -> SilverGoldState:

@@ -102,6 +102,15 @@ def view(state: SilverGoldState, seat: int) -> str:
     return text
 
 
+def public_view(state: SilverGoldState) -> str:
+    """The position as a spectator may know it: every seat's dealt cards ``dealt:?``,
+    every sealed move left out (G21, G22)."""
+    return _write(state, SPECTATOR)
+
+
+SPECTATOR: Final = -2
+"""The viewer of :func:`_write` that is no seat (-1: everyone, the whole position)."""
+
 _SHARED: Final[list[tuple[SilverGoldState | None, int, str]]] = [(None, -1, "")]
 """The last view written that every seat shares, with its state and the state's
 ``version`` then (one tuple, replaced whole): the seats of a step 2 are asked one after
@@ -147,7 +156,8 @@ def _write(state: SilverGoldState, seat: int) -> str:
 
 
 def _seat(state: SilverGoldState, s: int, viewer: int) -> str:
-    """The part of seat ``s`` (from `` | ``) as ``viewer`` (-1: everyone) may know it."""
+    """The part of seat ``s`` (from `` | ``) as ``viewer`` (-1: everyone, the whole
+    position; :data:`SPECTATOR`: no seat) may know it."""
     marks = state.marks
     text = _SEAT_START[s]
     for card in state.play[s]:
@@ -158,7 +168,7 @@ def _seat(state: SilverGoldState, s: int, viewer: int) -> str:
              f"done:{_cards(state.done[s])} pts:")
     text += ",".join([f"{COLOURS[c]}{v}" for c, v in sorted(boxes, key=_box_order)]
                      ) if boxes else "-"
-    other = viewer >= 0 and viewer != s
+    other = viewer != -1 and viewer != s
     if state.hidden[s] or (other and state.dealt[s]):
         text += " dealt:?"
     elif state.dealt[s]:

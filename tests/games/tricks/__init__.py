@@ -153,6 +153,10 @@ class _TricksHidden:
         return notation.to_position(state, seat)
 
     @staticmethod
+    def public_view(state: TricksState) -> str:
+        return notation.to_position(state, -1)  # no seat's: every hand hidden
+
+    @staticmethod
     def determinize(state: TricksState, seat: int, rng: random.Random) -> TricksState:
         return state.determinize(rng)
 
