@@ -142,7 +142,7 @@ def build_digest(root: Path, modules: list[str]) -> str:
 
     digest = hashlib.sha256()
     tools = [f"{name} {version(name)}" for name in
-             ("mypy", "setuptools", "msgspec", "lark", "typing_extensions")]
+             ("mypy", "setuptools", "msgspec", "lark", "typing_extensions", "websockets")]
     compiler = [f"{name}={os.environ.get(name, '')}" for name in
                 ("CC", "CFLAGS", "LDSHARED", "LDFLAGS", "CPPFLAGS")]
     for part in (sys.version, platform.machine(), sysconfig.get_platform(),
