@@ -222,3 +222,25 @@ def test_bad_live_settings_are_one_line_errors(tmp_path, flags, error):
                         "name=a command=random", "--engine", "name=b command=random",
                         *flags], cwd=tmp_path, capture_output=True, text=True, timeout=LIMIT)
     assert r.returncode == 2 and error in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_page_that_does_not_read_is_let_go_and_the_others_go_on():
+    """A stream client that never reads cannot make the board keep its messages without
+    end: past its backlog it is dropped; a page that reads gets every message."""
+    with LiveBoard("127.0.0.1", 0, title="cup", game="sneferu") as board:
+        board.backlog = 50
+        where = f"{board.address[0]}:{board.address[1]}"
+        with connect(f"ws://{where}/stream", max_size=None, max_queue=1), \
+                connect(f"ws://{where}/stream") as reader:
+            assert board_messages(reader, 1)[0]["type"] == "snapshot"
+            board.post({"type": "start", "game": 1, "seats": ["a", "b"], "board": None,
+                        "edition_name": "e", "step": {"n": 0}, "clocks": [1000, 1000]})
+            got = 1
+            for k in range(1, 2001):  # moves of 20 kB: more than the idle page's buffers
+                board.post({"type": "move", "game": 1, "step": {"n": k, "pad": "x" * 20000},
+                            "move": {"seat": 1, "move": f"m{k}", "draws": [], "ms": 5,
+                                     "info": {}}})
+                while got < k + 1:  # the reader keeps up
+                    got += len(board_messages(reader, 1))
+            assert len(board._watchers) == 1  # the idle page was let go
+        assert got == 2001

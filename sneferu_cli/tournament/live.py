@@ -41,6 +41,10 @@ Message = dict[str, Any]
 MAX_WATCHERS = 64
 """The most pages (stream connections) served at once."""
 
+BACKLOG = 10_000
+"""The most messages waiting for one page: a page that reads no more than that is let go
+(its connection closed), so that it cannot make the arbiter keep ever more."""
+
 FINISHED_SHOWN = 20
 """How many of the last finished games the page lists."""
 
@@ -148,6 +152,8 @@ class LiveBoard:
         self._standings: Message = {"type": "standings", "finished": 0, "total": 0,
                                     "standings": None}
         self._watchers: set[queue.SimpleQueue[str | None]] = set()
+        self.backlog = BACKLOG
+        """The most messages waiting for one page (:data:`BACKLOG`)."""
         try:
             self._server = ws_serve(self._session, host, port, compression=None,
                                     process_request=self._http, max_size=4096)
@@ -228,8 +234,12 @@ class LiveBoard:
 
     def _send(self, m: Message) -> None:
         text = json.dumps(m, separators=(",", ":"))
-        for q in self._watchers:
-            q.put(text)
+        for q in list(self._watchers):
+            if q.qsize() >= self.backlog:  # a page that does not read is let go
+                self._watchers.discard(q)
+                q.put(None)
+            else:
+                q.put(text)
 
     def snapshot(self) -> Message:
         """Everything shown so far: the games being played, the last finished, the
