@@ -8,7 +8,7 @@ import click
 
 from ..arbiter.bundled import engine_command
 from ..arbiter.check import check_engine
-from ..arbiter.sandbox import Sandbox, SandboxError
+from .options import sandbox_of
 
 
 @click.group()
@@ -43,11 +43,7 @@ def check(command: str, sandbox_text: str | None, folder: str | None, movetime: 
     Exit codes: 0 passed, 1 failed, 2 a usage error (no such program, a sandbox that
     cannot be enforced here).
     """
-    try:
-        sandbox = Sandbox.parse("none" if sandbox_text is None else sandbox_text)
-        sandbox.require()
-    except SandboxError as e:
-        raise click.BadParameter(str(e), param_hint="--sandbox") from None
+    sandbox = sandbox_of(sandbox_text)
     try:
         argv = engine_command(command, cwd=folder)  # a path is found in --dir
     except ValueError as e:

@@ -5,11 +5,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ..game import DEFAULT_GAME, Game, UnknownGame, game_names, get_game
+
+if TYPE_CHECKING:  # imported when used: not every command needs them
+    from ..arbiter.remote import Listener
+    from ..arbiter.sandbox import Sandbox
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -104,3 +108,31 @@ def builders_option(f: F) -> F:
                         metavar="random|NAME,NAME,...",
                         help="Play the builders variant: 'random' draws the builders at "
                              "set-up, or name one builder per seat in seat order.")(f)
+
+
+def sandbox_of(text: str | None) -> Sandbox:
+    """The ``--sandbox`` value (None: none), checked to be enforceable here; a usage error
+    naming ``--sandbox`` otherwise."""
+    from ..arbiter.sandbox import Sandbox, SandboxError
+
+    try:
+        sandbox = Sandbox.parse("none" if text is None else text)
+        sandbox.require()
+    except SandboxError as e:
+        raise click.BadParameter(str(e), param_hint="--sandbox") from None
+    return sandbox
+
+
+def remote_listener(listen: str, tokens: dict[str, int], hello_timeout: float) -> Listener:
+    """A listener on ``listen`` (``[HOST:]PORT``) for the engines of ``tokens`` that connect
+    from elsewhere, said on stderr with its address (its refusals too, a line each);
+    ValueError for an address it cannot listen on. Enter it to serve."""
+    from ..arbiter.remote import Listener, parse_listen
+
+    host, port = parse_listen(listen)
+    listener = Listener(host, port, tokens,
+                        lambda line: click.echo(f"sneferu: {line}", err=True), hello_timeout)
+    where = f"{listener.address[0]}:{listener.address[1]}"
+    click.echo(f"sneferu: listening for remote engines on ws://{where} and tcp://{where}",
+               err=True)
+    return listener

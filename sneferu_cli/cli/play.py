@@ -33,8 +33,7 @@ from ..arbiter.game import (
 )
 from ..arbiter.human import Human
 from ..arbiter.process import StderrSink, TrafficLog, adopt_orphans, open_logs
-from ..arbiter.remote import LATENCY, Listener, RemoteSeat, parse_listen
-from ..arbiter.sandbox import Sandbox, SandboxError
+from ..arbiter.remote import LATENCY, RemoteSeat
 from ..game import Game
 from ..record.model import Event, GameRecord, Retire, Simultaneous, Turn
 from ..record.text import append_record
@@ -43,6 +42,8 @@ from .options import (
     edition_option,
     game_option,
     load_for,
+    remote_listener,
+    sandbox_of,
     start_game,
     variant_option,
 )
@@ -150,11 +151,7 @@ def play(engines: tuple[str, ...], humans: tuple[int, ...], seed: int | None, ga
         raise click.BadParameter("no engine connects from elsewhere (remote:TOKEN)",
                                  param_hint="--listen")
     settings = [_option(o, n) for o in options]
-    try:
-        sandbox = Sandbox.parse("none" if sandbox_text is None else sandbox_text)
-        sandbox.require()
-    except SandboxError as e:
-        raise click.BadParameter(str(e), param_hint="--sandbox") from None
+    sandbox = sandbox_of(sandbox_text)
     if record_path is not None:
         _check_writable(record_path)
     if seed is None:
@@ -255,17 +252,11 @@ def _listening(listen: str | None, tokens: dict[str, int], hello_timeout: float
         yield None
         return
     try:
-        host, port = parse_listen(listen)
-        listener = Listener(host, port, tokens,
-                            lambda line: click.echo(f"sneferu: {line}", err=True),
-                            hello_timeout)
+        listener = remote_listener(listen, tokens, hello_timeout)
     except ValueError as e:
         raise click.BadParameter(str(e).removeprefix("listen: "),
                                  param_hint="--listen") from None
     with listener:
-        where = f"{listener.address[0]}:{listener.address[1]}"
-        click.echo(f"sneferu: listening for remote engines on ws://{where} and "
-                   f"tcp://{where}", err=True)
         yield listener.broker
 
 

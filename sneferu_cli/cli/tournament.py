@@ -19,7 +19,7 @@ import msgspec
 
 from ..arbiter.game import DEFAULT_CLOCK
 from ..arbiter.process import open_logs
-from ..arbiter.remote import Listener, parse_listen
+from ..arbiter.remote import parse_listen
 from ..game import DEFAULT_GAME
 from ..record.jsonl import read_any
 from ..record.model import GameRecord
@@ -46,7 +46,13 @@ from ..tournament.standings import (
     with_fit,
 )
 from ..words import plural
-from .options import SETUP_FLAG, builders_option, edition_option, variant_option
+from .options import (
+    SETUP_FLAG,
+    builders_option,
+    edition_option,
+    remote_listener,
+    variant_option,
+)
 
 if TYPE_CHECKING:  # imported when a cluster is used
     from ..tournament.cluster import Cluster
@@ -354,16 +360,10 @@ def _listen(cfg: TournamentConfig, listen: str | None, stack: contextlib.ExitSta
         raise ConfigError("listen: engines with a token connect from elsewhere: give the "
                           "address to listen on (--listen HOST:PORT)")
     try:
-        host, port = parse_listen(listen)
-        listener = Listener(host, port, tokens,
-                            lambda line: click.echo(f"sneferu: {line}", err=True),
-                            cfg.handshake_timeout)
+        listener = remote_listener(listen, tokens, cfg.handshake_timeout)
     except ValueError as e:
         raise ConfigError(str(e)) from None
     stack.enter_context(listener)
-    where = f"{listener.address[0]}:{listener.address[1]}"
-    click.echo(f"sneferu: listening for remote engines on ws://{where} and tcp://{where}",
-               err=True)
     return msgspec.structs.replace(logs, broker=listener.broker)
 
 
