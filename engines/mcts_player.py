@@ -53,6 +53,11 @@ class MctsPlayer(Bot):
         self.horizon = HORIZON
         self.widening = round(WIDENING * 10)
         self.overhead = 40
+        self.guided = 1
+        self.candidates = 32
+        self.sample = 4
+        self.spread = 50
+        self.tuned: set[str] = set()  # the options set: the others leave each search its default
 
     def declare_options(self) -> list[OptionSpec]:
         return [*super().declare_options(),
@@ -60,13 +65,22 @@ class MctsPlayer(Bot):
                 OptionSpec("Exploration", "spin", str(self.exploration), 0, 1000),
                 OptionSpec("Horizon", "spin", str(self.horizon), 0, 200),
                 OptionSpec("Widening", "spin", str(self.widening), 0, 1000),
-                OptionSpec("Overhead", "spin", str(self.overhead), 0, 10_000)]
+                OptionSpec("Overhead", "spin", str(self.overhead), 0, 10_000),
+                OptionSpec("Guided", "check", "true" if self.guided else "false"),
+                OptionSpec("Candidates", "spin", str(self.candidates), 0, 100_000),
+                OptionSpec("Sample", "spin", str(self.sample), 1, 1000),
+                OptionSpec("Spread", "spin", str(self.spread), 1, 100_000)]
 
     def set_option(self, name: str, value: str | None) -> None:
         attrs = {"Iterations": "iterations", "Exploration": "exploration",
-                 "Horizon": "horizon", "Widening": "widening", "Overhead": "overhead"}
-        if name in attrs and value is not None:
+                 "Horizon": "horizon", "Widening": "widening", "Overhead": "overhead",
+                 "Candidates": "candidates", "Sample": "sample", "Spread": "spread"}
+        if name == "Guided" and value is not None:
+            self.guided = int(value in ("true", "1"))
+            self.tuned.add("guided")
+        elif name in attrs and value is not None:
             setattr(self, attrs[name], int(value))
+            self.tuned.add(attrs[name])
         else:
             super().set_option(name, value)
 
@@ -92,8 +106,11 @@ class MctsPlayer(Bot):
     def choose(self, state: Any, go: Go) -> str:
         began = time.perf_counter()
         deadline = began + self.think_time(state, go)
-        tuning = Tuning(exploration=self.exploration / 100, horizon=self.horizon,
-                        widening=self.widening / 10)
+        scale = {"exploration": 100, "widening": 10, "spread": 10}
+        tuning = Tuning(**{name: (bool(self.guided) if name == "guided"
+                                  else getattr(self, name) / scale[name] if name in scale
+                                  else getattr(self, name))
+                           for name in self.tuned if name not in ("iterations", "overhead")})
         iterations = self.iterations if go.iterations is None else go.iterations
         analysis = analyse(self.game, state, seat=self.seat, iterations=iterations,
                            deadline=deadline, seed=self.rng.randrange(2**31), tuning=tuning,
