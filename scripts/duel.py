@@ -49,7 +49,10 @@ def engine(spec: str, seed: int) -> Any:
     return bot
 
 
-def play(job: tuple[str, int, int, int, list[str], int]) -> tuple[list[int], list[float], list[int]]:
+Job = tuple[str, int, int, int, list[str], int]
+
+
+def play(job: Job) -> tuple[list[int], list[float], list[int]]:
     """One game: the ranks of the engines (by their index in the list), their seconds and
     decisions."""
     game_name, players, deal, shift, specs, seed = job
@@ -104,8 +107,8 @@ def main() -> None:
         for r, t, m in pool.imap(play, jobs):
             firsts.append(1.0 if r[0] == 1 else 0.0)
             ranks.append(float(r[0]))
-            spent = [x + y for x, y in zip(spent, t)]
-            moves = [x + y for x, y in zip(moves, m)]
+            spent = [x + y for x, y in zip(spent, t, strict=True)]
+            moves = [x + y for x, y in zip(moves, m, strict=True)]
             print(".", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     n = len(firsts)
@@ -115,7 +118,7 @@ def main() -> None:
         sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / max(1, n - 1))
         return f"{mean:.3f} ± {1.96 * sd / math.sqrt(n):.3f}"
 
-    per_move = ", ".join(f"{1000 * s / max(1, k):.1f}" for s, k in zip(spent, moves))
+    per_move = ", ".join(f"{1000 * s / max(1, k):.1f}" for s, k in zip(spent, moves, strict=True))
     print(f"{a.game} {a.seats} seats, {n} games: {a.engines[0]} firsts {interval(firsts)}, "
           f"mean rank {interval(ranks)}; ms a move (CPU) {per_move}")
 

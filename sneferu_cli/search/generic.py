@@ -42,7 +42,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..game import Game, seat_state
@@ -146,6 +146,7 @@ class _Search:
     def __post_init__(self) -> None:
         self.hidden = self.game.hidden()
         self.guided = self.estimates and self.options.guided
+        self.priors: dict[str, float] = {}  # guided: the root's moves valued one move ahead
         self.tree = self._new(self.root)
 
     def _new(self, state: Any) -> Node:
@@ -231,6 +232,10 @@ class _Search:
         self.rng.shuffle(moves)
         game = self.game
         valued = sorted(((gain(game, state, seat, m), i) for i, m in enumerate(moves)))
+        if root and seat == self.seat:
+            spread = self.options.spread  # in 0..1, as the rewards: for two seats, their reward
+            self.priors = {moves[i]: 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, v / spread))))
+                           for v, i in valued}
         return [moves[i] for _, i in valued]
 
     def _pick(self, stats: Node, state: Any, seat: int, root: bool,
@@ -301,16 +306,16 @@ class _Search:
         for move, child in root.children.items():
             reward = child.value[self.seat] / child.visits if child.visits else 0.0
             win = reward if n == 1 else None
-            stats.append(MoveStat(move, child.visits, reward, 0.0,
+            stats.append(MoveStat(move, child.visits, reward, self.priors.get(move, 0.0),
                                   1.0 + (n - 1) * (1.0 - reward) if n > 1 else 2.0 - reward,
                                   win))
         untried = (root.untried or () if root is self.tree and not self.hidden
                    else [m for m in self.game.legal_moves(self.root, self.seat)
                          if m not in root.children])
         for move in untried:
-            stats.append(MoveStat(move, 0, 0.0, 0.0, float(n) if n > 1 else 2.0,
-                                  0.0 if n == 1 else None))
-        stats.sort(key=lambda m: (-m.visits, -m.reward))
+            stats.append(MoveStat(move, 0, 0.0, self.priors.get(move, 0.0),
+                                  float(n) if n > 1 else 2.0, 0.0 if n == 1 else None))
+        stats.sort(key=lambda m: (-m.visits, -m.reward, -m.prior))
         return Analysis(stats, self.visits, self.nodes, seconds, self.seat, n)
 
 
@@ -389,12 +394,9 @@ def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int 
         return own
     options = GenericOptions()
     if tuning is not None:
-        t = tuning
-        options = GenericOptions(*(
-            default if mine is None else mine for default, mine in (
-                (options.exploration, t.exploration), (options.horizon, t.horizon),
-                (options.spread, t.spread), (options.guided, t.guided),
-                (options.widening, t.widening), (options.candidates, t.candidates),
-                (options.sample, t.sample))))
+        options = replace(options, **{
+            name: value for name in ("exploration", "horizon", "spread", "guided", "widening",
+                                     "candidates", "sample")
+            if (value := getattr(tuning, name)) is not None})
     return search_game(game, state, seat=seat, iterations=iterations, deadline=deadline,
                        seed=seed, options=options, progress=progress)
