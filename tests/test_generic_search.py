@@ -1,0 +1,118 @@
+"""The generic search guided by a game's estimate (SPEC 11.4), in every shipped game: moves
+valued one move ahead as greedy values them, searched best first and widened with the
+square root of the visits, the same analysis for the same seed, and the plain search
+(every move once, random playouts) when it is not guided."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import pytest
+
+from sneferu_cli.game import GAMES, game_names, get_game, seat_state
+from sneferu_cli.search.generic import GenericOptions, gain, search_game
+
+NAMES = [n for n in game_names() if GAMES[n].startswith("sneferu_cli.games.")]
+
+
+def positions(name: str, count: int, seed: int = 1) -> list[Any]:
+    """``count`` positions of 2-seat games of ``name`` where a seat decides, reached by
+    random moves (5 to 40 of them) from new games."""
+    game = get_game(name)
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.new_game(2)
+        for _ in range(rng.randrange(5, 40)):
+            if state.is_over():
+                break
+            if state.is_chance_node():
+                game.apply_outcome(state, game.sample_outcome(state, rng))
+                continue
+            for s in game.deciding_seats(state):
+                game.apply_move(state, rng.choice(game.legal_moves(state, s)), s)
+        while not state.is_over() and state.is_chance_node():
+            game.apply_outcome(state, game.sample_outcome(state, rng))
+        if not state.is_over():
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_gain_is_the_movers_estimate_less_the_others_mean(name):
+    """gain(move) is the estimate of the mover after the move, alone, less the mean of the
+    other seats' estimates (greedy's measure); the state is left as it was."""
+    game = get_game(name)
+    for state in positions(name, 3):
+        seat = game.deciding_seats(state)[0]
+        before = game.to_position(state)
+        for move in game.legal_moves(state, seat)[:20]:
+            after = state.clone()
+            game.apply_move(after, move, seat)
+            values = game.evaluate(after)
+            assert values is not None
+            others = [v for i, v in enumerate(values) if i != seat]
+            assert gain(game, state, seat, move) == pytest.approx(
+                values[seat] - sum(others) / len(others))
+        assert game.to_position(state) == before
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_root_searches_its_best_valued_moves_widening_with_the_visits(name):
+    """After N iterations the root has tried at most 1 + sqrt(N) moves (widening 1), and
+    every move it tried is valued at least as high as every move it left."""
+    game = get_game(name)
+    for i, state in enumerate(positions(name, 3, seed=2)):
+        seat = game.deciding_seats(state)[0]
+        view = seat_state(game, state, seat)
+        legal = game.legal_moves(view, seat)
+        a = search_game(game, state, seat=seat, iterations=100, seed=i,
+                        options=GenericOptions(widening=1.0))
+        tried = [m.move for m in a.moves if m.visits]
+        left = [m.move for m in a.moves if not m.visits]
+        assert sorted(map(str, [*tried, *left])) == sorted(legal)
+        assert 1 <= len(tried) <= min(len(legal), 1 + math.sqrt(100))
+        if len(legal) > 11:
+            assert len(tried) == 11
+        worst_tried = min(gain(game, view, seat, str(m)) for m in tried)
+        best_left = max((gain(game, view, seat, str(m)) for m in left), default=-math.inf)
+        assert worst_tried >= best_left - 1e-9
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_same_seed_gives_the_same_analysis(name):
+    game = get_game(name)
+    state = positions(name, 1, seed=3)[0]
+    seat = game.deciding_seats(state)[0]
+    runs = [[(str(m.move), m.visits, m.reward, m.prior)
+             for m in search_game(game, state, seat=seat, iterations=150, seed=9).moves]
+            for _ in range(2)]
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_unguided_the_search_tries_every_move_once(name):
+    """Guided off (today's plain search): every legal move of the root is tried before any
+    is tried twice, and the priors are 0."""
+    game = get_game(name)
+    state = positions(name, 1, seed=4)[0]
+    seat = game.deciding_seats(state)[0]
+    legal = game.legal_moves(seat_state(game, state, seat), seat)
+    a = search_game(game, state, seat=seat, iterations=len(legal), seed=1,
+                    options=GenericOptions(guided=False))
+    assert sorted(str(m.move) for m in a.moves if m.visits == 1) == sorted(legal)
+    assert all(m.prior == 0.0 for m in a.moves)
+
+
+def test_the_root_reports_each_moves_value_as_its_prior():
+    """Guided, the prior of a root move is the logistic of its gain over ``spread``:
+    for two seats, the reward the estimate gives it."""
+    game = get_game("imhotep")
+    state = positions("imhotep", 1, seed=5)[0]
+    seat = state.current_seat()
+    a = search_game(game, state, seat=seat, iterations=30, seed=1)
+    for m in a.moves:
+        g = gain(game, state, seat, str(m.move))
+        assert m.prior == pytest.approx(1 / (1 + math.exp(-g / GenericOptions.spread)))
