@@ -3,8 +3,9 @@
 every registered game (it declares them all with ``feature games``).
 
 A game with a search of its own (``Game.tools().search``: Sneferu's) is searched by it,
-any other by the generic one (``search_game``: UCT through the game interface, playouts
-cut short by the game's estimate), both through ``sneferu_cli.search.analyse``. Chance is
+any other by the generic one (``search_game``: UCT through the game interface, guided by
+the game's estimate: moves searched best valued first, widening with the visits, short
+playouts of the best of a few drawn moves), both through ``sneferu_cli.search.analyse``. Chance is
 sampled by its weights, every seat plays for its own final place, and the search stops in
 time for every ``go``: 80% of a ``movetime`` less ``Overhead``, or a share of the clock
 (what is left over the decisions the game expects the seat still to take,
@@ -19,8 +20,10 @@ moves whatever the machine's load.
 Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the time limit
 still obeyed, makes it deterministic); ``Exploration`` (UCT constant in hundredths),
 ``Horizon`` (playout turns, in another game moves a seat, before the position is
-valued, 0 to the end), ``Widening`` (in tenths, for a search that widens: Sneferu's),
-``Overhead`` (ms kept back for the pipes and the scheduler). While it thinks it sends
+valued, 0 to the end), ``Widening`` (in tenths), ``Guided``, ``Candidates``, ``Sample``
+and ``Spread`` (in tenths; the generic search's, SPEC 11.4), ``Overhead`` (ms kept back
+for the pipes and the scheduler). An option not sent leaves each search its own default.
+While it thinks it sends
 ``info nodes N nps N playouts N time MS score PCT rank R pv MOVE`` (``win W`` instead of
 ``rank`` in a solo game) every quarter of a second and before its move.
 """

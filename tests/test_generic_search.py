@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import math
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
+from sneferu_cli.arbiter.bundled import engines_dir
 from sneferu_cli.game import GAMES, game_names, get_game, seat_state
 from sneferu_cli.search.generic import GenericOptions, gain, search_game
 
@@ -116,3 +119,35 @@ def test_the_root_reports_each_moves_value_as_its_prior():
     for m in a.moves:
         g = gain(game, state, seat, str(m.move))
         assert m.prior == pytest.approx(1 / (1 + math.exp(-g / GenericOptions.spread)))
+
+
+@pytest.mark.parametrize("guided", [True, False])
+def test_mcts_options_reach_the_generic_search(guided):
+    """The engine mcts, through its pipes, declares the generic search's options and plays
+    the best move of search_game with them: its seed drawn from ``Seed`` as at every move
+    (SPEC 11.2), ``Guided``, ``Candidates``, ``Sample`` and ``Spread`` (tenths) given."""
+    game = get_game("akropolis")
+    state = positions("akropolis", 1, seed=6)[0]
+    seat = state.current_seat()
+    options = {"Iterations": "40", "Guided": "true" if guided else "false",
+               "Candidates": "8", "Sample": "2", "Spread": "120"}
+    lines = ["sneferu 1", "setoption name Seed value 7",
+             *(f"setoption name {k} value {v}" for k, v in options.items()),
+             f"newgame players 2 seat {seat + 1} variant standard edition standard "
+             "game akropolis", "isready", f"position {game.to_position(state)}",
+             "go movetime 60000", "quit"]
+    r = subprocess.run([sys.executable, str(engines_dir() / "mcts_player.py")],
+                       input="\n".join(lines) + "\n", capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    declared = [line for line in r.stdout.splitlines() if line.startswith("option ")]
+    for name in ("Guided type check default true", "Candidates type spin default 32",
+                 "Sample type spin default 4", "Spread type spin default 50"):
+        assert any(line.startswith(f"option name {name}") for line in declared), name
+    moves = [line.removeprefix("move ") for line in r.stdout.splitlines()
+             if line.startswith("move ")]
+    expected = search_game(game, state, seat=seat, iterations=40,
+                           seed=random.Random(7).randrange(2**31),
+                           options=GenericOptions(guided=guided, candidates=8, sample=2,
+                                                  spread=12.0))
+    assert moves == [str(expected.best.move)]
