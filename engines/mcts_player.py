@@ -71,7 +71,7 @@ class MctsPlayer(Bot):
                 OptionSpec("Overhead", "spin", str(self.overhead), 0, 10_000),
                 OptionSpec("Guided", "check", "true" if self.guided else "false"),
                 OptionSpec("Candidates", "spin", str(self.candidates), 0, 100_000),
-                OptionSpec("Sample", "spin", str(self.sample), 1, 1000),
+                OptionSpec("Sample", "spin", str(self.sample), 0, 1000),
                 OptionSpec("Spread", "spin", str(self.spread), 1, 100_000)]
 
     def set_option(self, name: str, value: str | None) -> None:

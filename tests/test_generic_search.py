@@ -151,3 +151,34 @@ def test_mcts_options_reach_the_generic_search(guided):
                            options=GenericOptions(guided=guided, candidates=8, sample=2,
                                                   spread=12.0))
     assert moves == [str(expected.best.move)]
+
+
+def test_the_guided_search_knows_only_the_seats_view_in_silver_gold():
+    """Mid-game, at a sealed marking decision of a 3-seat Silver & Gold Pyramids game: two
+    full states that seat 2 sees alike (the others' cards and sealed marks drawn anew from
+    its view) get the same guided analysis, prior by prior (SPEC 11.4, G21)."""
+    game = get_game("silver-gold")
+    hidden = game.hidden()
+    assert hidden is not None
+    rng = random.Random(8)
+    truth = game.new_game(3)
+    while True:
+        if truth.is_chance_node():
+            game.apply_outcome(truth, game.sample_outcome(truth, rng))
+            continue
+        deciding = game.deciding_seats(truth)
+        if len(truth.play[1]) == 2 and truth.marks[truth.play[1][0]] and 1 in deciding \
+                and deciding[0] == 0:
+            game.apply_move(truth, rng.choice(game.legal_moves(truth, 0)), 0)  # sealed
+            break
+        for s in deciding:
+            game.apply_move(truth, rng.choice(game.legal_moves(truth, s)), s)
+    view = hidden.view(truth, 1)
+    other = hidden.determinize(game.from_position(view), 1, random.Random(3))
+    assert hidden.view(other, 1) == view
+    assert game.to_position(other) != game.to_position(truth)
+    found = [[(str(m.move), m.visits, m.reward, m.prior)
+              for m in search_game(game, state, seat=1, iterations=200, seed=4).moves]
+             for state in (truth, other)]
+    assert found[0] == found[1]
+    assert sorted(m for m, *_ in found[0]) == sorted(game.legal_moves(truth, 1))

@@ -74,7 +74,8 @@ class GenericOptions:
     """Guided: below the root a node values this many of its moves drawn at random (0:
     all; the root values them all)."""
     sample: int = 4
-    """Guided: each playout move is the best valued of this many drawn legal moves."""
+    """Guided: each playout move is the best valued of this many drawn legal moves; 0:
+    no playout, the tree's new leaf is valued by the estimate at once."""
 
 
 def gain(game: Game, state: Any, seat: int, move: str) -> float:
@@ -275,8 +276,10 @@ class _Search:
 
     def _playout(self, state: Any) -> list[float]:
         game, rng = self.game, self.rng
-        limit = self.options.horizon * self.players if self.estimates else 0
         sample = self.options.sample if self.guided else 1
+        if sample == 0:  # guided, no playout: the leaf is valued at once
+            return rewards(game, state, self.options.spread)
+        limit = self.options.horizon * self.players if self.estimates else 0
         moves = 0
         while not state.is_over():
             if state.is_chance_node():
