@@ -515,12 +515,6 @@ class FastPaths(Generic[S]):
         simultaneous node."""
         return None
 
-    def legal_line(self, state: S, seat: int, sep: str) -> str | None:
-        """``sep.join(self.legal_moves(state, seat))``, when the game makes the line of
-        the legal moves itself (the ``go`` line lists them so); None: the caller joins the
-        listing."""
-        return None
-
 
 class Tools(Generic[S, E]):
     """A game's own tools (:meth:`Game.tools`): its search, an estimate of the decisions

@@ -52,7 +52,6 @@ from sneferu_cli.game import (
     game_names,
     get_game,
 )
-from sneferu_cli.protocol.messages import SEP
 from sneferu_cli.record.jsonl import read_json_records, records_to_json
 from sneferu_cli.record.replay import verify
 from sneferu_cli.record.text import format_record, read_records
@@ -246,9 +245,7 @@ def test_a_games_own_legal_moves_and_apply_move_equal_the_derived_ones(name, see
     """A game may give ``legal_moves`` and ``apply_move`` itself (compiled, say) instead of
     the base class's derivation from ``_legal_moves`` / ``_apply_move``: at every step of
     random games, for no seat and each seat, both list the same moves, apply a move alike
-    (checked or listed) and refuse a seat that owes no decision with the same error; and
-    the line of a seat's legal moves the game makes itself (``FastPaths.legal_line``),
-    where it does, is its listing joined."""
+    (checked or listed) and refuse a seat that owes no decision with the same error."""
     game = get_game(name)
     players = max(game.players)
     rng = random.Random(seed)
@@ -257,10 +254,6 @@ def test_a_games_own_legal_moves_and_apply_move_equal_the_derived_ones(name, see
         for seat in (None, *range(players)):
             assert _outcome(lambda s=seat: game.legal_moves(state, s)) == \
                 _outcome(lambda s=seat: Game.legal_moves(game, state, s)), seat
-        fast = game.fast_paths()
-        for seat in range(players):
-            line = None if fast is None else fast.legal_line(state, seat, SEP)
-            assert line is None or line == SEP.join(game.legal_moves(state, seat)), seat
         if state.is_over():
             return
         if state.is_chance_node():

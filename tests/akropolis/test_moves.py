@@ -17,7 +17,6 @@ from sneferu_cli.games.akropolis import GAME
 from sneferu_cli.games.akropolis.geometry import cell, q_of, r_of
 from sneferu_cli.games.akropolis.move import parse_move
 from sneferu_cli.games.akropolis.state import AkropolisState, spot_text
-from sneferu_cli.protocol.messages import SEP
 
 
 def actions(state: AkropolisState) -> list[str]:
@@ -44,11 +43,6 @@ def seeded(players: int, variant: str, seed: int, turns: int) -> AkropolisState:
             return state
         GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
         turns -= 1
-
-
-def line_of(state: AkropolisState) -> str | None:
-    """The go line's legal moves as the game makes them (``FastPaths.legal_line``)."""
-    return GAME.fast_paths().legal_line(state, state.current_seat(), SEP)
 
 
 def brute_force(state: AkropolisState) -> list[str]:
@@ -84,9 +78,8 @@ def test_the_spots_each_placement_keeps_are_those_a_search_finds(players, seed):
     """The fast path: every city keeps its legal spots up to date at each placement,
     judging only the triangles near the tile laid; at every decision of random games
     (and in a clone) they are those a full search of the city finds (City.spots_into),
-    with their texts, and the go line the game makes from the lines it keeps per grid
-    column is their moves joined (A23). A position read leaves them to be found when first
-    listed (City.refresh): the same."""
+    with their texts. A position read leaves them to be found when first listed
+    (City.refresh): the same."""
     rng = random.Random(seed)
     game = GAME.new_game(players)
     for state in decisions_of(GAME, game, rng):
@@ -94,7 +87,6 @@ def test_the_spots_each_placement_keeps_are_those_a_search_finds(players, seed):
         assert not any(city.legal_known for city in read.cities)
         for other in (state, state.clone(), read):
             assert other.legal_spots() == other.searched_spots()
-            assert line_of(other) == SEP.join(GAME.legal_moves(other))
             for city in other.cities:
                 city.refresh()
                 assert [s.number for s in city.legal] == city.searched()
@@ -119,15 +111,12 @@ def test_a_clone_and_its_original_change_apart(players, seed):
         grids = [(bytes(c.height), bytes(c.top), bytes(c.tile)) for c in state.cities]
         clone = state.clone()
         GAME.apply_move(clone, moves[-1], listed=True)
-        assert line_of(clone) == SEP.join(GAME.legal_moves(clone))
         after = GAME.to_position(clone)
         assert after != before
         assert GAME.to_position(state) == before and GAME.legal_moves(state) == moves
         assert [(bytes(c.height), bytes(c.top), bytes(c.tile)) for c in state.cities] == grids
         twin = state.clone()
-        assert line_of(state) == SEP.join(moves)
         GAME.apply_move(state, moves[0], listed=True)
-        assert line_of(twin) == SEP.join(moves)
         assert GAME.to_position(clone) == after
         GAME.check(clone)
         assert [(bytes(c.height), bytes(c.top), bytes(c.tile)) for c in twin.cities] == grids
@@ -139,16 +128,15 @@ def test_cities_that_reach_far_out_list_and_rebuild_as_searched(seed):
     """Cities kept for the grid columns they occupy and a margin (City's window), grown as
     they reach out: in 2-player games where seat 1 always lays its tile farthest east (the
     greatest q) and seat 2 farthest west, each city ends over 30 steps from the origin,
-    its window grown again and again. At every decision the legal
-    moves (5.2, A23) are those a full search finds and the go line is them joined, and the
-    cities are what replaying their placements builds (Game.check)."""
+    its window grown again and again. At every decision the legal moves (5.2, A23) are
+    those a full search finds, and the cities are what replaying their placements builds
+    (Game.check: heights, top hexes and top tiles of the whole grid)."""
     rng = random.Random(seed)
     game = GAME.new_game(2)
     for state in decisions_of(GAME, game, rng):
         assert state.legal_spots() == state.searched_spots()
-        moves = GAME.legal_moves(state)
-        assert line_of(state) == SEP.join(moves)
         GAME.check(state)
+        moves = GAME.legal_moves(state)
         east = state.current_seat() == 0
         far = max(moves, key=lambda m: parse_move(m)[1] if east else -parse_move(m)[1])
         GAME.apply_move(state, far, listed=True)

@@ -25,7 +25,6 @@ __all__ = [
     "apply_move_of",
     "apply_outcome",
     "is_listed_move",
-    "legal_line",
     "legal_moves",
     "legal_moves_of",
     "sample_outcome",
@@ -71,14 +70,6 @@ def apply_move(state: AkropolisState, text: str, seat: int | None = None, *,
                          or seat != state.current_seat()):
         raise IllegalMove(f"seat {seat + 1} has no decision to take now")
     return apply_move_of(state, seat, text, listed)
-
-
-def legal_line(state: AkropolisState, seat: int, sep: str) -> str:
-    """``FastPaths.legal_line``: :meth:`AkropolisState.legal_line` (the seat's legal
-    moves joined by ``sep``; none for a seat not to move)."""
-    if seat != state.current_seat():
-        return ""
-    return state.legal_line(sep)
 
 
 def is_listed_move(state: AkropolisState, text: str) -> bool:

@@ -160,16 +160,6 @@ class City:
         self.legal_known = True
         """False once a placement left :attr:`legal` out of date (``keep_legal`` False: a
         city read from a position); :meth:`refresh` finds it again."""
-        self._chunks: list[str | None] | None = None
-        """For :meth:`legal_line`: per site place *p* and window column *k*, at
-        ``p * columns + k``, the texts of the moves from place *p* at :attr:`legal`'s spots
-        in that column joined by :attr:`_sep` (None: not made since they changed); None:
-        none made for this window. Shared by a copy: only a missing entry is ever set in
-        place (:meth:`_update_legal` and :meth:`_widen` replace the list)."""
-        self._counts: list[int] = []
-        """Per window column, how many of :attr:`legal`'s spots lie in it (-1: not
-        counted since they changed)."""
-        self._sep = ""
 
     def copy(self) -> City:
         c = City(self._h, b"", self._t)
@@ -183,9 +173,6 @@ class City:
         c.scores = self.scores
         c.legal = self.legal
         c.legal_known = self.legal_known
-        c._chunks = self._chunks
-        c._counts = self._counts
-        c._sep = self._sep
         return c
 
     @property
@@ -202,7 +189,6 @@ class City:
         self._h = height
         self._t = tile
         self._full = None
-        self._chunks = None
 
     @property
     def tile(self) -> bytes:
@@ -246,7 +232,6 @@ class City:
         self._h = before + self._h + after
         self._t = before + self._t + after
         self._base = base
-        self._chunks = None  # laid out by the window's columns
 
     def _fit(self) -> None:
         """Make the window hold the occupied columns and :data:`_MARGIN` more each side,
@@ -262,7 +247,6 @@ class City:
             self._h = self._h[start:end]
             self._t = self._t[start:end]
             self._base = first * W
-            self._chunks = None
 
     @property
     def top(self) -> bytes:
@@ -315,45 +299,6 @@ class City:
         if not self.legal_known:
             self.legal = [spot_of(s) for s in self.searched()]
             self.legal_known = True
-            self._chunks = None
-
-    def legal_line(self, sep: str, places: int) -> str:
-        """The texts of the moves from site places 1 to ``places`` at the legal spots, in
-        the order of :meth:`AkropolisState.legal_move_texts`, joined by ``sep``: joined a
-        window column at a time and kept (:attr:`_chunks`), so that after a placement
-        only the columns whose spots it changed are joined again, and the line is a join
-        of some twenty columns' texts a place, not of every move's."""
-        self.refresh()
-        legal = self.legal
-        first: i64 = self._base // W
-        columns: i64 = len(self._h) // W
-        chunks = self._chunks
-        if chunks is None or self._sep != sep:
-            chunks = [None] * ((SITE_PLACES + 1) * columns)
-            self._chunks = chunks
-            self._counts = [-1] * columns
-            self._sep = sep
-        counts = self._counts
-        n: i64 = 0
-        k: i64
-        for k in range(columns):
-            if counts[k] < 0:
-                counts[k] = _first_at_least(legal, (first + k + 1) * 6 * W, n) - n
-            n += counts[k]
-        parts: list[str] = []
-        place: i64
-        for place in range(1, places + 1):
-            n = 0
-            for k in range(columns):
-                count: i64 = counts[k]
-                if count:
-                    chunk = chunks[place * columns + k]
-                    if chunk is None:
-                        chunk = sep.join([legal[i].texts[place] for i in range(n, n + count)])
-                        chunks[place * columns + k] = chunk
-                    parts.append(chunk)
-                    n += count
-        return sep.join(parts)
 
     def lay_start(self, tables: Tables, keep_legal: bool = True) -> None:
         """Put the starting tile at the origin (A3); with ``keep_legal`` False the legal
@@ -520,18 +465,6 @@ class City:
         if done < size:
             legal.extend(old[done:])
         self.legal = legal
-        chunks = self._chunks
-        if chunks is not None:  # the stretches' columns are joined again when next asked
-            chunks = list(chunks)
-            counts = list(self._counts)
-            window: i64 = self._base // W
-            columns: i64 = len(counts)
-            for column in range(first_column - 2 - window, last_column + 3 - window):
-                counts[column] = -1
-                for place in range(1, SITE_PLACES + 1):
-                    chunks[place * columns + column] = None
-            self._chunks = chunks
-            self._counts = counts
 
     def _triangle_legal(self, x: i64, kind: i64) -> bool:
         """Whether the spots of triangle ``2x + kind`` are legal (5.2, A8, A9): its three
@@ -859,13 +792,6 @@ class AkropolisState:
         for place in range(2, self.affordable() + 1):
             out.extend([spot.texts[place] for spot in legal])
         return out
-
-    def legal_line(self, sep: str) -> str:
-        """``sep.join(self.legal_move_texts())``, made from the texts the mover's city
-        keeps joined by column (:meth:`City.legal_line`)."""
-        if self.over or self.to_draw:
-            return ""
-        return self.cities[self.seat].legal_line(sep, self.affordable())
 
     def is_listed_move(self, text: str) -> bool:
         """Whether ``text`` is one of :meth:`legal_move_texts`, found without listing them:
