@@ -639,8 +639,9 @@ _PLACE_WORDS: Final = [f"{place} " for place in range(SITE_PLACES + 1)]
 class Spot:
     """A spot (``number``: cell * 6 + rotation) with its texts: ``texts[0]`` its own
     (:func:`spot_text`), ``texts[p]`` its move's from site place *p*, 1 to
-    :data:`SITE_PLACES` (A23), each move text entered in :data:`LISTED`. Made once per
-    spot and process (:func:`spot_of`); never change it."""
+    :data:`SITE_PLACES` (A23), each move text entered in :data:`LISTED`; ``first`` is
+    ``texts[1]``, read without the list (every listing takes it). Made once per spot and
+    process (:func:`spot_of`); never change it."""
 
     def __init__(self, number: int) -> None:
         self.number: i64 = number
@@ -650,6 +651,7 @@ class Spot:
             text = _PLACE_WORDS[place] + where
             self.texts.append(text)
             LISTED[text] = number * 8 + place
+        self.first: str = self.texts[1]
 
 
 _SPOTS: Final[list[list[Spot | None] | None]] = [None] * CELLS
@@ -788,7 +790,7 @@ class AkropolisState:
         city.refresh()
         legal = city.legal
         # comprehensions over a list: made at their length, not grown append by append
-        out = [spot.texts[1] for spot in legal]
+        out = [spot.first for spot in legal]
         for place in range(2, self.affordable() + 1):
             out.extend([spot.texts[place] for spot in legal])
         return out
