@@ -57,17 +57,23 @@ class OutOfTime(Exception):
 
 
 class _Clocked:
-    """Counts the simulations started and ends the search by the deadline."""
+    """Counts the simulations started and ends the search by the deadline (or after
+    ``limit`` simulations, when given)."""
 
-    def __init__(self, deadline: float) -> None:
+    def __init__(self, deadline: float, limit: int | None = None) -> None:
         self.deadline = deadline
+        self.limit = limit
         self.began = time.perf_counter()
         self.simulations = 0
 
     def tick(self) -> None:
         """A simulation starts: raise OutOfTime instead (after the first :data:`AT_LEAST`)
-        when one more, as long as the mean so far, would end after the deadline."""
-        if self.simulations >= AT_LEAST:
+        when one more, as long as the mean so far, would end after the deadline, or when
+        ``limit`` simulations have started."""
+        if self.limit is not None:
+            if self.simulations >= max(self.limit, AT_LEAST):
+                raise OutOfTime
+        elif self.simulations >= AT_LEAST:
             now = time.perf_counter()
             if now + (now - self.began) / self.simulations >= self.deadline:
                 raise OutOfTime
@@ -75,14 +81,15 @@ class _Clocked:
 
 
 class TimedMCTSBot(mcts.MCTSBot):  # type: ignore[misc]
-    """OpenSpiel's MCTSBot that stops at ``deadline``: :meth:`search` is its
-    ``mcts_search`` ended there, the tree so far kept."""
+    """OpenSpiel's MCTSBot that stops at ``deadline`` (or after ``simulations``):
+    :meth:`search` is its ``mcts_search`` ended there, the tree so far kept."""
 
-    def __init__(self, game: Any, deadline: float, seed: int) -> None:
+    def __init__(self, game: Any, deadline: float, seed: int,
+                 simulations: int | None = None) -> None:
         rng = np.random.RandomState(seed)
         super().__init__(game, UCT, UNBOUNDED, mcts.RandomRolloutEvaluator(ROLLOUTS, rng),
                          random_state=rng)
-        self.clock = _Clocked(deadline)
+        self.clock = _Clocked(deadline, simulations)
         self.root: Any = None
 
     def _apply_tree_policy(self, root: Any, state: Any) -> Any:
@@ -99,14 +106,16 @@ class TimedMCTSBot(mcts.MCTSBot):  # type: ignore[misc]
 
 
 class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
-    """OpenSpiel's ISMCTSBot that stops at ``deadline``, its worlds drawn with
+    """OpenSpiel's ISMCTSBot that stops at ``deadline`` (or after ``simulations``), its
+    worlds drawn with
     ``resample_from_infostate`` seeded from ``seed``."""
 
-    def __init__(self, game: Any, deadline: float, seed: int) -> None:
+    def __init__(self, game: Any, deadline: float, seed: int,
+                 simulations: int | None = None) -> None:
         rng = np.random.RandomState(seed)
         super().__init__(game, mcts.RandomRolloutEvaluator(ROLLOUTS, rng), UCT, UNBOUNDED,
                          random_state=rng)
-        self.clock = _Clocked(deadline)
+        self.clock = _Clocked(deadline, simulations)
         self.set_resampler(lambda state, player: state.resample_from_infostate(
             player, pyspiel.UniformProbabilitySampler(int(rng.randint(2**31)), 0.0, 1.0)))
 
@@ -156,10 +165,11 @@ def report(name: str, parts: tuple[int, ...], simulations: int, began: float) ->
 
 def choose_mcts(observation: np.ndarray, mask: np.ndarray, *, game: Game, position: str,
                 seat: int, parts: tuple[int, ...], rng: random.Random,
-                deadline: float) -> int:
+                deadline: float, simulations: int | None = None) -> int:
     """The action id OpenSpiel's MCTSBot chooses in ``position`` (the seat's view), having
     searched until ``deadline``: in a game with hidden information, one state drawn from
-    the view."""
+    the view. ``simulations`` (not given by the engine): a fixed count instead, so that a
+    seed chooses the same whatever the clock."""
     began = time.perf_counter()
     node = None
     if parts:  # a later part: the tree of the move's first part, below the parts chosen
@@ -172,7 +182,7 @@ def choose_mcts(observation: np.ndarray, mask: np.ndarray, *, game: Game, positi
         return int(rng.choice(np.flatnonzero(mask).tolist()))
     if node is None or not node.children:
         state = spiel_state(game.name, position, parts, seat=seat, rng=rng)
-        bot = TimedMCTSBot(state.get_game(), deadline, rng.randrange(2**31))
+        bot = TimedMCTSBot(state.get_game(), deadline, rng.randrange(2**31), simulations)
         node = bot.search(state)
         report("mcts", parts, bot.clock.simulations, began)
         if not parts:
@@ -182,10 +192,11 @@ def choose_mcts(observation: np.ndarray, mask: np.ndarray, *, game: Game, positi
 
 def choose_ismcts(observation: np.ndarray, mask: np.ndarray, *, game: Game, position: str,
                   seat: int, parts: tuple[int, ...], rng: random.Random,
-                  deadline: float) -> int:
+                  deadline: float, simulations: int | None = None) -> int:
     """The action id OpenSpiel's ISMCTSBot chooses in ``position`` (the seat's view),
     having searched until ``deadline`` from the seat's information state (a game with
-    hidden information only: ISMCTSBot refuses the others)."""
+    hidden information only: ISMCTSBot refuses the others); ``simulations`` as in
+    :func:`choose_mcts`."""
     if game.hidden() is None:
         raise ValueError(f"ISMCTSBot is for a game with hidden information, not {game.name}")
     began = time.perf_counter()
@@ -196,7 +207,7 @@ def choose_ismcts(observation: np.ndarray, mask: np.ndarray, *, game: Game, posi
         report("ismcts", parts, 0, began)  # no time left for this part
         return int(rng.choice(np.flatnonzero(mask).tolist()))
     if policy is None:
-        bot = TimedISMCTSBot(state.get_game(), deadline, rng.randrange(2**31))
+        bot = TimedISMCTSBot(state.get_game(), deadline, rng.randrange(2**31), simulations)
         policy = bot.search(state)
         report("ismcts", parts, bot.clock.simulations, began)
         if not parts:
