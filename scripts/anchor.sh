@@ -15,13 +15,15 @@
 # faults) are printed and kept in FOLDER (records, JSON), with the engines' standard error
 # (FOLDER/NAME.stderr/); then the anchor's simulations a move (mean, from that log).
 # Run again with the same arguments, it resumes a run that was stopped.
-# SNEFERU: the command to run (default: sneferu); PYTHON: the Python that has sneferu
+# SEED: the tournaments' seed (default 2026; another gives other deals). SNEFERU: the
+# command to run (default: sneferu); PYTHON: the Python that has sneferu
 # (default: python3), asked which games hide information.
 set -eu
 MOVETIME=${1:-200}
 DEALS=${2:-10}
 JOBS=${3:-1}
 DIR=${4:-anchor-$MOVETIME}
+SEED=${SEED:-2026}
 SNEFERU=${SNEFERU:-sneferu}
 PYTHON=${PYTHON:-python3}
 GAMES=${GAMES:-sneferu imhotep akropolis silver-gold}
@@ -35,7 +37,7 @@ run() {  # GAME BOT: mcts against the anchor's choose_BOT in GAME
     resume=""  # a run stopped before goes on where it stopped
     [ -e "$DIR/$name.records.state" ] && resume=--resume
     echo "== $name: mcts against OpenSpiel's $bot bot, movetime $MOVETIME ms, $DEALS deals"
-    $SNEFERU tournament --game "$game" --seats 2 --deals "$DEALS" --seed 2026 \
+    $SNEFERU tournament --game "$game" --seats 2 --deals "$DEALS" --seed "$SEED" \
         --movetime "$MOVETIME" -j "$JOBS" --event "anchor $name" \
         --engine "name=mcts command=mcts" \
         --engine "name=openspiel-$bot command=policy option.Policy=$ANCHOR:choose_$bot" \
