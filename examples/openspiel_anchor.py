@@ -107,8 +107,7 @@ class TimedMCTSBot(mcts.MCTSBot):  # type: ignore[misc]
 
 class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
     """OpenSpiel's ISMCTSBot that stops at ``deadline`` (or after ``simulations``), its
-    worlds drawn with
-    ``resample_from_infostate`` seeded from ``seed``."""
+    worlds drawn with ``resample_from_infostate`` seeded from ``seed``."""
 
     def __init__(self, game: Any, deadline: float, seed: int,
                  simulations: int | None = None) -> None:
