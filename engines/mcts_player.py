@@ -41,7 +41,6 @@ from sneferu_cli.search import Analysis, Tuning, analyse
 EXPLORATION = 0.35  # the searches' default UCT constant (their own default options)
 HORIZON = 4  # their default playout turns
 WIDENING = 1.0  # the default widening of a search that widens
-OTHER_SHARE = 20  # a move may take this share of the clock left, in a game without an estimate
 
 
 class MctsPlayer(Bot):
@@ -91,20 +90,7 @@ class MctsPlayer(Bot):
         """Seconds to search for this move, the overhead kept back; with a search budget
         (``go ... iterations N``) the time is only a safety net: all of a ``movetime``, or
         0.4 of the clock, less the overhead."""
-        overhead = self.overhead / 1000
-        if go.movetime is not None:
-            budget = go.movetime / 1000
-            if go.iterations is not None:
-                return max(budget * 0.25, budget - overhead)
-            return max(budget * 0.25, budget * 0.8 - overhead)
-        assert go.clock is not None
-        clock = go.clock[self.seat] / 1000
-        tools = self.game.tools()
-        left = None if tools is None else tools.moves_left(state, self.seat)
-        share = clock / (OTHER_SHARE if left is None else left) + 0.75 * go.inc / 1000
-        if go.iterations is not None:
-            share = clock
-        return max(0.005, min(share, clock * 0.4) - overhead)
+        return self.move_time(state, go, self.overhead / 1000)
 
     def choose(self, state: Any, go: Go) -> str:
         began = time.perf_counter()

@@ -16,8 +16,10 @@ function that accepts them (by name, or ``**kwargs``) also gets ``game`` (the ``
 ``state`` (the game's state the engine follows: in a game with hidden information one read
 from the seat's view), ``position`` (its position text), ``seat`` (0-based), ``encoding``
 (the set-up's ``Encoding``), ``rng`` (a ``random.Random`` reseeded with the option ``Seed``
-at every game) and ``parts`` (the action ids already chosen for this move, in a game whose
-moves are several parts).
+at every game), ``parts`` (the action ids already chosen for this move, in a game whose
+moves are several parts) and ``deadline`` (the ``time.perf_counter()`` instant by which
+the whole move should be chosen: as the bundled ``mcts`` shares out its time,
+``Bot.move_time``, the option ``Overhead`` in ms kept back), for a policy that searches.
 
 What the function (or its module, when imported) prints goes to standard error, which the
 arbiter keeps in its log, not to the protocol. Nothing is played in its place: a
@@ -35,6 +37,7 @@ import inspect
 import operator
 import os
 import sys
+import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
@@ -54,7 +57,7 @@ import numpy as np
 from sneferu_cli.protocol.bot import Bot, run
 from sneferu_cli.protocol.messages import Go, NewGame, OptionSpec
 
-CONTEXT = ("game", "state", "position", "seat", "encoding", "rng", "parts")
+CONTEXT = ("game", "state", "position", "seat", "encoding", "rng", "parts", "deadline")
 """The keyword arguments a policy function may accept, besides observation and mask."""
 
 
@@ -131,15 +134,19 @@ class PolicyPlayer(Bot):
         self.policy: Callable[..., Any] | None = None
         self.context: tuple[str, ...] = ()
         self.encoding: Any = None
+        self.overhead = 40
 
     def declare_options(self) -> list[OptionSpec]:
-        return [*super().declare_options(), OptionSpec("Policy", "string")]
+        return [*super().declare_options(), OptionSpec("Policy", "string"),
+                OptionSpec("Overhead", "spin", str(self.overhead), 0, 10_000)]
 
     def set_option(self, name: str, value: str | None) -> None:
         if name == "Policy":
             self.spec = value or ""
             self.policy = load_policy(self.spec)
             self.context = accepted_context(self.policy)
+        elif name == "Overhead" and value is not None:
+            self.overhead = int(value)
         else:
             super().set_option(name, value)
 
@@ -153,6 +160,7 @@ class PolicyPlayer(Bot):
         self.encoding = learning.encoding(game.players, game.variant)
 
     def choose(self, state: Any, go: Go) -> str:
+        deadline = time.perf_counter() + self.move_time(state, go, self.overhead / 1000)
         encoding = self.encoding
         try:
             decision = Decision(encoding, state, self.seat)
@@ -163,18 +171,21 @@ class PolicyPlayer(Bot):
                                                     decision.chosen), np.float32)
             mask = np.zeros(encoding.actions, np.int8)
             mask[decision.legal_actions()] = 1
-            move = decision.choose(self.ask(state, observation, mask, decision.chosen))
+            move = decision.choose(self.ask(state, observation, mask, decision.chosen,
+                                            deadline))
             if move is not None:
                 return move
 
-    def ask(self, state: Any, observation: Any, mask: Any, parts: tuple[int, ...]) -> int:
+    def ask(self, state: Any, observation: Any, mask: Any, parts: tuple[int, ...],
+            deadline: float) -> int:
         """The action id the policy chooses; exits through :func:`fail` unless it is one
         that ``mask`` allows."""
         assert self.policy is not None
         values = {"game": lambda: self.game, "state": lambda: state,
                   "position": lambda: self.game.to_position(state),
                   "seat": lambda: self.seat, "encoding": lambda: self.encoding,
-                  "rng": lambda: self.rng, "parts": lambda: parts}
+                  "rng": lambda: self.rng, "parts": lambda: parts,
+                  "deadline": lambda: deadline}
         try:
             with contextlib.redirect_stdout(sys.stderr):  # its prints are no protocol lines
                 answer = self.policy(observation, mask,

@@ -4,6 +4,7 @@ SPEC 16.4): given as ``Policy=tests/policies.py:NAME``."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import numpy as np
@@ -11,6 +12,10 @@ import numpy as np
 from sneferu_cli.game import seat_view
 
 NOT_A_FUNCTION = 3
+MOVETIME = 20.0
+"""The seconds a move the tests that use ``checked`` give (``--movetime 20000``)."""
+deadlines: dict[tuple[int, str], float] = {}
+"""The ``deadline`` given at each decision (seat and position) so far."""
 
 
 def uniform(observation: np.ndarray, mask: np.ndarray, *, rng: random.Random) -> int:
@@ -41,9 +46,14 @@ def text(observation: np.ndarray, mask: np.ndarray) -> str:
 
 def checked(observation: np.ndarray, mask: np.ndarray, *, game: Any, state: Any,
             position: str, seat: int, encoding: Any, rng: random.Random,
-            parts: tuple[int, ...]) -> int:
+            parts: tuple[int, ...], deadline: float) -> int:
     """A legal id at random, once what the engine gives is checked against the game (an
-    AssertionError is a crash fault the test sees)."""
+    AssertionError is a crash fault the test sees); ``deadline`` is 80% of the movetime
+    less the default ``Overhead`` (40 ms) after the ``go`` at the latest, the same for
+    every part of a move."""
+    assert isinstance(deadline, float)
+    assert deadline - time.perf_counter() <= MOVETIME * 0.8 - 0.04
+    assert deadlines.setdefault((seat, position), deadline) == deadline
     assert observation.dtype == np.float32 and mask.dtype == np.int8
     assert seat in game.deciding_seats(state) and position == game.to_position(state)
     seen = game.from_position(seat_view(game, state, seat))  # what the seat may know, alone
@@ -62,8 +72,8 @@ def checked(observation: np.ndarray, mask: np.ndarray, *, game: Any, state: Any,
 
 def keywords(observation: np.ndarray, mask: np.ndarray, **context: Any) -> int:
     """Gets every keyword (``**``): the lowest legal id once they are all there."""
-    assert sorted(context) == ["encoding", "game", "parts", "position", "rng", "seat",
-                               "state"]
+    assert sorted(context) == ["deadline", "encoding", "game", "parts", "position", "rng",
+                               "seat", "state"]
     return int(np.flatnonzero(mask)[0])
 
 

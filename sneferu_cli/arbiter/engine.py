@@ -236,10 +236,12 @@ class Engine:
         ``newgame`` and their peak memory (bytes) in that time (up to the fault that
         retired it); None without a sandbox, or when it was not running to be measured."""
         start = self._usage_start
+        if start is None:  # no sandbox: nothing to read (/proc is read only when needed)
+            return None
         now = self._usage_end
         if now is None and self._process is not None and self.fault is None:
             now = self._process.usage()
-        if start is None or now is None:
+        if now is None:
             return None
         return max(0.0, now[0] - start[0]), now[1]
 

@@ -54,6 +54,9 @@ from .messages import (
 __all__ = ["Bot", "Follower", "run"]
 
 SEED_MAX = 2**31 - 1
+OTHER_SHARE = 20
+"""A move may take this share of the clock left, in a game without an estimate
+(``Game.tools().moves_left``)."""
 
 
 class Bot:
@@ -118,6 +121,27 @@ class Bot:
         if self.edition_file is None:
             return self.game.standard_edition()
         return self.game.load_edition(self.edition_file)
+
+    def move_time(self, state: Any, go: Go, overhead: float) -> float:
+        """Seconds a search may take for this move, ``overhead`` (seconds, for the pipes and
+        the scheduler) kept back: 80% of a ``movetime``, or a share of the clock (over the
+        decisions the game expects the seat still to take, ``Game.tools().moves_left``, else
+        a twentieth; plus most of the increment), at most 0.4 of it; with a search budget
+        (``go ... iterations N``) only a safety net: all of a ``movetime``, or 0.4 of the
+        clock. At least a quarter of a ``movetime``, or 5 ms."""
+        if go.movetime is not None:
+            budget = go.movetime / 1000
+            if go.iterations is not None:
+                return max(budget * 0.25, budget - overhead)
+            return max(budget * 0.25, budget * 0.8 - overhead)
+        assert go.clock is not None
+        clock = go.clock[self.seat] / 1000
+        tools = self.game.tools()
+        left = None if tools is None else tools.moves_left(state, self.seat)
+        share = clock / (OTHER_SHARE if left is None else left) + 0.75 * go.inc / 1000
+        if go.iterations is not None:
+            share = clock
+        return max(0.005, min(share, clock * 0.4) - overhead)
 
     def choose(self, state: Any, go: Go) -> str:
         """The move to play (move notation) in ``state``, where this bot's seat decides

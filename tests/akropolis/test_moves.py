@@ -123,6 +123,29 @@ def test_a_clone_and_its_original_change_apart(players, seed):
         GAME.check(twin)
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_cities_that_reach_far_out_list_and_rebuild_as_searched(seed):
+    """Cities kept for the grid columns they occupy and a margin (City's window), grown as
+    they reach out: in 2-player games where seat 1 always lays its tile farthest east (the
+    greatest q) and seat 2 farthest west, each city ends over 30 steps from the origin,
+    its window grown again and again. At every decision the legal moves (5.2, A23) are
+    those a full search finds, and the cities are what replaying their placements builds
+    (Game.check: heights, top hexes and top tiles of the whole grid)."""
+    rng = random.Random(seed)
+    game = GAME.new_game(2)
+    for state in decisions_of(GAME, game, rng):
+        assert state.legal_spots() == state.searched_spots()
+        GAME.check(state)
+        moves = GAME.legal_moves(state)
+        east = state.current_seat() == 0
+        far = max(moves, key=lambda m: parse_move(m)[1] if east else -parse_move(m)[1])
+        GAME.apply_move(state, far, listed=True)
+    GAME.check(game)
+    reach = [max(q_of(c) for c in game.cities[0].cells),
+             min(q_of(c) for c in game.cities[1].cells)]
+    assert reach[0] > 30 and reach[1] < -30, reach
+
+
 @settings(max_examples=10, deadline=None)
 @given(st.sampled_from([2, 3, 4]), st.integers(0, 2**32 - 1), st.integers(0, 40))
 def test_a_game_read_from_a_position_lists_as_the_game_played(players, seed, turns):

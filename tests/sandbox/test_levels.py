@@ -14,6 +14,10 @@ import msgspec
 import pytest
 from support import require_sandbox, run_cli
 
+from sneferu_cli.arbiter.bench import time_engines
+from sneferu_cli.arbiter.bundled import engine_command
+from sneferu_cli.arbiter.engine import Engine
+from sneferu_cli.arbiter.process import EngineProcess
 from sneferu_cli.arbiter.sandbox import Limits, Sandbox, SandboxError, cgroup_root
 from sneferu_cli.record.model import GameRecord, usage_of
 from sneferu_cli.record.text import read_records
@@ -174,6 +178,22 @@ def test_a_sandboxed_engines_usage_is_recorded_and_reported(tmp_path: Path) -> N
     rows = {e["name"]: e for e in data["engines"]}
     assert rows["boxed"]["measured"] == 4 and rows["boxed"]["peak_kib"] > 1024
     assert "measured" not in rows["free"] and "cpu" not in rows["free"]
+
+
+def test_an_engine_without_a_sandbox_has_no_usage_read(monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    """SPEC 7.10: only an engine in a sandbox is measured: the game loop reads no engine's
+    /proc usage (a walk of every process on the machine) for engines without one."""
+    reads: list[int] = []
+    usage = EngineProcess.usage
+
+    def counted(self: EngineProcess) -> tuple[float, int] | None:
+        reads.append(self.proc.pid)
+        return usage(self)
+    monkeypatch.setattr(EngineProcess, "usage", counted)
+    engines = [Engine(engine_command("random"), label=str(i)) for i in (1, 2)]
+    moves, _, _ = time_engines(engines, 2, 1, None, None)
+    assert moves > 0 and reads == []
 
 
 def test_each_engine_gets_cgroups_of_its_own_removed_after_it() -> None:

@@ -174,7 +174,6 @@ def observation(state: AkropolisState, seat: int) -> array[float]:
     for s, city in enumerate(state.cities):
         base = lay.cities_at + s * PLANES * size
         top = city.top
-        height = city.height
         for c in city.cells:
             i = window[c]
             if i < 0:
@@ -187,7 +186,7 @@ def observation(state: AkropolisState, seat: int) -> array[float]:
                     out[base + (h % 5) * size + i] = 1.0
                     if h >= 5:
                         out[base + 5 * size + i] = 1.0
-            out[base + 7 * size + i] = min(height[c], level_scale) / level_scale
+            out[base + 7 * size + i] = min(city.height_at(c), level_scale) / level_scale
     return out
 
 

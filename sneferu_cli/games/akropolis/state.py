@@ -31,6 +31,13 @@ from ...game import IllegalMove
 from .edition import HEXES, PLAZAS, Edition, standard_edition
 from .geometry import CELLS, OFF, QUARRY, W, box, cell, in_reach, inner, q_of, r_of
 
+_MARGIN: Final = 3
+"""Grid columns a city's window holds on each side of its occupied ones: every position the
+rules read (a neighbour of a position of a triangle touching the city) lies within three
+steps of an occupied one, and a step changes the column by at most one."""
+_SLACK: Final = 3
+"""Columns more a window is widened by than a placement needs, so that it grows rarely."""
+
 __all__ = ["LISTED", "NO_HEX", "SITE_PLACES", "START_TILE", "AkropolisIllegalMove",
            "AkropolisState", "City", "Spot", "Tables", "new_game", "options_of", "sample_tile",
            "spot_cells", "spot_of", "spot_text", "tables_of"]
@@ -43,7 +50,6 @@ NO_HEX: Final = 255
 _NO_SPOT: Final = 6 * CELLS
 """More than any spot's number."""
 _EMPTY_TOPS: Final = bytes([NO_HEX]) * CELLS
-_NO_CELLS: Final = bytes(CELLS)
 
 
 class AkropolisIllegalMove(IllegalMove):
@@ -115,14 +121,26 @@ _OPTIONS: Final[dict[str, tuple[list[bool], bool]]] = {}
 
 
 class City:
-    """One player's city: per position its height and top tile (immutable bytes, replaced
-    when a tile is placed, so that a copy shares them) and its top hex (:attr:`top`, found
-    from the placements when asked); the occupied positions (``cells``, in order of first
-    occupation); the placements made, in order (``tiles`` and ``spots``)."""
+    """One player's city: per position its height and top tile (:attr:`height`,
+    :attr:`tile`) and its top hex (:attr:`top`, found from the placements when asked); the
+    occupied positions (``cells``, in order of first occupation); the placements made, in
+    order (``tiles`` and ``spots``).
+
+    The heights and top tiles are kept for a *window* of whole grid columns only, the
+    occupied ones and :data:`_MARGIN` more on each side (cells ``base`` on, cell *c* at
+    ``c - base``; every other position is empty): immutable bytes replaced when a tile is
+    placed, so that a copy shares them, and so that a placement copies a city's width of
+    columns, not the whole grid."""
 
     def __init__(self, height: bytes = b"", top: bytes = b"", tile: bytes = b"") -> None:
-        self.height: bytes = height or _NO_CELLS
-        self.tile: bytes = tile or _NO_CELLS
+        self._base = 0
+        """The first cell of the window (a column's first)."""
+        self._h: bytes = height
+        """The heights of the window's cells (a city built by hand: the whole grid)."""
+        self._t: bytes = tile or bytes(len(height))
+        """The top tiles of the window's cells."""
+        self._full: tuple[bytes, bytes] | None = None
+        """:attr:`height` and :attr:`tile` once made (None: not since the last change)."""
         self._top: bytes | None = top or None
         """:attr:`top` once found (None: not since the last placement); a city built by
         hand (``top`` given) keeps its own."""
@@ -144,7 +162,9 @@ class City:
         city read from a position); :meth:`refresh` finds it again."""
 
     def copy(self) -> City:
-        c = City(self.height, b"", self.tile)
+        c = City(self._h, b"", self._t)
+        c._base = self._base
+        c._full = self._full
         c._top = self._top
         c.tables = self.tables
         c.cells = list(self.cells)
@@ -154,6 +174,79 @@ class City:
         c.legal = self.legal
         c.legal_known = self.legal_known
         return c
+
+    @property
+    def height(self) -> bytes:
+        """Per position of the whole grid its height (0: empty), made when first asked
+        after a change (play reads the window, scoring and notations this)."""
+        return self._grids()[0]
+
+    @height.setter
+    def height(self, height: bytes) -> None:
+        """Set every position's height (a broken city for the checks' tests)."""
+        tile = self.tile
+        self._base = 0
+        self._h = height
+        self._t = tile
+        self._full = None
+
+    @property
+    def tile(self) -> bytes:
+        """Per position of the whole grid its top tile (:data:`START_TILE`, a city tile
+        *i* as ``i + 2``, 0: none), made when first asked after a change."""
+        return self._grids()[1]
+
+    def _grids(self) -> tuple[bytes, bytes]:
+        """:attr:`height` and :attr:`tile`, made from the window when not kept."""
+        full = self._full
+        if full is None:
+            before = bytes(self._base)
+            after = bytes(CELLS - self._base - len(self._h))
+            full = (before + self._h + after, before + self._t + after)
+            self._full = full
+        return full
+
+    def height_at(self, c: int) -> int:
+        """The height of position ``c`` (any cell of the grid; 0: empty)."""
+        return _read(self._h, self._base, c)
+
+    def _widen(self, first_column: int, last_column: int) -> None:
+        """Make the window hold at least the grid columns ``first_column`` to
+        ``last_column`` (clipped to the grid) and :data:`_SLACK` more each side where it
+        grows."""
+        if not self._h:  # no window yet: one of empty columns
+            first = max(0, first_column - _SLACK)
+            last = min(W - 1, last_column + _SLACK)
+            self._base = first * W
+            self._h = self._t = bytes((last + 1 - first) * W)
+            return
+        first = self._base // W
+        last = first + len(self._h) // W - 1
+        if first_column < first:
+            first = max(0, first_column - _SLACK)
+        if last_column > last:
+            last = min(W - 1, last_column + _SLACK)
+        base = first * W
+        before = bytes(self._base - base)
+        after = bytes((last + 1) * W - self._base - len(self._h))
+        self._h = before + self._h + after
+        self._t = before + self._t + after
+        self._base = base
+
+    def _fit(self) -> None:
+        """Make the window hold the occupied columns and :data:`_MARGIN` more each side,
+        :data:`_SLACK` beyond (a city read or rebuilt, whose window was the whole grid)."""
+        if not self.cells:
+            return
+        first_column, last_column, _, _ = box(self.cells)
+        first = max(0, first_column - _MARGIN - _SLACK)
+        last = min(W - 1, last_column + _MARGIN + _SLACK)
+        start = first * W - self._base
+        end = (last + 1) * W - self._base
+        if start >= 0 and end <= len(self._h):
+            self._h = self._h[start:end]
+            self._t = self._t[start:end]
+            self._base = first * W
 
     @property
     def top(self) -> bytes:
@@ -186,10 +279,10 @@ class City:
 
     def _top_at(self, grid: bytes | bytearray, c: int) -> int:
         """The code of the top hex of occupied position ``c``, from the top tile ``grid``
-        (the city's, maybe being changed): that tile's hex there."""
+        (the city's window, maybe being changed): that tile's hex there."""
         tables = self.tables
         assert tables is not None
-        number = grid[c]
+        number = grid[c - self._base]
         if number == START_TILE:
             for at, hex_ in tables.start:
                 if at == c:
@@ -211,14 +304,19 @@ class City:
         """Put the starting tile at the origin (A3); with ``keep_legal`` False the legal
         spots are left out of date until :meth:`refresh` (a city read or rebuilt)."""
         self.tables = tables
-        height = bytearray(self.height)
-        tile = bytearray(self.tile)
-        for at, _ in tables.start:
-            height[at] = 1
-            tile[at] = START_TILE
+        cells = [at for at, _ in tables.start]
+        first_column, last_column, _, _ = box(cells)
+        self._widen(first_column - _MARGIN, last_column + _MARGIN)
+        base = self._base
+        height = bytearray(self._h)
+        tile = bytearray(self._t)
+        for at in cells:
+            height[at - base] = 1
+            tile[at - base] = START_TILE
             self.cells.append(at)
-        self.height = bytes(height)
-        self.tile = bytes(tile)
+        self._h = bytes(height)
+        self._t = bytes(tile)
+        self._full = None
         self._top = None
         if keep_legal:
             changed = [at for at, _ in tables.start]
@@ -229,17 +327,22 @@ class City:
     def spot_problem(self, at: int, rot: int) -> str:
         """Why tile placement (anchor cell ``at``, rotation ``rot``) is illegal (5.2), or
         ``""`` when it is legal."""
-        return _spot_problem(self.height, self.tile, at, rot)
+        return _spot_problem(self._h, self._t, self._base, at, rot)
 
     def place(self, tile: int, at: int, rot: int, keep_legal: bool = True) -> int:
         """Put ``tile`` at the spot; the stones its covered quarries
         give (A11). The spot must be legal. With ``keep_legal`` False the legal spots are
         left out of date until :meth:`refresh` (a city read or rebuilt)."""
-        height = bytearray(self.height)
-        tiles = bytearray(self.tile)
+        column = at // W
+        first = self._base // W
+        if (column - 1 - _MARGIN < first
+                or column + 1 + _MARGIN >= first + len(self._h) // W):
+            self._widen(column - 1 - _MARGIN, column + 1 + _MARGIN)
+        height = bytearray(self._h)
+        tiles = bytearray(self._t)
         gained = self._lay(height, tiles, tile, at, rot)
-        self.height = bytes(height)
-        self.tile = bytes(tiles)
+        self._h = bytes(height)
+        self._t = bytes(tiles)
         if keep_legal:
             # the tile's triangle: rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on kind 1, whose
             # x is the anchor less 0, 0, d0, d1, d1, d2 (spots_into)
@@ -258,37 +361,41 @@ class City:
         spot is illegal (5.2), which :meth:`spot_problem` then explains. Every spot's
         positions must be on the grid (at most ``REACH`` steps out)."""
         self.lay_start(tables, keep_legal=False)
-        height = bytearray(self.height)
-        grid = bytearray(self.tile)
+        self._widen(0, W - 1)  # the whole grid while laying, then fitted to the city
+        height = bytearray(self._h)
+        grid = bytearray(self._t)
         laid = 0
         for k in range(len(tiles)):
             at = spots[k] // 6
             rot = spots[k] - 6 * at
-            if _spot_problem(height, grid, at, rot):
+            if _spot_problem(height, grid, 0, at, rot):
                 break
             self._lay(height, grid, tiles[k], at, rot)
             laid += 1
-        self.height = bytes(height)
-        self.tile = bytes(grid)
+        self._h = bytes(height)
+        self._t = bytes(grid)
+        self._fit()
         return laid
 
     def _lay(self, height: bytearray, grid: bytearray, tile: int, at: int, rot: int) -> int:
-        """Put ``tile`` at the spot in the grids given (the city's, being changed) and note
-        the placement; the stones its covered quarries give (A11)."""
+        """Put ``tile`` at the spot in the grids given (the city's window, being changed)
+        and note the placement; the stones its covered quarries give (A11)."""
         gained = 0
+        base = self._base
         cells = (at, at + OFF[rot], at + OFF[(rot + 1) % 6])
         for j in range(3):
             c = cells[j]
-            h = height[c]
+            h = height[c - base]
             if h == 0:
                 self.cells.append(c)
             elif self._top_at(grid, c) == QUARRY:
                 gained += 1
-            height[c] = h + 1
-            grid[c] = tile + 2
+            height[c - base] = h + 1
+            grid[c - base] = tile + 2
         self.tiles.append(tile)
         self.spots.append(at * 6 + rot)
         self.scores = None
+        self._full = None
         self._top = None
         return gained
 
@@ -363,18 +470,19 @@ class City:
         """Whether the spots of triangle ``2x + kind`` are legal (5.2, A8, A9): its three
         positions of one height on two different tiles, or on the ground, in reach,
         touching the city."""
-        y: i64 = x + OFF[kind]
-        z: i64 = x + OFF[kind + 1]
-        height = self.height
-        h = height[x]
-        if height[y] != h or height[z] != h:
+        i: i64 = x - self._base  # x's place in the window
+        j: i64 = i + OFF[kind]
+        k: i64 = i + OFF[kind + 1]
+        height = self._h
+        h = height[i]
+        if height[j] != h or height[k] != h:
             return False
         if h:
-            tile = self.tile
-            return not (tile[x] == tile[y] and tile[y] == tile[z])
-        if not (in_reach(x) and in_reach(y) and in_reach(z)):
+            tile = self._t
+            return not (tile[i] == tile[j] and tile[j] == tile[k])
+        if not (in_reach(x) and in_reach(x + OFF[kind]) and in_reach(x + OFF[kind + 1])):
             return False
-        return any(height[x + off] or height[y + off] or height[z + off] for off in OFF)
+        return any(height[i + off] or height[j + off] or height[k + off] for off in OFF)
 
     def searched(self) -> list[int]:
         """The legal spots found by a full search (:meth:`spots_into`), sorted: what
@@ -394,31 +502,33 @@ class City:
         that keeps the clockwise order). Upper level: the two triangles of each occupied
         position. Ground level: the six triangles around each empty neighbour of the city
         (:data:`AROUND_OFF`), once each; every position of a spot must be in reach."""
-        height = self.height
-        tile = self.tile
+        height = self._h  # cell c at c - base
+        tile = self._t
+        base = self._base
         d0 = OFF[0]
         d1 = OFF[1]
         d2 = OFF[2]
         for c in self.cells:
-            h = height[c]
-            t = tile[c]
+            i = c - base
+            h = height[i]
+            t = tile[i]
             a = c + d0
             b = c + d1
             e = c + d2
-            if height[b] == h:
-                tb = tile[b]
-                if height[a] == h and not (tile[a] == t and tb == t):
+            if height[i + d1] == h:
+                tb = tile[i + d1]
+                if height[i + d0] == h and not (tile[i + d0] == t and tb == t):
                     out.append(c * 6)
                     out.append(a * 6 + 2)
                     out.append(b * 6 + 4)
-                if height[e] == h and not (tb == t and tile[e] == t):
+                if height[i + d2] == h and not (tb == t and tile[i + d2] == t):
                     out.append(c * 6 + 1)
                     out.append(b * 6 + 3)
                     out.append(e * 6 + 5)
         for c in self.cells:
             for off in OFF:
                 e = c + off
-                if height[e] or seen[e] is stamp:
+                if height[e - base] or seen[e] is stamp:
                     continue
                 seen[e] = stamp
                 near = inner(e)  # every position of its triangles is in reach
@@ -431,7 +541,7 @@ class City:
                     if AROUND_KIND[k]:
                         y = x + d1
                         z = x + d2
-                        if height[x] or height[y] or height[z] or not (
+                        if height[x - base] or height[y - base] or height[z - base] or not (
                                 near or (in_reach(x) and in_reach(y) and in_reach(z))):
                             continue
                         out.append(x * 6 + 1)
@@ -440,7 +550,7 @@ class City:
                     else:
                         y = x + d0
                         z = x + d1
-                        if height[x] or height[y] or height[z] or not (
+                        if height[x - base] or height[y - base] or height[z - base] or not (
                                 near or (in_reach(x) and in_reach(y) and in_reach(z))):
                             continue
                         out.append(x * 6)
@@ -448,25 +558,32 @@ class City:
                         out.append(z * 6 + 4)
 
 
-def _spot_problem(height: bytes | bytearray, tile: bytes | bytearray, at: int, rot: int
-                  ) -> str:
-    """:meth:`City.spot_problem` in the grids given."""
+def _spot_problem(height: bytes | bytearray, tile: bytes | bytearray, base: int, at: int,
+                  rot: int) -> str:
+    """:meth:`City.spot_problem` in the window given (cell *c* at ``c - base``, every cell
+    outside it empty)."""
     c1 = at + OFF[rot]
     c2 = at + OFF[(rot + 1) % 6]
     if not (in_reach(at) and in_reach(c1) and in_reach(c2)):
         return "too far from the city"
-    h = height[at]
-    if h != height[c1] or h != height[c2]:
+    h = _read(height, base, at)
+    if h != _read(height, base, c1) or h != _read(height, base, c2):
         return "the three positions under it are not of one height (A8)"
     if h == 0:
         for c in (at, c1, c2):
             for off in OFF:
-                if height[c + off]:
+                if _read(height, base, c + off):
                     return ""
         return "it touches no tile of the city (5.2)"
-    if tile[at] == tile[c1] == tile[c2]:
+    if tile[at - base] == tile[c1 - base] == tile[c2 - base]:  # occupied: in the window
         return "it would lie on a single tile (A9)"
     return ""
+
+
+def _read(grid: bytes | bytearray, base: int, c: int) -> int:
+    """Position ``c``'s value in the window ``grid`` from cell ``base`` (0 outside it)."""
+    i = c - base
+    return grid[i] if 0 <= i < len(grid) else 0
 
 
 def _around() -> tuple[list[int], list[int]]:
@@ -522,8 +639,9 @@ _PLACE_WORDS: Final = [f"{place} " for place in range(SITE_PLACES + 1)]
 class Spot:
     """A spot (``number``: cell * 6 + rotation) with its texts: ``texts[0]`` its own
     (:func:`spot_text`), ``texts[p]`` its move's from site place *p*, 1 to
-    :data:`SITE_PLACES` (A23), each move text entered in :data:`LISTED`. Made once per
-    spot and process (:func:`spot_of`); never change it."""
+    :data:`SITE_PLACES` (A23), each move text entered in :data:`LISTED`; ``first`` is
+    ``texts[1]``, read without the list (every listing takes it). Made once per spot and
+    process (:func:`spot_of`); never change it."""
 
     def __init__(self, number: int) -> None:
         self.number: i64 = number
@@ -533,6 +651,7 @@ class Spot:
             text = _PLACE_WORDS[place] + where
             self.texts.append(text)
             LISTED[text] = number * 8 + place
+        self.first: str = self.texts[1]
 
 
 _SPOTS: Final[list[list[Spot | None] | None]] = [None] * CELLS
@@ -671,7 +790,7 @@ class AkropolisState:
         city.refresh()
         legal = city.legal
         # comprehensions over a list: made at their length, not grown append by append
-        out = [spot.texts[1] for spot in legal]
+        out = [spot.first for spot in legal]
         for place in range(2, self.affordable() + 1):
             out.extend([spot.texts[place] for spot in legal])
         return out
