@@ -351,16 +351,16 @@ def test_openspiel_parts() -> None:
     assert [state.action_to_string(0, a) for a in (0, 3)] == ["tens 0", "units 1"]
     own = np.asarray(state.observation_tensor(0))
     other = np.asarray(state.observation_tensor(1))
-    assert own.shape == other.shape == (3 * 13 + 6 + 4 + 12,)
-    assert list(own[-12:]) == [1.0] + [0.0] * 11
-    assert list(other[-12:]) == [0.0] * 12
+    assert own.shape == other.shape == (3 * 13 + 6 + 4 + 5,)  # a part chosen: 1, 4 bits
+    assert list(own[-5:]) == [1.0, 0.0, 0.0, 0.0, 0.0]  # tens 0, id 0
+    assert list(other[-5:]) == [0.0] * 5
     assert state.observation_string(0).endswith("\nchosen: tens 0")
     assert "chosen" not in state.observation_string(1)
     clone = state.clone()
     state.apply_action(4)  # units 2: seat 1 bids 2, sealed
     assert state.current_player() == 1
     assert state.legal_actions() == [1]  # tens 1: 11, 12 or 13
-    assert list(np.asarray(state.observation_tensor(0))[-12:]) == [0.0] * 12
+    assert list(np.asarray(state.observation_tensor(0))[-5:]) == [0.0] * 5
     assert clone.current_player() == 0 and clone.legal_actions() == [3, 4, 5]
     with pytest.raises(ValueError, match=r"^seat 2: action 0 \(tens 0\) is not legal now$"):
         state.apply_action(0)  # no bid below 10 in seat 2's hand
@@ -497,8 +497,8 @@ def test_pettingzoo_parts() -> None:
     assert e.agent_selection == "seat_1"
     seen = e.observe("seat_1")
     assert list(np.flatnonzero(seen["action_mask"])) == [3, 4, 5]  # units 1, 2, 3
-    assert list(seen["observation"][-12:]) == [0.0, 1.0] + [0.0] * 10
-    assert list(e.observe("seat_2")["observation"][-12:]) == [0.0] * 12
+    assert list(seen["observation"][-5:]) == [1.0, 1.0, 0.0, 0.0, 0.0]  # chosen: id 1
+    assert list(e.observe("seat_2")["observation"][-5:]) == [0.0] * 5
     with pytest.raises(ValueError, match=r"^seat_1: action 2 \(units 0\) is not legal now$"):
         e.step(2)
     e.step(5)  # 13

@@ -340,9 +340,11 @@ def test_pettingzoo_takes_a_marking_in_parts() -> None:
     e.step(ids["7:c1,d1,e1"])
     assert e.agent_selection == "seat_1"
     assert mask("seat_1") == sorted(ids[x] for x in ("+7:a2", "+7:c2", "+7:d2", "+23:a1"))
-    tail = e.observe("seat_1")["observation"][-encoding.actions:]
-    assert list(np.flatnonzero(tail)) == [ids["7:c1,d1,e1"]]
-    assert not e.observe("seat_2")["observation"][-encoding.actions:].any()
+    # the parts chosen: 4 slots (5 parts at most), each 1 and the id in 14 bits (8456 ids)
+    tail = e.observe("seat_1")["observation"][-4 * 15:]
+    assert tail[0] == 1.0 and not tail[15:].any()
+    assert sum(int(b) << i for i, b in enumerate(tail[1:15])) == ids["7:c1,d1,e1"]
+    assert not e.observe("seat_2")["observation"][-4 * 15:].any()
     e.step(ids["+7:c2"])
     assert mask("seat_1") == sorted(ids[x] for x in ("+7:d2", "+7:c3", "+23:a1"))
     e.step(ids["+7:d2"])
@@ -358,7 +360,7 @@ def test_openspiel_game() -> None:
     assert game.num_distinct_actions() == 8456
     assert game.max_chance_outcomes() == 150  # 48 deal cards, 48 offer, 48 draw, 6 exp
     assert game.max_game_length() == 206 * 5  # a move's parts (5) outnumber a deal's (4)
-    assert game.observation_tensor_shape() == [2137 + 8456]
+    assert game.observation_tensor_shape() == [2137 + 4 * (1 + 14)]  # the parts chosen
 
 
 def deal_state(players: int, deals: tuple[str, ...]) -> SilverGoldState:
