@@ -205,7 +205,7 @@ def test_imhotep_observation() -> None:
         "standard AAAAA 1:R2-2:0 R2-1,R2-3,R2-4,R2-5,R2-6,R2-7 4A:..../3A:.../3B:.../1A:. "
         "ENT,ENT,SAR,SAR - - - 0,0 0,0,2,2,2,2,2,10,2,2,3,3/0,0,0,0,0,0,0,0,0,0,0,0 "
         "2,27,0,-,as;3,26,0,-,- turn")
-    observation = game.learning().observation(state, 1)
+    observation = list(game.learning().observation(state, 1))
     assert len(observation) == 1 + 2 * 2 + 2 * (4 + 12 + 6) + 22 * 3 + 8 * 6 + 4 * 13 + 1
     assert observation[:5] == [1 / 6, 0.0, 1.0, 1.0, 0.0]  # round; seat 2 sees; seat 1 plays
     assert observation[5:9] == [2 / 5, 27 / 30, 0.0, 0.0]  # seat 1: sled, quarry, score

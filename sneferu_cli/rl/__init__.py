@@ -184,7 +184,8 @@ def observation(encoding: Encoding, state: Any, seat: int,
     tensor = encoding.learning.observation(state, seat)
     if out is not None:
         size = len(tensor)
-        out[:size] = tensor
+        # numpy copies an array's buffer at once (a memoryview), a list number by number
+        out[:size] = memoryview(tensor) if isinstance(tensor, array) else tensor
         if encoding.max_parts > 1:
             out[size:] = _chosen_numbers(encoding, chosen) if chosen else 0.0
         return out  # type: ignore[no-any-return]

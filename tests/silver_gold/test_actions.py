@@ -264,7 +264,7 @@ def test_observation_of_a_hand_built_position() -> None:
     state = build(Seat(play={7: "a1 b1", 23: ""}, red=3, green=2, torches="x---", skulls=2,
                        done=(5, 14), pts=("GRN10",)),
                   Seat(play={40: "a1"}), exp=("I3", "V3"), offer=(9, 12), round=2)
-    observation = GAME.learning().observation(state, 1)
+    observation = list(GAME.learning().observation(state, 1))
     assert len(observation) == 132 + 2 * 668
     head, seat_1 = observation[:132], observation[132:800]
     assert head[:2] == [0, 1]  # seen by seat 2
@@ -293,7 +293,7 @@ def test_observation_of_a_hand_built_position() -> None:
     assert seat_1[370:418].index(1.0) == 22  # card 23, unmarked
     assert seat_1[643:668] == [0.0] * 25
     seen = GAME.from_position(seat_view(GAME, state, 1))
-    assert GAME.learning().observation(seen, 1) == observation
+    assert list(GAME.learning().observation(seen, 1)) == observation
 
 
 def test_observation_never_shows_another_seats_deal_or_sealed_move() -> None:
@@ -467,5 +467,5 @@ def test_observation_of_a_retired_seat() -> None:
                   exp=("I3",))
     state.retire(1)
     for seat in range(3):
-        seats = GAME.learning().observation(state, seat)[133:]  # after the head of 130 + 3 numbers
+        seats = list(GAME.learning().observation(state, seat))[133:]  # after the head
         assert [seats[668 * s:668 * s + 2] for s in range(3)] == [[0, 1], [1, 0], [0, 1]]

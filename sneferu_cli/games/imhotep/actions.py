@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from array import array
 
 from ...game import Learning
 from .edition import Edition, standard_edition
@@ -126,11 +127,11 @@ def observation_size(edition: Edition, players: int) -> int:
 
 
 @functools.cache
-def _one_hot(size: int) -> tuple[tuple[float, ...], ...]:
+def _one_hot(size: int) -> tuple[array[float], ...]:
     """Row ``i`` (0 to ``size`` - 1): 1 at ``i``, 0 elsewhere; row ``size``, and so row
-    -1: all 0."""
-    return (*(tuple(1.0 if j == i else 0.0 for j in range(size)) for i in range(size)),
-            (0.0,) * size)
+    -1: all 0 (``array('d')`` rows, which an ``array('d')`` appends at once)."""
+    return (*(array("d", [1.0 if j == i else 0.0 for j in range(size)]) for i in range(size)),
+            array("d", [0.0] * size))
 
 
 @functools.cache
@@ -138,14 +139,15 @@ def _ship_list(edition: Edition) -> tuple[tuple[str, int], ...]:
     return tuple(_ships(edition))
 
 
-def observation(state: ImhotepState, seat: int) -> list[float]:
-    """What ``seat`` sees of ``state`` (everything), as :func:`observation_size` numbers."""
+def observation(state: ImhotepState, seat: int) -> array[float]:
+    """What ``seat`` sees of ``state`` (everything), as :func:`observation_size` numbers
+    (an ``array('d')``, which the bindings copy at once)."""
     ed = state.edition
     tables = tables_of(ed)
     n = state.players
     stones = ed.stones_per_colour
     seats = _one_hot(n)
-    out: list[float] = [state.round / ed.rounds]
+    out = array("d", [state.round / ed.rounds])
     out += seats[seat]
     deciding = -1 if state.is_over() or state.is_chance_node() else state.current_seat()
     out += seats[deciding]
@@ -153,11 +155,11 @@ def observation(state: ImhotepState, seat: int) -> list[float]:
     sites = (state.pyramid + b_pyramids + state.pyramid_edge, state.temple, state.chamber,
              state.towers)
     for s in range(n):
-        out += [state.sleds[s] / ed.sled_capacity, state.quarries[s] / stones,
-                min(state.scores[s], 100) / 100, 1.0 if state.retired[s] else 0.0]
-        out += [min(c, 4) / 4 for c in state.hands[s]]
-        out += [site.count(s) / stones for site in sites]
-        out += [state.obelisks[s] / stones, state.waiting[s] / stones]
+        out.extend([state.sleds[s] / ed.sled_capacity, state.quarries[s] / stones,
+                    min(state.scores[s], 100) / 100, 1.0 if state.retired[s] else 0.0])
+        out.extend([min(c, 4) / 4 for c in state.hands[s]])
+        out.extend([site.count(s) / stones for site in sites])
+        out.extend([state.obelisks[s] / stones, state.waiting[s] / stones])
     ships = {ship.name: ship for ship in state.ships}
     owners = _one_hot(n + 1)  # empty, then each seat; no ship: all 0
     places = _one_hot(5)
@@ -165,7 +167,8 @@ def observation(state: ImhotepState, seat: int) -> list[float]:
         ship = ships.get(name)
         if ship is None:
             out += owners[-1] * capacity
-            out += (0.0,) + places[-1]
+            out.append(0.0)
+            out += places[-1]
             continue
         for owner in ship.slots[:capacity]:
             out += owners[owner + 1]
@@ -194,5 +197,5 @@ class ImhotepLearning(Learning[ImhotepState]):
     def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
         return (observation_size(standard_edition(), players),)
 
-    def observation(self, state: ImhotepState, seat: int) -> list[float]:
+    def observation(self, state: ImhotepState, seat: int) -> array[float]:
         return observation(state, seat)

@@ -64,6 +64,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from array import array
 
 from ...game import Learning
 from .edition import COLOURS, PER_COLOUR, SIZE, Edition, standard_edition
@@ -239,33 +240,36 @@ def observation_size(edition: Edition, players: int) -> int:
 
 
 @functools.cache
-def _grids(tables: Tables) -> list[list[float]]:
+def _grids(tables: Tables) -> list[array[float]]:
     """Per card number (0 unused): its card one-hot and grid planes, as in a chamber."""
-    out: list[list[float]] = [[]]
+    out: list[array[float]] = [array("d")]
     for k in range(1, tables.cards + 1):
         grid = tables.grid[k]
         one_hot = [0.0] * tables.cards
         one_hot[k - 1] = 1.0
-        out.append(one_hot + [1.0 if grid[i] == code else 0.0 for code in GRID_CODES
-                              for i in range(CELLS)])
+        out.append(array("d", one_hot + [1.0 if grid[i] == code else 0.0 for code in GRID_CODES
+                                         for i in range(CELLS)]))
     return out
 
 
 ROW = (1 << SIZE) - 1
-_ROW_BITS: list[list[float]] = [[float(r >> i & 1) for i in range(SIZE)]
-                                for r in range(ROW + 1)]
+_ROW_BITS: list[array[float]] = [array("d", [float(r >> i & 1) for i in range(SIZE)])
+                                 for r in range(ROW + 1)]
 """The 0/1 cells of each row bit pattern (a chamber's marks read a row at a time)."""
 
 
-def _one_hot(size: int, index: int) -> list[float]:
-    out = [0.0] * size
+_ZERO = array("d", [0.0])
+
+
+def _one_hot(size: int, index: int) -> array[float]:
+    out = _ZERO * size
     if 0 <= index < size:
         out[index] = 1.0
     return out
 
 
-def _cards(tables: Tables, cards: list[int]) -> list[float]:
-    out = [0.0] * tables.cards
+def _cards(tables: Tables, cards: list[int]) -> array[float]:
+    out = _ZERO * tables.cards
     for k in cards:
         out[k - 1] = 1.0
     return out
@@ -289,9 +293,9 @@ def _seen_deciding(state: SilverGoldState, seat: int) -> list[bool]:
     return out
 
 
-def observation(state: SilverGoldState, seat: int) -> list[float]:
+def observation(state: SilverGoldState, seat: int) -> array[float]:
     """What ``seat`` may know of ``state`` as :func:`observation_size` numbers (the
-    module's layout)."""
+    module's layout), an ``array('d')``, which the bindings copy at once."""
     t = state.tables
     n = state.players
     out = _one_hot(n, seat) + _one_hot(ROUNDS, state.round - 1) + _one_hot(TURNS + 1,
@@ -301,7 +305,7 @@ def observation(state: SilverGoldState, seat: int) -> list[float]:
     left = list(t.copies)
     for p in state.revealed:
         left[p] -= 1
-    out += [x / c for x, c in zip(left, t.copies, strict=True)]
+    out.extend([x / c for x, c in zip(left, t.copies, strict=True)])
     out += _cards(t, state.offer)
     out.append(state.deck_size() / t.cards)
     out += _cards(t, state.dealt[seat])
@@ -311,12 +315,12 @@ def observation(state: SilverGoldState, seat: int) -> list[float]:
     chamber = t.cards + (len(GRID_CODES) + 1) * CELLS
     for s in range(n):
         taking = state.phase in (TAKING, DRAWING) and state.phase_seat == s
-        out += [float(state.retired[s]), float(deciding[s]), float(taking),
-                state.owed[s] / OWED, state.red[s] / GEMS, state.green[s] / GEMS,
-                state.skulls[s] / t.skull_cap]
-        out += [float(state.torches[s] >> r & 1) for r in range(ROUNDS)]
+        out.extend([float(state.retired[s]), float(deciding[s]), float(taking),
+                    state.owed[s] / OWED, state.red[s] / GEMS, state.green[s] / GEMS,
+                    state.skulls[s] / t.skull_cap])
+        out.extend([float(state.torches[s] >> r & 1) for r in range(ROUNDS)])
         out.append(min(1.0, max(0.0, (state.points(s) + worst) / SCORE_SPAN)))
-        boxes = [0.0] * (len(COLOURS) * len(BOXES))
+        boxes = _ZERO * (len(COLOURS) * len(BOXES))
         for colour, points in state.boxes[s]:
             boxes[colour * len(BOXES) + BOXES.index(points)] = 1.0
         out += boxes
@@ -324,7 +328,7 @@ def observation(state: SilverGoldState, seat: int) -> list[float]:
         per_colour = [0] * len(COLOURS)
         for k in state.done[s]:
             per_colour[t.colour[k]] += 1
-        out += [c / PER_COLOUR for c in per_colour]
+        out.extend([c / PER_COLOUR for c in per_colour])
         for j in range(KEPT):
             if j < len(state.play[s]):
                 card = state.play[s][j]
@@ -333,7 +337,7 @@ def observation(state: SilverGoldState, seat: int) -> list[float]:
                 for row in range(SIZE):
                     out += _ROW_BITS[marks >> SIZE * row & ROW]
             else:
-                out += [0.0] * chamber
+                out += _ZERO * chamber
     return out
 
 
@@ -375,5 +379,5 @@ class SilverGoldLearning(Learning[SilverGoldState]):
     def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
         return (observation_size(standard_edition(), players),)
 
-    def observation(self, state: SilverGoldState, seat: int) -> list[float]:
+    def observation(self, state: SilverGoldState, seat: int) -> array[float]:
         return observation(state, seat)

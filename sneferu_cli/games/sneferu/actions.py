@@ -25,6 +25,7 @@ has no hidden information, so a seat's view is the position): see :func:`observa
 
 from __future__ import annotations
 
+from array import array
 from typing import Final
 
 from ...game import Learning
@@ -139,6 +140,10 @@ def outcome_names(edition: Edition, players: int, variant: str) -> list[str]:
 
 # ------------------------------------------------------------------------ observation
 
+_ZERO: Final = array("d", [0.0])
+_SIZES: dict[tuple[int, int, str], tuple[Edition, int]] = {}
+""":func:`observation_size` by edition (its id, the edition kept), players and variant."""
+
 def _seat_size(t: Tables, builders: int) -> int:
     # builder, food, space, order, pyramid (left and right material of each slot),
     # stones placed, storehouse by stone type, flags f h e r
@@ -155,9 +160,9 @@ def observation_size(edition: Edition, players: int, variant: str) -> int:
             + players * _seat_size(t, builders))
 
 
-def observation(state: GameState, seat: int) -> list[float]:
+def observation(state: GameState, seat: int) -> array[float]:
     """What ``seat`` sees of ``state`` (the whole position) as :func:`observation_size`
-    numbers, in this order:
+    numbers (an ``array('d')``, which the bindings copy at once), in this order:
 
     - the observing seat, then the deciding seat (none at a chance node or the end),
       one-hot over the seats;
@@ -184,7 +189,11 @@ def observation(state: GameState, seat: int) -> list[float]:
     players = state.players
     n = len(players)
     builders = state.variant.value == "builders"
-    out = [0.0] * observation_size(ed, n, state.variant.value)
+    key = (id(ed), n, state.variant.value)
+    known = _SIZES.get(key)
+    if known is None or known[0] is not ed:
+        known = _SIZES[key] = (ed, observation_size(ed, n, state.variant.value))
+    out = _ZERO * known[1]
     out[seat] = 1.0
     deciding = state.current_seat()
     if deciding >= 0:
@@ -279,5 +288,5 @@ class SneferuLearning(Learning[GameState]):
     def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
         return (observation_size(standard_edition(), players, variant),)
 
-    def observation(self, state: GameState, seat: int) -> list[float]:
+    def observation(self, state: GameState, seat: int) -> array[float]:
         return observation(state, seat)
