@@ -97,16 +97,17 @@ class Decision:
     of action ids (one id each, or one per part with a factored encoding) and the ids chosen
     so far. A move is applied once its whole sequence is chosen."""
 
-    __slots__ = ("chosen", "moves", "names", "seat")
+    __slots__ = ("chosen", "legal", "moves", "names", "seat")
 
     def __init__(self, encoding: Encoding, state: Any, seat: int) -> None:
         self.seat = seat
         self.names = encoding.moves
-        self.moves = {encoding.action_ids(m): m
-                      for m in encoding.game.legal_moves(state, seat)}
+        self.moves = encoding.moves_by_ids(encoding.game.legal_moves(state, seat))
         """Each legal move by its action ids."""
         self.chosen: tuple[int, ...] = ()
         """The ids chosen so far (the parts of a move not complete yet)."""
+        self.legal: list[int] | None = None
+        """:meth:`legal_actions` once asked, until the next part is chosen."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Decision:
         # Nothing in it changes in place (``chosen`` is replaced): a copied OpenSpiel state
@@ -114,12 +115,21 @@ class Decision:
         other = Decision.__new__(Decision)
         other.seat, other.names, other.moves, other.chosen = (self.seat, self.names,
                                                               self.moves, self.chosen)
+        other.legal = self.legal
         return other
 
     def legal_actions(self) -> list[int]:
-        """The ids that may come next, ascending."""
-        k = len(self.chosen)
-        return sorted({ids[k] for ids in self.moves if ids[:k] == self.chosen})
+        """The ids that may come next, ascending (a new list each call)."""
+        legal = self.legal
+        if legal is None:
+            k = len(self.chosen)
+            if k == 0:
+                legal = sorted({ids[0] for ids in self.moves})
+            else:
+                chosen = self.chosen
+                legal = sorted({ids[k] for ids in self.moves if ids[:k] == chosen})
+            self.legal = legal
+        return list(legal)
 
     def choose(self, action: int) -> str | None:
         """Take ``action`` next: the move when it completes one, else None; ValueError when
@@ -127,13 +137,13 @@ class Decision:
         chosen = (*self.chosen, action)
         move = self.moves.get(chosen)
         if move is not None:
-            self.chosen = ()
+            self.chosen, self.legal = (), None
             return move
-        k = len(chosen)
-        if not any(ids[:k] == chosen for ids in self.moves):
+        legal = self.legal if self.legal is not None else self.legal_actions()
+        if action not in legal:
             name = self.names[action] if 0 <= action < len(self.names) else "no action id"
             raise ValueError(f"action {action} ({name}) is not legal now")
-        self.chosen = chosen
+        self.chosen, self.legal = chosen, None
         return None
 
 
