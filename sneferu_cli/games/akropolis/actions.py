@@ -51,17 +51,12 @@ from typing import Final
 
 from ...game import Learning
 from .edition import HEXES, standard_edition
-from .geometry import CELLS, QUARRY, REACH, cell, distance, q_of, r_of
-from .scoring import points
-from .state import NO_HEX, AkropolisState, options_of, tables_of
+from .geometry import CELLS, REACH, cell, distance
+from .observe import HEX_NUMBERS, Frame, fill
+from .state import AkropolisState, options_of, tables_of
 
 __all__ = ["HEX_NUMBERS", "Layout", "action_parts", "layout", "positions", "turns_per_seat"]
 
-HEX_NUMBERS: Final = 11
-"""Numbers per hex slot of a city in the observation: present, q, r, five types, plaza,
-quarry, level."""
-POINTS_SCALE: Final = 100
-"""Points ``x`` are shown as ``x / (x + POINTS_SCALE)``: unbounded, monotone, in [0, 1)."""
 
 
 def turns_per_seat(players: int, variant: str) -> int:
@@ -119,6 +114,10 @@ class Layout:
         self.r_span = (min(rs), max(rs) - min(rs))
         """The ``at`` positions' smallest *q* (*r*) and their range, for the scaling."""
         self.size = self.cities_at + n * HEX_NUMBERS * self.slots
+        self.frame = Frame(self.seats_at, self.site_at, self.undrawn_at, self.cities_at,
+                           self.slots, self.stones, self.turns, self.tile_slot, self.window,
+                           self.q_span, self.r_span)
+        """The layout as the compiled :func:`.observe.fill` reads it."""
 
 
 _LAYOUTS: dict[tuple[int, bool], Layout] = {}
@@ -149,64 +148,11 @@ def action_parts(move: str) -> tuple[str, str, str]:
 
 def observation(state: AkropolisState, seat: int) -> array[float]:
     """What ``seat`` sees of ``state`` (everything, A22), laid out as the module says: an
-    ``array('d')``, which the bindings read without a copy per number (it is large)."""
+    ``array('d')``, which the bindings copy at once, filled by the compiled
+    :func:`.observe.fill`."""
     lay = layout(state.players, state.variant)
-    n = state.players
     out = _ZERO * lay.size
-    out[seat] = 1.0
-    if not state.over and not state.to_draw:
-        out[n + state.seat] = 1.0
-    out[2 * n + state.chief] = 1.0
-    at = lay.seats_at
-    for s in range(n):
-        total = points(state, s)
-        out[at] = min(state.stones[s], lay.stones) / lay.stones
-        out[at + 1] = total / (total + POINTS_SCALE) if total > 0 else 0.0
-        out[at + 2] = min(len(state.cities[s].tiles), lay.turns) / lay.turns
-        out[at + 3] = 1.0 if state.retired[s] else 0.0
-        at += 4
-    hexes = state.tables.hexes
-    per_place = 2 + 3 * len(HEXES)
-    for p in range(len(state.site) + state.to_draw):
-        at = lay.site_at + p * per_place
-        if p >= len(state.site):
-            out[at + 1] = 1.0
-            continue
-        out[at] = 1.0
-        for j, h in enumerate(hexes[state.site[p]]):
-            out[at + 2 + j * len(HEXES) + h] = 1.0
-    slot = lay.tile_slot
-    for t in state.undrawn:
-        i = slot.get(t)  # None: a tile of another edition's set (encodings are standard)
-        if i is not None:
-            out[lay.undrawn_at + i] = 1.0
-    window = lay.window
-    level_scale = lay.turns + 1
-    q0, q_range = lay.q_span
-    r0, r_range = lay.r_span
-    for s, city in enumerate(state.cities):
-        at = lay.cities_at + s * HEX_NUMBERS * lay.slots
-        end = at + HEX_NUMBERS * lay.slots
-        top = city.top
-        height = city.height
-        for c in sorted(city.cells):
-            if at == end:
-                break  # only a retired seat's rivals lay more (see the module)
-            if window[c] < 0:
-                continue  # nor reach beyond
-            out[at] = 1.0
-            out[at + 1] = (q_of(c) - q0) / q_range
-            out[at + 2] = (r_of(c) - r0) / r_range
-            h = top[c]
-            if h != NO_HEX:
-                if h == QUARRY:
-                    out[at + 9] = 1.0
-                else:
-                    out[at + 3 + h % 5] = 1.0
-                    if h >= 5:
-                        out[at + 8] = 1.0
-            out[at + 10] = min(height[c], level_scale) / level_scale
-            at += HEX_NUMBERS
+    fill(state, seat, lay.frame, out)
     return out
 
 
