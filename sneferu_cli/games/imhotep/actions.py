@@ -20,7 +20,10 @@ from array import array
 from ...game import Learning
 from .edition import Edition, standard_edition
 from .move import SITE_CODES, parse_move
-from .state import ImhotepState, tables_of
+from .observe import fill
+from .state import ImhotepState
+
+_ZERO = array("d", [0.0])
 
 __all__ = ["action_names", "max_game_length", "observation", "observation_size",
            "outcome_names"]
@@ -117,6 +120,7 @@ def outcome_names(edition: Edition, players: int) -> list[str]:
             + [f"~{c.code}" for c in edition.market.cards])
 
 
+@functools.cache
 def observation_size(edition: Edition, players: int) -> int:
     """The length of :func:`observation` for a game of ``players`` seats."""
     kinds = len(edition.market.cards)
@@ -127,58 +131,21 @@ def observation_size(edition: Edition, players: int) -> int:
 
 
 @functools.cache
-def _one_hot(size: int) -> tuple[array[float], ...]:
-    """Row ``i`` (0 to ``size`` - 1): 1 at ``i``, 0 elsewhere; row ``size``, and so row
-    -1: all 0 (``array('d')`` rows, which an ``array('d')`` appends at once)."""
-    return (*(array("d", [1.0 if j == i else 0.0 for j in range(size)]) for i in range(size)),
-            array("d", [0.0] * size))
-
-
-@functools.cache
-def _ship_list(edition: Edition) -> tuple[tuple[str, int], ...]:
-    return tuple(_ships(edition))
+def _ship_list(edition: Edition) -> list[tuple[str, int]]:
+    return _ships(edition)
 
 
 def observation(state: ImhotepState, seat: int) -> array[float]:
     """What ``seat`` sees of ``state`` (everything), as :func:`observation_size` numbers
-    (an ``array('d')``, which the bindings copy at once)."""
+    (an ``array('d')``, which the bindings copy at once), filled by the compiled
+    :func:`.observe.fill`: the round; the observing and the deciding seat, one-hot; per
+    seat its sled, quarry, score, retired, cards by kind, stones on the pyramids, temple,
+    chamber and obelisk towers, its obelisk and waiting stones; per ship tile each slot's
+    owner one-hot (empty first), present, and its site one-hot; the market display, each
+    card one-hot (none first); the side-B pair."""
     ed = state.edition
-    tables = tables_of(ed)
-    n = state.players
-    stones = ed.stones_per_colour
-    seats = _one_hot(n)
-    out = array("d", [state.round / ed.rounds])
-    out += seats[seat]
-    deciding = -1 if state.is_over() or state.is_chance_node() else state.current_seat()
-    out += seats[deciding]
-    b_pyramids = [x for p in state.pyramids for x in p]
-    sites = (state.pyramid + b_pyramids + state.pyramid_edge, state.temple, state.chamber,
-             state.towers)
-    for s in range(n):
-        out.extend([state.sleds[s] / ed.sled_capacity, state.quarries[s] / stones,
-                    min(state.scores[s], 100) / 100, 1.0 if state.retired[s] else 0.0])
-        out.extend([min(c, 4) / 4 for c in state.hands[s]])
-        out.extend([site.count(s) / stones for site in sites])
-        out.extend([state.obelisks[s] / stones, state.waiting[s] / stones])
-    ships = {ship.name: ship for ship in state.ships}
-    owners = _one_hot(n + 1)  # empty, then each seat; no ship: all 0
-    places = _one_hot(5)
-    for name, capacity in _ship_list(ed):
-        ship = ships.get(name)
-        if ship is None:
-            out += owners[-1] * capacity
-            out.append(0.0)
-            out += places[-1]
-            continue
-        for owner in ship.slots[:capacity]:
-            out += owners[owner + 1]
-        out.append(1.0)
-        out += places[ship.site]  # -1: not sailed, all 0
-    cards = _one_hot(len(tables.card_codes) + 1)  # none, then each kind; no slot: all 0
-    market = max(ed.market.face_up, ed.market.face_up_b)
-    for k in range(market):
-        out += cards[state.display[k] + 1] if k < len(state.display) else cards[-1]
-    out.append(1.0 if state.mx else 0.0)
+    out = _ZERO * observation_size(ed, state.players)
+    fill(state, seat, _ship_list(ed), out)
     return out
 
 
