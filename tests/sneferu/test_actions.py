@@ -18,7 +18,8 @@ from positions import Seat, build, levels_below, placements, play
 
 import sneferu_cli.rl.openspiel  # noqa: F401  (registers sneferu_sneferu)
 from sneferu_cli.game import get_game, seat_view
-from sneferu_cli.games.sneferu.actions import FOOD_SCALE, action_parts
+from sneferu_cli.games.sneferu.actions import action_parts
+from sneferu_cli.games.sneferu.observe import FOOD_SCALE
 from sneferu_cli.rl.pettingzoo import env
 
 GAME = get_game("sneferu")
