@@ -21,7 +21,7 @@ from ...game import Learning
 from .edition import Edition, standard_edition
 from .move import SITE_CODES, parse_move
 from .observe import fill
-from .state import ImhotepState
+from .state import ImhotepState, Tables
 
 _ZERO = array("d", [0.0])
 
@@ -130,11 +130,6 @@ def observation_size(edition: Edition, players: int) -> int:
     return 1 + 2 * players + players * per_seat + ship_slots + market * (kinds + 1) + 1
 
 
-@functools.cache
-def _ship_list(edition: Edition) -> list[tuple[str, int]]:
-    return _ships(edition)
-
-
 def observation(state: ImhotepState, seat: int) -> array[float]:
     """What ``seat`` sees of ``state`` (everything), as :func:`observation_size` numbers
     (an ``array('d')``, which the bindings copy at once), filled by the compiled
@@ -143,10 +138,17 @@ def observation(state: ImhotepState, seat: int) -> array[float]:
     chamber and obelisk towers, its obelisk and waiting stones; per ship tile each slot's
     owner one-hot (empty first), present, and its site one-hot; the market display, each
     card one-hot (none first); the side-B pair."""
-    ed = state.edition
-    out = _ZERO * observation_size(ed, state.players)
-    fill(state, seat, _ship_list(ed), out)
+    size, ships = _layout(state.tables, state.players)
+    out = _ZERO * size
+    fill(state, seat, ships, out)
     return out
+
+
+@functools.cache
+def _layout(tables: Tables, players: int) -> tuple[int, list[tuple[str, int]]]:
+    """The observation's size and the ship tiles of an edition's tables (a key hashed at
+    once, where an edition's hash reads all of it)."""
+    return observation_size(tables.edition, players), _ships(tables.edition)
 
 
 class ImhotepLearning(Learning[ImhotepState]):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from array import array
 
-from .state import ImhotepState, tables_of
+from .state import ImhotepState
 
 __all__ = ["fill"]
 
@@ -66,7 +66,7 @@ def fill(state: ImhotepState, seat: int, ships: list[tuple[str, int]],
         if ship.site >= 0:
             out[i + 1 + ship.site] = 1.0
         i += 1 + 5
-    kinds = len(tables_of(ed).card_codes) + 1  # none, then each kind
+    kinds = len(state.tables.card_codes) + 1  # none, then each kind
     display = state.display
     for k in range(max(ed.market.face_up, ed.market.face_up_b)):
         if k < len(display):

@@ -246,11 +246,18 @@ def _grids(tables: Tables) -> list[array[float]]:
 _ZERO = array("d", [0.0])
 
 
+@functools.cache
+def _size(tables: Tables, players: int) -> int:
+    """:func:`observation_size` by the edition's tables (a key hashed at once, where an
+    edition's hash reads all of it)."""
+    return observation_size(tables.edition, players)
+
+
 def observation(state: SilverGoldState, seat: int) -> array[float]:
     """What ``seat`` may know of ``state`` as :func:`observation_size` numbers (the
     module's layout), an ``array('d')``, which the bindings copy at once, filled by the
     compiled :func:`.observe.fill`."""
-    out = _ZERO * observation_size(state.edition, state.players)
+    out = _ZERO * _size(state.tables, state.players)
     fill(state, seat, _grids(state.tables), out)
     return out
 
