@@ -116,7 +116,7 @@ class Layout:
         self.size = self.cities_at + n * HEX_NUMBERS * self.slots
         self.frame = Frame(self.seats_at, self.site_at, self.undrawn_at, self.cities_at,
                            self.slots, self.stones, self.turns, self.tile_slot, self.window,
-                           self.q_span, self.r_span)
+                           *self.q_span, *self.r_span)
         """The layout as the compiled :func:`.observe.fill` reads it."""
 
 

@@ -6,7 +6,7 @@ layout's offsets and bounds given as a :class:`Frame` (made once per set-up by
 from __future__ import annotations
 
 from array import array
-from typing import Final
+from typing import Final, NamedTuple
 
 from .edition import HEXES
 from .geometry import QUARRY, q_of, r_of
@@ -22,26 +22,25 @@ POINTS_SCALE: Final = 100
 """Points ``x`` are shown as ``x / (x + POINTS_SCALE)``: unbounded, monotone, in [0, 1)."""
 
 
-class Frame:
-    """A set-up's observation layout as :func:`fill` reads it: where each part begins and
-    the bounds its numbers are scaled by."""
+class Frame(NamedTuple):
+    """A set-up's observation layout as :func:`fill` reads it: where each part begins, the
+    bounds its numbers are scaled by, each tile of the tile set by its index among them
+    (``tile_slot``), each cell's index among the ``at`` positions (-1 outside them), and
+    the ``at`` positions' smallest *q* (*r*) with their range."""
 
-    def __init__(self, seats_at: int, site_at: int, undrawn_at: int, cities_at: int,
-                 slots: int, stones: int, turns: int, tile_slot: dict[int, int],
-                 window: list[int], q_span: tuple[int, int], r_span: tuple[int, int]) -> None:
-        self.seats_at = seats_at
-        self.site_at = site_at
-        self.undrawn_at = undrawn_at
-        self.cities_at = cities_at
-        self.slots = slots
-        self.stones = stones
-        self.turns = turns
-        self.tile_slot = tile_slot
-        """Each tile of the set-up's tile set by its index among them."""
-        self.window = window
-        """Each cell's index among the ``at`` positions, -1 outside them."""
-        self.q0, self.q_range = q_span
-        self.r0, self.r_range = r_span
+    seats_at: int
+    site_at: int
+    undrawn_at: int
+    cities_at: int
+    slots: int
+    stones: int
+    turns: int
+    tile_slot: dict[int, int]
+    window: list[int]
+    q0: int
+    q_range: int
+    r0: int
+    r_range: int
 
 
 def fill(state: AkropolisState, seat: int, frame: Frame, out: array[float]) -> None:
