@@ -24,6 +24,7 @@ import random
 import re
 import subprocess
 import sys
+from array import array
 from typing import Any
 
 import nim_game
@@ -196,6 +197,42 @@ def test_imhotep_encoding_numbers() -> None:
     # + 4 + 6 pyramid choices; 2 temple PS columns of the 4 used with 2 players
     assert learning.max_game_length(2, "BBBBB+wrath") == 389 + 6 + 10 + 6 + 58 + 12
     assert [learning.max_game_length(n, "AAAAA") for n in (3, 4)] == [595, 823]
+
+
+@pytest.mark.parametrize("name", ["sneferu", "imhotep", "silver-gold", "akropolis"])
+def test_observation_is_an_array_the_bindings_copy_whole(name: str) -> None:
+    """SPEC 16.1: every game of the arbiter gives its observation as an ``array('d')`` of
+    its shape's size, which the bindings copy into their numpy array whole (through the
+    buffer); PettingZoo's observation is that array then the parts chosen, all 0 before
+    any part (with a factored encoding, one slot per part but the last)."""
+    game = get_game(name)
+    e = env(game=name, players=2)
+    e.reset(seed=3)
+    seat = e.state.current_seat()
+    tensor = game.learning().observation(e.state, seat)
+    assert isinstance(tensor, array) and tensor.typecode == "d"
+    assert (len(tensor),) == game.learning().observation_shape(2, game.variants[0])
+    seen = e.observe(e.agent_selection)["observation"].ravel()
+    encoding = e.encoding
+    chosen = (encoding.max_parts - 1) * (1 + (encoding.actions - 1).bit_length())
+    assert len(seen) == len(tensor) + chosen
+    assert seen.tolist()[:len(tensor)] == np.asarray(tensor, np.float32).tolist()
+    assert not seen[len(tensor):].any()
+
+
+def test_decision_lists_its_legal_ids_anew() -> None:
+    """The decision keeps its legal ids until a part is chosen, and hands out a copy: a
+    caller that changes the list changes nothing of the decision's."""
+    e = env(game="akropolis", players=2)
+    e.reset(seed=1)
+    decision = e.decision
+    assert decision is not None
+    first = decision.legal_actions()
+    first.clear()
+    again = decision.legal_actions()
+    assert again and again == sorted(set(again))
+    e.step(again[0])  # a place of the site: the positions come next
+    assert e.decision is decision and decision.legal_actions() != again
 
 
 def test_imhotep_observation() -> None:
