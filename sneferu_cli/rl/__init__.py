@@ -97,7 +97,7 @@ class Decision:
     of action ids (one id each, or one per part with a factored encoding) and the ids chosen
     so far. A move is applied once its whole sequence is chosen."""
 
-    __slots__ = ("chosen", "legal", "moves", "names", "seat")
+    __slots__ = ("candidates", "chosen", "legal", "moves", "names", "seat")
 
     def __init__(self, encoding: Encoding, state: Any, seat: int) -> None:
         self.seat = seat
@@ -108,6 +108,8 @@ class Decision:
         """The ids chosen so far (the parts of a move not complete yet)."""
         self.legal: list[int] | None = None
         """:meth:`legal_actions` once asked, until the next part is chosen."""
+        self.candidates: list[tuple[int, ...]] | None = None
+        """The ids of the legal moves that begin with :attr:`chosen` (None: every one)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Decision:
         # Nothing in it changes in place (``chosen`` is replaced): a copied OpenSpiel state
@@ -115,7 +117,7 @@ class Decision:
         other = Decision.__new__(Decision)
         other.seat, other.names, other.moves, other.chosen = (self.seat, self.names,
                                                               self.moves, self.chosen)
-        other.legal = self.legal
+        other.legal, other.candidates = self.legal, self.candidates
         return other
 
     def legal_actions(self) -> list[int]:
@@ -123,12 +125,8 @@ class Decision:
         legal = self.legal
         if legal is None:
             k = len(self.chosen)
-            if k == 0:
-                legal = sorted({ids[0] for ids in self.moves})
-            else:
-                chosen = self.chosen
-                legal = sorted({ids[k] for ids in self.moves if ids[:k] == chosen})
-            self.legal = legal
+            legal = self.legal = sorted({ids[k] for ids in (
+                self.moves if self.candidates is None else self.candidates)})
         return list(legal)
 
     def choose(self, action: int) -> str | None:
@@ -137,12 +135,15 @@ class Decision:
         chosen = (*self.chosen, action)
         move = self.moves.get(chosen)
         if move is not None:
-            self.chosen, self.legal = (), None
+            self.chosen, self.legal, self.candidates = (), None, None
             return move
         legal = self.legal if self.legal is not None else self.legal_actions()
         if action not in legal:
             name = self.names[action] if 0 <= action < len(self.names) else "no action id"
             raise ValueError(f"action {action} ({name}) is not legal now")
+        k = len(self.chosen)
+        self.candidates = [ids for ids in (self.moves if self.candidates is None
+                                           else self.candidates) if ids[k] == action]
         self.chosen, self.legal = chosen, None
         return None
 
