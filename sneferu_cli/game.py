@@ -20,7 +20,7 @@ import importlib
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, Self
@@ -856,6 +856,16 @@ class Encoding:
             self._ids_of.clear()  # a bound on memory: moves seen again are few
         self._ids_of[move] = ids
         return ids
+
+    def moves_by_ids(self, moves: Iterable[str]) -> dict[tuple[int, ...], str]:
+        """Each of ``moves`` (canonical) by its :meth:`action_ids`, in one pass (the ids
+        known are looked up without a call each: a decision lists every legal move)."""
+        known = self._ids_of.get
+        out = {}
+        for move in moves:
+            ids = known(move)
+            out[self.action_ids(move) if ids is None else ids] = move
+        return out
 
     def outcome_id(self, outcome: str) -> int:
         """The id of a canonical chance outcome (a part of one with a factored encoding);

@@ -58,8 +58,11 @@ def checked(observation: np.ndarray, mask: np.ndarray, *, game: Any, state: Any,
     assert seat in game.deciding_seats(state) and position == game.to_position(state)
     seen = game.from_position(seat_view(game, state, seat))  # what the seat may know, alone
     tensor = list(game.learning().observation(seen, seat))
-    if encoding.max_parts > 1:  # then the parts chosen so far
-        tensor += [1.0 if a in parts else 0.0 for a in range(encoding.actions)]
+    if encoding.max_parts > 1:  # then the parts chosen so far: a slot each, 1 and the bits
+        bits = (encoding.actions - 1).bit_length()
+        for k in range(encoding.max_parts - 1):
+            tensor += ([1.0, *(float(parts[k] >> b & 1) for b in range(bits))]
+                       if k < len(parts) else [0.0] * (1 + bits))
     assert observation.tolist() == np.asarray(tensor, np.float32).tolist()
     assert len(mask) == encoding.actions
     moves = [encoding.action_ids(m) for m in game.legal_moves(state, seat)]

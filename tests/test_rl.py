@@ -24,6 +24,7 @@ import random
 import re
 import subprocess
 import sys
+from array import array
 from typing import Any
 
 import nim_game
@@ -198,6 +199,42 @@ def test_imhotep_encoding_numbers() -> None:
     assert [learning.max_game_length(n, "AAAAA") for n in (3, 4)] == [595, 823]
 
 
+@pytest.mark.parametrize("name", ["sneferu", "imhotep", "silver-gold", "akropolis"])
+def test_observation_is_an_array_the_bindings_copy_whole(name: str) -> None:
+    """SPEC 16.1: every game of the arbiter gives its observation as an ``array('d')`` of
+    its shape's size, which the bindings copy into their numpy array whole (through the
+    buffer); PettingZoo's observation is that array then the parts chosen, all 0 before
+    any part (with a factored encoding, one slot per part but the last)."""
+    game = get_game(name)
+    e = env(game=name, players=2)
+    e.reset(seed=3)
+    seat = e.state.current_seat()
+    tensor = game.learning().observation(e.state, seat)
+    assert isinstance(tensor, array) and tensor.typecode == "d"
+    assert (len(tensor),) == game.learning().observation_shape(2, game.variants[0])
+    seen = e.observe(e.agent_selection)["observation"].ravel()
+    encoding = e.encoding
+    chosen = (encoding.max_parts - 1) * (1 + (encoding.actions - 1).bit_length())
+    assert len(seen) == len(tensor) + chosen
+    assert seen.tolist()[:len(tensor)] == np.asarray(tensor, np.float32).tolist()
+    assert not seen[len(tensor):].any()
+
+
+def test_decision_lists_its_legal_ids_anew() -> None:
+    """The decision keeps its legal ids until a part is chosen, and hands out a copy: a
+    caller that changes the list changes nothing of the decision's."""
+    e = env(game="akropolis", players=2)
+    e.reset(seed=1)
+    decision = e.decision
+    assert decision is not None
+    first = decision.legal_actions()
+    first.clear()
+    again = decision.legal_actions()
+    assert again and again == sorted(set(again))
+    e.step(again[0])  # a place of the site: the positions come next
+    assert e.decision is decision and decision.legal_actions() != again
+
+
 def test_imhotep_observation() -> None:
     """Round 1 of 6 with card R2-2 (ships 4A 3A 3B 1A), seat 1 to play, seen by seat 2."""
     game = get_game("imhotep")
@@ -205,7 +242,7 @@ def test_imhotep_observation() -> None:
         "standard AAAAA 1:R2-2:0 R2-1,R2-3,R2-4,R2-5,R2-6,R2-7 4A:..../3A:.../3B:.../1A:. "
         "ENT,ENT,SAR,SAR - - - 0,0 0,0,2,2,2,2,2,10,2,2,3,3/0,0,0,0,0,0,0,0,0,0,0,0 "
         "2,27,0,-,as;3,26,0,-,- turn")
-    observation = game.learning().observation(state, 1)
+    observation = list(game.learning().observation(state, 1))
     assert len(observation) == 1 + 2 * 2 + 2 * (4 + 12 + 6) + 22 * 3 + 8 * 6 + 4 * 13 + 1
     assert observation[:5] == [1 / 6, 0.0, 1.0, 1.0, 0.0]  # round; seat 2 sees; seat 1 plays
     assert observation[5:9] == [2 / 5, 27 / 30, 0.0, 0.0]  # seat 1: sled, quarry, score
@@ -351,16 +388,16 @@ def test_openspiel_parts() -> None:
     assert [state.action_to_string(0, a) for a in (0, 3)] == ["tens 0", "units 1"]
     own = np.asarray(state.observation_tensor(0))
     other = np.asarray(state.observation_tensor(1))
-    assert own.shape == other.shape == (3 * 13 + 6 + 4 + 12,)
-    assert list(own[-12:]) == [1.0] + [0.0] * 11
-    assert list(other[-12:]) == [0.0] * 12
+    assert own.shape == other.shape == (3 * 13 + 6 + 4 + 5,)  # a part chosen: 1, 4 bits
+    assert list(own[-5:]) == [1.0, 0.0, 0.0, 0.0, 0.0]  # tens 0, id 0
+    assert list(other[-5:]) == [0.0] * 5
     assert state.observation_string(0).endswith("\nchosen: tens 0")
     assert "chosen" not in state.observation_string(1)
     clone = state.clone()
     state.apply_action(4)  # units 2: seat 1 bids 2, sealed
     assert state.current_player() == 1
     assert state.legal_actions() == [1]  # tens 1: 11, 12 or 13
-    assert list(np.asarray(state.observation_tensor(0))[-12:]) == [0.0] * 12
+    assert list(np.asarray(state.observation_tensor(0))[-5:]) == [0.0] * 5
     assert clone.current_player() == 0 and clone.legal_actions() == [3, 4, 5]
     with pytest.raises(ValueError, match=r"^seat 2: action 0 \(tens 0\) is not legal now$"):
         state.apply_action(0)  # no bid below 10 in seat 2's hand
@@ -497,8 +534,8 @@ def test_pettingzoo_parts() -> None:
     assert e.agent_selection == "seat_1"
     seen = e.observe("seat_1")
     assert list(np.flatnonzero(seen["action_mask"])) == [3, 4, 5]  # units 1, 2, 3
-    assert list(seen["observation"][-12:]) == [0.0, 1.0] + [0.0] * 10
-    assert list(e.observe("seat_2")["observation"][-12:]) == [0.0] * 12
+    assert list(seen["observation"][-5:]) == [1.0, 1.0, 0.0, 0.0, 0.0]  # chosen: id 1
+    assert list(e.observe("seat_2")["observation"][-5:]) == [0.0] * 5
     with pytest.raises(ValueError, match=r"^seat_1: action 2 \(units 0\) is not legal now$"):
         e.step(2)
     e.step(5)  # 13

@@ -14,7 +14,8 @@ from typing import Any
 
 from ..game import Encoding, Game, game_names, get_game
 
-__all__ = ["EXTRA_MESSAGE", "Decision", "action_index", "encoded_games", "need", "observation",
+__all__ = ["EXTRA_MESSAGE", "Decision", "action_index", "chosen_bits", "chosen_size",
+           "encoded_games", "need", "observation",
            "observation_size", "returns", "set_up", "unencoded_games"]
 
 EXTRA_MESSAGE = "the learning-library bindings need the rl extra: pip install 'sneferu[rl]'"
@@ -96,16 +97,19 @@ class Decision:
     of action ids (one id each, or one per part with a factored encoding) and the ids chosen
     so far. A move is applied once its whole sequence is chosen."""
 
-    __slots__ = ("chosen", "moves", "names", "seat")
+    __slots__ = ("candidates", "chosen", "legal", "moves", "names", "seat")
 
     def __init__(self, encoding: Encoding, state: Any, seat: int) -> None:
         self.seat = seat
         self.names = encoding.moves
-        self.moves = {encoding.action_ids(m): m
-                      for m in encoding.game.legal_moves(state, seat)}
+        self.moves = encoding.moves_by_ids(encoding.game.legal_moves(state, seat))
         """Each legal move by its action ids."""
         self.chosen: tuple[int, ...] = ()
         """The ids chosen so far (the parts of a move not complete yet)."""
+        self.legal: list[int] | None = None
+        """:meth:`legal_actions` once asked, until the next part is chosen."""
+        self.candidates: list[tuple[int, ...]] | None = None
+        """The ids of the legal moves that begin with :attr:`chosen` (None: every one)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Decision:
         # Nothing in it changes in place (``chosen`` is replaced): a copied OpenSpiel state
@@ -113,12 +117,17 @@ class Decision:
         other = Decision.__new__(Decision)
         other.seat, other.names, other.moves, other.chosen = (self.seat, self.names,
                                                               self.moves, self.chosen)
+        other.legal, other.candidates = self.legal, self.candidates
         return other
 
     def legal_actions(self) -> list[int]:
-        """The ids that may come next, ascending."""
-        k = len(self.chosen)
-        return sorted({ids[k] for ids in self.moves if ids[:k] == self.chosen})
+        """The ids that may come next, ascending (a new list each call)."""
+        legal = self.legal
+        if legal is None:
+            k = len(self.chosen)
+            legal = self.legal = sorted({ids[k] for ids in (
+                self.moves if self.candidates is None else self.candidates)})
+        return list(legal)
 
     def choose(self, action: int) -> str | None:
         """Take ``action`` next: the move when it completes one, else None; ValueError when
@@ -126,48 +135,75 @@ class Decision:
         chosen = (*self.chosen, action)
         move = self.moves.get(chosen)
         if move is not None:
-            self.chosen = ()
+            self.chosen, self.legal, self.candidates = (), None, None
             return move
-        k = len(chosen)
-        if not any(ids[:k] == chosen for ids in self.moves):
+        legal = self.legal if self.legal is not None else self.legal_actions()
+        if action not in legal:
             name = self.names[action] if 0 <= action < len(self.names) else "no action id"
             raise ValueError(f"action {action} ({name}) is not legal now")
-        self.chosen = chosen
+        k = len(self.chosen)
+        self.candidates = [ids for ids in (self.moves if self.candidates is None
+                                           else self.candidates) if ids[k] == action]
+        self.chosen, self.legal = chosen, None
         return None
+
+
+def chosen_bits(encoding: Encoding) -> int:
+    """The bits of an action id in the parts-chosen numbers of :func:`observation`."""
+    return max(1, (encoding.actions - 1).bit_length())
+
+
+def chosen_size(encoding: Encoding) -> int:
+    """The numbers :func:`observation` adds after the game's tensor for the parts chosen:
+    with a factored encoding, one slot per part but the last (``max_parts`` - 1), each a
+    1 when that part is chosen and the part's action id in binary, lowest bit first
+    (:func:`chosen_bits` numbers); none with a one-part encoding."""
+    return (encoding.max_parts - 1) * (1 + chosen_bits(encoding))
 
 
 def observation_size(encoding: Encoding) -> int:
     """The length of :func:`observation`: the game's observation tensor, and with a factored
-    encoding one number more per action id."""
+    encoding the parts chosen (:func:`chosen_size`)."""
     size = 1
     for n in encoding.learning.observation_shape(encoding.players, encoding.variant):
         size *= n
-    return size + (encoding.actions if encoding.max_parts > 1 else 0)
+    return size + chosen_size(encoding)
+
+
+def _chosen_numbers(encoding: Encoding, chosen: Sequence[int]) -> array[float]:
+    """The parts-chosen numbers of :func:`observation` (:func:`chosen_size` of them)."""
+    bits = chosen_bits(encoding)
+    out = _ZERO * chosen_size(encoding)
+    for k, action in enumerate(chosen):
+        at = k * (1 + bits)
+        out[at] = 1.0
+        for b in range(bits):
+            if action >> b & 1:
+                out[at + 1 + b] = 1.0
+    return out
 
 
 def observation(encoding: Encoding, state: Any, seat: int,
                 chosen: Sequence[int] = (), out: Any = None) -> Sequence[float]:
     """What the bindings show ``seat``: the game's observation tensor of the seat
-    (flattened), followed with a factored encoding by 1 for each action id the seat has
-    chosen so far in its pending decision (``chosen``; 0 elsewhere and for every other
-    seat). An ``array('d')`` from the game stays one (numpy reads its buffer at once).
-    With ``out`` (a flat numpy array of :func:`observation_size` numbers) the numbers are
-    written into it, each part in its place (no concatenated copy), and ``out`` returned."""
+    (flattened), followed with a factored encoding by the parts the seat has chosen so far
+    in its pending decision (``chosen``; none for every other seat), as
+    :func:`chosen_size` says. An ``array('d')`` from the game stays one (numpy reads its
+    buffer at once). With ``out`` (a flat numpy array of :func:`observation_size`
+    numbers) the numbers are written into it, each part in its place (no concatenated
+    copy), and ``out`` returned."""
     tensor = encoding.learning.observation(state, seat)
     if out is not None:
         size = len(tensor)
-        out[:size] = tensor
+        # numpy copies an array's buffer at once (a memoryview), a list number by number
+        out[:size] = memoryview(tensor) if isinstance(tensor, array) else tensor
         if encoding.max_parts > 1:
-            out[size:] = 0.0
-            for action in chosen:
-                out[size + action] = 1.0
+            out[size:] = _chosen_numbers(encoding, chosen) if chosen else 0.0
         return out  # type: ignore[no-any-return]
     if encoding.max_parts == 1:
         return tensor
-    parts = _ZERO * encoding.actions
-    for action in chosen:
-        parts[action] = 1.0
-    return (tensor if isinstance(tensor, array) else array("d", tensor)) + parts
+    return ((tensor if isinstance(tensor, array) else array("d", tensor))
+            + _chosen_numbers(encoding, chosen))
 
 
 _ZERO = array("d", [0.0])

@@ -10,7 +10,7 @@ game with an action encoding.
 Agents are ``seat_1`` .. ``seat_N``. An observation is a dict: ``observation`` (the game's
 observation tensor of the seat, float32) and ``action_mask`` (int8, 1 for each legal action
 id). With a factored encoding (SPEC 16.1) a move takes as many steps of its agent as it has
-parts, and the observation tensor ends with the parts chosen so far (1 for each).
+parts, and the observation tensor ends with the parts chosen so far (SPEC 16.1).
 Chance is resolved inside with the game's probabilities, drawn from the generator
 ``reset(seed=...)`` seeds. A simultaneous node is stepped seat by seat in ascending order,
 each seat seeing only its view. When the game ends every agent is terminated with its

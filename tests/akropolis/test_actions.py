@@ -17,7 +17,7 @@ from support import play_with_mcts
 import sneferu_cli.rl.openspiel  # noqa: F401  (registers sneferu_akropolis)
 from sneferu_cli.game import seat_view
 from sneferu_cli.games.akropolis import GAME
-from sneferu_cli.games.akropolis.actions import layout, positions, turns_per_seat
+from sneferu_cli.games.akropolis.actions import HEX_NUMBERS, layout, positions, turns_per_seat
 from sneferu_cli.games.akropolis.geometry import q_of, r_of
 from sneferu_cli.games.akropolis.move import parse_move
 
@@ -38,11 +38,11 @@ def from_start(p: tuple[int, int]) -> int:
 def test_counts_per_set_up() -> None:
     """take 1 … n+2, then the positions, then r0 … r5 (SPEC 16.1's table)."""
     expected = {  # (turns per seat, positions, actions, tiles, observation)
-        (2, "hmbtga"): (18, 4216, 4226, 37, 67647),
-        (3, "hmbtga"): (16, 3364, 3375, 49, 80981),
-        (4, "hmbtga"): (15, 2974, 2986, 61, 95467),
-        (2, "hmbtgA"): (30, 11344, 11354, 61, 181719),
-        (3, "hmbtgA"): (20, 5164, 5175, 61, 124193),
+        (2, "hmbtga"): (18, 4216, 4226, 37, 1467),
+        (3, "hmbtga"): (16, 3364, 3375, 49, 1961),
+        (4, "hmbtga"): (15, 2974, 2986, 61, 2455),
+        (2, "hmbtgA"): (30, 11344, 11354, 61, 2283),
+        (3, "hmbtgA"): (20, 5164, 5175, 61, 2369),
     }
     for (players, variant), (turns, places, actions, tiles, size) in expected.items():
         encoding = GAME.learning().encoding(players, variant)
@@ -53,9 +53,10 @@ def test_counts_per_set_up() -> None:
         assert encoding.max_parts == 3
         assert GAME.learning().max_game_length(players, variant) == 2 * tiles - 1
         assert GAME.learning().observation_shape(players, variant) == (size,)
-        # size: 3 one-hots, 4 per seat, 35 per site place, 1 per tile, 8 planes per seat
+        # size: 3 one-hots, 4 per seat, 35 per site place, 1 per tile, per seat 11 numbers
+        # for each of the 4 + 3T hexes a city may hold
         assert size == 3 * players + 4 * players + 35 * (players + 2) + tiles \
-            + 8 * players * places
+            + 11 * players * (4 + 3 * turns)
     # the all-tiles option changes nothing with 4 players; the bonus variants nothing at all
     assert names(4, "HMBTGA") == names(4, "hmbtga")
     assert names(2, "HMbtGa") == names(2, "hmbtga")
@@ -219,9 +220,9 @@ def test_a_retired_rival_lets_a_city_leave_the_bound() -> None:
     lay = layout(2, "hmbtga")
     assert (len(seen),) == GAME.learning().observation_shape(2, "hmbtga")
     assert all(0.0 <= x <= 1.0 for x in seen)  # 19 tiles laid count as the bound's 18
-    levels = seen[lay.cities_at + 7 * len(lay.positions):lay.cities_at + 8 * len(lay.positions)]
+    present = seen[lay.cities_at:lay.cities_at + HEX_NUMBERS * lay.slots:HEX_NUMBERS]
     inside = [c for c in state.cities[0].cells if from_start((q_of(c), r_of(c))) <= 36]
-    assert sum(1 for x in levels if x) == len(inside) == len(state.cities[0].cells) - 3
+    assert sum(present) == len(inside) == len(state.cities[0].cells) - 3 == lay.slots
 
 
 def test_every_place_and_rotation_is_taken() -> None:
@@ -266,12 +267,22 @@ def test_observation_of_a_position() -> None:
     undrawn = seen[154:154 + 37]
     assert sum(undrawn) == 33 and undrawn[0] == undrawn[1] == undrawn[4] == 0.0  # T01 T02 T05
     assert lay.cities_at == 191
-    size = len(lay.positions)
-    at = lay.positions.index
+    assert lay.slots == 4 + 3 * 18
+    (q0, q_range), (r0, r_range) = lay.q_span, lay.r_span
+
+    def city(seat: int) -> list[tuple[tuple[int, int], list[float]]]:
+        """Seat's hex slots in use: each position (read back) and its eight numbers."""
+        base = lay.cities_at + seat * HEX_NUMBERS * lay.slots
+        slots = [seen[base + k * HEX_NUMBERS:base + (k + 1) * HEX_NUMBERS]
+                 for k in range(lay.slots)]
+        assert all(not any(slot) for slot in slots[7:])  # 7 positions, then all 0
+        return [((round(x[1] * q_range + q0), round(x[2] * r_range + r0)), x[3:])
+                for x in slots[:7] if x[0] == 1.0]
+
+    assert [p for p, _ in city(0)] == sorted(p for p, _ in city(0))  # by q, then r
 
     def planes(seat: int, q: int, r: int) -> list[float]:
-        base = lay.cities_at + seat * 8 * size + at((q, r))
-        return [seen[base + k * size] for k in range(8)]
+        return dict(city(seat)).get((q, r), [0.0] * 8)
 
     assert planes(0, 0, 0) == [0, 1, 0, 0, 0, 1, 0, 2 / 19]  # T22's M on level 2
     assert planes(0, 1, -2) == [0, 0, 0, 0, 0, 0, 1, 1 / 19]  # T05's quarry
@@ -279,7 +290,7 @@ def test_observation_of_a_position() -> None:
     assert planes(1, 2, -2) == [0, 0, 0, 1, 0, 0, 0, 1 / 19]  # T01's temple
     assert planes(1, 5, 5) == [0] * 8
     # 7 positions a city: a type or quarry and a level each, and one plaza
-    assert sum(1 for x in seen[lay.cities_at:] if x) == 2 * (7 * 2 + 1)
+    assert [sum(1 for _, x in city(s) for n in x if n) for s in (0, 1)] == [7 * 2 + 1] * 2
     seat2 = list(GAME.learning().observation(state, 1))
     assert seat2[:2] == [0.0, 1.0] and seat2[2:] == seen[2:]
 

@@ -264,7 +264,7 @@ def test_observation_of_a_hand_built_position() -> None:
     state = build(Seat(play={7: "a1 b1", 23: ""}, red=3, green=2, torches="x---", skulls=2,
                        done=(5, 14), pts=("GRN10",)),
                   Seat(play={40: "a1"}), exp=("I3", "V3"), offer=(9, 12), round=2)
-    observation = GAME.learning().observation(state, 1)
+    observation = list(GAME.learning().observation(state, 1))
     assert len(observation) == 132 + 2 * 668
     head, seat_1 = observation[:132], observation[132:800]
     assert head[:2] == [0, 1]  # seen by seat 2
@@ -293,7 +293,7 @@ def test_observation_of_a_hand_built_position() -> None:
     assert seat_1[370:418].index(1.0) == 22  # card 23, unmarked
     assert seat_1[643:668] == [0.0] * 25
     seen = GAME.from_position(seat_view(GAME, state, 1))
-    assert GAME.learning().observation(seen, 1) == observation
+    assert list(GAME.learning().observation(seen, 1)) == observation
 
 
 def test_observation_never_shows_another_seats_deal_or_sealed_move() -> None:
@@ -340,9 +340,11 @@ def test_pettingzoo_takes_a_marking_in_parts() -> None:
     e.step(ids["7:c1,d1,e1"])
     assert e.agent_selection == "seat_1"
     assert mask("seat_1") == sorted(ids[x] for x in ("+7:a2", "+7:c2", "+7:d2", "+23:a1"))
-    tail = e.observe("seat_1")["observation"][-encoding.actions:]
-    assert list(np.flatnonzero(tail)) == [ids["7:c1,d1,e1"]]
-    assert not e.observe("seat_2")["observation"][-encoding.actions:].any()
+    # the parts chosen: 4 slots (5 parts at most), each 1 and the id in 14 bits (8456 ids)
+    tail = e.observe("seat_1")["observation"][-4 * 15:]
+    assert tail[0] == 1.0 and not tail[15:].any()
+    assert sum(int(b) << i for i, b in enumerate(tail[1:15])) == ids["7:c1,d1,e1"]
+    assert not e.observe("seat_2")["observation"][-4 * 15:].any()
     e.step(ids["+7:c2"])
     assert mask("seat_1") == sorted(ids[x] for x in ("+7:d2", "+7:c3", "+23:a1"))
     e.step(ids["+7:d2"])
@@ -358,7 +360,7 @@ def test_openspiel_game() -> None:
     assert game.num_distinct_actions() == 8456
     assert game.max_chance_outcomes() == 150  # 48 deal cards, 48 offer, 48 draw, 6 exp
     assert game.max_game_length() == 206 * 5  # a move's parts (5) outnumber a deal's (4)
-    assert game.observation_tensor_shape() == [2137 + 8456]
+    assert game.observation_tensor_shape() == [2137 + 4 * (1 + 14)]  # the parts chosen
 
 
 def deal_state(players: int, deals: tuple[str, ...]) -> SilverGoldState:
@@ -465,5 +467,5 @@ def test_observation_of_a_retired_seat() -> None:
                   exp=("I3",))
     state.retire(1)
     for seat in range(3):
-        seats = GAME.learning().observation(state, seat)[133:]  # after the head of 130 + 3 numbers
+        seats = list(GAME.learning().observation(state, seat))[133:]  # after the head
         assert [seats[668 * s:668 * s + 2] for s in range(3)] == [[0, 1], [1, 0], [0, 1]]

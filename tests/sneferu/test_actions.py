@@ -18,7 +18,8 @@ from positions import Seat, build, levels_below, placements, play
 
 import sneferu_cli.rl.openspiel  # noqa: F401  (registers sneferu_sneferu)
 from sneferu_cli.game import get_game, seat_view
-from sneferu_cli.games.sneferu.actions import FOOD_SCALE, action_parts
+from sneferu_cli.games.sneferu.actions import action_parts
+from sneferu_cli.games.sneferu.observe import FOOD_SCALE
 from sneferu_cli.rl.pettingzoo import env
 
 GAME = get_game("sneferu")
@@ -212,7 +213,7 @@ def test_observation() -> None:
     turn on the basalt quarry of space 3 (FOOD2) with BT in slot 1.1 and MG stored."""
     state = build([Seat(food=7, space=3, pyramid="BT@1.1", store="MG"), Seat(space=5)],
                   offer=["BA", "", "", "TG"], tiles={3: "FOOD2"})
-    obs = GAME.learning().observation(state, 1)
+    obs = list(GAME.learning().observation(state, 1))
     assert len(obs) == GAME.learning().observation_shape(2, "standard")[0] == 868
     assert obs[:4] == [0, 1, 1, 0]  # seat 2 observes, seat 1 decides
     assert obs[4:10] == [0, 1, 0, 0, 0, 0]  # the start of a turn
@@ -229,7 +230,7 @@ def test_observation() -> None:
     assert seat_1[213:228] == [1 / 21, *[0] * 7, 1 / 3, 0, 0, 0, 0, 0, 0]
     seat_2 = obs[640:]
     assert seat_2[:3] == [6 / FOOD_SCALE, 5 / 40, 1 / 2]
-    assert GAME.learning().observation(state, 0)[:2] == [1, 0]
+    assert list(GAME.learning().observation(state, 0))[:2] == [1, 0]
 
 
 def test_observation_mid_turn() -> None:
@@ -239,19 +240,19 @@ def test_observation_mid_turn() -> None:
                   tiles={14: "STOREHOUSE"})
     play(state, "1.1 store")
     assert state.is_chance_node()
-    obs = GAME.learning().observation(state, 0)
+    obs = list(GAME.learning().observation(state, 0))
     assert obs[4:10] == [0, 0, 0, 0, 1, 0] and obs[28:32] == [1 / 7, 0, 0, 0]
     state = build([Seat(space=14), Seat(space=40)], offer=["BT", "", "", ""],
                   tiles={14: "STOREHOUSE"}, turn="place:1:BT:store")
-    assert GAME.learning().observation(state, 0)[17:28] == [1, *[0] * 9, 1]
+    assert list(GAME.learning().observation(state, 0))[17:28] == [1, *[0] * 9, 1]
     ptah = "".join(["BG", "BA", "TM", "TG", "TA", "MG", "MA"] * 2 + ["GA"] * 6)
     solo = build([Seat(space=3, pyramid="TM@1.1")], offer=["BT", "", "", "GA"], ptah=ptah)
-    obs = GAME.learning().observation(solo, 0)
+    obs = list(GAME.learning().observation(solo, 0))
     assert len(obs) == 649
     assert obs[-228 - 11:-228] == [0, 0, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.6, 20 / 21]
     builders = build([Seat(space=10, builder="Heba", flags="h"),
                       Seat(space=40, builder="Aya")], offer=["TM", "", "", ""])
-    obs = GAME.learning().observation(builders, 1)
+    obs = list(GAME.learning().observation(builders, 1))
     assert len(obs) == 876
     seat_1 = obs[412:412 + 232]
     assert seat_1[:4] == [0, 1, 0, 0] and seat_1[-4:] == [0, 1, 0, 0]  # Heba, sailed back

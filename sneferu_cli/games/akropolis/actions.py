@@ -27,11 +27,15 @@ architect, one-hot over the seats; per seat its stones (over a bound: starting s
 3*T*), its points *x* as *x* / (*x* + 100), its tiles laid over *T*, retired; per site
 place (*n* + 2) whether it holds a tile, whether it waits for a draw, and its hexes
 ``h0 h1 h2`` one-hot over ``hmbtgHMBTGq``; per tile of the tile set whether it is undrawn;
-then per seat eight planes over :func:`positions` (the ``at`` actions' positions, same
-order): the top hex's type (``h m b t g``, district or plaza: five planes), plaza, quarry,
-and its level over *T* + 1 (the highest a stack can be), 0 on an empty position. (In a
-game with a retired seat stones, tiles laid and levels may pass their bounds: they stop
-at 1.)
+then per seat its city as a list of
+*H* = 4 + 3*T* hex slots (the starting tile's 4 hexes and 3 a turn: no city of *T* tiles
+occupies more positions), its occupied positions in ascending order (by *q*, then *r*),
+11 numbers a slot (:data:`HEX_NUMBERS`): 1 (the slot holds a position), *q* and *r*
+scaled to [0, 1] over the ``at`` positions' span, the top hex's type (``h m b t g``,
+district or plaza: five numbers), plaza, quarry, and its level over *T* + 1 (the highest
+a stack can be); the slots after the last position all 0. (In a game with a retired seat
+stones, tiles laid and levels may pass their bounds: they stop at 1; a city's positions
+beyond the ``at`` positions or the *H* slots are left out.)
 
 >>> action_parts("3 @0,-1 r5")
 ('take 3', 'at 0,-1', 'r5')
@@ -47,16 +51,12 @@ from typing import Final
 
 from ...game import Learning
 from .edition import HEXES, standard_edition
-from .geometry import CELLS, QUARRY, REACH, cell, distance
-from .scoring import points
-from .state import NO_HEX, AkropolisState, options_of, tables_of
+from .geometry import CELLS, REACH, cell, distance
+from .observe import HEX_NUMBERS, Frame, fill
+from .state import AkropolisState, options_of, tables_of
 
-__all__ = ["PLANES", "Layout", "action_parts", "layout", "positions", "turns_per_seat"]
+__all__ = ["HEX_NUMBERS", "Layout", "action_parts", "layout", "positions", "turns_per_seat"]
 
-PLANES: Final = 8
-"""Numbers per position and seat in the observation: five types, plaza, quarry, level."""
-POINTS_SCALE: Final = 100
-"""Points ``x`` are shown as ``x / (x + POINTS_SCALE)``: unbounded, monotone, in [0, 1)."""
 
 
 def turns_per_seat(players: int, variant: str) -> int:
@@ -106,7 +106,18 @@ class Layout:
         self.site_at = self.seats_at + 4 * n
         self.undrawn_at = self.site_at + self.places * (2 + 3 * len(HEXES))
         self.cities_at = self.undrawn_at + len(self.tiles)
-        self.size = self.cities_at + n * PLANES * len(self.positions)
+        self.slots = len(standard_edition().start) + 3 * self.turns
+        """Hex slots per city: the starting tile's hexes and 3 a turn."""
+        qs = [q for q, _ in self.positions]
+        rs = [r for _, r in self.positions]
+        self.q_span = (min(qs), max(qs) - min(qs))
+        self.r_span = (min(rs), max(rs) - min(rs))
+        """The ``at`` positions' smallest *q* (*r*) and their range, for the scaling."""
+        self.size = self.cities_at + n * HEX_NUMBERS * self.slots
+        self.frame = Frame(self.seats_at, self.site_at, self.undrawn_at, self.cities_at,
+                           self.slots, self.stones, self.turns, self.tile_slot, self.window,
+                           *self.q_span, *self.r_span)
+        """The layout as the compiled :func:`.observe.fill` reads it."""
 
 
 _LAYOUTS: dict[tuple[int, bool], Layout] = {}
@@ -137,56 +148,11 @@ def action_parts(move: str) -> tuple[str, str, str]:
 
 def observation(state: AkropolisState, seat: int) -> array[float]:
     """What ``seat`` sees of ``state`` (everything, A22), laid out as the module says: an
-    ``array('d')``, which the bindings read without a copy per number (it is large)."""
+    ``array('d')``, which the bindings copy at once, filled by the compiled
+    :func:`.observe.fill`."""
     lay = layout(state.players, state.variant)
-    n = state.players
     out = _ZERO * lay.size
-    out[seat] = 1.0
-    if not state.over and not state.to_draw:
-        out[n + state.seat] = 1.0
-    out[2 * n + state.chief] = 1.0
-    at = lay.seats_at
-    for s in range(n):
-        total = points(state, s)
-        out[at] = min(state.stones[s], lay.stones) / lay.stones
-        out[at + 1] = total / (total + POINTS_SCALE) if total > 0 else 0.0
-        out[at + 2] = min(len(state.cities[s].tiles), lay.turns) / lay.turns
-        out[at + 3] = 1.0 if state.retired[s] else 0.0
-        at += 4
-    hexes = state.tables.hexes
-    per_place = 2 + 3 * len(HEXES)
-    for p in range(len(state.site) + state.to_draw):
-        at = lay.site_at + p * per_place
-        if p >= len(state.site):
-            out[at + 1] = 1.0
-            continue
-        out[at] = 1.0
-        for j, h in enumerate(hexes[state.site[p]]):
-            out[at + 2 + j * len(HEXES) + h] = 1.0
-    slot = lay.tile_slot
-    for t in state.undrawn:
-        i = slot.get(t)  # None: a tile of another edition's set (encodings are standard)
-        if i is not None:
-            out[lay.undrawn_at + i] = 1.0
-    size = len(lay.positions)
-    window = lay.window
-    level_scale = lay.turns + 1
-    for s, city in enumerate(state.cities):
-        base = lay.cities_at + s * PLANES * size
-        top = city.top
-        for c in city.cells:
-            i = window[c]
-            if i < 0:
-                continue  # only a retired seat's rivals reach beyond (see the module)
-            h = top[c]
-            if h != NO_HEX:
-                if h == QUARRY:
-                    out[base + 6 * size + i] = 1.0
-                else:
-                    out[base + (h % 5) * size + i] = 1.0
-                    if h >= 5:
-                        out[base + 5 * size + i] = 1.0
-            out[base + 7 * size + i] = min(city.height_at(c), level_scale) / level_scale
+    fill(state, seat, lay.frame, out)
     return out
 
 

@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import functools
 import itertools
+from array import array
 
 from ...game import Learning
 from .edition import Edition, standard_edition
 from .move import SITE_CODES, parse_move
-from .state import ImhotepState, tables_of
+from .observe import fill
+from .state import ImhotepState, Tables
+
+_ZERO = array("d", [0.0])
 
 __all__ = ["action_names", "max_game_length", "observation", "observation_size",
            "outcome_names"]
@@ -116,6 +120,7 @@ def outcome_names(edition: Edition, players: int) -> list[str]:
             + [f"~{c.code}" for c in edition.market.cards])
 
 
+@functools.cache
 def observation_size(edition: Edition, players: int) -> int:
     """The length of :func:`observation` for a game of ``players`` seats."""
     kinds = len(edition.market.cards)
@@ -125,58 +130,25 @@ def observation_size(edition: Edition, players: int) -> int:
     return 1 + 2 * players + players * per_seat + ship_slots + market * (kinds + 1) + 1
 
 
-@functools.cache
-def _one_hot(size: int) -> tuple[tuple[float, ...], ...]:
-    """Row ``i`` (0 to ``size`` - 1): 1 at ``i``, 0 elsewhere; row ``size``, and so row
-    -1: all 0."""
-    return (*(tuple(1.0 if j == i else 0.0 for j in range(size)) for i in range(size)),
-            (0.0,) * size)
-
-
-@functools.cache
-def _ship_list(edition: Edition) -> tuple[tuple[str, int], ...]:
-    return tuple(_ships(edition))
-
-
-def observation(state: ImhotepState, seat: int) -> list[float]:
-    """What ``seat`` sees of ``state`` (everything), as :func:`observation_size` numbers."""
-    ed = state.edition
-    tables = tables_of(ed)
-    n = state.players
-    stones = ed.stones_per_colour
-    seats = _one_hot(n)
-    out: list[float] = [state.round / ed.rounds]
-    out += seats[seat]
-    deciding = -1 if state.is_over() or state.is_chance_node() else state.current_seat()
-    out += seats[deciding]
-    b_pyramids = [x for p in state.pyramids for x in p]
-    sites = (state.pyramid + b_pyramids + state.pyramid_edge, state.temple, state.chamber,
-             state.towers)
-    for s in range(n):
-        out += [state.sleds[s] / ed.sled_capacity, state.quarries[s] / stones,
-                min(state.scores[s], 100) / 100, 1.0 if state.retired[s] else 0.0]
-        out += [min(c, 4) / 4 for c in state.hands[s]]
-        out += [site.count(s) / stones for site in sites]
-        out += [state.obelisks[s] / stones, state.waiting[s] / stones]
-    ships = {ship.name: ship for ship in state.ships}
-    owners = _one_hot(n + 1)  # empty, then each seat; no ship: all 0
-    places = _one_hot(5)
-    for name, capacity in _ship_list(ed):
-        ship = ships.get(name)
-        if ship is None:
-            out += owners[-1] * capacity
-            out += (0.0,) + places[-1]
-            continue
-        for owner in ship.slots[:capacity]:
-            out += owners[owner + 1]
-        out.append(1.0)
-        out += places[ship.site]  # -1: not sailed, all 0
-    cards = _one_hot(len(tables.card_codes) + 1)  # none, then each kind; no slot: all 0
-    market = max(ed.market.face_up, ed.market.face_up_b)
-    for k in range(market):
-        out += cards[state.display[k] + 1] if k < len(state.display) else cards[-1]
-    out.append(1.0 if state.mx else 0.0)
+def observation(state: ImhotepState, seat: int) -> array[float]:
+    """What ``seat`` sees of ``state`` (everything), as :func:`observation_size` numbers
+    (an ``array('d')``, which the bindings copy at once), filled by the compiled
+    :func:`.observe.fill`: the round; the observing and the deciding seat, one-hot; per
+    seat its sled, quarry, score, retired, cards by kind, stones on the pyramids, temple,
+    chamber and obelisk towers, its obelisk and waiting stones; per ship tile each slot's
+    owner one-hot (empty first), present, and its site one-hot; the market display, each
+    card one-hot (none first); the side-B pair."""
+    size, ships = _layout(state.tables, state.players)
+    out = _ZERO * size
+    fill(state, seat, ships, out)
     return out
+
+
+@functools.cache
+def _layout(tables: Tables, players: int) -> tuple[int, list[tuple[str, int]]]:
+    """The observation's size and the ship tiles of an edition's tables (a key hashed at
+    once, where an edition's hash reads all of it)."""
+    return observation_size(tables.edition, players), _ships(tables.edition)
 
 
 class ImhotepLearning(Learning[ImhotepState]):
@@ -194,5 +166,5 @@ class ImhotepLearning(Learning[ImhotepState]):
     def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
         return (observation_size(standard_edition(), players),)
 
-    def observation(self, state: ImhotepState, seat: int) -> list[float]:
+    def observation(self, state: ImhotepState, seat: int) -> array[float]:
         return observation(state, seat)

@@ -64,24 +64,22 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from array import array
 
 from ...game import Learning
-from .edition import COLOURS, PER_COLOUR, SIZE, Edition, standard_edition
+from .edition import COLOURS, Edition, standard_edition
 from .move import CELL_NAMES, mark_text
+from .observe import GRID_CODES, fill
 from .state import (
     BOXES,
+    CELLS,
     DEALING,
     DEALT,
-    DRAWING,
     FULL,
-    GEMS,
-    KEEPING,
     KEPT,
-    MARKING,
     OFFER_SIZE,
     PHASES,
     ROUNDS,
-    TAKING,
     TURNS,
     SilverGoldState,
     Tables,
@@ -93,13 +91,6 @@ __all__ = ["action_names", "action_parts", "bonus_marks", "deal_part_outcomes",
            "main_markings", "markable", "max_action_parts", "max_game_length", "observation",
            "observation_size", "outcome_names", "outcome_of_parts", "outcome_parts"]
 
-GRID_CODES = "#ETRGFSPX"
-"""The cell codes of a chamber's grid planes in the observation."""
-CELLS = SIZE * SIZE
-OWED = 2
-"""A seat completes at most two cards in a turn (5.6), so owes at most two new ones."""
-SCORE_SPAN = 250
-"""The observation's span of points (above the worst skull penalty); more is cut."""
 
 
 def markable(tables: Tables, card: int, mask: int) -> bool:
@@ -232,6 +223,7 @@ def _seat_size(tables: Tables) -> int:
             + KEPT * chamber)
 
 
+@functools.cache
 def observation_size(edition: Edition, players: int) -> int:
     """The length of :func:`observation` for a game of ``players`` seats."""
     t = tables_of(edition)
@@ -239,103 +231,35 @@ def observation_size(edition: Edition, players: int) -> int:
 
 
 @functools.cache
-def _grids(tables: Tables) -> list[list[float]]:
+def _grids(tables: Tables) -> list[array[float]]:
     """Per card number (0 unused): its card one-hot and grid planes, as in a chamber."""
-    out: list[list[float]] = [[]]
+    out: list[array[float]] = [array("d")]
     for k in range(1, tables.cards + 1):
         grid = tables.grid[k]
         one_hot = [0.0] * tables.cards
         one_hot[k - 1] = 1.0
-        out.append(one_hot + [1.0 if grid[i] == code else 0.0 for code in GRID_CODES
-                              for i in range(CELLS)])
+        out.append(array("d", one_hot + [1.0 if grid[i] == code else 0.0 for code in GRID_CODES
+                                         for i in range(CELLS)]))
     return out
 
 
-ROW = (1 << SIZE) - 1
-_ROW_BITS: list[list[float]] = [[float(r >> i & 1) for i in range(SIZE)]
-                                for r in range(ROW + 1)]
-"""The 0/1 cells of each row bit pattern (a chamber's marks read a row at a time)."""
+_ZERO = array("d", [0.0])
 
 
-def _one_hot(size: int, index: int) -> list[float]:
-    out = [0.0] * size
-    if 0 <= index < size:
-        out[index] = 1.0
-    return out
+@functools.cache
+def _size(tables: Tables, players: int) -> int:
+    """:func:`observation_size` by the edition's tables (a key hashed at once, where an
+    edition's hash reads all of it)."""
+    return observation_size(tables.edition, players)
 
 
-def _cards(tables: Tables, cards: list[int]) -> list[float]:
-    out = [0.0] * tables.cards
-    for k in cards:
-        out[k - 1] = 1.0
-    return out
-
-
-def _seen_deciding(state: SilverGoldState, seat: int) -> list[bool]:
-    """Which seats ``seat`` sees still to decide: its own answer is known to it, another
-    seat's sealed move is not (G21), so at a sealed node every other seat asked looks still
-    to decide."""
-    own = state.deciding_seats()
-    out = []
-    for s in range(state.players):
-        if s == seat or state.retired[s]:
-            out.append(s in own)
-        elif state.phase == KEEPING:
-            out.append(bool(state.dealt[s] or state.hidden[s]))
-        elif state.phase == MARKING:
-            out.append(bool(state.play[s]))
-        else:
-            out.append(s in own)
-    return out
-
-
-def observation(state: SilverGoldState, seat: int) -> list[float]:
+def observation(state: SilverGoldState, seat: int) -> array[float]:
     """What ``seat`` may know of ``state`` as :func:`observation_size` numbers (the
-    module's layout)."""
-    t = state.tables
-    n = state.players
-    out = _one_hot(n, seat) + _one_hot(ROUNDS, state.round - 1) + _one_hot(TURNS + 1,
-                                                                          state.turn)
-    out += _one_hot(len(PHASES), state.phase)
-    out += _one_hot(len(t.codes), state.pattern())
-    left = list(t.copies)
-    for p in state.revealed:
-        left[p] -= 1
-    out += [x / c for x, c in zip(left, t.copies, strict=True)]
-    out += _cards(t, state.offer)
-    out.append(state.deck_size() / t.cards)
-    out += _cards(t, state.dealt[seat])
-    deciding = _seen_deciding(state, seat)
-    grids = _grids(t)
-    worst = t.penalty(t.skull_cap)
-    chamber = t.cards + (len(GRID_CODES) + 1) * CELLS
-    for s in range(n):
-        taking = state.phase in (TAKING, DRAWING) and state.phase_seat == s
-        out += [float(state.retired[s]), float(deciding[s]), float(taking),
-                state.owed[s] / OWED, state.red[s] / GEMS, state.green[s] / GEMS,
-                state.skulls[s] / t.skull_cap]
-        out += [float(state.torches[s] >> r & 1) for r in range(ROUNDS)]
-        out.append(min(1.0, max(0.0, (state.points(s) + worst) / SCORE_SPAN)))
-        boxes = [0.0] * (len(COLOURS) * len(BOXES))
-        for colour, points in state.boxes[s]:
-            boxes[colour * len(BOXES) + BOXES.index(points)] = 1.0
-        out += boxes
-        out += _cards(t, state.done[s])
-        per_colour = [0] * len(COLOURS)
-        for k in state.done[s]:
-            per_colour[t.colour[k]] += 1
-        out += [c / PER_COLOUR for c in per_colour]
-        for j in range(KEPT):
-            if j < len(state.play[s]):
-                card = state.play[s][j]
-                marks = state.marks[card]
-                out += grids[card]
-                for row in range(SIZE):
-                    out += _ROW_BITS[marks >> SIZE * row & ROW]
-            else:
-                out += [0.0] * chamber
+    module's layout), an ``array('d')``, which the bindings copy at once, filled by the
+    compiled :func:`.observe.fill`."""
+    out = _ZERO * _size(state.tables, state.players)
+    fill(state, seat, _grids(state.tables), out)
     return out
-
 
 
 class SilverGoldLearning(Learning[SilverGoldState]):
@@ -375,5 +299,5 @@ class SilverGoldLearning(Learning[SilverGoldState]):
     def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
         return (observation_size(standard_edition(), players),)
 
-    def observation(self, state: SilverGoldState, seat: int) -> list[float]:
+    def observation(self, state: SilverGoldState, seat: int) -> array[float]:
         return observation(state, seat)

@@ -25,24 +25,21 @@ has no hidden information, so a seat's view is the position): see :func:`observa
 
 from __future__ import annotations
 
+from array import array
 from typing import Final
 
 from ...game import Learning
 from .components import Power, Stone, Tile
 from .edition import Edition, standard_edition
+from .observe import PHASES, STONES, TILES, fill
 from .state import GameState, Tables
 from .steps import DONE, END, FEAST, STORE
 
 __all__ = ["action_names", "action_parts", "max_action_parts", "max_game_length",
            "observation", "observation_size", "outcome_names"]
 
-FOOD_SCALE: Final = 100
-"""Food is observed as ``min(food, FOOD_SCALE) / FOOD_SCALE``."""
 
 _ENDS: Final = " " + str(DONE)
-_PHASES: Final = 6  # setup, start, place, post, draw, over (state.Phase)
-_TILES: Final = len(Tile)
-_STONES: Final = len(Stone)
 
 
 def action_parts(move: str) -> tuple[str, ...]:
@@ -64,7 +61,7 @@ def _bag_can_empty(edition: Edition, players: int) -> bool:
     stored < slots, 4.1); in a solo game Ptah's stones refill too, but not his last, which
     ends the game (section 6)."""
     t = Tables.of(edition)
-    in_bag = t.per_type * _STONES - t.columns * t.rows
+    in_bag = t.per_type * STONES - t.columns * t.rows
     draws = players * t.slots + (t.ptah_target - 1 if players == 1 else 0)
     return draws >= in_bag
 
@@ -106,7 +103,7 @@ def _most_shifts(edition: Edition, players: int) -> int:
     if not _bag_can_empty(edition, players):
         return 0
     t = Tables.of(edition)
-    least = max(1, t.per_type * _STONES - players * t.slots)
+    least = max(1, t.per_type * STONES - players * t.slots)
     return min(t.columns - 1, t.columns - -(-least // t.rows))
 
 
@@ -125,7 +122,7 @@ def max_game_length(edition: Edition, players: int, variant: str) -> int:
     stone per slot (a buy needs placed + stored < slots, 4.1, and a stone bought stays
     placed or stored) and takes the forced end once (it ends its game, R11)."""
     t = Tables.of(edition)
-    chance = len(t.quarry_spaces) + t.per_type * _STONES + players * (1 + (variant == "builders"))
+    chance = len(t.quarry_spaces) + t.per_type * STONES + players * (1 + (variant == "builders"))
     return chance + players * (t.slots + 1)
 
 
@@ -139,25 +136,30 @@ def outcome_names(edition: Edition, players: int, variant: str) -> list[str]:
 
 # ------------------------------------------------------------------------ observation
 
+_ZERO: Final = array("d", [0.0])
+_SIZES: dict[tuple[int, int, str], tuple[Edition, int]] = {}
+""":func:`observation_size` by edition (its id, the edition kept), players and variant."""
+
 def _seat_size(t: Tables, builders: int) -> int:
     # builder, food, space, order, pyramid (left and right material of each slot),
     # stones placed, storehouse by stone type, flags f h e r
-    return builders + 3 + t.slots * 10 + 1 + _STONES + 4
+    return builders + 3 + t.slots * 10 + 1 + STONES + 4
 
 
 def observation_size(edition: Edition, players: int, variant: str) -> int:
     """The length of :func:`observation` for a game of ``players`` seats in ``variant``."""
     t = Tables.of(edition)
     builders = len(edition.builders) if variant == "builders" else 0
-    ptah = _STONES + 1 if players == 1 else 0
-    return (2 * players + _PHASES + 1 + _TILES + _STONES + 1 + t.columns
-            + len(t.quarry_spaces) * _TILES + t.columns * t.rows * _STONES + _STONES + ptah
+    ptah = STONES + 1 if players == 1 else 0
+    return (2 * players + PHASES + 1 + TILES + STONES + 1 + t.columns
+            + len(t.quarry_spaces) * TILES + t.columns * t.rows * STONES + STONES + ptah
             + players * _seat_size(t, builders))
 
 
-def observation(state: GameState, seat: int) -> list[float]:
+def observation(state: GameState, seat: int) -> array[float]:
     """What ``seat`` sees of ``state`` (the whole position) as :func:`observation_size`
-    numbers, in this order:
+    numbers (an ``array('d')``, which the bindings copy at once, filled by the compiled
+    :func:`.observe.fill`), in this order:
 
     - the observing seat, then the deciding seat (none at a chance node or the end),
       one-hot over the seats;
@@ -179,81 +181,14 @@ def observation(state: GameState, seat: int) -> list[float]:
       stones placed / slots; stored stones of each type (count / 3, at most 1); the
       flags feast used, sail-back used, forced end taken, retired.
     """
-    t = state.tables
-    ed = t.edition
-    players = state.players
-    n = len(players)
-    builders = state.variant.value == "builders"
-    out = [0.0] * observation_size(ed, n, state.variant.value)
-    out[seat] = 1.0
-    deciding = state.current_seat()
-    if deciding >= 0:
-        out[n + deciding] = 1.0
-    i = 2 * n
-    out[i + int(state.phase)] = 1.0
-    i += _PHASES
-    if state.start_space >= 0:
-        out[i] = state.start_space / t.last
-        q = t.quarry_at[state.start_space]
-        if q >= 0 and state.tiles[q] >= 0:
-            out[i + 1 + state.tiles[q]] = 1.0
-    i += 1 + _TILES
-    if state.hand >= 0:
-        out[i + state.hand] = 1.0
-    i += _STONES
-    out[i] = 1.0 if state.can_store else 0.0
-    i += 1
-    pending = state.pending
-    for c in set(pending):
-        out[i + c] = min(1.0, pending.count(c) / t.rows)
-    i += t.columns
-    for tile in state.tiles:
-        if tile >= 0:
-            out[i + tile] = 1.0
-        i += _TILES
-    for col in state.offer:
-        for r, stone in enumerate(col):
-            out[i + r * _STONES + stone] = 1.0
-        i += t.rows * _STONES
-    per_type = t.per_type
-    for s, k in enumerate(state.bag):
-        out[i + s] = k / per_type
-    i += _STONES
-    if state.ptah is not None:
-        for s, k in enumerate(state.ptah):
-            out[i + s] = k / per_type
-        out[i + _STONES] = min(1.0, state.ptah_total / t.ptah_target)
-        i += _STONES + 1
-    names = [b.name for b in ed.builders] if builders else []
-    last = t.last
-    for p in players:
-        if builders:
-            if p.builder is not None:
-                out[i + names.index(p.builder.name)] = 1.0
-            i += len(names)
-        out[i] = min(p.food, FOOD_SCALE) / FOOD_SCALE
-        out[i + 1] = p.space / last
-        if p.arrival >= 0:
-            order = 1 + sum(1 for q in players
-                            if q.space == p.space and 0 <= q.arrival < p.arrival)
-            out[i + 2] = order / n
-        i += 3
-        for v in p.pyramid.stones:
-            if v >= 0:
-                out[i + v // 5] = 1.0
-                out[i + 5 + v % 5] = 1.0
-            i += 10
-        out[i] = p.pyramid.count / t.slots
-        i += 1
-        store = p.store
-        for s in set(store):
-            out[i + s] = min(store.count(s), 3) / 3
-        i += _STONES
-        out[i] = 1.0 if p.feasted else 0.0
-        out[i + 1] = 1.0 if p.sailed else 0.0
-        out[i + 2] = 1.0 if p.ended else 0.0
-        out[i + 3] = 1.0 if p.retired else 0.0
-        i += 4
+    ed = state.tables.edition
+    n = len(state.players)
+    key = (id(ed), n, state.variant.value)
+    known = _SIZES.get(key)
+    if known is None or known[0] is not ed:
+        known = _SIZES[key] = (ed, observation_size(ed, n, state.variant.value))
+    out = _ZERO * known[1]
+    fill(state, seat, out)
     return out
 
 
@@ -279,5 +214,5 @@ class SneferuLearning(Learning[GameState]):
     def observation_shape(self, players: int, variant: str) -> tuple[int, ...]:
         return (observation_size(standard_edition(), players, variant),)
 
-    def observation(self, state: GameState, seat: int) -> list[float]:
+    def observation(self, state: GameState, seat: int) -> array[float]:
         return observation(state, seat)

@@ -1,0 +1,75 @@
+"""Imhotep's observation tensor filled in (compiled with mypyc, listed in compiled.txt): the
+numbers of :func:`.actions.observation`, in its order, written into an ``array('d')`` of
+zeros."""
+
+from __future__ import annotations
+
+from array import array
+
+from .state import ImhotepState
+
+__all__ = ["fill"]
+
+
+def _count(stones: list[int], seat: int) -> int:
+    n = 0
+    for s in stones:
+        if s == seat:
+            n += 1
+    return n
+
+
+def fill(state: ImhotepState, seat: int, ships: list[tuple[str, int]],
+         out: array[float]) -> None:
+    """Write ``seat``'s observation of ``state`` into ``out`` (zeros, the observation's
+    size); ``ships`` are the edition's ship tiles by name with their capacity, tile order."""
+    ed = state.edition
+    n = state.players
+    stones = ed.stones_per_colour
+    out[0] = state.round / ed.rounds
+    out[1 + seat] = 1.0
+    deciding = -1 if state.is_over() or state.is_chance_node() else state.current_seat()
+    if deciding >= 0:
+        out[1 + n + deciding] = 1.0
+    i = 1 + 2 * n
+    b_pyramid: list[int] = []
+    for p in state.pyramids:
+        b_pyramid.extend(p)
+    sites = [state.pyramid + b_pyramid + state.pyramid_edge, state.temple, state.chamber,
+             state.towers]
+    for s in range(n):
+        out[i] = state.sleds[s] / ed.sled_capacity
+        out[i + 1] = state.quarries[s] / stones
+        out[i + 2] = min(state.scores[s], 100) / 100
+        out[i + 3] = 1.0 if state.retired[s] else 0.0
+        i += 4
+        for c in state.hands[s]:
+            out[i] = min(c, 4) / 4
+            i += 1
+        for site in sites:
+            out[i] = _count(site, s) / stones
+            i += 1
+        out[i] = state.obelisks[s] / stones
+        out[i + 1] = state.waiting[s] / stones
+        i += 2
+    by_name = {ship.name: ship for ship in state.ships}
+    for name, capacity in ships:
+        ship = by_name.get(name)
+        if ship is None:
+            i += capacity * (n + 1) + 1 + 5
+            continue
+        slots = ship.slots
+        for k in range(capacity):
+            out[i + slots[k] + 1] = 1.0  # empty (-1), then each seat, one-hot
+            i += n + 1
+        out[i] = 1.0
+        if ship.site >= 0:
+            out[i + 1 + ship.site] = 1.0
+        i += 1 + 5
+    kinds = len(state.tables.card_codes) + 1  # none, then each kind
+    display = state.display
+    for k in range(max(ed.market.face_up, ed.market.face_up_b)):
+        if k < len(display):
+            out[i + display[k] + 1] = 1.0
+        i += kinds
+    out[i] = 1.0 if state.mx else 0.0
