@@ -15,6 +15,7 @@ import pytest
 
 from sneferu_cli.arbiter.bundled import engines_dir
 from sneferu_cli.game import GAMES, game_names, get_game, seat_state
+from sneferu_cli.search import Tuning, analyse
 from sneferu_cli.search.generic import GenericOptions, gain, search_game
 
 NAMES = [n for n in game_names() if GAMES[n].startswith("sneferu_cli.games.")]
@@ -182,3 +183,24 @@ def test_the_guided_search_knows_only_the_seats_view_in_silver_gold():
              for state in (truth, other)]
     assert found[0] == found[1]
     assert sorted(m for m, *_ in found[0]) == sorted(game.legal_moves(truth, 1))
+
+
+def test_a_games_own_knobs_set_the_generic_search_and_options_still_win():
+    """analyse() takes the game's knobs (Tools.search_tuning: Imhotep's, the unguided
+    search with 4 playout moves a seat) and then the engine's (``tuning``)."""
+    game = get_game("imhotep")
+    tools = game.tools()
+    assert tools is not None and tools.search_tuning() == Tuning(guided=False, horizon=4)
+    state = positions("imhotep", 1, seed=7)[0]
+
+    def table(a: Any) -> list[tuple[str, int, float]]:
+        return [(str(m.move), m.visits, m.reward) for m in a.moves]
+
+    plain = search_game(game, state, iterations=60, seed=2,
+                        options=GenericOptions(guided=False, horizon=4))
+    guided = search_game(game, state, iterations=60, seed=2, options=GenericOptions())
+    assert table(analyse(game, state, iterations=60, seed=2)) == table(plain)
+    assert table(analyse(game, state, iterations=60, seed=2,
+                         tuning=Tuning(guided=True, horizon=1))) == table(guided)
+    assert table(plain) != table(guided)
+    assert get_game("akropolis").tools() is None  # the generic search's own defaults

@@ -387,8 +387,9 @@ def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int 
             progress: Callable[[Analysis], None] | None = None) -> Analysis:
     """Search ``state`` of ``game`` for ``seat`` (by default the current seat) with the
     game's own search when it has one (:meth:`Tools.search`, SPEC 11.1), else with
-    :func:`search_game` (11.4), each with its default options but for what ``tuning``
-    sets; arguments and errors as :func:`search_game`."""
+    :func:`search_game` (11.4), each with its default options but for what the game's
+    :meth:`Tools.search_tuning` and then ``tuning`` set; arguments and errors as
+    :func:`search_game`."""
     tools = game.tools()
     own = None if tools is None else tools.search(
         state, seat=seat, iterations=iterations, deadline=deadline, seed=seed,
@@ -396,10 +397,11 @@ def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int 
     if own is not None:
         return own
     options = GenericOptions()
-    if tuning is not None:
-        options = replace(options, **{
-            name: value for name in ("exploration", "horizon", "spread", "guided", "widening",
-                                     "candidates", "sample")
-            if (value := getattr(tuning, name)) is not None})
+    for knobs in (None if tools is None else tools.search_tuning(), tuning):
+        if knobs is not None:
+            options = replace(options, **{
+                name: value for name in ("exploration", "horizon", "spread", "guided",
+                                         "widening", "candidates", "sample")
+                if (value := getattr(knobs, name)) is not None})
     return search_game(game, state, seat=seat, iterations=iterations, deadline=deadline,
                        seed=seed, options=options, progress=progress)
