@@ -18,6 +18,7 @@ from typing import Any
 from sneferu_cli.game import game_names
 from sneferu_cli.protocol.bot import Bot, run
 from sneferu_cli.protocol.messages import Go
+from sneferu_cli.search.generic import gain
 
 
 class GreedyPlayer(Bot):
@@ -30,19 +31,20 @@ class GreedyPlayer(Bot):
         world, others = self.sealed_world(state)
         best: list[str] = []
         best_value = float("-inf")
+        if game.evaluate(world) is None:  # no estimate: every move alike
+            return self.rng.choice(self.legal_moves(state))
         for move in self.legal_moves(state):
-            after = world.clone()
-            if world is state and not others:
-                game.apply_move(after, move, listed=True)
+            if not others:
+                value = gain(game, world, seat, move)
             else:
+                after = world.clone()
                 game.apply_move(after, move, seat)
                 for other, reply in others:
                     game.apply_move(after, reply, other)
-            values = game.evaluate(after)
-            if values is None:  # no estimate: every move alike
-                return self.rng.choice(self.legal_moves(state))
-            rest = [v for i, v in enumerate(values) if i != seat]
-            value = values[seat] - sum(rest) / max(1, len(rest))
+                values = game.evaluate(after)
+                assert values is not None
+                rest = [v for i, v in enumerate(values) if i != seat]
+                value = values[seat] - sum(rest) / max(1, len(rest))
             if value > best_value + 1e-9:
                 best, best_value = [move], value
             elif value > best_value - 1e-9:

@@ -3,8 +3,9 @@
 every registered game (it declares them all with ``feature games``).
 
 A game with a search of its own (``Game.tools().search``: Sneferu's) is searched by it,
-any other by the generic one (``search_game``: UCT through the game interface, playouts
-cut short by the game's estimate), both through ``sneferu_cli.search.analyse``. Chance is
+any other by the generic one (``search_game``: UCT through the game interface, guided by
+the game's estimate: moves searched best valued first, widening with the visits, short
+playouts of the best of a few drawn moves), both through ``sneferu_cli.search.analyse``. Chance is
 sampled by its weights, every seat plays for its own final place, and the search stops in
 time for every ``go``: 80% of a ``movetime`` less ``Overhead``, or a share of the clock
 (what is left over the decisions the game expects the seat still to take,
@@ -19,8 +20,10 @@ moves whatever the machine's load.
 Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the time limit
 still obeyed, makes it deterministic); ``Exploration`` (UCT constant in hundredths),
 ``Horizon`` (playout turns, in another game moves a seat, before the position is
-valued, 0 to the end), ``Widening`` (in tenths, for a search that widens: Sneferu's),
-``Overhead`` (ms kept back for the pipes and the scheduler). While it thinks it sends
+valued, 0 to the end), ``Widening`` (in tenths), ``Guided``, ``Candidates``, ``Sample``
+and ``Spread`` (in tenths; the generic search's, SPEC 11.4), ``Overhead`` (ms kept back
+for the pipes and the scheduler). An option not sent leaves each search its own default.
+While it thinks it sends
 ``info nodes N nps N playouts N time MS score PCT rank R pv MOVE`` (``win W`` instead of
 ``rank`` in a solo game) every quarter of a second and before its move.
 """
@@ -52,6 +55,11 @@ class MctsPlayer(Bot):
         self.horizon = HORIZON
         self.widening = round(WIDENING * 10)
         self.overhead = 40
+        self.guided = 1
+        self.candidates = 32
+        self.sample = 4
+        self.spread = 50
+        self.tuned: set[str] = set()  # the options set: the others leave each search its default
 
     def declare_options(self) -> list[OptionSpec]:
         return [*super().declare_options(),
@@ -59,13 +67,22 @@ class MctsPlayer(Bot):
                 OptionSpec("Exploration", "spin", str(self.exploration), 0, 1000),
                 OptionSpec("Horizon", "spin", str(self.horizon), 0, 200),
                 OptionSpec("Widening", "spin", str(self.widening), 0, 1000),
-                OptionSpec("Overhead", "spin", str(self.overhead), 0, 10_000)]
+                OptionSpec("Overhead", "spin", str(self.overhead), 0, 10_000),
+                OptionSpec("Guided", "check", "true" if self.guided else "false"),
+                OptionSpec("Candidates", "spin", str(self.candidates), 0, 100_000),
+                OptionSpec("Sample", "spin", str(self.sample), 0, 1000),
+                OptionSpec("Spread", "spin", str(self.spread), 1, 100_000)]
 
     def set_option(self, name: str, value: str | None) -> None:
         attrs = {"Iterations": "iterations", "Exploration": "exploration",
-                 "Horizon": "horizon", "Widening": "widening", "Overhead": "overhead"}
-        if name in attrs and value is not None:
+                 "Horizon": "horizon", "Widening": "widening", "Overhead": "overhead",
+                 "Candidates": "candidates", "Sample": "sample", "Spread": "spread"}
+        if name == "Guided" and value is not None:
+            self.guided = int(value in ("true", "1"))
+            self.tuned.add("guided")
+        elif name in attrs and value is not None:
             setattr(self, attrs[name], int(value))
+            self.tuned.add(attrs[name])
         else:
             super().set_option(name, value)
 
@@ -78,8 +95,11 @@ class MctsPlayer(Bot):
     def choose(self, state: Any, go: Go) -> str:
         began = time.perf_counter()
         deadline = began + self.think_time(state, go)
-        tuning = Tuning(exploration=self.exploration / 100, horizon=self.horizon,
-                        widening=self.widening / 10)
+        scale = {"exploration": 100, "widening": 10, "spread": 10}
+        tuning = Tuning(**{name: (bool(self.guided) if name == "guided"
+                                  else getattr(self, name) / scale[name] if name in scale
+                                  else getattr(self, name))
+                           for name in self.tuned if name not in ("iterations", "overhead")})
         iterations = self.iterations if go.iterations is None else go.iterations
         analysis = analyse(self.game, state, seat=self.seat, iterations=iterations,
                            deadline=deadline, seed=self.rng.randrange(2**31), tuning=tuning,

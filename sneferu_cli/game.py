@@ -529,6 +529,11 @@ class Tools(Generic[S, E]):
         knobs set by ``tuning``; None: the generic search is used (11.4)."""
         return None
 
+    def search_tuning(self) -> Tuning | None:
+        """The generic search's knobs that suit the game's shape (SPEC 11.4), which an
+        engine's options still override; None: the generic search's own defaults."""
+        return None
+
     def moves_left(self, state: S, seat: int) -> float | None:
         """About how many more decisions ``seat`` will take in the game, for an engine
         sharing out its clock; None: the engine's own guess."""

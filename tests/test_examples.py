@@ -159,6 +159,8 @@ def test_the_ladder_reference_pool_is_a_valid_tournament_file() -> None:
         if e.command == ["mcts"]:
             assert e.budget is not None and e.budget.startswith("iterations ")
             assert e.name == f"mcts-{e.budget.split()[1]}"
+            # the plain search its ratings were calibrated with (SPEC 11.4)
+            assert dict(e.options) == {"Guided": "false", "Horizon": "4"}
 
 
 def test_train_imhotep_example_trains_saves_and_enters_a_tournament(tmp_path) -> None:

@@ -24,6 +24,15 @@ class Tuning:
     widening: float | None = None
     """Progressive widening: children searched at a node grow by this times the square
     root of its visits (a search that widens)."""
+    guided: bool | None = None
+    """Moves searched in the order of their one-move value, playouts by the best of a
+    few drawn moves (the generic search, :class:`~.generic.GenericOptions`)."""
+    candidates: int | None = None
+    """Moves valued at a node below the root (guided; 0: all)."""
+    sample: int | None = None
+    """Moves drawn for each playout move, the best valued played (guided)."""
+    spread: float | None = None
+    """Points of estimated difference that make a clear lead."""
 
 
 @dataclass(frozen=True)

@@ -38,10 +38,11 @@ The answer is an :class:`~.analysis.Analysis` whose moves are notation text.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..game import Game, seat_state
@@ -57,11 +58,38 @@ class GenericOptions:
 
     exploration: float = 0.35
     """UCT's exploration constant (rewards are in 0..1)."""
-    horizon: int = 4
+    horizon: int = 1
     """Playout moves a seat before an unfinished game is valued by the game's estimate;
     0 plays to the end (always, for a game without an estimate)."""
     spread: float = 5.0
     """Points of estimated difference that make a clear lead (logistic scale)."""
+    guided: bool = True
+    """With the game's estimate: moves are tried in the order of their one-move value
+    (greedy's), a node widening as it is visited, and playouts choose the best valued of
+    ``sample`` drawn moves; False (or no estimate): every move tried once, in a random
+    order, and uniformly random playouts."""
+    widening: float = 1.0
+    """Guided: a node searches its best ``1 + widening * sqrt(visits)`` moves by value."""
+    candidates: int = 32
+    """Guided: below the root a node values this many of its moves drawn at random (0:
+    all; the root values them all)."""
+    sample: int = 4
+    """Guided: each playout move is the best valued of this many drawn legal moves; 0:
+    no playout, the tree's new leaf is valued by the estimate at once."""
+
+
+def gain(game: Game, state: Any, seat: int, move: str) -> float:
+    """What ``move`` of ``seat`` is worth by the game's estimate one move ahead: the
+    seat's estimated value after it less the mean of the others' (greedy's measure; at a
+    simultaneous node the move is applied alone, sealed). ``state`` is left unchanged;
+    the game must have an estimate (:meth:`Game.evaluate`)."""
+    after = state.clone()
+    game.apply_move(after, move, seat, listed=True)
+    values = game.evaluate(after)
+    assert values is not None
+    if len(values) == 1:
+        return values[0]
+    return values[seat] - (sum(values) - values[seat]) / (len(values) - 1)
 
 
 def rewards(game: Game, state: Any, spread: float = GenericOptions.spread) -> list[float]:
@@ -118,6 +146,8 @@ class _Search:
 
     def __post_init__(self) -> None:
         self.hidden = self.game.hidden()
+        self.guided = self.estimates and self.options.guided
+        self.priors: dict[str, float] = {}  # guided: the root's moves valued one move ahead
         self.tree = self._new(self.root)
 
     def _new(self, state: Any) -> Node:
@@ -146,8 +176,15 @@ class _Search:
             elif isinstance(node, _Sealed) != game.is_simultaneous(state):
                 break  # a determinization unlike the one that made the node: play out
             elif isinstance(node, _Sealed):
-                joint = [(s, self._choose(node.of(s), game.legal_moves(state, s), path))
-                         for s in game.deciding_seats(state)]
+                root = node is self.tree
+                joint = []
+                for s in game.deciding_seats(state):
+                    stats = node.of(s)
+                    move, fresh = self._pick(stats, state, s, root, True)
+                    if fresh:
+                        stats.children[move] = Node(s, self.players)
+                    path += (stats, stats.children[move])
+                    joint.append((s, move))
                 for s, move in joint:
                     game.apply_move(state, move, s)
                 key = JOINT.join(move for _, move in joint)
@@ -156,17 +193,15 @@ class _Search:
                     child = node.children[key] = self._new(state)
                     path.append(child)
                     break
-            elif self.hidden:
-                legal = game.legal_moves(state)
-                fresh = [m for m in legal if m not in node.children]
+            elif self.hidden or self.guided:
+                move, fresh = self._pick(node, state, node.seat, node is self.tree,
+                                         self.hidden is not None)
+                game.apply_move(state, move, listed=True)
                 if fresh:
-                    move = rng.choice(fresh)
-                    game.apply_move(state, move, listed=True)
                     child = node.children[move] = self._new(state)
                     path.append(child)
                     break
-                move, child = _select_among(node, legal, self.options.exploration)
-                game.apply_move(state, move, listed=True)
+                child = node.children[move]
             else:
                 if node.untried is None:
                     node.untried = game.legal_moves(state)
@@ -188,24 +223,62 @@ class _Search:
                 n.value[i] += r
         self.visits += 1
 
-    def _choose(self, stats: Node, legal: list[str], path: list[Node]) -> str:
-        """One seat's move at a simultaneous node, by its own statistics ``stats``: a move
-        not tried yet (at random), else UCT among its legal ones (ties at random).
-        ``stats`` and the move's statistics join ``path``, to be updated with the
-        playout's result."""
-        fresh = [m for m in legal if m not in stats.children]
-        if fresh:
-            move = self.rng.choice(fresh)
-            chosen = stats.children[move] = Node(stats.seat, self.players)
-        else:
-            # Ties broken at random: seats that broke them alike would choose in lockstep
-            # (both first moves, then both second ones) and never meet the other pairs.
-            move, chosen = _select_among(stats, legal, self.options.exploration, self.rng)
-        path += (stats, chosen)
-        return move
+    def _order(self, state: Any, seat: int, legal: list[str], root: bool) -> list[str]:
+        """The moves a guided node may search, worst first (they are taken from the end):
+        all of ``legal`` at the root, else ``candidates`` of them drawn at random, in
+        the order of their value one move ahead (:func:`gain`), ties at random."""
+        limit = self.options.candidates
+        moves = (list(legal) if root or not limit or len(legal) <= limit
+                 else self.rng.sample(legal, limit))
+        self.rng.shuffle(moves)
+        game = self.game
+        valued = sorted(((gain(game, state, seat, m), i) for i, m in enumerate(moves)))
+        if root and seat == self.seat:
+            spread = self.options.spread  # in 0..1, as the rewards: for two seats, their reward
+            self.priors = {moves[i]: 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, v / spread))))
+                           for v, i in valued}
+        return [moves[i] for _, i in valued]
+
+    def _pick(self, stats: Node, state: Any, seat: int, root: bool,
+              varies: bool) -> tuple[str, bool]:
+        """The move of ``seat`` at the node whose statistics of that seat's moves are
+        ``stats``, and whether it is new there. ``varies``: the moves legal there may
+        differ from one iteration to the next (hidden information, a simultaneous node).
+        A move not tried yet while the node may grow (every move; guided, its best
+        ``1 + widening * sqrt(visits)``), the best valued left (guided) or one at random;
+        else UCT among the legal moves tried (ties at random where ``varies``: seats of a
+        simultaneous node that broke them alike would choose in lockstep, both first
+        moves, then both second ones, and never meet the other pairs)."""
+        legal = self.game.legal_moves(state, seat)
+        children = stats.children
+        allowed = set(legal) if varies else None
+        tried = (len(children) if allowed is None
+                 else sum(1 for m in children if m in allowed))
+        room = tried < len(legal)
+        if room and self.guided:
+            room = tried < 1 + self.options.widening * math.sqrt(stats.visits)
+        if room:
+            if self.guided:
+                if stats.untried is None:
+                    stats.untried = self._order(state, seat, legal, root)
+                order = stats.untried
+                for i in range(len(order) - 1, -1, -1):
+                    move = order[i]
+                    if move in children:
+                        del order[i]
+                    elif allowed is None or move in allowed:
+                        del order[i]
+                        return move, True
+            return self.rng.choice([m for m in legal if m not in children]), True
+        if allowed is None:
+            return select(stats, self.options.exploration)[0], False
+        return _select_among(stats, legal, self.options.exploration, self.rng)[0], False
 
     def _playout(self, state: Any) -> list[float]:
         game, rng = self.game, self.rng
+        sample = self.options.sample if self.guided else 1
+        if sample == 0:  # guided, no playout: the leaf is valued at once
+            return rewards(game, state, self.options.spread)
         limit = self.options.horizon * self.players if self.estimates else 0
         moves = 0
         while not state.is_over():
@@ -215,8 +288,15 @@ class _Search:
             if limit and moves >= limit:
                 break
             # At a simultaneous node the current seat is the lowest still to decide: the
-            # sealed moves are collected at random in seat order.
-            game.apply_move(state, rng.choice(game.legal_moves(state)), listed=True)
+            # sealed moves are collected in seat order.
+            legal = game.legal_moves(state)
+            if sample > 1 and len(legal) > 1:
+                seat = state.current_seat()
+                drawn = rng.sample(legal, min(sample, len(legal)))
+                move = max(drawn, key=lambda m: gain(game, state, seat, m))
+            else:
+                move = rng.choice(legal)
+            game.apply_move(state, move, listed=True)
             moves += 1
         return rewards(game, state, self.options.spread)
 
@@ -229,16 +309,16 @@ class _Search:
         for move, child in root.children.items():
             reward = child.value[self.seat] / child.visits if child.visits else 0.0
             win = reward if n == 1 else None
-            stats.append(MoveStat(move, child.visits, reward, 0.0,
+            stats.append(MoveStat(move, child.visits, reward, self.priors.get(move, 0.0),
                                   1.0 + (n - 1) * (1.0 - reward) if n > 1 else 2.0 - reward,
                                   win))
         untried = (root.untried or () if root is self.tree and not self.hidden
                    else [m for m in self.game.legal_moves(self.root, self.seat)
                          if m not in root.children])
         for move in untried:
-            stats.append(MoveStat(move, 0, 0.0, 0.0, float(n) if n > 1 else 2.0,
-                                  0.0 if n == 1 else None))
-        stats.sort(key=lambda m: (-m.visits, -m.reward))
+            stats.append(MoveStat(move, 0, 0.0, self.priors.get(move, 0.0),
+                                  float(n) if n > 1 else 2.0, 0.0 if n == 1 else None))
+        stats.sort(key=lambda m: (-m.visits, -m.reward, -m.prior))
         return Analysis(stats, self.visits, self.nodes, seconds, self.seat, n)
 
 
@@ -307,8 +387,9 @@ def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int 
             progress: Callable[[Analysis], None] | None = None) -> Analysis:
     """Search ``state`` of ``game`` for ``seat`` (by default the current seat) with the
     game's own search when it has one (:meth:`Tools.search`, SPEC 11.1), else with
-    :func:`search_game` (11.4), each with its default options but for what ``tuning``
-    sets; arguments and errors as :func:`search_game`."""
+    :func:`search_game` (11.4), each with its default options but for what the game's
+    :meth:`Tools.search_tuning` and then ``tuning`` set; arguments and errors as
+    :func:`search_game`."""
     tools = game.tools()
     own = None if tools is None else tools.search(
         state, seat=seat, iterations=iterations, deadline=deadline, seed=seed,
@@ -316,10 +397,11 @@ def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int 
     if own is not None:
         return own
     options = GenericOptions()
-    if tuning is not None:
-        options = GenericOptions(
-            exploration=options.exploration if tuning.exploration is None
-            else tuning.exploration,
-            horizon=options.horizon if tuning.horizon is None else tuning.horizon)
+    for knobs in (None if tools is None else tools.search_tuning(), tuning):
+        if knobs is not None:
+            options = replace(options, **{
+                name: value for name in ("exploration", "horizon", "spread", "guided",
+                                         "widening", "candidates", "sample")
+                if (value := getattr(knobs, name)) is not None})
     return search_game(game, state, seat=seat, iterations=iterations, deadline=deadline,
                        seed=seed, options=options, progress=progress)

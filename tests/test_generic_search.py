@@ -1,0 +1,206 @@
+"""The generic search guided by a game's estimate (SPEC 11.4), in every shipped game: moves
+valued one move ahead as greedy values them, searched best first and widened with the
+square root of the visits, the same analysis for the same seed, and the plain search
+(every move once, random playouts) when it is not guided."""
+
+from __future__ import annotations
+
+import math
+import random
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from sneferu_cli.arbiter.bundled import engines_dir
+from sneferu_cli.game import GAMES, game_names, get_game, seat_state
+from sneferu_cli.search import Tuning, analyse
+from sneferu_cli.search.generic import GenericOptions, gain, search_game
+
+NAMES = [n for n in game_names() if GAMES[n].startswith("sneferu_cli.games.")]
+
+
+def positions(name: str, count: int, seed: int = 1) -> list[Any]:
+    """``count`` positions of 2-seat games of ``name`` where a seat decides, reached by
+    random moves (5 to 40 of them) from new games."""
+    game = get_game(name)
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        state = game.new_game(2)
+        for _ in range(rng.randrange(5, 40)):
+            if state.is_over():
+                break
+            if state.is_chance_node():
+                game.apply_outcome(state, game.sample_outcome(state, rng))
+                continue
+            for s in game.deciding_seats(state):
+                game.apply_move(state, rng.choice(game.legal_moves(state, s)), s)
+        while not state.is_over() and state.is_chance_node():
+            game.apply_outcome(state, game.sample_outcome(state, rng))
+        if not state.is_over():
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_gain_is_the_movers_estimate_less_the_others_mean(name):
+    """gain(move) is the estimate of the mover after the move, alone, less the mean of the
+    other seats' estimates (greedy's measure); the state is left as it was."""
+    game = get_game(name)
+    for state in positions(name, 3):
+        seat = game.deciding_seats(state)[0]
+        before = game.to_position(state)
+        for move in game.legal_moves(state, seat)[:20]:
+            after = state.clone()
+            game.apply_move(after, move, seat)
+            values = game.evaluate(after)
+            assert values is not None
+            others = [v for i, v in enumerate(values) if i != seat]
+            assert gain(game, state, seat, move) == pytest.approx(
+                values[seat] - sum(others) / len(others))
+        assert game.to_position(state) == before
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_root_searches_its_best_valued_moves_widening_with_the_visits(name):
+    """After N iterations the root has tried at most 1 + sqrt(N) moves (widening 1), and
+    every move it tried is valued at least as high as every move it left."""
+    game = get_game(name)
+    for i, state in enumerate(positions(name, 3, seed=2)):
+        seat = game.deciding_seats(state)[0]
+        view = seat_state(game, state, seat)
+        legal = game.legal_moves(view, seat)
+        a = search_game(game, state, seat=seat, iterations=100, seed=i,
+                        options=GenericOptions(widening=1.0))
+        tried = [m.move for m in a.moves if m.visits]
+        left = [m.move for m in a.moves if not m.visits]
+        assert sorted(map(str, [*tried, *left])) == sorted(legal)
+        assert 1 <= len(tried) <= min(len(legal), 1 + math.sqrt(100))
+        if len(legal) > 11:
+            assert len(tried) == 11
+        worst_tried = min(gain(game, view, seat, str(m)) for m in tried)
+        best_left = max((gain(game, view, seat, str(m)) for m in left), default=-math.inf)
+        assert worst_tried >= best_left - 1e-9
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_same_seed_gives_the_same_analysis(name):
+    game = get_game(name)
+    state = positions(name, 1, seed=3)[0]
+    seat = game.deciding_seats(state)[0]
+    runs = [[(str(m.move), m.visits, m.reward, m.prior)
+             for m in search_game(game, state, seat=seat, iterations=150, seed=9).moves]
+            for _ in range(2)]
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_unguided_the_search_tries_every_move_once(name):
+    """Guided off (today's plain search): every legal move of the root is tried before any
+    is tried twice, and the priors are 0."""
+    game = get_game(name)
+    state = positions(name, 1, seed=4)[0]
+    seat = game.deciding_seats(state)[0]
+    legal = game.legal_moves(seat_state(game, state, seat), seat)
+    a = search_game(game, state, seat=seat, iterations=len(legal), seed=1,
+                    options=GenericOptions(guided=False))
+    assert sorted(str(m.move) for m in a.moves if m.visits == 1) == sorted(legal)
+    assert all(m.prior == 0.0 for m in a.moves)
+
+
+def test_the_root_reports_each_moves_value_as_its_prior():
+    """Guided, the prior of a root move is the logistic of its gain over ``spread``:
+    for two seats, the reward the estimate gives it."""
+    game = get_game("imhotep")
+    state = positions("imhotep", 1, seed=5)[0]
+    seat = state.current_seat()
+    a = search_game(game, state, seat=seat, iterations=30, seed=1)
+    for m in a.moves:
+        g = gain(game, state, seat, str(m.move))
+        assert m.prior == pytest.approx(1 / (1 + math.exp(-g / GenericOptions.spread)))
+
+
+@pytest.mark.parametrize("guided", [True, False])
+def test_mcts_options_reach_the_generic_search(guided):
+    """The engine mcts, through its pipes, declares the generic search's options and plays
+    the best move of search_game with them: its seed drawn from ``Seed`` as at every move
+    (SPEC 11.2), ``Guided``, ``Candidates``, ``Sample`` and ``Spread`` (tenths) given."""
+    game = get_game("akropolis")
+    state = positions("akropolis", 1, seed=6)[0]
+    seat = state.current_seat()
+    options = {"Iterations": "40", "Guided": "true" if guided else "false",
+               "Candidates": "8", "Sample": "2", "Spread": "120"}
+    lines = ["sneferu 1", "setoption name Seed value 7",
+             *(f"setoption name {k} value {v}" for k, v in options.items()),
+             f"newgame players 2 seat {seat + 1} variant standard edition standard "
+             "game akropolis", "isready", f"position {game.to_position(state)}",
+             "go movetime 60000", "quit"]
+    r = subprocess.run([sys.executable, str(engines_dir() / "mcts_player.py")],
+                       input="\n".join(lines) + "\n", capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    declared = [line for line in r.stdout.splitlines() if line.startswith("option ")]
+    for name in ("Guided type check default true", "Candidates type spin default 32",
+                 "Sample type spin default 4", "Spread type spin default 50"):
+        assert any(line.startswith(f"option name {name}") for line in declared), name
+    moves = [line.removeprefix("move ") for line in r.stdout.splitlines()
+             if line.startswith("move ")]
+    expected = search_game(game, state, seat=seat, iterations=40,
+                           seed=random.Random(7).randrange(2**31),
+                           options=GenericOptions(guided=guided, candidates=8, sample=2,
+                                                  spread=12.0))
+    assert moves == [str(expected.best.move)]
+
+
+def test_the_guided_search_knows_only_the_seats_view_in_silver_gold():
+    """Mid-game, at a sealed marking decision of a 3-seat Silver & Gold Pyramids game: two
+    full states that seat 2 sees alike (the others' cards and sealed marks drawn anew from
+    its view) get the same guided analysis, prior by prior (SPEC 11.4, G21)."""
+    game = get_game("silver-gold")
+    hidden = game.hidden()
+    assert hidden is not None
+    rng = random.Random(8)
+    truth = game.new_game(3)
+    while True:
+        if truth.is_chance_node():
+            game.apply_outcome(truth, game.sample_outcome(truth, rng))
+            continue
+        deciding = game.deciding_seats(truth)
+        if len(truth.play[1]) == 2 and truth.marks[truth.play[1][0]] and 1 in deciding \
+                and deciding[0] == 0:
+            game.apply_move(truth, rng.choice(game.legal_moves(truth, 0)), 0)  # sealed
+            break
+        for s in deciding:
+            game.apply_move(truth, rng.choice(game.legal_moves(truth, s)), s)
+    view = hidden.view(truth, 1)
+    other = hidden.determinize(game.from_position(view), 1, random.Random(3))
+    assert hidden.view(other, 1) == view
+    assert game.to_position(other) != game.to_position(truth)
+    found = [[(str(m.move), m.visits, m.reward, m.prior)
+              for m in search_game(game, state, seat=1, iterations=200, seed=4).moves]
+             for state in (truth, other)]
+    assert found[0] == found[1]
+    assert sorted(m for m, *_ in found[0]) == sorted(game.legal_moves(truth, 1))
+
+
+def test_a_games_own_knobs_set_the_generic_search_and_options_still_win():
+    """analyse() takes the game's knobs (Tools.search_tuning: Imhotep's, the unguided
+    search with 4 playout moves a seat) and then the engine's (``tuning``)."""
+    game = get_game("imhotep")
+    tools = game.tools()
+    assert tools is not None and tools.search_tuning() == Tuning(guided=False, horizon=4)
+    state = positions("imhotep", 1, seed=7)[0]
+
+    def table(a: Any) -> list[tuple[str, int, float]]:
+        return [(str(m.move), m.visits, m.reward) for m in a.moves]
+
+    plain = search_game(game, state, iterations=60, seed=2,
+                        options=GenericOptions(guided=False, horizon=4))
+    guided = search_game(game, state, iterations=60, seed=2, options=GenericOptions())
+    assert table(analyse(game, state, iterations=60, seed=2)) == table(plain)
+    assert table(analyse(game, state, iterations=60, seed=2,
+                         tuning=Tuning(guided=True, horizon=1))) == table(guided)
+    assert table(plain) != table(guided)
+    assert get_game("akropolis").tools() is None  # the generic search's own defaults
