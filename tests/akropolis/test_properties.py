@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sneferu_cli.games.akropolis import GAME, VARIANTS
-from sneferu_cli.games.akropolis.geometry import QUARRY, cell
+from sneferu_cli.games.akropolis.geometry import CELLS, QUARRY, cell
 from sneferu_cli.games.akropolis.move import parse_move
-from sneferu_cli.games.akropolis.scoring import city_scores
+from sneferu_cli.games.akropolis.scoring import breakdown, city_scores
 from sneferu_cli.games.akropolis.state import spot_cells
 
 
@@ -46,3 +46,25 @@ def test_random_games_keep_the_rules(players, variant, seed):
         total = sum(city_scores(city, state.tables.stars, state.bonus)) + state.stones[s.seat - 1]
         assert s.scores == {"points": total, "stones": state.stones[s.seat - 1]}
     assert GAME.evaluate(state) == [float(s.scores["points"]) for s in GAME.standings(state)]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from([2, 3, 4]), st.sampled_from(VARIANTS), st.integers(0, 2**32 - 1))
+def test_scoring_reads_the_window_as_the_whole_grid(players, variant, seed):
+    """Scoring reads a city's window of grid columns (``City.window``); a copy of the city
+    whose window is the whole grid scores the same, district by district (8.2-8.4,
+    A13-A19), at every step of random games."""
+    rng = random.Random(seed)
+    state = GAME.new_game(players, variant=variant)
+    while not state.is_over():
+        if state.is_chance_node():
+            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+            continue
+        for city in state.cities:
+            whole = city.copy()
+            whole.height = whole.height  # the window is now the whole grid
+            whole.scores = None
+            assert whole.window()[0] == 0 and len(whole.window()[1]) == CELLS
+            assert (breakdown(whole, state.tables.stars, state.bonus)
+                    == breakdown(city, state.tables.stars, state.bonus))
+        GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))

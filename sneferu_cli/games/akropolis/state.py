@@ -144,6 +144,9 @@ class City:
         self._top: bytes | None = top or None
         """:attr:`top` once found (None: not since the last placement); a city built by
         hand (``top`` given) keeps its own."""
+        self._window_top: bytes | None = None
+        """The top hexes of the window's cells once found (:meth:`window`; None: not
+        since the last change)."""
         self.tables: Tables | None = None
         """The edition's tables (:meth:`lay_start`): the hexes of the tiles placed."""
         self.cells: list[int] = []
@@ -166,6 +169,7 @@ class City:
         c._base = self._base
         c._full = self._full
         c._top = self._top
+        c._window_top = self._window_top
         c.tables = self.tables
         c.cells = list(self.cells)
         c.tiles = list(self.tiles)
@@ -189,6 +193,7 @@ class City:
         self._h = height
         self._t = tile
         self._full = None
+        self._window_top = None
 
     @property
     def tile(self) -> bytes:
@@ -206,6 +211,33 @@ class City:
             self._full = full
         return full
 
+    def window(self) -> tuple[int, bytes, bytes]:
+        """The window's first cell, then the heights and the top hexes (``NO_HEX`` where
+        empty) of its cells, cell *c* at *c* less the first: what scoring reads, without
+        making the whole grid. Every neighbour of an occupied position is in it."""
+        top = self._window_top
+        if top is None:
+            base = self._base
+            size = len(self._h)
+            if self._top is not None:  # found already (or a city built by hand)
+                top = self._top[base:base + size]
+            else:
+                grid = bytearray(_EMPTY_TOPS[:size])
+                tables = self.tables
+                if tables is not None:
+                    for at, hex_ in tables.start:
+                        grid[at - base] = hex_
+                    for k in range(len(self.tiles)):
+                        hexes = tables.hexes[self.tiles[k]]
+                        at = self.spots[k] // 6
+                        rot = self.spots[k] - 6 * at
+                        grid[at - base] = hexes[0]
+                        grid[at + OFF[rot] - base] = hexes[1]
+                        grid[at + OFF[(rot + 1) % 6] - base] = hexes[2]
+                top = bytes(grid)
+            self._window_top = top
+        return self._base, self._h, top
+
     def height_at(self, c: int) -> int:
         """The height of position ``c`` (any cell of the grid; 0: empty)."""
         return _read(self._h, self._base, c)
@@ -219,6 +251,7 @@ class City:
             last = min(W - 1, last_column + _SLACK)
             self._base = first * W
             self._h = self._t = bytes((last + 1 - first) * W)
+            self._window_top = None
             return
         first = self._base // W
         last = first + len(self._h) // W - 1
@@ -232,6 +265,7 @@ class City:
         self._h = before + self._h + after
         self._t = before + self._t + after
         self._base = base
+        self._window_top = None
 
     def _fit(self) -> None:
         """Make the window hold the occupied columns and :data:`_MARGIN` more each side,
@@ -247,6 +281,7 @@ class City:
             self._h = self._h[start:end]
             self._t = self._t[start:end]
             self._base = first * W
+            self._window_top = None
 
     @property
     def top(self) -> bytes:
@@ -318,6 +353,7 @@ class City:
         self._t = bytes(tile)
         self._full = None
         self._top = None
+        self._window_top = None
         if keep_legal:
             changed = [at for at, _ in tables.start]
             self._update_legal(changed, 0, _near_triangles(changed))
@@ -397,6 +433,7 @@ class City:
         self.scores = None
         self._full = None
         self._top = None
+        self._window_top = None
         return gained
 
     def _update_legal(self, changed: list[int], x: int, near: list[int]) -> None:
