@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sneferu_cli.games.akropolis import GAME, VARIANTS
 from sneferu_cli.games.akropolis.geometry import CELLS, QUARRY, cell
 from sneferu_cli.games.akropolis.move import parse_move
-from sneferu_cli.games.akropolis.scoring import breakdown, city_scores
+from sneferu_cli.games.akropolis.scoring import breakdown, city_scores, lakes
 from sneferu_cli.games.akropolis.state import spot_cells
 
 
@@ -53,7 +53,8 @@ def test_random_games_keep_the_rules(players, variant, seed):
 def test_scoring_reads_the_window_as_the_whole_grid(players, variant, seed):
     """Scoring reads a city's window of grid columns (``City.window``); a copy of the city
     whose window is the whole grid scores the same, district by district (8.2-8.4,
-    A13-A19), at every step of random games."""
+    A13-A19), at every step of random games; and the city has a lake (A18) exactly when
+    its footprint's counts say so (``City.has_lakes``)."""
     rng = random.Random(seed)
     state = GAME.new_game(players, variant=variant)
     while not state.is_over():
@@ -67,4 +68,6 @@ def test_scoring_reads_the_window_as_the_whole_grid(players, variant, seed):
             assert whole.window()[0] == 0 and len(whole.window()[1]) == CELLS
             assert (breakdown(whole, state.tables.stars, state.bonus)
                     == breakdown(city, state.tables.stars, state.bonus))
+            # Scoring skips the flood fill where the footprint's counts show no lake.
+            assert city.has_lakes() == bool(lakes(city))
         GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))

@@ -93,7 +93,9 @@ def city_values(city: City, bonus: list[bool]) -> list[int]:
     variant ``bonus`` (``hmbtg`` order) says so (9, A19)."""
     b, height, top = city.window()  # cell c at c - base
     base: i64 = b
-    stamp = _fill(city.cells, base, height)
+    # With no lake every empty position is outside: no fill to find which are.
+    lakes = city.has_lakes()
+    stamp = _fill(city.cells, base, height) if lakes else None
     outside = _MARKS.outside
     values = [0, 0, 0, 0, 0]
     best_size = 0
@@ -139,7 +141,8 @@ def city_values(city: City, bonus: list[bool]) -> list[int]:
         elif kind == BARRACKS:
             free = 0
             for k in range(6):
-                if outside[c + OFF[k]] is stamp:
+                if (outside[c + OFF[k]] is stamp if lakes
+                        else not height[c + OFF[k] - base]):
                     free += 1
             if free:  # A16: lake neighbours do not count
                 values[BARRACKS] += level * 2 if bonus[BARRACKS] and free >= 3 else level  # A17
@@ -152,7 +155,7 @@ def city_values(city: City, bonus: list[bool]) -> list[int]:
                 values[TEMPLE] += level * 2 if bonus[TEMPLE] and level >= 2 else level
         elif kind == GARDEN:
             lake = False
-            for k in range(6):
+            for k in range(6 if lakes else 0):
                 n = c + OFF[k]
                 if not height[n - base] and outside[n] is not stamp:
                     lake = True  # A18

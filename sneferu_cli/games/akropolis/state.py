@@ -152,6 +152,14 @@ class City:
         self.cells: list[int] = []
         self.tiles: list[int] = []
         self.spots: list[int] = []
+        self.edges = 0
+        """Pairs of neighbouring occupied positions ..."""
+        self.triangles = 0
+        """... and triples of mutually neighbouring ones: with the positions and
+        :attr:`pieces`, what :meth:`has_lakes` counts the lakes by."""
+        self.pieces = 0
+        """How many connected parts the occupied positions make: 1 once the starting tile
+        is laid, as every tile touches the city (only a city built by hand has more)."""
         self.scores: list[int] | None = None
         """The scoring's values and stars (:func:`.scoring.breakdown`), kept until the city
         changes."""
@@ -174,6 +182,9 @@ class City:
         c.cells = list(self.cells)
         c.tiles = list(self.tiles)
         c.spots = list(self.spots)
+        c.edges = self.edges
+        c.triangles = self.triangles
+        c.pieces = self.pieces
         c.scores = self.scores
         c.legal = self.legal
         c.legal_known = self.legal_known
@@ -194,6 +205,25 @@ class City:
         self._t = tile
         self._full = None
         self._window_top = None
+        self.edges = self.triangles = self.pieces = 0
+        for c in self.cells:  # counted again, each pair and triple once
+            for k in range(6):
+                if height[c + OFF[k]] and c + OFF[k] > c:
+                    self.edges += 1
+                    if height[c + OFF[(k + 1) % 6]] and c + OFF[(k + 1) % 6] > c:
+                        self.triangles += 1
+        met: set[int] = set()
+        for c in self.cells:
+            if c not in met:
+                self.pieces += 1
+                met.add(c)
+                todo = [c]
+                while todo:
+                    x = todo.pop()
+                    for off in OFF:
+                        if height[x + off] and x + off not in met:
+                            met.add(x + off)
+                            todo.append(x + off)
 
     @property
     def tile(self) -> bytes:
@@ -345,7 +375,9 @@ class City:
         base = self._base
         height = bytearray(self._h)
         tile = bytearray(self._t)
+        self.pieces = 1
         for at in cells:
+            self._occupy(height, at - base)
             height[at - base] = 1
             tile[at - base] = START_TILE
             self.cells.append(at)
@@ -423,6 +455,7 @@ class City:
             c = cells[j]
             h = height[c - base]
             if h == 0:
+                self._occupy(height, c - base)
                 self.cells.append(c)
             elif self._top_at(grid, c) == QUARRY:
                 gained += 1
@@ -435,6 +468,24 @@ class City:
         self._top = None
         self._window_top = None
         return gained
+
+    def _occupy(self, height: bytes | bytearray, i: int) -> None:
+        """Count the pairs and triples that the empty position at ``i`` in the window's
+        ``height`` makes with its occupied neighbours, as it is covered."""
+        before = height[i + OFF[5]] != 0
+        for k in range(6):
+            now = height[i + OFF[k]] != 0
+            if now:
+                self.edges += 1
+                if before:
+                    self.triangles += 1
+            before = now
+
+    def has_lakes(self) -> bool:
+        """Whether the city encloses a lake (A16-A18): on this lattice each finite empty
+        region is a hole of the occupied positions, and there are parts - (positions -
+        pairs + triples) of them (Euler's formula)."""
+        return len(self.cells) - self.edges + self.triangles != self.pieces
 
     def _update_legal(self, changed: list[int], x: int, near: list[int]) -> None:
         """Bring :attr:`legal` up to date after the positions ``changed`` were covered.
