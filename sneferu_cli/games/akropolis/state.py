@@ -469,10 +469,11 @@ class City:
         self._window_top = None
         return gained
 
-    def _occupy(self, height: bytes | bytearray, i: int) -> None:
+    def _occupy(self, height: bytearray, i: i64) -> None:
         """Count the pairs and triples that the empty position at ``i`` in the window's
         ``height`` makes with its occupied neighbours, as it is covered."""
         before = height[i + OFF[5]] != 0
+        k: i64
         for k in range(6):
             now = height[i + OFF[k]] != 0
             if now:
@@ -570,7 +571,12 @@ class City:
             return not (tile[i] == tile[j] and tile[j] == tile[k])
         if not (in_reach(x) and in_reach(x + OFF[kind]) and in_reach(x + OFF[kind + 1])):
             return False
-        return any(height[i + off] or height[j + off] or height[k + off] for off in OFF)
+        n: i64
+        for n in range(6):
+            off: i64 = OFF[n]
+            if height[i + off] or height[j + off] or height[k + off]:
+                return True
+        return False
 
     def searched(self) -> list[int]:
         """The legal spots found by a full search (:meth:`spots_into`), sorted: what
