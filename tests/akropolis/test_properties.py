@@ -1,6 +1,7 @@
 """Property tests over random Akropolis games: the invariants (``GAME.check``: tiles
 conserved, heights and top hexes what the placements build, stones never negative) at
-every step, the stones of every turn (5.1, A11), the levels (5.2) and the standings (8.4)."""
+every step, the stones of every turn (5.1, A11), the levels (5.2), scoring through a city's
+window and its lakes (8.2, A16-A18) and the standings (8.4)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,22 @@ from sneferu_cli.games.akropolis.state import spot_cells
 @settings(max_examples=20, deadline=None)
 @given(st.sampled_from([2, 3, 4]), st.sampled_from(VARIANTS), st.integers(0, 2**32 - 1))
 def test_random_games_keep_the_rules(players, variant, seed):
+    """At every step: the invariants; the stones, levels and top hexes of each move; and
+    scoring reads a city's window of grid columns (``City.window``) as it would the whole
+    grid, skipping the flood fill exactly where the city has no lake (``City.has_lakes``,
+    A16-A18)."""
     rng = random.Random(seed)
     state = GAME.new_game(players, variant=variant)
     while not state.is_over():
         GAME.check(state)
+        for city in state.cities:
+            whole = city.copy()
+            whole.height = whole.height  # the window is now the whole grid
+            whole.scores = None
+            assert whole.window()[0] == 0 and len(whole.window()[1]) == CELLS
+            assert (breakdown(whole, state.tables.stars, state.bonus)
+                    == breakdown(city, state.tables.stars, state.bonus))
+            assert city.has_lakes() == bool(lakes(city))
         if state.is_chance_node():
             GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
             continue
@@ -47,27 +60,3 @@ def test_random_games_keep_the_rules(players, variant, seed):
         assert s.scores == {"points": total, "stones": state.stones[s.seat - 1]}
     assert GAME.evaluate(state) == [float(s.scores["points"]) for s in GAME.standings(state)]
 
-
-@settings(max_examples=20, deadline=None)
-@given(st.sampled_from([2, 3, 4]), st.sampled_from(VARIANTS), st.integers(0, 2**32 - 1))
-def test_scoring_reads_the_window_as_the_whole_grid(players, variant, seed):
-    """Scoring reads a city's window of grid columns (``City.window``); a copy of the city
-    whose window is the whole grid scores the same, district by district (8.2-8.4,
-    A13-A19), at every step of random games; and the city has a lake (A18) exactly when
-    its footprint's counts say so (``City.has_lakes``)."""
-    rng = random.Random(seed)
-    state = GAME.new_game(players, variant=variant)
-    while not state.is_over():
-        if state.is_chance_node():
-            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
-            continue
-        for city in state.cities:
-            whole = city.copy()
-            whole.height = whole.height  # the window is now the whole grid
-            whole.scores = None
-            assert whole.window()[0] == 0 and len(whole.window()[1]) == CELLS
-            assert (breakdown(whole, state.tables.stars, state.bonus)
-                    == breakdown(city, state.tables.stars, state.bonus))
-            # Scoring skips the flood fill where the footprint's counts show no lake.
-            assert city.has_lakes() == bool(lakes(city))
-        GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
