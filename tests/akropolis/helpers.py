@@ -43,6 +43,7 @@ def hand_city(hexes: dict[tuple[int, int], str]) -> City:
         cells.append(c)
     city = City(bytes(height), bytes(top), bytes(tile))
     city.cells = cells
+    city.height = bytes(height)  # counts its footprint's pairs and triples (has_lakes)
     return city
 
 

@@ -1,6 +1,7 @@
 """Property tests over random Akropolis games: the invariants (``GAME.check``: tiles
 conserved, heights and top hexes what the placements build, stones never negative) at
-every step, the stones of every turn (5.1, A11), the levels (5.2) and the standings (8.4)."""
+every step, the stones of every turn (5.1, A11), the levels (5.2), scoring through a city's
+window and its lakes (8.2, A16-A18) and the standings (8.4)."""
 
 from __future__ import annotations
 
@@ -10,19 +11,31 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sneferu_cli.games.akropolis import GAME, VARIANTS
-from sneferu_cli.games.akropolis.geometry import QUARRY, cell
+from sneferu_cli.games.akropolis.geometry import CELLS, QUARRY, cell
 from sneferu_cli.games.akropolis.move import parse_move
-from sneferu_cli.games.akropolis.scoring import city_scores
+from sneferu_cli.games.akropolis.scoring import breakdown, city_scores, lakes
 from sneferu_cli.games.akropolis.state import spot_cells
 
 
 @settings(max_examples=20, deadline=None)
 @given(st.sampled_from([2, 3, 4]), st.sampled_from(VARIANTS), st.integers(0, 2**32 - 1))
 def test_random_games_keep_the_rules(players, variant, seed):
+    """At every step: the invariants; the stones, levels and top hexes of each move; and
+    scoring reads a city's window of grid columns (``City.window``) as it would the whole
+    grid, skipping the flood fill exactly where the city has no lake (``City.has_lakes``,
+    A16-A18)."""
     rng = random.Random(seed)
     state = GAME.new_game(players, variant=variant)
     while not state.is_over():
         GAME.check(state)
+        for city in state.cities:
+            whole = city.copy()
+            whole.height = whole.height  # the window is now the whole grid
+            whole.scores = None
+            assert whole.window()[0] == 0 and len(whole.window()[1]) == CELLS
+            assert (breakdown(whole, state.tables.stars, state.bonus)
+                    == breakdown(city, state.tables.stars, state.bonus))
+            assert city.has_lakes() == bool(lakes(city))
         if state.is_chance_node():
             GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
             continue
@@ -46,3 +59,4 @@ def test_random_games_keep_the_rules(players, variant, seed):
         total = sum(city_scores(city, state.tables.stars, state.bonus)) + state.stones[s.seat - 1]
         assert s.scores == {"points": total, "stones": state.stones[s.seat - 1]}
     assert GAME.evaluate(state) == [float(s.scores["points"]) for s in GAME.standings(state)]
+

@@ -54,6 +54,7 @@ def test_barracks_need_the_outside_and_a_lake_is_not_it():
                             (-2, 0): "b", (-4, -3): "B"}
     city = hand_city(hexes)
     assert lakes(city) == [cell(0, 0)]
+    assert city.has_lakes() and city.pieces == 2
     assert scores(city) == [0, 0, 2, 0, 0]
     assert scores(city, "hmBtga") == [0, 0, 4, 0, 0]
 
@@ -61,6 +62,7 @@ def test_barracks_need_the_outside_and_a_lake_is_not_it():
 def test_the_barracks_bonus_needs_three_outside_neighbours():
     """A17: 2 outside neighbours score the barracks but do not double it; 3 do."""
     hexes = {(0, 0): "b", (0, -1): "q", (1, -1): "q", (1, 0): "q", (0, 1): "q", (5, 5): "B"}
+    assert not hand_city(hexes).has_lakes()
     assert scores(hand_city(hexes), "hmBtga")[2] == 2
     del hexes[(0, 1)]
     assert scores(hand_city(hexes), "hmBtga")[2] == 4
@@ -86,6 +88,7 @@ def test_gardens_always_score_and_a_lake_of_two_hexes_doubles_them():
     hexes = around | {(2, 0): "g", (5, 5): "g2", (8, 8): "G"}
     city = hand_city(hexes)
     assert lakes(city) == sorted([cell(0, 0), cell(1, 0)])
+    assert city.has_lakes() and city.pieces == 3
     assert scores(city) == [0, 0, 0, 0, 9]
     assert scores(city, "hmbtGa") == [0, 0, 0, 0, 12]
 

@@ -56,8 +56,15 @@ def _fill_outside(city: City) -> object:
     """Mark the outside's positions of the grown bounding box in ``_MARKS.outside`` with a
     fresh stamp, which it returns; every neighbour of an occupied position lies in the box.
     The ring just outside the box is marked first, so that the fill never leaves it."""
+    base, height, _ = city.window()
+    return _fill(city.cells, base, height)
+
+
+def _fill(cells: list[int], base: i64, height: bytes) -> object:
+    """:func:`_fill_outside` of the city with ``cells``, from its window's heights
+    (``height``, cell *c* at *c* less ``base``)."""
     stamp = object()
-    first_column, last_column, first_row, last_row = box(city.cells)
+    first_column, last_column, first_row, last_row = box(cells)
     outside = _MARKS.outside
     column: i64
     row: i64
@@ -67,15 +74,15 @@ def _fill_outside(city: City) -> object:
     for row in range(first_row - 2, last_row + 3):
         outside[(first_column - 2) * W + row] = stamp
         outside[(last_column + 2) * W + row] = stamp
-    height = city.height
     start: i64 = (first_column - 1) * W + first_row - 1  # a corner: never occupied
     outside[start] = stamp
-    todo: list[i64] = [start]
+    todo: list[int] = [start]
+    k: i64
     while todo:
-        c = todo.pop()
-        for off in OFF:
-            n: i64 = c + off
-            if not height[n] and outside[n] is not stamp:
+        c: i64 = todo.pop()
+        for k in range(6):
+            n: i64 = c + OFF[k]
+            if not height[n - base] and outside[n] is not stamp:
                 outside[n] = stamp
                 todo.append(n)
     return stamp
@@ -84,18 +91,22 @@ def _fill_outside(city: City) -> object:
 def city_values(city: City, bonus: list[bool]) -> list[int]:
     """The value of each district type's scoring districts (8.2), doubled where a bonus
     variant ``bonus`` (``hmbtg`` order) says so (9, A19)."""
-    height = city.height
-    top = city.top
-    stamp = _fill_outside(city)
+    b, height, top = city.window()  # cell c at c - base
+    base: i64 = b
+    # With no lake every empty position is outside: no fill to find which are.
+    lakes = city.has_lakes()
+    stamp = _fill(city.cells, base, height) if lakes else None
     outside = _MARKS.outside
     values = [0, 0, 0, 0, 0]
     best_size = 0
     best_value = 0
     gstamp = object()
     group = _MARKS.group
-    for c in city.cells:
-        kind = top[c]
-        level = height[c]
+    k: i64
+    for cell in city.cells:
+        c: i64 = cell
+        kind = top[c - base]
+        level = height[c - base]
         if kind == HOUSE:
             if group[c] is gstamp:
                 continue
@@ -103,14 +114,14 @@ def city_values(city: City, bonus: list[bool]) -> list[int]:
             group[c] = gstamp
             size = 0
             value = 0
-            todo = [c]
+            todo: list[int] = [c]
             while todo:
-                x = todo.pop()
+                x: i64 = todo.pop()
                 size += 1
-                value += height[x]
-                for off in OFF:
-                    n = x + off
-                    if top[n] == HOUSE and group[n] is not gstamp:
+                value += height[x - base]
+                for k in range(6):
+                    n: i64 = x + OFF[k]
+                    if top[n - base] == HOUSE and group[n] is not gstamp:
                         group[n] = gstamp
                         todo.append(n)
             if size > best_size or (size == best_size and value > best_value):
@@ -119,8 +130,8 @@ def city_values(city: City, bonus: list[bool]) -> list[int]:
         elif kind == MARKET:
             alone = True
             plaza = False
-            for off in OFF:
-                t = top[c + off]
+            for k in range(6):
+                t = top[c + OFF[k] - base]
                 if t == MARKET:
                     alone = False  # A15: only market districts block
                 elif t == MARKET + PLAZA:
@@ -129,23 +140,24 @@ def city_values(city: City, bonus: list[bool]) -> list[int]:
                 values[MARKET] += level * 2 if bonus[MARKET] and plaza else level
         elif kind == BARRACKS:
             free = 0
-            for off in OFF:
-                if outside[c + off] is stamp:
+            for k in range(6):
+                if (outside[c + OFF[k]] is stamp if lakes
+                        else not height[c + OFF[k] - base]):
                     free += 1
             if free:  # A16: lake neighbours do not count
                 values[BARRACKS] += level * 2 if bonus[BARRACKS] and free >= 3 else level  # A17
         elif kind == TEMPLE:
             surrounded = True
-            for off in OFF:
-                if not height[c + off]:
+            for k in range(6):
+                if not height[c + OFF[k] - base]:
                     surrounded = False
             if surrounded:
                 values[TEMPLE] += level * 2 if bonus[TEMPLE] and level >= 2 else level
         elif kind == GARDEN:
             lake = False
-            for off in OFF:
-                n = c + off
-                if not height[n] and outside[n] is not stamp:
+            for k in range(6 if lakes else 0):
+                n = c + OFF[k]
+                if not height[n - base] and outside[n] is not stamp:
                     lake = True  # A18
             values[GARDEN] += level * 2 if bonus[GARDEN] and lake else level
     values[HOUSE] = best_value * 2 if bonus[HOUSE] and best_value >= 10 else best_value
@@ -155,9 +167,9 @@ def city_values(city: City, bonus: list[bool]) -> list[int]:
 def city_stars(city: City, stars: list[int]) -> list[int]:
     """The stars of each type's plazas among the top hexes (8.3)."""
     out = [0, 0, 0, 0, 0]
-    top = city.top
+    base, _, top = city.window()
     for c in city.cells:
-        kind = top[c] - PLAZA
+        kind = top[c - base] - PLAZA
         if 0 <= kind < 5:
             out[kind] += stars[kind]
     return out

@@ -144,11 +144,22 @@ class City:
         self._top: bytes | None = top or None
         """:attr:`top` once found (None: not since the last placement); a city built by
         hand (``top`` given) keeps its own."""
+        self._window_top: bytes | None = None
+        """The top hexes of the window's cells once found (:meth:`window`; None: not
+        since the last change)."""
         self.tables: Tables | None = None
         """The edition's tables (:meth:`lay_start`): the hexes of the tiles placed."""
         self.cells: list[int] = []
         self.tiles: list[int] = []
         self.spots: list[int] = []
+        self.edges = 0
+        """Pairs of neighbouring occupied positions ..."""
+        self.triangles = 0
+        """... and triples of mutually neighbouring ones: with the positions and
+        :attr:`pieces`, what :meth:`has_lakes` counts the lakes by."""
+        self.pieces = 0
+        """How many connected parts the occupied positions make: 1 once the starting tile
+        is laid, as every tile touches the city (only a city built by hand has more)."""
         self.scores: list[int] | None = None
         """The scoring's values and stars (:func:`.scoring.breakdown`), kept until the city
         changes."""
@@ -166,10 +177,14 @@ class City:
         c._base = self._base
         c._full = self._full
         c._top = self._top
+        c._window_top = self._window_top
         c.tables = self.tables
         c.cells = list(self.cells)
         c.tiles = list(self.tiles)
         c.spots = list(self.spots)
+        c.edges = self.edges
+        c.triangles = self.triangles
+        c.pieces = self.pieces
         c.scores = self.scores
         c.legal = self.legal
         c.legal_known = self.legal_known
@@ -189,6 +204,26 @@ class City:
         self._h = height
         self._t = tile
         self._full = None
+        self._window_top = None
+        self.edges = self.triangles = self.pieces = 0
+        for c in self.cells:  # counted again, each pair and triple once
+            for k in range(6):
+                if height[c + OFF[k]] and c + OFF[k] > c:
+                    self.edges += 1
+                    if height[c + OFF[(k + 1) % 6]] and c + OFF[(k + 1) % 6] > c:
+                        self.triangles += 1
+        met: set[int] = set()
+        for c in self.cells:
+            if c not in met:
+                self.pieces += 1
+                met.add(c)
+                todo = [c]
+                while todo:
+                    x = todo.pop()
+                    for off in OFF:
+                        if height[x + off] and x + off not in met:
+                            met.add(x + off)
+                            todo.append(x + off)
 
     @property
     def tile(self) -> bytes:
@@ -206,6 +241,33 @@ class City:
             self._full = full
         return full
 
+    def window(self) -> tuple[int, bytes, bytes]:
+        """The window's first cell, then the heights and the top hexes (``NO_HEX`` where
+        empty) of its cells, cell *c* at *c* less the first: what scoring reads, without
+        making the whole grid. Every neighbour of an occupied position is in it."""
+        top = self._window_top
+        if top is None:
+            base = self._base
+            size = len(self._h)
+            if self._top is not None:  # found already (or a city built by hand)
+                top = self._top[base:base + size]
+            else:
+                grid = bytearray(_EMPTY_TOPS[:size])
+                tables = self.tables
+                if tables is not None:
+                    for at, hex_ in tables.start:
+                        grid[at - base] = hex_
+                    for k in range(len(self.tiles)):
+                        hexes = tables.hexes[self.tiles[k]]
+                        at = self.spots[k] // 6
+                        rot = self.spots[k] - 6 * at
+                        grid[at - base] = hexes[0]
+                        grid[at + OFF[rot] - base] = hexes[1]
+                        grid[at + OFF[(rot + 1) % 6] - base] = hexes[2]
+                top = bytes(grid)
+            self._window_top = top
+        return self._base, self._h, top
+
     def height_at(self, c: int) -> int:
         """The height of position ``c`` (any cell of the grid; 0: empty)."""
         return _read(self._h, self._base, c)
@@ -219,6 +281,7 @@ class City:
             last = min(W - 1, last_column + _SLACK)
             self._base = first * W
             self._h = self._t = bytes((last + 1 - first) * W)
+            self._window_top = None
             return
         first = self._base // W
         last = first + len(self._h) // W - 1
@@ -232,6 +295,7 @@ class City:
         self._h = before + self._h + after
         self._t = before + self._t + after
         self._base = base
+        self._window_top = None
 
     def _fit(self) -> None:
         """Make the window hold the occupied columns and :data:`_MARGIN` more each side,
@@ -247,6 +311,7 @@ class City:
             self._h = self._h[start:end]
             self._t = self._t[start:end]
             self._base = first * W
+            self._window_top = None
 
     @property
     def top(self) -> bytes:
@@ -310,7 +375,9 @@ class City:
         base = self._base
         height = bytearray(self._h)
         tile = bytearray(self._t)
+        self.pieces = 1
         for at in cells:
+            self._occupy(height, at - base)
             height[at - base] = 1
             tile[at - base] = START_TILE
             self.cells.append(at)
@@ -318,6 +385,7 @@ class City:
         self._t = bytes(tile)
         self._full = None
         self._top = None
+        self._window_top = None
         if keep_legal:
             changed = [at for at, _ in tables.start]
             self._update_legal(changed, 0, _near_triangles(changed))
@@ -387,6 +455,7 @@ class City:
             c = cells[j]
             h = height[c - base]
             if h == 0:
+                self._occupy(height, c - base)
                 self.cells.append(c)
             elif self._top_at(grid, c) == QUARRY:
                 gained += 1
@@ -397,7 +466,27 @@ class City:
         self.scores = None
         self._full = None
         self._top = None
+        self._window_top = None
         return gained
+
+    def _occupy(self, height: bytearray, i: i64) -> None:
+        """Count the pairs and triples that the empty position at ``i`` in the window's
+        ``height`` makes with its occupied neighbours, as it is covered."""
+        before = height[i + OFF[5]] != 0
+        k: i64
+        for k in range(6):
+            now = height[i + OFF[k]] != 0
+            if now:
+                self.edges += 1
+                if before:
+                    self.triangles += 1
+            before = now
+
+    def has_lakes(self) -> bool:
+        """Whether the city encloses a lake (A16-A18): on this lattice each finite empty
+        region is a hole of the occupied positions, and there are parts - (positions -
+        pairs + triples) of them (Euler's formula)."""
+        return len(self.cells) - self.edges + self.triangles != self.pieces
 
     def _update_legal(self, changed: list[int], x: int, near: list[int]) -> None:
         """Bring :attr:`legal` up to date after the positions ``changed`` were covered.
@@ -482,7 +571,12 @@ class City:
             return not (tile[i] == tile[j] and tile[j] == tile[k])
         if not (in_reach(x) and in_reach(x + OFF[kind]) and in_reach(x + OFF[kind + 1])):
             return False
-        return any(height[i + off] or height[j + off] or height[k + off] for off in OFF)
+        n: i64
+        for n in range(6):
+            off: i64 = OFF[n]
+            if height[i + off] or height[j + off] or height[k + off]:
+                return True
+        return False
 
     def searched(self) -> list[int]:
         """The legal spots found by a full search (:meth:`spots_into`), sorted: what
