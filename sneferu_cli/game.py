@@ -639,6 +639,17 @@ class Learning(ABC, Generic[S]):
         view. A list, or for a large tensor an ``array('d')``: the bindings hand its buffer
         to numpy without a copy per number."""
 
+    def legal_ids(self, state: S, seat: int, moves: list[str]
+                  ) -> list[tuple[int, ...]] | None:
+        """The action ids (:meth:`Encoding.action_ids` in the encoding of the state's
+        set-up) of each of ``moves``, the legal moves of ``seat`` (0-based) as
+        :meth:`Game.legal_moves` lists them, in that order: listed by the game itself,
+        compiled code that knows its moves' parts, rather than each text taken apart (the
+        bindings ask at every decision). None, the default, when the game does not offer
+        it, or not for this state (a part with no id); the bindings then map the texts
+        (:meth:`Encoding.legal_by_ids` does either)."""
+        return None
+
     def encoding(self, players: int, variant: str | None = None) -> Encoding:
         """The action and chance-outcome ids of a set-up (:class:`Encoding`), made once."""
         key = (self.game.name, players, variant or self.game.variants[0])
@@ -836,6 +847,12 @@ class Encoding:
         """The number of distinct actions."""
         return len(self.moves)
 
+    @property
+    def ids_by_name(self) -> dict[str, int]:
+        """Each action name (:attr:`moves`) by its id: for a game listing ids itself
+        (:meth:`Learning.legal_ids`). Never change it."""
+        return self._move_ids
+
     def action_id(self, move: str) -> int:
         """The id of a canonical move; ValueError when the encoding has none."""
         i = self._move_ids.get(move)
@@ -871,6 +888,14 @@ class Encoding:
             ids = known(move)
             out[self.action_ids(move) if ids is None else ids] = move
         return out
+
+    def legal_by_ids(self, state: Any, seat: int) -> dict[tuple[int, ...], str]:
+        """``seat``'s legal moves (:meth:`Game.legal_moves`) by their :meth:`action_ids`:
+        the ids the game lists itself (:meth:`Learning.legal_ids`) when it offers them,
+        else mapped from the texts (:meth:`moves_by_ids`)."""
+        moves = self.game.legal_moves(state, seat)
+        ids = self.learning.legal_ids(state, seat, moves)
+        return self.moves_by_ids(moves) if ids is None else dict(zip(ids, moves, strict=True))
 
     def outcome_id(self, outcome: str) -> int:
         """The id of a canonical chance outcome (a part of one with a factored encoding);

@@ -102,7 +102,7 @@ class Decision:
     def __init__(self, encoding: Encoding, state: Any, seat: int) -> None:
         self.seat = seat
         self.names = encoding.moves
-        self.moves = encoding.moves_by_ids(encoding.game.legal_moves(state, seat))
+        self.moves = encoding.legal_by_ids(state, seat)
         """Each legal move by its action ids."""
         self.chosen: tuple[int, ...] = ()
         """The ids chosen so far (the parts of a move not complete yet)."""

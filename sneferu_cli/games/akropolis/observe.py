@@ -1,7 +1,8 @@
 """Akropolis's observation tensor filled in (compiled with mypyc, listed in compiled.txt):
 the numbers of :func:`.actions.observation` written into an ``array('d')`` of zeros, the
 layout's offsets and bounds given as a :class:`Frame` (made once per set-up by
-:class:`.actions.Layout`)."""
+:class:`.actions.Layout`); and the action ids of the legal moves (:func:`legal_ids`),
+made from the legal spots without their texts."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from typing import Final, NamedTuple
 from .edition import HEXES
 from .geometry import QUARRY, q_of, r_of
 from .scoring import points
-from .state import NO_HEX, AkropolisState
+from .state import NO_HEX, SITE_PLACES, AkropolisState
 
-__all__ = ["HEX_NUMBERS", "POINTS_SCALE", "Frame", "fill"]
+__all__ = ["HEX_NUMBERS", "POINTS_SCALE", "Frame", "fill", "legal_ids"]
 
 HEX_NUMBERS: Final = 11
 """Numbers per hex slot of a city in the observation: present, q, r, five types, plaza,
@@ -102,3 +103,33 @@ def fill(state: AkropolisState, seat: int, frame: Frame, out: array[float]) -> N
                         out[at + 8] = 1.0
             out[at + 10] = min(city.height_at(c), level_scale) / level_scale
             at += HEX_NUMBERS
+
+
+def legal_ids(state: AkropolisState, window: list[int], places: int, rotations_at: int,
+              made: list[list[tuple[int, ...]] | None]) -> list[tuple[int, ...]] | None:
+    """The action ids of the legal moves, in the order of
+    :meth:`AkropolisState.legal_move_texts` (by site place, then spot): ``take p`` is
+    ``p`` - 1, ``at q,r`` is ``places`` + the cell's index among the ``at`` positions
+    (``window``), ``rk`` is ``rotations_at`` + *k*. Each spot's ids from every site place
+    are made once and kept in ``made`` (by spot number, the set-up's own list). None when
+    a legal spot lies beyond the ``at`` positions (no id: only a retired seat's rivals
+    reach so far)."""
+    if state.over or state.to_draw:
+        return []
+    city = state.cities[state.seat]
+    city.refresh()
+    rows: list[list[tuple[int, ...]]] = []
+    for spot in city.legal:
+        number = spot.number
+        row = made[number]
+        if row is None:
+            at = window[number // 6]
+            if at < 0:
+                return None
+            row = [(p, places + at, rotations_at + number % 6) for p in range(SITE_PLACES)]
+            made[number] = row
+        rows.append(row)
+    out: list[tuple[int, ...]] = []
+    for p in range(state.affordable()):
+        out.extend([row[p] for row in rows])
+    return out
