@@ -23,6 +23,7 @@ Positions are integer cell indices (:mod:`.geometry`); a placement ("spot") is
 from __future__ import annotations
 
 import random
+from array import array
 from typing import Final
 
 from mypy_extensions import i64
@@ -152,6 +153,10 @@ class City:
         self.scores: list[int] | None = None
         """The scoring's values and stars (:func:`.scoring.breakdown`), kept until the city
         changes."""
+        self.observed: tuple[object, array[float]] | None = None
+        """The city's numbers in the observation tensor with the layout they were made
+        for (:func:`.observe.fill`), kept until the city changes; never changed in
+        place, so a copy shares them."""
         self.legal: list[Spot] = []
         """The legal spots (5.2) with their texts (:func:`spot_of`), sorted as
         :meth:`AkropolisState.legal_spots` gives them, kept up to date by each placement
@@ -171,6 +176,7 @@ class City:
         c.tiles = list(self.tiles)
         c.spots = list(self.spots)
         c.scores = self.scores
+        c.observed = self.observed
         c.legal = self.legal
         c.legal_known = self.legal_known
         return c
@@ -189,6 +195,7 @@ class City:
         self._h = height
         self._t = tile
         self._full = None
+        self.scores = self.observed = None
 
     @property
     def tile(self) -> bytes:
@@ -317,6 +324,7 @@ class City:
         self._h = bytes(height)
         self._t = bytes(tile)
         self._full = None
+        self.scores = self.observed = None
         self._top = None
         if keep_legal:
             changed = [at for at, _ in tables.start]
@@ -395,6 +403,7 @@ class City:
         self.tiles.append(tile)
         self.spots.append(at * 6 + rot)
         self.scores = None
+        self.observed = None
         self._full = None
         self._top = None
         return gained
