@@ -16,7 +16,7 @@ from ..game import Encoding, Game, game_names, get_game
 
 __all__ = ["EXTRA_MESSAGE", "Decision", "action_index", "chosen_bits", "chosen_size",
            "encoded_games", "need", "observation",
-           "observation_size", "returns", "set_up", "unencoded_games"]
+           "observation_size", "returns", "set_up", "unencoded_games", "write_chosen"]
 
 EXTRA_MESSAGE = "the learning-library bindings need the rl extra: pip install 'sneferu[rl]'"
 
@@ -194,16 +194,24 @@ def observation(encoding: Encoding, state: Any, seat: int,
     copy), and ``out`` returned."""
     tensor = encoding.learning.observation(state, seat)
     if out is not None:
-        size = len(tensor)
         # numpy copies an array's buffer at once (a memoryview), a list number by number
-        out[:size] = memoryview(tensor) if isinstance(tensor, array) else tensor
-        if encoding.max_parts > 1:
-            out[size:] = _chosen_numbers(encoding, chosen) if chosen else 0.0
+        out[:len(tensor)] = memoryview(tensor) if isinstance(tensor, array) else tensor
+        write_chosen(encoding, chosen, out)
         return out  # type: ignore[no-any-return]
     if encoding.max_parts == 1:
         return tensor
     return ((tensor if isinstance(tensor, array) else array("d", tensor))
             + _chosen_numbers(encoding, chosen))
+
+
+def write_chosen(encoding: Encoding, chosen: Sequence[int], out: Any) -> None:
+    """Write the parts-chosen numbers of :func:`observation` (``chosen``) at the end of
+    ``out``, a flat numpy array of :func:`observation_size` numbers, the rest left as it
+    is: all a seat's observation changes from one part of its move to the next (the
+    bindings keep the game's tensor between them). Nothing with a one-part encoding."""
+    if encoding.max_parts > 1:
+        out[len(out) - chosen_size(encoding):] = (
+            _chosen_numbers(encoding, chosen) if chosen else 0.0)
 
 
 _ZERO = array("d", [0.0])

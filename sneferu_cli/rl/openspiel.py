@@ -33,7 +33,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from . import Decision, encoded_games, need, observation, observation_size, returns
+from . import Decision, encoded_games, need, observation, observation_size, returns, write_chosen
 
 need("pyspiel", "numpy")
 
@@ -301,7 +301,7 @@ class _Position:
     through the rules (a compiled state is no plain Python object to pickle)."""
 
     __slots__ = ("_seen", "actions", "chance_parts", "chances", "decision", "encoding",
-                 "events", "mark", "player", "shared", "start", "state", "token")
+                 "events", "mark", "moved", "player", "shared", "start", "state", "token")
 
     def __init__(self, state: Any, encoding: Encoding, start: str | None = None,
                  shared: bool = False) -> None:
@@ -332,6 +332,10 @@ class _Position:
         self.token = next(_TOKENS)
         """Made anew at every change of the OpenSpiel state, kept by a copy: two positions
         with the same token hold the same state and parts chosen."""
+        self.moved = self.token
+        """Made anew at every change of the game's state (not at a part of a move or of
+        an outcome), kept by a copy: two positions with the same one hold the same game
+        state."""
 
     @property
     def seen(self) -> list[list[str]]:
@@ -369,6 +373,7 @@ class _Position:
         if not self.events and self.encoding.game.hidden() is not None:
             self.mark = self.state if self.shared else self.state.clone()
         self.events.append((chance, text))
+        self.moved = next(_TOKENS)
         if self.shared:
             self.state, self.shared = self.state.clone(), False
 
@@ -380,6 +385,7 @@ class _Position:
         other.events, other.mark = list(self.events), self.mark
         other.decision = None if self.decision is None else copy.deepcopy(self.decision)
         other.chance_parts, other.chances, other.token = self.chance_parts, None, self.token
+        other.moved = self.moved
         other.player = self.player
         return other
 
@@ -497,6 +503,10 @@ class SneferuObserver:
             self.dict["chosen"] = self.tensor[size:]
         self.filled: tuple[int, int] | None = None
         """The token of the position and the player :attr:`tensor` holds."""
+        self.game_filled: tuple[int, int] | None = None
+        """The game state (:attr:`_Position.moved`) and the player whose game tensor
+        :attr:`tensor` holds: from one part of a move to the next only the parts chosen
+        are written."""
         self.initial: dict[int, Any] = {}
         """Each player's tensor of the game's initial state, kept: OpenSpiel makes a new
         initial state and asks its tensor (for the shape) at every ``observation_tensor``."""
@@ -514,7 +524,9 @@ class SneferuObserver:
         filled = (position.token, player)
         if filled == self.filled:
             return
-        if position.actions or position.start is not None:
+        if (position.moved, player) == self.game_filled:
+            write_chosen(self.encoding, _chosen(state, player), self.tensor)
+        elif position.actions or position.start is not None:
             observation(self.encoding, position.state, player, _chosen(state, player),
                         self.tensor)
         else:  # the initial state: OpenSpiel's question for the shape
@@ -523,7 +535,7 @@ class SneferuObserver:
                 initial = self.initial[player] = np.asarray(
                     observation(self.encoding, position.state, player), np.float32)
             self.tensor[:] = initial
-        self.filled = filled
+        self.filled, self.game_filled = filled, (position.moved, player)
 
     def string_from(self, state: SneferuSpielState, player: int) -> str:
         """``player``'s view, or with recall the seat and the events it saw; then the
