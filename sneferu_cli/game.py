@@ -20,7 +20,7 @@ import importlib
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, Self
@@ -647,7 +647,7 @@ class Learning(ABC, Generic[S]):
         compiled code that knows its moves' parts, rather than each text taken apart (the
         bindings ask at every decision). None, the default, when the game does not offer
         it, or not for this state (a part with no id); the bindings then map the texts
-        (:meth:`Encoding.legal_by_ids` does either)."""
+        (:meth:`Encoding.legal_ids` does either)."""
         return None
 
     def encoding(self, players: int, variant: str | None = None) -> Encoding:
@@ -879,23 +879,15 @@ class Encoding:
         self._ids_of[move] = ids
         return ids
 
-    def moves_by_ids(self, moves: Iterable[str]) -> dict[tuple[int, ...], str]:
-        """Each of ``moves`` (canonical) by its :meth:`action_ids`, in one pass (the ids
-        known are looked up without a call each: a decision lists every legal move)."""
-        known = self._ids_of.get
-        out = {}
-        for move in moves:
-            ids = known(move)
-            out[self.action_ids(move) if ids is None else ids] = move
-        return out
-
-    def legal_by_ids(self, state: Any, seat: int) -> dict[tuple[int, ...], str]:
-        """``seat``'s legal moves (:meth:`Game.legal_moves`) by their :meth:`action_ids`:
-        the ids the game lists itself (:meth:`Learning.legal_ids`) when it offers them,
-        else mapped from the texts (:meth:`moves_by_ids`)."""
-        moves = self.game.legal_moves(state, seat)
+    def legal_ids(self, state: Any, seat: int, moves: list[str]) -> list[tuple[int, ...]]:
+        """The :meth:`action_ids` of each of ``moves``, ``seat``'s legal moves
+        (:meth:`Game.legal_moves`), in order: those the game lists itself
+        (:meth:`Learning.legal_ids`) when it offers them, else each text's."""
         ids = self.learning.legal_ids(state, seat, moves)
-        return self.moves_by_ids(moves) if ids is None else dict(zip(ids, moves, strict=True))
+        if ids is not None:
+            return ids
+        known = self._ids_of.get
+        return [self.action_ids(m) if (i := known(m)) is None else i for m in moves]
 
     def outcome_id(self, outcome: str) -> int:
         """The id of a canonical chance outcome (a part of one with a factored encoding);

@@ -227,8 +227,8 @@ IDS_LISTED = {"sneferu", "akropolis"}
 @pytest.mark.parametrize(("name", "players"), SET_UPS)
 def test_legal_ids_are_those_of_the_texts(name: str, players: int) -> None:
     """At every decision of random games, the ids a game lists itself (compiled code)
-    are those of its legal moves' texts, in the same order, and the bindings' decision
-    maps the same moves to the same ids either way; the games that offer it answer at
+    are those of its legal moves' texts, in the same order, and so are the ids the
+    bindings take (the game's or the texts'); the games that offer it answer at
     every decision, the others never (the texts are mapped)."""
     game = get_game(name)
     learning = game.learning()
@@ -247,7 +247,8 @@ def test_legal_ids_are_those_of_the_texts(name: str, players: int) -> None:
             assert (listed is not None) == (name in IDS_LISTED)
             if listed is not None:
                 assert listed == [encoding.action_ids(m) for m in moves]
-            assert encoding.legal_by_ids(state, seat) == encoding.moves_by_ids(moves)
+            assert encoding.legal_ids(state, seat, moves) \
+                == [encoding.action_ids(m) for m in moves]
             other = (seat + 1) % players
             if other not in game.deciding_seats(state):
                 assert encoding.learning.legal_ids(state, other, []) in ([], None)

@@ -97,54 +97,54 @@ class Decision:
     of action ids (one id each, or one per part with a factored encoding) and the ids chosen
     so far. A move is applied once its whole sequence is chosen."""
 
-    __slots__ = ("candidates", "chosen", "legal", "moves", "names", "seat")
+    __slots__ = ("at", "chosen", "ids", "legal", "names", "seat", "texts")
 
     def __init__(self, encoding: Encoding, state: Any, seat: int) -> None:
         self.seat = seat
         self.names = encoding.moves
-        self.moves = encoding.legal_by_ids(state, seat)
-        """Each legal move by its action ids."""
+        self.texts = encoding.game.legal_moves(state, seat)
+        """The legal moves (:meth:`~sneferu_cli.game.Game.legal_moves`)."""
+        self.ids = encoding.legal_ids(state, seat, self.texts)
+        """Each legal move's action ids, in the same order (two lists: no dict of tuples
+        to hash at every decision)."""
         self.chosen: tuple[int, ...] = ()
         """The ids chosen so far (the parts of a move not complete yet)."""
         self.legal: list[int] | None = None
         """:meth:`legal_actions` once asked, until the next part is chosen."""
-        self.candidates: list[tuple[int, ...]] | None = None
-        """The ids of the legal moves that begin with :attr:`chosen` (None: every one)."""
+        self.at: list[int] | None = None
+        """The indices of the legal moves that begin with :attr:`chosen` (None: every one)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Decision:
-        # Nothing in it changes in place (``chosen`` is replaced): a copied OpenSpiel state
-        # shares the rest, rather than copying every action name at each clone.
+        # Nothing in it changes in place (``chosen`` and ``at`` are replaced): a copied
+        # OpenSpiel state shares the rest, rather than copying every move at each clone.
         other = Decision.__new__(Decision)
-        other.seat, other.names, other.moves, other.chosen = (self.seat, self.names,
-                                                              self.moves, self.chosen)
-        other.legal, other.candidates = self.legal, self.candidates
+        other.seat, other.names, other.texts, other.ids = (self.seat, self.names,
+                                                           self.texts, self.ids)
+        other.chosen, other.legal, other.at = self.chosen, self.legal, self.at
         return other
 
     def legal_actions(self) -> list[int]:
         """The ids that may come next, ascending (a new list each call)."""
         legal = self.legal
         if legal is None:
-            k = len(self.chosen)
-            legal = self.legal = sorted({ids[k] for ids in (
-                self.moves if self.candidates is None else self.candidates)})
+            k, ids = len(self.chosen), self.ids
+            legal = self.legal = sorted({i[k] for i in ids} if self.at is None
+                                        else {ids[j][k] for j in self.at})
         return list(legal)
 
     def choose(self, action: int) -> str | None:
         """Take ``action`` next: the move when it completes one, else None; ValueError when
         it is not legal now."""
-        chosen = (*self.chosen, action)
-        move = self.moves.get(chosen)
-        if move is not None:
-            self.chosen, self.legal, self.candidates = (), None, None
-            return move
-        legal = self.legal if self.legal is not None else self.legal_actions()
-        if action not in legal:
+        k, ids = len(self.chosen), self.ids
+        at = ([j for j, i in enumerate(ids) if i[k] == action] if self.at is None
+              else [j for j in self.at if ids[j][k] == action])
+        if not at:
             name = self.names[action] if 0 <= action < len(self.names) else "no action id"
             raise ValueError(f"action {action} ({name}) is not legal now")
-        k = len(self.chosen)
-        self.candidates = [ids for ids in (self.moves if self.candidates is None
-                                           else self.candidates) if ids[k] == action]
-        self.chosen, self.legal = chosen, None
+        if len(at) == 1 and len(ids[at[0]]) == k + 1:  # no legal move's ids begin another's
+            self.chosen, self.legal, self.at = (), None, None
+            return self.texts[at[0]]
+        self.chosen, self.legal, self.at = (*self.chosen, action), None, at
         return None
 
 
