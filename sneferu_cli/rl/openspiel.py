@@ -503,10 +503,12 @@ class SneferuObserver:
             self.dict["chosen"] = self.tensor[size:]
         self.filled: tuple[int, int] | None = None
         """The token of the position and the player :attr:`tensor` holds."""
-        self.game_filled: tuple[int, int] | None = None
-        """The game state (:attr:`_Position.moved`) and the player whose game tensor
-        :attr:`tensor` holds: from one part of a move to the next only the parts chosen
-        are written."""
+        self.kept = np.zeros((encoding.players, observation_size(encoding)), np.float32)
+        """Each player's last tensor made of a state other than the initial one, kept:
+        from one part of a move to the next only the parts chosen are written anew
+        (OpenSpiel asks the initial state's in between)."""
+        self.kept_of: list[int | None] = [None] * encoding.players
+        """The game state (:attr:`_Position.moved`) of each player's :attr:`kept`."""
         self.initial: dict[int, Any] = {}
         """Each player's tensor of the game's initial state, kept: OpenSpiel makes a new
         initial state and asks its tensor (for the shape) at every ``observation_tensor``."""
@@ -524,18 +526,22 @@ class SneferuObserver:
         filled = (position.token, player)
         if filled == self.filled:
             return
-        if (position.moved, player) == self.game_filled:
+        if position.moved == self.kept_of[player]:
+            self.tensor[:] = self.kept[player]
             write_chosen(self.encoding, _chosen(state, player), self.tensor)
         elif position.actions or position.start is not None:
             observation(self.encoding, position.state, player, _chosen(state, player),
                         self.tensor)
+            if self.encoding.max_parts > 1:
+                self.kept[player] = self.tensor
+                self.kept_of[player] = position.moved
         else:  # the initial state: OpenSpiel's question for the shape
             initial = self.initial.get(player)
             if initial is None:
                 initial = self.initial[player] = np.asarray(
                     observation(self.encoding, position.state, player), np.float32)
             self.tensor[:] = initial
-        self.filled, self.game_filled = filled, (position.moved, player)
+        self.filled = filled
 
     def string_from(self, state: SneferuSpielState, player: int) -> str:
         """``player``'s view, or with recall the seat and the events it saw; then the
