@@ -9,6 +9,7 @@ from array import array
 from typing import Final
 
 from .components import Stone, Tile
+from .pyramid import Pyramid
 from .state import GameState
 
 __all__ = ["ENDS", "FOOD_SCALE", "IDS_KEPT", "PHASES", "STONES", "TILES", "fill", "move_ids",
@@ -19,6 +20,7 @@ FOOD_SCALE: Final = 100
 PHASES: Final = 6  # setup, start, place, post, draw, over (state.Phase)
 TILES: Final = len(Tile)
 STONES: Final = len(Stone)
+_ZERO: Final = array("d", [0.0])
 IDS_KEPT: Final = 1 << 16
 """How many moves' ids :func:`move_ids` keeps (a bound on memory)."""
 ENDS: Final = " done"
@@ -54,6 +56,22 @@ def move_ids(moves: list[str], names: dict[str, int], known: dict[str, tuple[int
                 known.clear()
             known[move] = ids
         out.append(ids)
+    return out
+
+
+def _pyramid_numbers(pyramid: Pyramid, slots: int) -> array[float]:
+    """A pyramid's numbers in the observation, made when it changed: each slot's left
+    and right halves' materials one-hot, then the stones placed / ``slots``. (An
+    ``array('d')`` written number by number is the slow part of :func:`fill`, and a move
+    changes one pyramid.)"""
+    out = _ZERO * (10 * len(pyramid.stones) + 1)
+    i = 0
+    for v in pyramid.stones:
+        if v >= 0:
+            out[i + v // 5] = 1.0
+            out[i + 5 + v % 5] = 1.0
+        i += 10
+    out[i] = pyramid.count / slots
     return out
 
 
@@ -118,13 +136,12 @@ def fill(state: GameState, seat: int, out: array[float]) -> None:
                             if q.space == p.space and 0 <= q.arrival < p.arrival)
             out[i + 2] = order / n
         i += 3
-        for v in p.pyramid.stones:
-            if v >= 0:
-                out[i + v // 5] = 1.0
-                out[i + 5 + v % 5] = 1.0
-            i += 10
-        out[i] = p.pyramid.count / t.slots
-        i += 1
+        pyramid = p.pyramid
+        block = pyramid.observed
+        if block is None:
+            block = pyramid.observed = _pyramid_numbers(pyramid, t.slots)
+        out[i:i + len(block)] = block  # a copy of the buffer
+        i += len(block)
         store = p.store
         for s in set(store):
             out[i + s] = min(store.count(s), 3) / 3
