@@ -208,10 +208,34 @@ def write_chosen(encoding: Encoding, chosen: Sequence[int], out: Any) -> None:
     """Write the parts-chosen numbers of :func:`observation` (``chosen``) at the end of
     ``out``, a flat numpy array of :func:`observation_size` numbers, the rest left as it
     is: all a seat's observation changes from one part of its move to the next (the
-    bindings keep the game's tensor between them). Nothing with a one-part encoding."""
-    if encoding.max_parts > 1:
-        out[len(out) - chosen_size(encoding):] = (
-            _chosen_numbers(encoding, chosen) if chosen else 0.0)
+    bindings keep the game's tensor between them). Nothing with a one-part encoding.
+    Each part's numbers are a row of a table made once per encoding."""
+    if encoding.max_parts == 1:
+        return
+    start = len(out) - chosen_size(encoding)
+    out[start:] = 0.0
+    if chosen:
+        rows = _PART_ROWS.get(encoding)
+        if rows is None:
+            rows = _PART_ROWS[encoding] = _part_rows(encoding)
+        width = rows.shape[1]
+        for k, action in enumerate(chosen):
+            at = start + k * width
+            out[at:at + width] = rows[action]
 
 
+def _part_rows(encoding: Encoding) -> Any:
+    """Per action id, the numbers of a part chosen (:func:`chosen_size`): 1, then the id
+    in binary, lowest bit first (float32)."""
+    import numpy as np
+
+    bits = chosen_bits(encoding)
+    ids = np.arange(encoding.actions)[:, None]
+    rows = np.ones((encoding.actions, 1 + bits), np.float32)
+    rows[:, 1:] = ids >> np.arange(bits) & 1
+    return rows
+
+
+_PART_ROWS: dict[Encoding, Any] = {}
+""":func:`_part_rows` of each encoding met (encodings are made once, and kept)."""
 _ZERO = array("d", [0.0])
