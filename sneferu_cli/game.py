@@ -20,7 +20,7 @@ import importlib
 import random
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, Self
@@ -639,6 +639,17 @@ class Learning(ABC, Generic[S]):
         view. A list, or for a large tensor an ``array('d')``: the bindings hand its buffer
         to numpy without a copy per number."""
 
+    def legal_ids(self, state: S, seat: int, moves: list[str]
+                  ) -> list[tuple[int, ...]] | None:
+        """The action ids (:meth:`Encoding.action_ids` in the encoding of the state's
+        set-up) of each of ``moves``, the legal moves of ``seat`` (0-based) as
+        :meth:`Game.legal_moves` lists them, in that order: listed by the game itself,
+        compiled code that knows its moves' parts, rather than each text taken apart (the
+        bindings ask at every decision). None, the default, when the game does not offer
+        it, or not for this state (a part with no id); the bindings then map the texts
+        (:meth:`Encoding.legal_ids` does either)."""
+        return None
+
     def encoding(self, players: int, variant: str | None = None) -> Encoding:
         """The action and chance-outcome ids of a set-up (:class:`Encoding`), made once."""
         key = (self.game.name, players, variant or self.game.variants[0])
@@ -836,6 +847,12 @@ class Encoding:
         """The number of distinct actions."""
         return len(self.moves)
 
+    @property
+    def ids_by_name(self) -> dict[str, int]:
+        """Each action name (:attr:`moves`) by its id: for a game listing ids itself
+        (:meth:`Learning.legal_ids`). Never change it."""
+        return self._move_ids
+
     def action_id(self, move: str) -> int:
         """The id of a canonical move; ValueError when the encoding has none."""
         i = self._move_ids.get(move)
@@ -862,15 +879,15 @@ class Encoding:
         self._ids_of[move] = ids
         return ids
 
-    def moves_by_ids(self, moves: Iterable[str]) -> dict[tuple[int, ...], str]:
-        """Each of ``moves`` (canonical) by its :meth:`action_ids`, in one pass (the ids
-        known are looked up without a call each: a decision lists every legal move)."""
+    def legal_ids(self, state: Any, seat: int, moves: list[str]) -> list[tuple[int, ...]]:
+        """The :meth:`action_ids` of each of ``moves``, ``seat``'s legal moves
+        (:meth:`Game.legal_moves`), in order: those the game lists itself
+        (:meth:`Learning.legal_ids`) when it offers them, else each text's."""
+        ids = self.learning.legal_ids(state, seat, moves)
+        if ids is not None:
+            return ids
         known = self._ids_of.get
-        out = {}
-        for move in moves:
-            ids = known(move)
-            out[self.action_ids(move) if ids is None else ids] = move
-        return out
+        return [self.action_ids(m) if (i := known(m)) is None else i for m in moves]
 
     def outcome_id(self, outcome: str) -> int:
         """The id of a canonical chance outcome (a part of one with a factored encoding);

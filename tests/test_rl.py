@@ -45,7 +45,7 @@ from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 import sneferu_cli.rl.openspiel as spiel  # noqa: E402
 from sneferu_cli.bench import play_random_moves  # noqa: E402
 from sneferu_cli.game import Encoding, Game, get_game, seat_view  # noqa: E402
-from sneferu_cli.rl import encoded_games, returns, unencoded_games  # noqa: E402
+from sneferu_cli.rl import encoded_games, observation, returns, unencoded_games  # noqa: E402
 from sneferu_cli.rl.pettingzoo import env  # noqa: E402
 
 TEST_GAMES = [name for name in TEST_NAMES if get_game(name).learning() is not None]
@@ -220,6 +220,112 @@ def test_observation_is_an_array_the_bindings_copy_whole(name: str) -> None:
     assert not seen[len(tensor):].any()
 
 
+IDS_LISTED = {"sneferu", "akropolis"}
+"""The games that list their legal moves' action ids themselves (Learning.legal_ids)."""
+
+
+@pytest.mark.parametrize(("name", "players"), SET_UPS)
+def test_legal_ids_are_those_of_the_texts(name: str, players: int) -> None:
+    """At every decision of random games, the ids a game lists itself (compiled code)
+    are those of its legal moves' texts, in the same order, and so are the ids the
+    bindings take (the game's or the texts'); the games that offer it answer at
+    every decision, the others never (the texts are mapped)."""
+    game = get_game(name)
+    learning = game.learning()
+    for seed in range(2):
+        rng = random.Random(seed)
+        variant = game.variants[seed % len(game.variants)]
+        encoding = learning.encoding(players, variant)
+        state = game.new_game(players, variant=variant)
+        while not state.is_over():
+            if state.is_chance_node():
+                game.apply_outcome(state, game.sample_outcome(state, rng))
+                continue
+            seat = rng.choice(game.deciding_seats(state))
+            moves = game.legal_moves(state, seat)
+            listed = encoding.learning.legal_ids(state, seat, list(moves))
+            assert (listed is not None) == (name in IDS_LISTED)
+            if listed is not None:
+                assert listed == [encoding.action_ids(m) for m in moves]
+            assert encoding.legal_ids(state, seat, moves) \
+                == [encoding.action_ids(m) for m in moves]
+            other = (seat + 1) % players
+            if other not in game.deciding_seats(state):
+                assert encoding.learning.legal_ids(state, other, []) in ([], None)
+            game.apply_move(state, rng.choice(moves), seat, listed=True)
+
+
+@pytest.mark.parametrize("name", ["sneferu", "silver-gold", "akropolis"])
+def test_tensors_between_parts_are_made_anew(name: str) -> None:
+    """The bindings keep a seat's game tensor from one part of its move to the next and
+    write only the parts chosen: at every step of a random game, through PettingZoo and
+    OpenSpiel, every seat's observation is the one made from scratch, and OpenSpiel's
+    binding asks the game for none at a part."""
+    e = env(game=name, players=2)
+    e.reset(seed=3)
+    rng = random.Random(3)
+    parts = 0
+    for agent in e.agent_iter():
+        if e.terminations[agent]:
+            e.step(None)
+            continue
+        decision = e.decision
+        for seat, other in enumerate(e.possible_agents):
+            chosen = decision.chosen if decision.seat == seat else ()
+            fresh = np.asarray(observation(e.encoding, e.state, seat, chosen), np.float32)
+            assert np.array_equal(e.observe(other)["observation"].ravel(), fresh)
+        parts += bool(decision.chosen)
+        e.step(rng.choice(decision.legal_actions()))
+    assert parts
+    spiel_game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": 2})
+    state = spiel_game.new_initial_state()
+    learning = state.encoding.learning
+    made = learning.observation
+    calls = []
+
+    def counted(game_state: Any, seat: int) -> Any:
+        calls.append(seat)
+        return made(game_state, seat)
+
+    learning.observation = counted  # this instance only, for the count
+    asked = parts = 0
+    try:
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            for seat in (state.current_player(), 1 - state.current_player()):
+                fresh = np.asarray(observation(state.encoding, state.state, seat,
+                                               spiel._chosen(state, seat)), np.float32)
+                tensor = state.observation_tensor(seat)
+                asked += 1
+                assert np.array_equal(np.asarray(tensor, np.float32), fresh)
+            parts += bool(state.decision is not None and state.decision.chosen)
+            state.apply_action(rng.choice(state.legal_actions()))
+    finally:
+        del learning.observation
+    # the binding's own (calls beyond the fresh ones above): none at a part for either
+    # seat, but for the initial state's, once a seat
+    assert parts and len(calls) - asked <= asked - 2 * parts + 2
+
+
+def test_openspiel_new_states_share_the_start_until_changed() -> None:
+    """A new initial state shares the game's start (OpenSpiel makes one at every
+    observation tensor) but never changes it: its first event, and a caller's hand on
+    ``state``, work on a copy."""
+    spiel_game = pyspiel.load_game("sneferu_imhotep", {"players": 2})
+    start = spiel_game.start
+    text = spiel_game.rules.to_position(start)
+    first = spiel_game.new_initial_state()
+    assert first.position.state is start
+    first.apply_action(first.chance_outcomes()[0][0])
+    assert first.position.state is not start
+    assert spiel_game.rules.to_position(start) == text
+    second = spiel_game.new_initial_state()
+    assert second.state is not start  # handed out: a copy first
+    assert spiel_game.rules.to_position(second.state) == text
+
+
 def test_decision_lists_its_legal_ids_anew() -> None:
     """The decision keeps its legal ids until a part is chosen, and hands out a copy: a
     caller that changes the list changes nothing of the decision's."""
@@ -288,8 +394,8 @@ def test_openspiel_answers_no_information_state_tensor(name: str) -> None:
 @pytest.mark.parametrize("name", ["imhotep", "akropolis"])
 def test_openspiel_observes_once_a_tensor(name: str) -> None:
     """OpenSpiel asks the tensor of a new initial state (for the shape) at every
-    ``observation_tensor``: that one is kept, so the game's observation is made once a
-    call, and the tensors are the game's (a factored encoding's parts chosen after it)."""
+    ``observation_tensor``: that one is kept, so the game's observation is made at most
+    once a call, and the tensors are the game's (a factored encoding's parts chosen after it)."""
     game = pyspiel.load_game(spiel.short_name(get_game(name)), {"players": 2})
     state = game.new_initial_state()
     rng = random.Random(1)
@@ -314,7 +420,8 @@ def test_openspiel_observes_once_a_tensor(name: str) -> None:
                                   np.asarray(made(state.state, seat), np.float32))
     finally:
         del learning.observation
-    assert calls == [0, 1, 0]
+    # a factored encoding's seat tensor is kept while the state stands: seat 0's again
+    assert calls == ([0, 1] if state.encoding.max_parts > 1 else [0, 1, 0])
 
 
 def test_openspiel_clone() -> None:

@@ -19,7 +19,7 @@ import pytest
 from support import ROOT, children
 
 from sneferu_cli.game import get_game
-from sneferu_cli.rl import encoded_games, returns
+from sneferu_cli.rl import encoded_games, observation, returns
 from sneferu_cli.rl.pettingzoo import env
 from sneferu_cli.rl.vector import WorkerError, vector_env
 
@@ -71,6 +71,9 @@ def test_rows_are_the_pettingzoo_environment_and_reset_at_game_end(name: str,
                 assert infos["seat"][i] == shadow.possible_agents.index(agent)
                 seen = shadow.observe(agent)
                 assert np.array_equal(obs["observation"][i], seen["observation"].ravel())
+                fresh = observation(shadow.encoding, shadow.state, int(infos["seat"][i]),
+                                    shadow.decision.chosen)  # not kept from a part before
+                assert np.array_equal(obs["observation"][i], np.asarray(fresh, np.float32))
                 assert np.array_equal(obs["action_mask"][i], seen["action_mask"])
                 if not shadow.decision.chosen:
                     legal = {shadow.encoding.action_ids(m)[0]

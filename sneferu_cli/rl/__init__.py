@@ -16,7 +16,7 @@ from ..game import Encoding, Game, game_names, get_game
 
 __all__ = ["EXTRA_MESSAGE", "Decision", "action_index", "chosen_bits", "chosen_size",
            "encoded_games", "need", "observation",
-           "observation_size", "returns", "set_up", "unencoded_games"]
+           "observation_size", "returns", "set_up", "unencoded_games", "write_chosen"]
 
 EXTRA_MESSAGE = "the learning-library bindings need the rl extra: pip install 'sneferu[rl]'"
 
@@ -97,54 +97,54 @@ class Decision:
     of action ids (one id each, or one per part with a factored encoding) and the ids chosen
     so far. A move is applied once its whole sequence is chosen."""
 
-    __slots__ = ("candidates", "chosen", "legal", "moves", "names", "seat")
+    __slots__ = ("at", "chosen", "ids", "legal", "names", "seat", "texts")
 
     def __init__(self, encoding: Encoding, state: Any, seat: int) -> None:
         self.seat = seat
         self.names = encoding.moves
-        self.moves = encoding.moves_by_ids(encoding.game.legal_moves(state, seat))
-        """Each legal move by its action ids."""
+        self.texts = encoding.game.legal_moves(state, seat)
+        """The legal moves (:meth:`~sneferu_cli.game.Game.legal_moves`)."""
+        self.ids = encoding.legal_ids(state, seat, self.texts)
+        """Each legal move's action ids, in the same order (two lists: no dict of tuples
+        to hash at every decision)."""
         self.chosen: tuple[int, ...] = ()
         """The ids chosen so far (the parts of a move not complete yet)."""
         self.legal: list[int] | None = None
         """:meth:`legal_actions` once asked, until the next part is chosen."""
-        self.candidates: list[tuple[int, ...]] | None = None
-        """The ids of the legal moves that begin with :attr:`chosen` (None: every one)."""
+        self.at: list[int] | None = None
+        """The indices of the legal moves that begin with :attr:`chosen` (None: every one)."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Decision:
-        # Nothing in it changes in place (``chosen`` is replaced): a copied OpenSpiel state
-        # shares the rest, rather than copying every action name at each clone.
+        # Nothing in it changes in place (``chosen`` and ``at`` are replaced): a copied
+        # OpenSpiel state shares the rest, rather than copying every move at each clone.
         other = Decision.__new__(Decision)
-        other.seat, other.names, other.moves, other.chosen = (self.seat, self.names,
-                                                              self.moves, self.chosen)
-        other.legal, other.candidates = self.legal, self.candidates
+        other.seat, other.names, other.texts, other.ids = (self.seat, self.names,
+                                                           self.texts, self.ids)
+        other.chosen, other.legal, other.at = self.chosen, self.legal, self.at
         return other
 
     def legal_actions(self) -> list[int]:
         """The ids that may come next, ascending (a new list each call)."""
         legal = self.legal
         if legal is None:
-            k = len(self.chosen)
-            legal = self.legal = sorted({ids[k] for ids in (
-                self.moves if self.candidates is None else self.candidates)})
+            k, ids = len(self.chosen), self.ids
+            legal = self.legal = sorted({i[k] for i in ids} if self.at is None
+                                        else {ids[j][k] for j in self.at})
         return list(legal)
 
     def choose(self, action: int) -> str | None:
         """Take ``action`` next: the move when it completes one, else None; ValueError when
         it is not legal now."""
-        chosen = (*self.chosen, action)
-        move = self.moves.get(chosen)
-        if move is not None:
-            self.chosen, self.legal, self.candidates = (), None, None
-            return move
-        legal = self.legal if self.legal is not None else self.legal_actions()
-        if action not in legal:
+        k, ids = len(self.chosen), self.ids
+        at = ([j for j, i in enumerate(ids) if i[k] == action] if self.at is None
+              else [j for j in self.at if ids[j][k] == action])
+        if not at:
             name = self.names[action] if 0 <= action < len(self.names) else "no action id"
             raise ValueError(f"action {action} ({name}) is not legal now")
-        k = len(self.chosen)
-        self.candidates = [ids for ids in (self.moves if self.candidates is None
-                                           else self.candidates) if ids[k] == action]
-        self.chosen, self.legal = chosen, None
+        if len(at) == 1 and len(ids[at[0]]) == k + 1:  # no legal move's ids begin another's
+            self.chosen, self.legal, self.at = (), None, None
+            return self.texts[at[0]]
+        self.chosen, self.legal, self.at = (*self.chosen, action), None, at
         return None
 
 
@@ -194,11 +194,9 @@ def observation(encoding: Encoding, state: Any, seat: int,
     copy), and ``out`` returned."""
     tensor = encoding.learning.observation(state, seat)
     if out is not None:
-        size = len(tensor)
         # numpy copies an array's buffer at once (a memoryview), a list number by number
-        out[:size] = memoryview(tensor) if isinstance(tensor, array) else tensor
-        if encoding.max_parts > 1:
-            out[size:] = _chosen_numbers(encoding, chosen) if chosen else 0.0
+        out[:len(tensor)] = memoryview(tensor) if isinstance(tensor, array) else tensor
+        write_chosen(encoding, chosen, out)
         return out  # type: ignore[no-any-return]
     if encoding.max_parts == 1:
         return tensor
@@ -206,4 +204,38 @@ def observation(encoding: Encoding, state: Any, seat: int,
             + _chosen_numbers(encoding, chosen))
 
 
+def write_chosen(encoding: Encoding, chosen: Sequence[int], out: Any) -> None:
+    """Write the parts-chosen numbers of :func:`observation` (``chosen``) at the end of
+    ``out``, a flat numpy array of :func:`observation_size` numbers, the rest left as it
+    is: all a seat's observation changes from one part of its move to the next (the
+    bindings keep the game's tensor between them). Nothing with a one-part encoding.
+    Each part's numbers are a row of a table made once per encoding."""
+    if encoding.max_parts == 1:
+        return
+    start = len(out) - chosen_size(encoding)
+    out[start:] = 0.0
+    if chosen:
+        rows = _PART_ROWS.get(encoding)
+        if rows is None:
+            rows = _PART_ROWS[encoding] = _part_rows(encoding)
+        width = rows.shape[1]
+        for k, action in enumerate(chosen):
+            at = start + k * width
+            out[at:at + width] = rows[action]
+
+
+def _part_rows(encoding: Encoding) -> Any:
+    """Per action id, the numbers of a part chosen (:func:`chosen_size`): 1, then the id
+    in binary, lowest bit first (float32)."""
+    import numpy as np
+
+    bits = chosen_bits(encoding)
+    ids = np.arange(encoding.actions)[:, None]
+    rows = np.ones((encoding.actions, 1 + bits), np.float32)
+    rows[:, 1:] = ids >> np.arange(bits) & 1
+    return rows
+
+
+_PART_ROWS: dict[Encoding, Any] = {}
+""":func:`_part_rows` of each encoding met (encodings are made once, and kept)."""
 _ZERO = array("d", [0.0])

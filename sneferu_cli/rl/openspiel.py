@@ -33,7 +33,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from . import Decision, encoded_games, need, observation, observation_size, returns
+from . import Decision, encoded_games, need, observation, observation_size, returns, write_chosen
 
 need("pyspiel", "numpy")
 
@@ -139,7 +139,7 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: SneferuSpielGame) -> None:
         super().__init__(game)
-        self.position = _Position(game.start.clone(), game.encoding)
+        self.position = _Position(game.start, game.encoding, shared=True)
 
     @property
     def encoding(self) -> Encoding:
@@ -148,13 +148,18 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def state(self) -> Any:
-        """The game's own state."""
-        return self.position.state
+        """The game's own state (the caller's to change: never the game's start, which
+        a new initial state only shares until it changes)."""
+        position = self.position
+        if position.shared:
+            position.state, position.shared = position.state.clone(), False
+        return position.state
 
     @property
     def seen(self) -> list[list[str]]:
         """What each seat saw, one entry per event: the event's text without hidden
-        information, else its view after the event."""
+        information, else its view after the event (made when asked,
+        :attr:`_Position.seen`)."""
         return self.position.seen
 
     @property
@@ -225,7 +230,8 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
                 if outcome is None:
                     return  # a part of an outcome: chance decides again, nobody sees it
                 text, position.chance_parts = outcome, ()
-            rules.apply_outcome(state, text)
+            position.record(True, text)
+            rules.apply_outcome(position.state, text)
         else:
             try:
                 move = self._decision().choose(action)
@@ -234,12 +240,9 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
             position.actions.append(action)
             if move is None:
                 return  # a part of a move: the same seat decides again
-            text = move
             position.decision = None
-            rules.apply_move(state, text, listed=True)
-        hidden = rules.hidden()
-        for seat, seen in enumerate(position.seen):
-            seen.append(text if hidden is None else hidden.view(state, seat))
+            position.record(False, move)
+            rules.apply_move(position.state, move, listed=True)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -297,18 +300,29 @@ class _Position:
     here as the text of :func:`serialize_state`, read back by replaying its actions
     through the rules (a compiled state is no plain Python object to pickle)."""
 
-    __slots__ = ("actions", "chance_parts", "chances", "decision", "encoding", "player",
-                 "seen", "start", "state", "token")
+    __slots__ = ("_seen", "actions", "chance_parts", "chances", "decision", "encoding",
+                 "events", "mark", "moved", "player", "shared", "start", "state", "token")
 
-    def __init__(self, state: Any, encoding: Encoding, start: str | None = None) -> None:
+    def __init__(self, state: Any, encoding: Encoding, start: str | None = None,
+                 shared: bool = False) -> None:
         self.state = state
+        self.shared = shared
+        """Whether :attr:`state` is the game's start, shared (OpenSpiel makes a new
+        initial state at every observation tensor it answers): cloned before it
+        changes."""
         self.encoding = encoding
         self.start = start
         """The position the state was made from (:func:`spiel_state`), None for the
         game's start."""
         self.actions: list[int] = []
         """The action ids applied since, chance ids included, as OpenSpiel's history."""
-        self.seen: list[list[str]] = [[] for _ in range(encoding.players)]
+        self._seen: list[list[str]] = [[] for _ in range(encoding.players)]
+        self.events: list[tuple[bool, str]] = []
+        """The events (chance or not, the outcome's or move's text) applied since what
+        :attr:`seen` holds: the seats' views of them are made when asked."""
+        self.mark: Any = None
+        """With :attr:`events` in a game with hidden information, the state before the
+        first of them (never changed: read on a clone)."""
         self.decision: Decision | None = None
         self.chance_parts: tuple[str, ...] = ()
         self.chances: list[tuple[int, float]] | None = None
@@ -318,13 +332,60 @@ class _Position:
         self.token = next(_TOKENS)
         """Made anew at every change of the OpenSpiel state, kept by a copy: two positions
         with the same token hold the same state and parts chosen."""
+        self.moved = self.token
+        """Made anew at every change of the game's state (not at a part of a move or of
+        an outcome), kept by a copy: two positions with the same one hold the same game
+        state."""
+
+    @property
+    def seen(self) -> list[list[str]]:
+        """What each seat saw, one list a seat, an entry per event (the event's text in
+        a game without hidden information, else the seat's view after it): the views of
+        the events applied since last asked are made now, by replaying them from
+        :attr:`mark`, rather than at every action."""
+        events = self.events
+        if events:
+            rules = self.encoding.game
+            hidden = rules.hidden()
+            if hidden is None:
+                texts = [text for _, text in events]
+                for seen in self._seen:
+                    seen += texts
+            else:
+                state = self.mark.clone()
+                for chance, text in events:
+                    if chance:
+                        rules.apply_outcome(state, text)
+                    else:
+                        rules.apply_move(state, text, listed=True)
+                    for seat, seen in enumerate(self._seen):
+                        seen.append(hidden.view(state, seat))
+            self.events, self.mark = [], None
+        return self._seen
+
+    @seen.setter
+    def seen(self, seen: list[list[str]]) -> None:
+        self._seen, self.events, self.mark = seen, [], None
+
+    def record(self, chance: bool, text: str) -> None:
+        """Note the event ``text`` (an outcome when ``chance``) about to be applied to
+        :attr:`state` (cloned first when shared)."""
+        if not self.events and self.encoding.game.hidden() is not None:
+            self.mark = self.state if self.shared else self.state.clone()
+        self.events.append((chance, text))
+        self.moved = next(_TOKENS)
+        if self.shared:
+            self.state, self.shared = self.state.clone(), False
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         other = _Position.__new__(_Position)
         other.state, other.encoding, other.start = self.state.clone(), self.encoding, self.start
-        other.actions, other.seen = list(self.actions), [list(s) for s in self.seen]
+        other.shared = False
+        other.actions, other._seen = list(self.actions), [list(s) for s in self._seen]
+        other.events, other.mark = list(self.events), self.mark
         other.decision = None if self.decision is None else copy.deepcopy(self.decision)
         other.chance_parts, other.chances, other.token = self.chance_parts, None, self.token
+        other.moved = self.moved
         other.player = self.player
         return other
 
@@ -442,6 +503,12 @@ class SneferuObserver:
             self.dict["chosen"] = self.tensor[size:]
         self.filled: tuple[int, int] | None = None
         """The token of the position and the player :attr:`tensor` holds."""
+        self.kept = np.zeros((encoding.players, observation_size(encoding)), np.float32)
+        """Each player's last tensor made of a state other than the initial one, kept:
+        from one part of a move to the next only the parts chosen are written anew
+        (OpenSpiel asks the initial state's in between)."""
+        self.kept_of: list[int | None] = [None] * encoding.players
+        """The game state (:attr:`_Position.moved`) of each player's :attr:`kept`."""
         self.initial: dict[int, Any] = {}
         """Each player's tensor of the game's initial state, kept: OpenSpiel makes a new
         initial state and asks its tensor (for the shape) at every ``observation_tensor``."""
@@ -459,9 +526,15 @@ class SneferuObserver:
         filled = (position.token, player)
         if filled == self.filled:
             return
-        if position.actions or position.start is not None:
+        if position.moved == self.kept_of[player]:
+            self.tensor[:] = self.kept[player]
+            write_chosen(self.encoding, _chosen(state, player), self.tensor)
+        elif position.actions or position.start is not None:
             observation(self.encoding, position.state, player, _chosen(state, player),
                         self.tensor)
+            if self.encoding.max_parts > 1:
+                self.kept[player] = self.tensor
+                self.kept_of[player] = position.moved
         else:  # the initial state: OpenSpiel's question for the shape
             initial = self.initial.get(player)
             if initial is None:

@@ -22,7 +22,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import Decision, action_index, need, observation, observation_size, returns, set_up
+from . import (
+    Decision,
+    action_index,
+    need,
+    observation,
+    observation_size,
+    returns,
+    set_up,
+    write_chosen,
+)
 
 need("pettingzoo", "gymnasium", "numpy")
 
@@ -77,6 +86,10 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
         self.state: Any = None
         self.decision: Decision | None = None
         """The selected agent's decision (its legal moves by action ids, the parts chosen)."""
+        self._kept: tuple[Decision, int, Any] | None = None
+        """With a factored encoding, the last observation made of the decision pending
+        (the decision, the seat, the numbers): the next part's shows the same game
+        tensor."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every call)."""
@@ -132,7 +145,14 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
         elif not self.state.is_over():
             mask[Decision(self.encoding, self.state, seat).legal_actions()] = 1
         tensor = np.empty(self._size, np.float32)
-        observation(self.encoding, self.state, seat, chosen, tensor)
+        kept = self._kept
+        if kept is not None and kept[0] is decision and kept[1] == seat:
+            tensor[:] = kept[2]
+            write_chosen(self.encoding, chosen, tensor)
+        else:
+            observation(self.encoding, self.state, seat, chosen, tensor)
+            if self.encoding.max_parts > 1 and decision is not None:
+                self._kept = (decision, seat, tensor.copy())
         return {"observation": tensor.reshape(self._shape), "action_mask": mask}
 
     def step(self, action: int | None) -> None:

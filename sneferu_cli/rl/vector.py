@@ -40,7 +40,16 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
-from . import Decision, action_index, need, observation, observation_size, returns, set_up
+from . import (
+    Decision,
+    action_index,
+    need,
+    observation,
+    observation_size,
+    returns,
+    set_up,
+    write_chosen,
+)
 
 need("gymnasium", "numpy")
 
@@ -141,13 +150,18 @@ class _Games:
         self.decisions[i] = Decision(self.encoding, state, seat)
         self._show(i)
 
-    def _show(self, i: int) -> None:
-        """Write environment ``i``'s deciding seat, observation and mask."""
+    def _show(self, i: int, whole: bool = True) -> None:
+        """Write environment ``i``'s deciding seat, observation and mask; not ``whole``
+        after a part of a move: the parts chosen and the mask (the seat and the game's
+        tensor are the row's already)."""
         decision = self.decisions[i]
         arrays = self.arrays
-        arrays.seat[i] = decision.seat
-        observation(self.encoding, self.states[i], decision.seat, decision.chosen,
-                    arrays.obs[i])
+        if whole:
+            arrays.seat[i] = decision.seat
+            observation(self.encoding, self.states[i], decision.seat, decision.chosen,
+                        arrays.obs[i])
+        else:
+            write_chosen(self.encoding, decision.chosen, arrays.obs[i])
         mask = arrays.mask[i]
         mask[:] = 0
         mask[decision.legal_actions()] = 1
@@ -161,7 +175,7 @@ class _Games:
             arrays.terminations[i] = False
             move = self.decisions[i].choose(int(arrays.actions[i]))
             if move is None:
-                self._show(i)
+                self._show(i, whole=False)
                 continue
             arrays.moves[i] += 1
             self.encoding.game.apply_move(self.states[i], move, listed=True)

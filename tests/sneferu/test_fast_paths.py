@@ -12,7 +12,8 @@
   ``chance_weights()``, walked in order, falls on, taking the same draws from the generator
   (a bag draw by ``getrandbits`` as ``random.Random.randrange`` takes it);
 - every move text the tables keep reads back, through the grammar, as the steps kept, and
-  every chance outcome's text (``apply_outcome`` looks it up) as the outcome kept.
+  every chance outcome's text (``apply_outcome`` looks it up) as the outcome kept;
+- ``chance_outcomes`` lists the outcomes written with the texts kept.
 """
 
 from __future__ import annotations
@@ -249,6 +250,27 @@ def test_every_kept_outcome_text_reads_back_as_its_outcome() -> None:
     for text, outcome in tables.outcome_of.items():
         assert read_outcome(text) == outcome
         assert tables.outcome_text[outcome] == str(outcome) == text
+
+
+@pytest.mark.parametrize(("players", "variant"), [(1, "standard"), (2, "builders"),
+                                                  (4, "standard")])
+def test_the_chance_outcomes_listed_are_the_outcomes_written(players: int,
+                                                             variant: str) -> None:
+    """``chance_outcomes`` (compiled, the texts kept) lists at every chance node of
+    random games each outcome of ``GameState.chance_outcomes`` written, with its
+    probability, in the same order."""
+    rng = random.Random(players)
+    state = GAME.new_game(players, variant=variant)
+    nodes = 0
+    while not state.is_over():
+        if state.is_chance_node():
+            assert GAME.chance_outcomes(state) == [(str(o), p)
+                                                   for o, p in state.chance_outcomes()]
+            nodes += 1
+            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+        else:
+            GAME.apply_move(state, rng.choice(GAME.legal_moves(state)), listed=True)
+    assert nodes > 20
 
 
 def test_an_outcome_looked_up_is_checked_as_one_read() -> None:

@@ -52,7 +52,7 @@ from typing import Final
 from ...game import Learning
 from .edition import HEXES, standard_edition
 from .geometry import CELLS, REACH, cell, distance
-from .observe import HEX_NUMBERS, Frame, fill
+from .observe import HEX_NUMBERS, Frame, fill, legal_ids
 from .state import AkropolisState, options_of, tables_of
 
 __all__ = ["HEX_NUMBERS", "Layout", "action_parts", "layout", "positions", "turns_per_seat"]
@@ -114,6 +114,9 @@ class Layout:
         self.r_span = (min(rs), max(rs) - min(rs))
         """The ``at`` positions' smallest *q* (*r*) and their range, for the scaling."""
         self.size = self.cities_at + n * HEX_NUMBERS * self.slots
+        self.ids: list[list[tuple[int, ...]] | None] = [None] * (CELLS * 6)
+        """Each spot's action ids from each site place (:func:`.observe.legal_ids`),
+        made at its first listing."""
         self.frame = Frame(self.seats_at, self.site_at, self.undrawn_at, self.cities_at,
                            self.slots, self.stones, self.turns, self.tile_slot, self.window,
                            *self.q_span, *self.r_span)
@@ -182,3 +185,12 @@ class AkropolisLearning(Learning[AkropolisState]):
 
     def observation(self, state: AkropolisState, seat: int) -> array[float]:
         return observation(state, seat)
+
+    def legal_ids(self, state: AkropolisState, seat: int, moves: list[str]
+                  ) -> list[tuple[int, ...]] | None:
+        """The ids of the legal moves from the legal spots (the compiled
+        :func:`.observe.legal_ids`), ``moves`` unread but for being none."""
+        if not moves:
+            return []
+        lay = layout(state.players, state.variant)
+        return legal_ids(state, lay.window, lay.places, len(lay.action_names) - 6, lay.ids)

@@ -23,6 +23,7 @@ Positions are integer cell indices (:mod:`.geometry`); a placement ("spot") is
 from __future__ import annotations
 
 import random
+from array import array
 from typing import Final
 
 from mypy_extensions import i64
@@ -163,6 +164,10 @@ class City:
         self.scores: list[int] | None = None
         """The scoring's values and stars (:func:`.scoring.breakdown`), kept until the city
         changes."""
+        self.observed: tuple[object, array[float]] | None = None
+        """The city's numbers in the observation tensor with the layout they were made
+        for (:func:`.observe.fill`), kept until the city changes; never changed in
+        place, so a copy shares them."""
         self.legal: list[Spot] = []
         """The legal spots (5.2) with their texts (:func:`spot_of`), sorted as
         :meth:`AkropolisState.legal_spots` gives them, kept up to date by each placement
@@ -186,6 +191,7 @@ class City:
         c.triangles = self.triangles
         c.pieces = self.pieces
         c.scores = self.scores
+        c.observed = self.observed
         c.legal = self.legal
         c.legal_known = self.legal_known
         return c
@@ -204,6 +210,7 @@ class City:
         self._h = height
         self._t = tile
         self._full = None
+        self.scores = self.observed = None
         self._window_top = None
         self.edges = self.triangles = self.pieces = 0
         for c in self.cells:  # counted again, each pair and triple once
@@ -384,6 +391,7 @@ class City:
         self._h = bytes(height)
         self._t = bytes(tile)
         self._full = None
+        self.scores = self.observed = None
         self._top = None
         self._window_top = None
         if keep_legal:
@@ -464,6 +472,7 @@ class City:
         self.tiles.append(tile)
         self.spots.append(at * 6 + rot)
         self.scores = None
+        self.observed = None
         self._full = None
         self._top = None
         self._window_top = None

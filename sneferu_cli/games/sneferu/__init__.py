@@ -37,6 +37,7 @@ from ...game import (
     delegate,
 )
 from . import actions, interface, record
+from .chance import outcome_texts
 from .edition import Edition
 from .fast import MOVE, read_canonical_move, read_outcome
 from .heuristic import values
@@ -90,10 +91,9 @@ class SneferuGame(Game[GameState, Edition]):
     def edition_of(self, state: GameState) -> Edition:
         return state.edition
 
-    def chance_outcomes(self, state: GameState) -> list[tuple[str, float]]:
-        return [(str(o), p) for o, p in state.chance_outcomes()]
-
-    # Compiled functions (interface.py) called with no Python frame of this class's.
+    # Compiled functions (interface.py, chance.py) called with no Python frame of this
+    # class's.
+    chance_outcomes = staticmethod(outcome_texts)
     sample_outcome = staticmethod(interface.sample_outcome)
     apply_outcome = staticmethod(interface.apply_outcome)
 

@@ -26,12 +26,12 @@ has no hidden information, so a seat's view is the position): see :func:`observa
 from __future__ import annotations
 
 from array import array
-from typing import Final
+from typing import Any, Final
 
 from ...game import Learning
 from .components import Power, Stone, Tile
 from .edition import Edition, standard_edition
-from .observe import PHASES, STONES, TILES, fill
+from .observe import ENDS, PHASES, STONES, TILES, fill, move_ids, move_parts
 from .state import GameState, Tables
 from .steps import DONE, END, FEAST, STORE
 
@@ -39,16 +39,12 @@ __all__ = ["action_names", "action_parts", "max_action_parts", "max_game_length"
            "observation", "observation_size", "outcome_names"]
 
 
-_ENDS: Final = " " + str(DONE)
+_ENDS: Final = ENDS
+assert " " + str(DONE) == ENDS, "the compiled move_parts writes DONE's text"
 
-
-def action_parts(move: str) -> tuple[str, ...]:
-    """The parts of a canonical move: its steps, the last with `` done`` (``done`` alone
-    for the move ``done``)."""
-    steps = move.split(" ")
-    if move != "done":
-        steps[-1] += _ENDS
-    return tuple(steps)
+action_parts = move_parts
+"""The parts of a canonical move: its steps, the last with `` done`` (``done`` alone for
+the move ``done``; :func:`.observe.move_parts`, compiled)."""
 
 
 def _builds(edition: Edition, variant: str, power: Power) -> bool:
@@ -196,6 +192,12 @@ class SneferuLearning(Learning[GameState]):
     """Sneferu's encodings for the learning libraries (SPEC 16.1): a move is played in
     parts, one step each; encodings are of the standard edition."""
 
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        self._known: dict[tuple[int, str], tuple[dict[str, tuple[int, ...]],
+                                                 dict[str, int]]] = {}
+        """Per set-up (players, variant): the ids of the moves met, and every part's id."""
+
     def action_names(self, players: int, variant: str) -> list[str]:
         return action_names(standard_edition(), players, variant)
 
@@ -216,3 +218,13 @@ class SneferuLearning(Learning[GameState]):
 
     def observation(self, state: GameState, seat: int) -> array[float]:
         return observation(state, seat)
+
+    def legal_ids(self, state: GameState, seat: int, moves: list[str]
+                  ) -> list[tuple[int, ...]] | None:
+        """The ids of ``moves`` by the compiled :func:`.observe.move_ids`, each move's
+        ids kept per set-up."""
+        key = (len(state.players), state.variant.value)
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = ({}, self.encoding(*key).ids_by_name)
+        return move_ids(moves, known[1], known[0])

@@ -53,6 +53,21 @@ def sample_outcome_text(state: GameState, rng: random.Random) -> str:
     return text if text is not None else str(outcome)
 
 
+def outcome_texts(state: GameState) -> list[tuple[str, float]]:
+    """``Game.chance_outcomes``: :meth:`GameState.chance_outcomes` with each outcome's
+    text made once per edition (``Tables.outcome_text``), in the same order."""
+    weighted = state.chance_weights()
+    total = 0
+    for _, w in weighted:
+        total += w
+    texts = state.tables.outcome_text
+    out: list[tuple[str, float]] = []
+    for outcome, w in weighted:
+        text = texts.get(outcome)
+        out.append((text if text is not None else str(outcome), w / total))
+    return out
+
+
 def _drawn_stone(state: GameState, rng: random.Random) -> int:
     """The stone a draw from the bag picks: ``randrange`` over the bag's count, walked in
     stone order (the outcomes of ``chance_weights`` at such a node, in their order)."""

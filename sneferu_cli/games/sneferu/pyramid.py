@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import functools
+from array import array
 from collections.abc import Iterator
 
 from ...game import NotationError
@@ -121,7 +122,7 @@ class Pyramid:
     """The stones in one player's pyramid, with masks kept current for fast scoring."""
 
     __slots__ = ("areas", "basalt", "cells", "count", "filled", "geometry", "gold", "granite",
-                 "mokattam", "open", "stones", "tura")
+                 "mokattam", "observed", "open", "stones", "tura")
 
     stones: list[int]  # per slot: -1 when empty, else left * 5 + right (materials)
     filled: int  # slot mask
@@ -136,6 +137,9 @@ class Pyramid:
     open: int  # empty slots that are supported
     count: int
     areas: list[int]  # sizes of the enclosed areas, in the order enclosed
+    observed: array[float] | None
+    """The pyramid's numbers in the observation tensor (:func:`.observe.fill`), kept
+    until a stone is placed; never changed in place, so a copy shares them."""
 
     def __init__(self, geometry: Geometry, source: Pyramid | None = None) -> None:
         """An empty pyramid, or a copy of ``source`` (of the same geometry)."""
@@ -149,6 +153,7 @@ class Pyramid:
             self.open = source.open
             self.count = source.count
             self.areas = source.areas[:]
+            self.observed = source.observed
             return
         self.stones = [-1] * geometry.slot_count
         self.filled = 0
@@ -157,6 +162,7 @@ class Pyramid:
         self.open = geometry.bottom_slots
         self.count = 0
         self.areas = []
+        self.observed = None
 
     @property
     def material(self) -> list[int]:
@@ -203,6 +209,7 @@ class Pyramid:
         lb, rb = g.left_bit[s], g.right_bit[s]
         new = lb | rb
         self.stones[s] = left * 5 + right
+        self.observed = None
         self.filled |= 1 << s
         self.open &= ~(1 << s)
         filled = self.filled
