@@ -12,8 +12,9 @@ stands (``GAME.evaluate``), each move with chance ``epsilon`` drawn from the bes
 instead (so that the cities vary), and records at every decision every seat's
 :func:`~sneferu_cli.games.akropolis.heuristic.features`, its score then and its final
 score. ``fit`` regresses what each seat still gained (final score less the score then) on
-the features (least squares, the city's weights not negative), prints the weights to paste into ``WEIGHTS`` with the fit's error, and the
-error of the plain estimate (``plain_values``) for comparison, on a held-out fifth of the
+the features (least squares, the city's weights not negative), prints the weights to
+paste into ``WEIGHTS`` with the fit's error, and the error of the plain estimate
+(``plain_values``) for comparison, on a held-out fifth of the
 games. ``duel`` is ``scripts/duel.py`` with one more engine, ``greedy-plain``: greedy
 valuing moves by the plain estimate (the yardstick before the fitted one).
 """

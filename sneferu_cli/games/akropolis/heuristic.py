@@ -17,7 +17,7 @@ simpler estimate of the score now plus ``PROMISE`` of the value of types with no
 >>> plain_values(state)  # the stones of each seat (4.6)
 [1.0, 2.0]
 >>> [round(v, 1) for v in values(state)]  # the stones and what a whole game adds
-[76.0, 77.4]
+[85.7, 90.2]
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .geometry import OFF, QUARRY
 from .scoring import HOUSE, TEMPLE, breakdown, points
 from .state import AkropolisState, City
 
-__all__ = ["FEATURES", "PROMISE", "WEIGHTS", "features", "plain_values", "values"]
+__all__ = ["FEATURES", "PROMISE", "WEIGHTS", "features", "left_share", "plain_values", "values"]
 
 PROMISE: Final = 0.5
 """Points per value of districts of a type without a plaza yet, in :func:`plain_values`."""
