@@ -19,7 +19,7 @@ from sneferu_cli.games.akropolis.heuristic import (
 )
 from sneferu_cli.games.akropolis.scoring import points
 
-from .helpers import hand_city, ring, start
+from .helpers import hand_city, play_to_end, ring, start
 
 
 def named(state: object, seat: int) -> dict[str, float]:
@@ -70,11 +70,6 @@ def test_the_estimate_is_the_score_now_plus_the_weighted_features():
 def test_a_finished_game_is_valued_by_its_final_score():
     game = get_game("akropolis")
     state = game.new_game(2)
-    rng = random.Random(3)
-    while not state.is_over():
-        if state.is_chance_node():
-            game.apply_outcome(state, game.sample_outcome(state, rng))
-        else:
-            game.apply_move(state, rng.choice(game.legal_moves(state)))
+    play_to_end(state, random.Random(3))
     assert features(state, 0) == [0.0] * len(FEATURES)
     assert values(state) == [float(points(state, s)) for s in range(2)] == plain_values(state)
