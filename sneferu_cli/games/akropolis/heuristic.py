@@ -45,7 +45,7 @@ FEATURES: Final = (
 """The names of :func:`features`, in order (``left``: the share of the game's tiles still
 to be placed, 1 to 0)."""
 
-WEIGHTS: Final = (
+WEIGHTS: tuple[float, ...] = (
     -50.3, 115.8,
     2.50, 4.64, 4.00, 4.93, 4.33,
     8.00, 5.40, 5.29, 3.16, 2.45,
@@ -71,7 +71,9 @@ def _city_features(city: City, bonus: list[bool], stars: list[int]) -> list[floa
     """What :func:`features` reads of one city, before the share of the game left:
     the five values, the five stars, the value of types with no plaza, temples with five
     of six neighbours (sum of levels), other open temples, houses outside the largest
-    group (sum of levels), quarries on top."""
+    group (sum of levels), quarries on top; kept on the city until it changes."""
+    if city.prospects is not None:
+        return city.prospects
     b = breakdown(city, stars, bonus)
     top = city.top
     height = city.height
@@ -99,9 +101,11 @@ def _city_features(city: City, bonus: list[bool], stars: list[int]) -> list[floa
         if not b[k + 5]:
             unstarred += b[k]
     apart = houses - b[HOUSE] if houses > b[HOUSE] else 0
-    return [float(b[0]), float(b[1]), float(b[2]), float(b[3]), float(b[4]),
-            float(b[5]), float(b[6]), float(b[7]), float(b[8]), float(b[9]),
-            float(unstarred), float(near5), float(open_), float(apart), float(quarries)]
+    found = [float(b[0]), float(b[1]), float(b[2]), float(b[3]), float(b[4]),
+             float(b[5]), float(b[6]), float(b[7]), float(b[8]), float(b[9]),
+             float(unstarred), float(near5), float(open_), float(apart), float(quarries)]
+    city.prospects = found
+    return found
 
 
 def features(state: AkropolisState, seat: int) -> list[float]:
@@ -109,7 +113,10 @@ def features(state: AkropolisState, seat: int) -> list[float]:
     is over."""
     if state.is_over():
         return [0.0] * len(FEATURES)
-    left = left_share(state)
+    return _features(state, seat, left_share(state))
+
+
+def _features(state: AkropolisState, seat: int, left: float) -> list[float]:
     f = _city_features(state.cities[seat], state.bonus, state.tables.stars)
     stones = float(state.stones[seat])
     out = [left, left * left]
@@ -144,12 +151,15 @@ def plain_values(state: AkropolisState) -> list[float]:
 
 def values(state: AkropolisState) -> list[float]:
     """Every seat's estimated final score from ``state``, in points (higher is better)."""
+    over = state.is_over()
+    left = 0.0 if over else left_share(state)
+    weights = WEIGHTS  # read once (not Final: compiled, a Final tuple is made at each use)
     out = []
     for seat in range(len(state.cities)):
         worth = float(points(state, seat))
-        if not state.is_over():
-            phi = features(state, seat)
-            for k in range(len(WEIGHTS)):
-                worth += WEIGHTS[k] * phi[k]
+        if not over:
+            phi = _features(state, seat, left)
+            for k in range(len(weights)):
+                worth += weights[k] * phi[k]
         out.append(worth)
     return out

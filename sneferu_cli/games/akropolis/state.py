@@ -152,6 +152,8 @@ class City:
         self.scores: list[int] | None = None
         """The scoring's values and stars (:func:`.scoring.breakdown`), kept until the city
         changes."""
+        self.prospects: list[float] | None = None
+        """What the estimate reads of the city (:mod:`.heuristic`), kept until it changes."""
         self.legal: list[Spot] = []
         """The legal spots (5.2) with their texts (:func:`spot_of`), sorted as
         :meth:`AkropolisState.legal_spots` gives them, kept up to date by each placement
@@ -171,6 +173,7 @@ class City:
         c.tiles = list(self.tiles)
         c.spots = list(self.spots)
         c.scores = self.scores
+        c.prospects = self.prospects
         c.legal = self.legal
         c.legal_known = self.legal_known
         return c
@@ -395,6 +398,7 @@ class City:
         self.tiles.append(tile)
         self.spots.append(at * 6 + rot)
         self.scores = None
+        self.prospects = None
         self._full = None
         self._top = None
         return gained
