@@ -9,6 +9,7 @@ import random
 import pytest
 
 from sneferu_cli.game import get_game
+from sneferu_cli.games.akropolis import GAME
 from sneferu_cli.games.akropolis.heuristic import (
     FEATURES,
     WEIGHTS,
@@ -73,3 +74,17 @@ def test_a_finished_game_is_valued_by_its_final_score():
     play_to_end(state, random.Random(3))
     assert features(state, 0) == [0.0] * len(FEATURES)
     assert values(state) == [float(points(state, s)) for s in range(2)] == plain_values(state)
+
+
+def test_what_the_estimate_keeps_on_a_city_follows_its_placements():
+    """Each city keeps what the estimate read of it until a tile is placed there: along a
+    game the estimate equals that of the same position read afresh from its notation."""
+    rng = random.Random(4)
+    state = start(3)
+    while not state.is_over():
+        if state.is_chance_node():
+            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+            continue
+        fresh = GAME.from_position(GAME.to_position(state))
+        assert values(state) == pytest.approx(values(fresh))
+        GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
