@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from sneferu_cli.games.akropolis import GAME
 from sneferu_cli.games.akropolis.edition import HEXES
 from sneferu_cli.games.akropolis.geometry import CELLS, cell
@@ -27,6 +29,15 @@ def play(state: AkropolisState, *texts: str) -> None:
             GAME.apply_outcome(state, text)
         else:
             GAME.apply_move(state, text)
+
+
+def play_to_end(state: AkropolisState, rng: random.Random) -> None:
+    """Play random legal moves and draws until the game is over."""
+    while not state.is_over():
+        if state.is_chance_node():
+            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+        else:
+            GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
 
 
 def hand_city(hexes: dict[tuple[int, int], str]) -> City:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from akropolis.helpers import play, start
+from akropolis.helpers import play, play_to_end, start
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from support import mutate
@@ -121,12 +121,7 @@ def test_a_retired_seat_and_the_end_read_back():
     text = GAME.to_position(state)
     assert text == "standard hmbtga 1 1 T01,T02,T03,T04,T05 1:- 2:-:retired 3:-"
     assert GAME.from_position(text).retired == [False, True, False]
-    rng = random.Random(2)
-    while not state.is_over():
-        if state.is_chance_node():
-            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
-        else:
-            GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
+    play_to_end(state, random.Random(2))
     text = GAME.to_position(state)
     assert GAME.from_position(text).is_over() and GAME.to_position(GAME.from_position(text)) \
         == text

@@ -10,6 +10,7 @@ from akropolis.helpers import play, start
 
 from sneferu_cli.game import BrokenInvariant
 from sneferu_cli.games.akropolis import GAME
+from sneferu_cli.games.akropolis.heuristic import plain_values
 from sneferu_cli.games.akropolis.state import new_game
 
 EXAMPLE = ("T05", "T22", "T01", "T02")
@@ -88,10 +89,20 @@ def test_the_page_data():
     assert "PLACE @Q,R rK" in GAME.move_help
 
 
-def test_the_estimate_is_the_score_now_and_half_the_waiting_districts():
+def test_the_plain_estimate_is_the_score_now_and_half_the_waiting_districts():
     """Seat 2: a house group of 1 with its plaza (1), 1 stone, and a barracks on the edge
     with no barracks plaza yet: 0.5. Seat 1: 2 stones."""
-    assert GAME.evaluate(example()) == [2.0, 2.5]
+    assert plain_values(example()) == [2.0, 2.5]
+
+
+def test_the_estimate_adds_what_the_rest_of_the_game_should_bring():
+    """34 of the game's 37 tiles are still to be placed (left = 34/37). Seat 1: 2 points
+    (stones) + left x (-50.3 + 2 market stars x 5.40 + 6 quarries x 2.58 + 2 stones x 3.46)
+    + left^2 x 115.8 = 84.07 (heuristic.py, WEIGHTS)."""
+    left = 34 / 37
+    seat1 = 2 + left * (-50.3 + 2 * 5.40 + 6 * 2.58 + 2 * 3.46) + left * left * 115.8
+    assert GAME.evaluate(example())[0] == pytest.approx(seat1)
+    assert GAME.evaluate(example()) == pytest.approx([84.07, 80.47], abs=0.005)
 
 
 def test_check_finds_a_broken_state():

@@ -168,6 +168,8 @@ class City:
         """The city's numbers in the observation tensor with the layout they were made
         for (:func:`.observe.fill`), kept until the city changes; never changed in
         place, so a copy shares them."""
+        self.prospects: list[float] | None = None
+        """What the estimate reads of the city (:mod:`.heuristic`), kept until it changes."""
         self.legal: list[Spot] = []
         """The legal spots (5.2) with their texts (:func:`spot_of`), sorted as
         :meth:`AkropolisState.legal_spots` gives them, kept up to date by each placement
@@ -192,6 +194,7 @@ class City:
         c.pieces = self.pieces
         c.scores = self.scores
         c.observed = self.observed
+        c.prospects = self.prospects
         c.legal = self.legal
         c.legal_known = self.legal_known
         return c
@@ -210,7 +213,7 @@ class City:
         self._h = height
         self._t = tile
         self._full = None
-        self.scores = self.observed = None
+        self.scores = self.observed = self.prospects = None
         self._window_top = None
         self.edges = self.triangles = self.pieces = 0
         for c in self.cells:  # counted again, each pair and triple once
@@ -391,7 +394,7 @@ class City:
         self._h = bytes(height)
         self._t = bytes(tile)
         self._full = None
-        self.scores = self.observed = None
+        self.scores = self.observed = self.prospects = None
         self._top = None
         self._window_top = None
         if keep_legal:
@@ -473,6 +476,7 @@ class City:
         self.spots.append(at * 6 + rot)
         self.scores = None
         self.observed = None
+        self.prospects = None
         self._full = None
         self._top = None
         self._window_top = None
