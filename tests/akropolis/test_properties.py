@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from sneferu_cli.games.akropolis import GAME, VARIANTS
 from sneferu_cli.games.akropolis.geometry import CELLS, QUARRY, cell
+from sneferu_cli.games.akropolis.heuristic import _city_features as city_features
 from sneferu_cli.games.akropolis.move import parse_move
 from sneferu_cli.games.akropolis.scoring import breakdown, city_scores, lakes
 from sneferu_cli.games.akropolis.state import spot_cells
@@ -35,6 +36,8 @@ def test_random_games_keep_the_rules(players, variant, seed):
             assert whole.window()[0] == 0 and len(whole.window()[1]) == CELLS
             assert (breakdown(whole, state.tables.stars, state.bonus)
                     == breakdown(city, state.tables.stars, state.bonus))
+            assert (city_features(whole, state.bonus, state.tables.stars)
+                    == city_features(city, state.bonus, state.tables.stars))
             assert city.has_lakes() == bool(lakes(city))
         if state.is_chance_node():
             GAME.apply_outcome(state, GAME.sample_outcome(state, rng))

@@ -75,25 +75,24 @@ def _city_features(city: City, bonus: list[bool], stars: list[int]) -> list[floa
     if city.prospects is not None:
         return city.prospects
     b = breakdown(city, stars, bonus)
-    top = city.top
-    height = city.height
+    base, height, top = city.window()  # cell c at c - base
     near5 = 0
     open_ = 0
     houses = 0
     quarries = 0
     for c in city.cells:
-        kind = top[c]
+        kind = top[c - base]
         if kind == TEMPLE:
             filled = 0
             for off in OFF:
-                if height[c + off]:
+                if height[c + off - base]:
                     filled += 1
             if filled == 5:
-                near5 += height[c]
+                near5 += height[c - base]
             elif filled < 5:
-                open_ += height[c]
+                open_ += height[c - base]
         elif kind == HOUSE:
-            houses += height[c]
+            houses += height[c - base]
         elif kind == QUARRY:
             quarries += 1
     unstarred = 0
