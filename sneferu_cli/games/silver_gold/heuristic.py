@@ -156,11 +156,16 @@ def features(state: SilverGoldState, seat: int) -> list[float]:
             float(crosses), 1.0]
 
 
-def values(state: SilverGoldState) -> list[float]:
-    """Every seat's estimated worth of ``state``, in points (higher is better)."""
+def _points_now(state: SilverGoldState) -> tuple[SilverGoldState, list[float]]:
+    """``state`` with its sealed moves made, and every seat's points in it."""
     if any(move is not None for move in state.sealed):
         state = state.sealed_applied()
-    out = [float(state.points(s)) for s in range(state.players)]
+    return state, [float(state.points(s)) for s in range(state.players)]
+
+
+def values(state: SilverGoldState) -> list[float]:
+    """Every seat's estimated worth of ``state``, in points (higher is better)."""
+    state, out = _points_now(state)
     if state.is_over():
         return out
     weights = WEIGHTS[stage(state)]
@@ -172,9 +177,7 @@ def values(state: SilverGoldState) -> list[float]:
 
 def route_values(state: SilverGoldState) -> list[float]:
     """Every seat's points now plus its ``share`` alone: the simpler estimate."""
-    if any(move is not None for move in state.sealed):
-        state = state.sealed_applied()
-    out = [float(state.points(s)) for s in range(state.players)]
+    state, out = _points_now(state)
     if state.is_over():
         return out
     left = turns_left(state)
