@@ -47,6 +47,7 @@ from .state import (
     THRESHOLDS,
     TURNS,
     SilverGoldState,
+    Tables,
     spread,
 )
 
@@ -79,6 +80,23 @@ def route(state: SilverGoldState, card: int) -> tuple[int, int]:
     included); (25, 0) when the tomb cannot be reached (only in a broken edition, G2)."""
     t = state.tables
     m = state.marks[card]
+    known = _ROUTES.get(t)
+    if known is None or len(known) > _ROUTES_KEPT:
+        known = _ROUTES[t] = {}
+    key = card << 25 | m
+    found = known.get(key)
+    if found is None:
+        found = known[key] = _route(t, card, m)
+    return found
+
+
+_ROUTES: dict[Tables, dict[int, tuple[int, int]]] = {}
+"""Per edition's tables, the routes already found, by card and marks (``card << 25 |
+marks``): a search values the same cards many times."""
+_ROUTES_KEPT: Final = 100_000
+
+
+def _route(t: Tables, card: int, m: int) -> tuple[int, int]:
     free = ~(t.walls[card] | m)
     tomb = 1 << t.tomb[card]
     if m:
