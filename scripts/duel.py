@@ -117,6 +117,13 @@ def main() -> None:
     p.add_argument("-j", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
+    for spec in a.engines:
+        for item in spec.partition(":")[2].split(","):
+            key, _, value = item.partition("=")
+            package = type(get_game(a.game)).__module__
+            if key == "Estimate" and not hasattr(
+                    importlib.import_module(f"{package}.heuristic"), value):
+                p.error(f"{spec}: {package}.heuristic has no function {value!r}")
     jobs = [(a.game, a.seats, d, shift, a.engines, a.seed)
             for d in range(a.deals) for shift in range(a.seats)]
     firsts, ranks = [], []

@@ -3,6 +3,10 @@ tomb, the features along them and the values they give, on hand-built positions.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from silver_gold.helpers import Seat, build, cells
 
@@ -101,3 +105,30 @@ def test_the_simpler_estimate_counts_points_and_shares_only():
     assert turns_left(state) == 1 and stage(state) == 3
     assert route_values(state) == [pytest.approx(10 * 8 / 9), 0.0]
     assert features(state, 1)[SHARE] == 0.0
+
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+
+
+def test_the_fitting_script_prints_weights_within_their_bounds():
+    out = subprocess.run([sys.executable, str(SCRIPTS / "fit_silver_gold.py"), "4",
+                          "--seats", "2"], capture_output=True, text=True, timeout=600,
+                         check=True).stdout
+    rows = [line for line in out.splitlines() if line.startswith("    (")]
+    assert len(rows) == len(WEIGHTS)
+    for row in rows:
+        w = [float(x) for x in row.strip(" (),").split(",")]
+        assert len(w) == len(FEATURES) and w[SHARE] == w[CLAIMS] == 1.0
+        assert all(0.0 <= w[i] <= 1.0 for i in (GEMS, SKULLS, TORCH, CROSSES))
+
+
+def test_a_duel_may_value_by_another_function_of_the_heuristic():
+    out = subprocess.run([sys.executable, str(SCRIPTS / "duel.py"), "silver-gold", "2", "1",
+                          "greedy", "greedy:Estimate=route_values"],
+                         capture_output=True, text=True, timeout=600, check=True).stdout
+    assert out.startswith("silver-gold 2 seats, 2 games: greedy firsts")
+    bad = subprocess.run([sys.executable, str(SCRIPTS / "duel.py"), "silver-gold", "2", "1",
+                          "greedy", "greedy:Estimate=no_such_function"],
+                         capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and "has no function 'no_such_function'" in bad.stderr
+    assert "Traceback" not in bad.stderr
