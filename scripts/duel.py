@@ -5,7 +5,9 @@ fixed iteration budget (load-proof), for tuning the generic search.
     python scripts/duel.py GAME SEATS DEALS ENGINE ENGINE [ENGINE...] [-j JOBS] [--seed S]
 
 An ENGINE is ``greedy``, ``random`` or ``mcts`` with options after a colon, e.g.
-``mcts:Iterations=400,Horizon=1`` (the engine's own option names, SPEC 11.2). With SEATS
+``mcts:Iterations=400,Horizon=1`` (the engine's own option names, SPEC 11.2), and
+``Estimate=NAME``: the engine values positions with the function NAME of the game's
+``heuristic`` module instead of ``Game.evaluate`` (``greedy:Estimate=route_values``). With SEATS
 seats the first ENGINE plays against the others (the last repeated to fill the seats);
 every deal is played in every rotation of the seats, chance drawn from the deal's own
 generator. Prints the first ENGINE's share of first places and its mean rank, each with
@@ -33,6 +35,18 @@ PLAYERS = {"greedy": ("greedy_player.py", "GreedyPlayer"),
            "random": ("random_player.py", "RandomPlayer")}
 
 
+class _Estimated:
+    """A game whose estimate is another function of its ``heuristic`` module."""
+
+    def __init__(self, game: Any, function: str) -> None:
+        package = type(game).__module__  # the game's package (its __init__)
+        self._game = game
+        self.evaluate = getattr(importlib.import_module(f"{package}.heuristic"), function)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+
 def engine(spec: str, seed: int) -> Any:
     name, _, options = spec.partition(":")
     file, cls = PLAYERS[name]
@@ -45,7 +59,10 @@ def engine(spec: str, seed: int) -> Any:
     bot.set_option("Seed", str(seed))
     for item in filter(None, options.split(",")):
         key, _, value = item.partition("=")
-        bot.set_option(key, value)
+        if key == "Estimate":
+            bot.estimate = value
+        else:
+            bot.set_option(key, value)
     return bot
 
 
@@ -62,6 +79,8 @@ def play(job: Job) -> tuple[list[int], list[float], list[int]]:
             for s, e in enumerate(seats)]
     for s, bot in enumerate(bots):
         bot.new_game(NewGame(players, s + 1, "standard", "standard", game_name))
+        if getattr(bot, "estimate", None):
+            bot.game = _Estimated(bot.game, bot.estimate)
     chance = random.Random(f"{seed}/{deal}")
     state = game.new_game(players)
     spent = [0.0] * players
@@ -98,6 +117,13 @@ def main() -> None:
     p.add_argument("-j", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
+    for spec in a.engines:
+        for item in spec.partition(":")[2].split(","):
+            key, _, value = item.partition("=")
+            package = type(get_game(a.game)).__module__
+            if key == "Estimate" and not hasattr(
+                    importlib.import_module(f"{package}.heuristic"), value):
+                p.error(f"{spec}: {package}.heuristic has no function {value!r}")
     jobs = [(a.game, a.seats, d, shift, a.engines, a.seed)
             for d in range(a.deals) for shift in range(a.seats)]
     firsts, ranks = [], []

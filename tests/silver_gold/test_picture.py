@@ -1,17 +1,13 @@
-"""The terminal picture, the page data (SPEC 14.6) and the heuristic of Silver & Gold."""
+"""The terminal picture and the page data (SPEC 14.6) of Silver & Gold."""
 
 from __future__ import annotations
 
 import json
 
-import pytest
 from silver_gold.helpers import Seat, build, submit
 
 from sneferu_cli.game import seat_view
 from sneferu_cli.games.silver_gold import GAME
-from sneferu_cli.games.silver_gold.heuristic import to_tomb
-
-ROUTE_9 = "a1 b1 b2 c2 d2 d3 d4 d5"
 
 
 def test_the_picture_of_a_step_2_after_the_marks():
@@ -110,26 +106,3 @@ def test_page_data_says_who_still_decides_at_a_sealed_node():
     data = GAME.page_data(state)
     assert data["turn_state"]["deciding"] == [1] and data["turn_state"]["simultaneous"]
     assert [s["sealed"] for s in data["seats"]] == [False, True]
-
-
-def test_the_heuristic_counts_points_now_and_the_marked_share_of_each_card():
-    state = build(Seat(play={9: ROUTE_9}, red=2, green=1), Seat(play={7: ""}),
-                  exp=("I3",))
-    assert to_tomb(state, 9) == 1 and to_tomb(state, 7) == 9
-    v = GAME.evaluate(state)
-    assert v[0] == pytest.approx(5 + 1 + 10 * 8 / 9) and v[1] == 0.0
-    # In the last marking a card 8 cells from its tomb is worth nothing more.
-    state = build(Seat(play={9: ROUTE_9}), Seat(play={7: "a1"}),
-                  exp=("D2", "I3", "I3", "V3", "V3", "T4", "L4"), round=4)
-    assert GAME.evaluate(state) == [pytest.approx(10 * 8 / 9), 0.0]
-
-
-def test_the_heuristic_counts_a_sealed_move_as_made():
-    state = build(Seat(play={1: "a1 a2 b2"}), Seat(play={2: ""}), exp=("V3", "O4"))
-    before = GAME.evaluate(state)
-    GAME.apply_move(state, "1:b3,c3,b4,c4", 0)  # a green and a red gem, the torch
-    after = GAME.evaluate(state)
-    # 5 for the pair, 5 for the torch; the card's share grows from 3 marked and 6 to go
-    # (b3 b4 b5 c5 d5 e5) to 7 marked and 3 to go (c5 d5 e5).
-    assert after[0] - before[0] == pytest.approx(10 + 10 * 7 / 10 - 10 * 3 / 9)
-    assert after[1] == before[1] and state.sealed[0] is not None
