@@ -21,34 +21,39 @@ from __future__ import annotations
 import argparse
 import random
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from sneferu_cli.game import get_game
 from sneferu_cli.games.silver_gold import heuristic
 from sneferu_cli.games.silver_gold.state import MARKING, SilverGoldState
+from sneferu_cli.search.generic import gain
 
 Estimate = Callable[[SilverGoldState], list[float]]
 
 
-def choose(game: object, state: SilverGoldState, seat: int, estimate: Estimate,
+class _Valued:
+    """The game, its positions valued by ``estimate`` (for :func:`gain`)."""
+
+    def __init__(self, game: Any, estimate: Estimate) -> None:
+        self.game = game
+        self.evaluate = estimate
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+
+def choose(game: Any, state: SilverGoldState, seat: int, estimate: Estimate,
            epsilon: float, rng: random.Random) -> str:
-    """A greedy move of ``seat`` by ``estimate`` (its value less the others' mean)."""
+    """A greedy move of ``seat`` by ``estimate`` (greedy's measure, :func:`gain`; ties at
+    random), or with chance ``epsilon`` any legal move."""
     moves = state.legal_moves_of(seat)
     if rng.random() < epsilon:
         return rng.choice(moves)
-    best: list[str] = []
-    top = float("-inf")
-    for move in moves:
-        after = state.clone()
-        game.apply_move(after, move, seat, listed=True)  # type: ignore[attr-defined]
-        v = estimate(after)
-        value = v[seat] - (sum(v) - v[seat]) / (len(v) - 1)
-        if value > top + 1e-9:
-            best, top = [move], value
-        elif value > top - 1e-9:
-            best.append(move)
-    return rng.choice(best)
+    gains = [gain(_Valued(game, estimate), state, seat, move) for move in moves]
+    top = max(gains)
+    return rng.choice([m for m, g in zip(moves, gains, strict=True) if g > top - 1e-9])
 
 
 def play(players: int, estimate: Estimate, epsilon: float, rng: random.Random
