@@ -515,6 +515,13 @@ class FastPaths(Generic[S]):
         simultaneous node."""
         return None
 
+    def legal_line(self, state: S, seat: int, sep: str) -> str | None:
+        """``sep.join(game.legal_moves(state, seat))``, when the game makes it faster than
+        the listing and the join; None when it does not: the caller joins the listing. The
+        arbiter asks this for the ``go`` line of an engine that takes the legal moves,
+        outside a simultaneous node."""
+        return None
+
 
 class Tools(Generic[S, E]):
     """A game's own tools (:meth:`Game.tools`): its search, an estimate of the decisions

@@ -75,8 +75,8 @@ class TurnRequest:
 
     def is_listed(self, move: str) -> bool:
         """True when ``move`` is written exactly as one of the legal moves listed (only
-        once :meth:`legal` was called): it is legal by construction."""
-        if self._legal is None:
+        once :meth:`legal` or :meth:`legal_line` was called): it is legal by construction."""
+        if self._legal is None and self._line is None:
             return False
         fast = self.game.fast_paths()
         if fast is not None and not self.sealed:
@@ -85,7 +85,7 @@ class TurnRequest:
                 return known
         if self._line is not None:  # a search of the go line's text, not of its 300 strings
             return is_listed_in(self._line, move)
-        return move in self._legal
+        return move in self.legal()
 
     def current_position(self) -> str:
         """The ``position`` line of the state as it stands, with no events (for an engine
@@ -94,9 +94,13 @@ class TurnRequest:
         return str(Position(seat_view(self.game, self.state, self.seat)))
 
     def legal_line(self) -> str:
-        """The legal moves as the ``go`` line lists them, separated by ``SEP`` (joined once)."""
+        """The legal moves as the ``go`` line lists them, separated by ``SEP`` (joined once;
+        made by the game at once where it can, :meth:`~sneferu_cli.game.FastPaths.
+        legal_line`)."""
         if self._line is None:
-            self._line = SEP.join(self.legal())
+            fast = None if self.sealed else self.game.fast_paths()
+            line = None if fast is None else fast.legal_line(self.state, self.seat, SEP)
+            self._line = SEP.join(self.legal()) if line is None else line
         return self._line
 
 
