@@ -7,7 +7,6 @@ The game loop (:mod:`.game`) only talks to :class:`Agent` values: an engine hand
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import msgspec
@@ -17,7 +16,6 @@ from ..protocol.messages import SEP, GameOver, NewGame, Position, is_listed_in
 from .process import EngineFault
 
 
-@dataclass
 class TurnRequest:
     """A request for one whole turn of ``seat`` (0-based).
 
@@ -27,22 +25,38 @@ class TurnRequest:
     remaining time) and ``inc``; ``margin`` is allowed beyond the limit. ``game`` is the
     game played (Sneferu when not given), ``state`` its state (the full state: only the
     arbiter sees it). ``sealed``: the request is one of a simultaneous node (the move stays
-    sealed until every deciding seat's is in).
+    sealed until every deciding seat's is in). ``iterations``: a fixed search budget (``go
+    ... iterations N``), for an engine that takes one.
     """
 
-    state: Any
-    seat: int
-    position: str
-    movetime: int | None
-    clock: tuple[int, ...] | None
-    inc: int
-    margin: int
-    game: Game = field(default_factory=get_game)
-    sealed: bool = False
-    iterations: int | None = None
-    """A fixed search budget (``go ... iterations N``), for an engine that takes one."""
-    _legal: Sequence[str] | None = field(default=None, repr=False)
-    _line: str | None = field(default=None, repr=False)
+    def __init__(self, state: Any, seat: int, position: str, movetime: int | None,
+                 clock: tuple[int, ...] | None, inc: int, margin: int,
+                 game: Game | None = None, sealed: bool = False,
+                 iterations: int | None = None) -> None:
+        # a plain class, not a dataclass: compiled, its __init__ is compiled too (made
+        # once a turn, on the arbiter's per-move path)
+        self.state = state
+        self.seat = seat
+        self.position = position
+        self.movetime = movetime
+        self.clock = clock
+        self.inc = inc
+        self.margin = margin
+        self.game: Game = get_game() if game is None else game
+        self.sealed = sealed
+        self.iterations = iterations
+        self._legal: Sequence[str] | None = None
+        self._line: str | None = None
+
+    def __repr__(self) -> str:
+        return (f"TurnRequest(seat={self.seat}, position={self.position!r}, "
+                f"movetime={self.movetime}, clock={self.clock}, game={self.game.name!r})")
+
+    def on_copy(self) -> TurnRequest:
+        """The same request on a copy of the state (to try a move without playing it)."""
+        return TurnRequest(self.state.clone(), self.seat, self.position, self.movetime,
+                           self.clock, self.inc, self.margin, self.game, self.sealed,
+                           self.iterations)
 
     def limit(self) -> int:
         """The seat's time for this move in ms: the movetime, or its clock."""
