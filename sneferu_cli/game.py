@@ -326,13 +326,16 @@ class Game(ABC, Generic[S, E]):
     def standings(self, state: S) -> list[Standing]:
         """Every seat's standing, by seat (ranks are final only when the game is over)."""
 
-    def termination(self, state: S) -> str:
+    def termination(self, state: S, standings: Sequence[Standing] | None = None) -> str:
         """Why the game ended: ``normal``, ``all-retired`` or a game's own word; ``aborted``
         while it is not over. By default ``all-retired`` when every seat's standing is
-        retired, else ``normal``."""
+        retired, else ``normal``. ``standings``: the state's, when the caller has them
+        already (scoring a finished game once, not twice)."""
         if not state.is_over():
             return "aborted"
-        return "all-retired" if all(s.retired for s in self.standings(state)) else "normal"
+        if standings is None:
+            standings = self.standings(state)
+        return "all-retired" if all(s.retired for s in standings) else "normal"
 
     # ---------------------------------------------------------------- pictures
 
