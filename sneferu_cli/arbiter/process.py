@@ -592,7 +592,7 @@ def take_line(buf: bytearray) -> str | None:
         raise EngineFault("flood", f"a line longer than {LINE_LIMIT} bytes")
     if i < 0:
         return None
-    raw = bytes(buf[:i])
+    raw = buf[:i]
     del buf[:i + 1]
     try:
         return raw.decode().rstrip("\r")

@@ -301,7 +301,7 @@ def parse_engine_line(line: str, game: str = DEFAULT_GAME) -> EngineMessage:
     ``game_engine_line``). An empty line is not a message: the caller skips it first.
     """
     text = line.strip(" \t\r\n")
-    if not unnamed(game):
+    if game != DEFAULT_GAME:  # not unnamed(game), said without a call on the per-move path
         fast = _fast_engine_line(text, _GAME_ANSWER_RE, _GAME_INFO_RE)
         return fast if fast is not None else _lark_engine_line(text, "game_engine_line")
     fast = _fast_engine_line(text)
@@ -489,7 +489,9 @@ _OPTION_RE = re.compile(
 
 def _canonical(move: str) -> str:
     """A move matched by ``_MOVE``, with single spaces."""
-    return " ".join(move.split())
+    if "  " in move or not move.isprintable() or move[:1] == " " or move[-1:] == " ":
+        return " ".join(move.split())
+    return move  # the usual case: already so (no other space is printable)
 
 
 def _fast_engine_line(text: str, answer: re.Pattern[str] = _ANSWER_RE,
