@@ -4,7 +4,8 @@ The Python source is the one truth: mypyc turns the hot rules modules into C ext
 modules placed next to the ``.py`` files in the wheel, and Python imports the extension when
 there is one. Each game declares its own: the file ``compiled.txt`` in its folder
 (``sneferu_cli/games/NAME/``) lists them, one path a line relative to that folder
-(:func:`compiled_modules`), so a new game adds its modules there and nothing here. With no
+(:func:`compiled_modules`), so a new game adds its modules there and nothing here; a layer's
+folder (``sneferu_cli/NAME/``) may have one too (the arbiter's per-move path). With no
 C compiler or Python headers (or with ``SNEFERU_PURE_PYTHON=1``) the wheel is pure Python
 and this hook prints one line saying so.
 Editable installs (``pip install -e``) always stay pure Python. Nothing is written into
@@ -36,16 +37,19 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
+PACKAGE = "sneferu_cli"
 GAMES = "sneferu_cli/games"
 DECLARED = "compiled.txt"
 
 
 def compiled_modules(root: Path) -> list[str]:
-    """The modules to compile, as paths from ``root``: every game folder's ``compiled.txt``
-    (one path a line relative to the folder; ``#`` starts a comment), in folder order.
+    """The modules to compile, as paths from ``root``: the ``compiled.txt`` of every layer's
+    folder, then of every game's (one path a line relative to the folder; ``#`` starts a
+    comment), in folder order.
     ValueError naming the file when a listed module is not there."""
     out: list[str] = []
-    for declared in sorted((root / GAMES).glob(f"*/{DECLARED}")):
+    for declared in [*sorted((root / PACKAGE).glob(f"*/{DECLARED}")),
+                     *sorted((root / GAMES).glob(f"*/{DECLARED}"))]:
         folder = declared.parent
         for number, line in enumerate(declared.read_text().splitlines(), 1):
             name = line.split("#", 1)[0].strip()

@@ -25,6 +25,9 @@ int main(void) {
     char *line = malloc(cap);
     long long seed = 0;
     if (line == NULL) return 1;
+    /* a go line with every legal move listed is read in one system call, not 4 KiB at a time */
+    static char input[1 << 16];
+    setvbuf(stdin, input, _IOFBF, sizeof input);
     for (;;) {
         ssize_t n = getline(&line, &cap, stdin);
         if (n < 0) break;
@@ -33,13 +36,15 @@ int main(void) {
             char *list = strstr(line, " legalmoves ");
             if (list == NULL) { puts("move end"); fflush(stdout); continue; }
             list += strlen(" legalmoves ");
+            /* no move text holds a ';' (SPEC 6): each one is a separator's */
+            char *stop = line + n;
             size_t count = 1;
-            for (char *p = list; (p = strstr(p, " ; ")) != NULL; p += 3) count++;
+            for (char *p = list; (p = memchr(p, ';', (size_t)(stop - p))) != NULL; p++) count++;
             size_t pick = (size_t)(next_random() % count);
             char *start = list;
-            for (size_t i = 0; i < pick; i++) start = strstr(start, " ; ") + 3;
-            char *end = strstr(start, " ; ");
-            if (end != NULL) *end = 0;
+            for (size_t i = 0; i < pick; i++) start = (char *)memchr(start, ';', (size_t)(stop - start)) + 2;
+            char *end = memchr(start, ';', (size_t)(stop - start));
+            if (end != NULL) end[-1] = 0;
             printf("move %s\n", start);
         } else if (strcmp(line, "isready") == 0) {
             puts("readyok");

@@ -326,13 +326,16 @@ class Game(ABC, Generic[S, E]):
     def standings(self, state: S) -> list[Standing]:
         """Every seat's standing, by seat (ranks are final only when the game is over)."""
 
-    def termination(self, state: S) -> str:
+    def termination(self, state: S, standings: Sequence[Standing] | None = None) -> str:
         """Why the game ended: ``normal``, ``all-retired`` or a game's own word; ``aborted``
         while it is not over. By default ``all-retired`` when every seat's standing is
-        retired, else ``normal``."""
+        retired, else ``normal``. ``standings``: the state's, when the caller has them
+        already (scoring a finished game once, not twice)."""
         if not state.is_over():
             return "aborted"
-        return "all-retired" if all(s.retired for s in self.standings(state)) else "normal"
+        if standings is None:
+            standings = self.standings(state)
+        return "all-retired" if all(s.retired for s in standings) else "normal"
 
     # ---------------------------------------------------------------- pictures
 
@@ -513,6 +516,13 @@ class FastPaths(Generic[S]):
         the game can tell without listing them; None when it cannot: the caller looks in
         the listing it has. The arbiter asks this of every answer to a ``go`` outside a
         simultaneous node."""
+        return None
+
+    def legal_line(self, state: S, seat: int, sep: str) -> str | None:
+        """``sep.join(game.legal_moves(state, seat))``, when the game makes it faster than
+        the listing and the join; None when it does not: the caller joins the listing. The
+        arbiter asks this for the ``go`` line of an engine that takes the legal moves,
+        outside a simultaneous node."""
         return None
 
 

@@ -154,7 +154,7 @@ class NimGame(Game[NimState, Edition]):
                                 state.retired[s]))
         return out
 
-    def termination(self, state: NimState) -> str:
+    def termination(self, state: NimState, standings: Any = None) -> str:
         if not state.is_over():
             return "aborted"
         return "all-retired" if all(state.retired) else "normal"

@@ -295,7 +295,7 @@ class SealedGame(Game[SealedState, Edition]):
             out.append(Standing(s + 1, rank, {"score": state.scores[s]}, state.retired[s]))
         return out
 
-    def termination(self, state: SealedState) -> str:
+    def termination(self, state: SealedState, standings: Any = None) -> str:
         if not state.is_over():
             return "aborted"
         return "all-retired" if all(state.retired) else "normal"

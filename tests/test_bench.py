@@ -187,19 +187,21 @@ def test_bench_says_whether_the_rules_core_is_compiled():
     assert r.stdout.splitlines()[1].endswith(f", rules core {core_build()}")
 
 
-def test_every_module_a_game_declares_compiled_is_compiled_in_a_compiled_build():
-    """Each game folder's compiled.txt (read by hatch_build.py) names modules that are
-    there; in a compiled build (CI) every one is an extension module, in a pure one none."""
+def test_every_module_declared_compiled_is_compiled_in_a_compiled_build():
+    """Each compiled.txt that hatch_build.py reads (every game's folder, and the layers'
+    with a per-move path: the arbiter's, the protocol's) names modules that are there; in a
+    compiled build (CI) every one is an extension module, in a pure one none."""
     compiled = core_build() == "compiled (mypyc)"
-    declared = sorted((ROOT / "sneferu_cli" / "games").glob("*/compiled.txt"))
-    assert {"imhotep", "sneferu"} <= {p.parent.name for p in declared}
+    declared = sorted({*(ROOT / "sneferu_cli" / "games").glob("*/compiled.txt"),
+                       *(ROOT / "sneferu_cli").glob("*/compiled.txt")})
+    assert {"imhotep", "sneferu", "arbiter", "protocol"} <= {p.parent.name for p in declared}
     for path in declared:
         names = [line.split("#", 1)[0].strip() for line in path.read_text().splitlines()]
         for name in filter(None, names):
             assert (path.parent / name).is_file(), (path, name)
-            dotted = f"sneferu_cli.games.{path.parent.name}.{name[:-3].replace('/', '.')}"
-            module = importlib.import_module(dotted)
-            assert (module.__file__ or "").endswith(".py") != compiled, module.__file__
+            module = (path.parent / name).relative_to(ROOT).with_suffix("").as_posix()
+            imported = importlib.import_module(module.replace("/", "."))
+            assert (imported.__file__ or "").endswith(".py") != compiled, imported.__file__
 
 
 # ------------------------------------------------------------------ another game

@@ -52,6 +52,7 @@ from sneferu_cli.game import (
     game_names,
     get_game,
 )
+from sneferu_cli.protocol.messages import SEP
 from sneferu_cli.record.jsonl import read_json_records, records_to_json
 from sneferu_cli.record.replay import verify
 from sneferu_cli.record.text import format_record, read_records
@@ -142,6 +143,11 @@ def check_decision(game: Game, state: Any, moves: list[str], pool: list[str], ev
     for text in (moves if every else tried) + unlisted + GARBAGE + [t + " " for t in tried]:
         known = None if fast is None else fast.is_listed_move(state, text)
         assert known is None or known == (text in listed), text
+    # The game's own go-line listing, where it has one, is the listing joined.
+    if fast is not None and not game.is_simultaneous(state):
+        for sep in (SEP, "|"):
+            line = fast.legal_line(state, state.current_seat(), sep)
+            assert line is None or line == sep.join(moves), sep
 
 
 def _after(game: Game, state: Any, move: str) -> str:

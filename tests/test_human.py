@@ -32,7 +32,7 @@ def start(seed: int = 3) -> GameState:
 def ask(human: Human, state: GameState, seat: int | None = None) -> None:
     seat = state.current_seat() if seat is None else seat
     human.play_turn(TurnRequest(state, seat,
-                                Position(to_position(state), ()), None, None, 0, 100))
+                                str(Position(to_position(state), ())), None, None, 0, 100))
 
 
 def test_only_what_changed_since_the_last_turn_is_shown_again():

@@ -347,14 +347,6 @@ def test_play_with_another_edition_sets_the_engines_edition_file(tmp_path):
     assert "newgame players 3 seat 2 variant standard edition rich" in traffic
 
 
-def test_the_examples_in_the_arbiter_docstrings_hold():
-    import doctest
-
-    import sneferu_cli.arbiter.game
-    result = doctest.testmod(sneferu_cli.arbiter.game)
-    assert result.attempted >= 2 and result.failed == 0
-
-
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
 def test_a_signal_waits_while_the_record_is_written(sig):
     """The arbiter holds Ctrl-C and SIGTERM while it stops the engines and writes the

@@ -7,7 +7,6 @@ The game loop (:mod:`.game`) only talks to :class:`Agent` values: an engine hand
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import msgspec
@@ -17,7 +16,6 @@ from ..protocol.messages import SEP, GameOver, NewGame, Position, is_listed_in
 from .process import EngineFault
 
 
-@dataclass
 class TurnRequest:
     """A request for one whole turn of ``seat`` (0-based).
 
@@ -27,22 +25,38 @@ class TurnRequest:
     remaining time) and ``inc``; ``margin`` is allowed beyond the limit. ``game`` is the
     game played (Sneferu when not given), ``state`` its state (the full state: only the
     arbiter sees it). ``sealed``: the request is one of a simultaneous node (the move stays
-    sealed until every deciding seat's is in).
+    sealed until every deciding seat's is in). ``iterations``: a fixed search budget (``go
+    ... iterations N``), for an engine that takes one.
     """
 
-    state: Any
-    seat: int
-    position: str
-    movetime: int | None
-    clock: tuple[int, ...] | None
-    inc: int
-    margin: int
-    game: Game = field(default_factory=get_game)
-    sealed: bool = False
-    iterations: int | None = None
-    """A fixed search budget (``go ... iterations N``), for an engine that takes one."""
-    _legal: Sequence[str] | None = field(default=None, repr=False)
-    _line: str | None = field(default=None, repr=False)
+    def __init__(self, state: Any, seat: int, position: str, movetime: int | None,
+                 clock: tuple[int, ...] | None, inc: int, margin: int,
+                 game: Game | None = None, sealed: bool = False,
+                 iterations: int | None = None) -> None:
+        # a plain class, not a dataclass: compiled, its __init__ is compiled too (made
+        # once a turn, on the arbiter's per-move path)
+        self.state = state
+        self.seat = seat
+        self.position = position
+        self.movetime = movetime
+        self.clock = clock
+        self.inc = inc
+        self.margin = margin
+        self.game: Game = get_game() if game is None else game
+        self.sealed = sealed
+        self.iterations = iterations
+        self._legal: Sequence[str] | None = None
+        self._line: str | None = None
+
+    def __repr__(self) -> str:
+        return (f"TurnRequest(seat={self.seat}, position={self.position!r}, "
+                f"movetime={self.movetime}, clock={self.clock}, game={self.game.name!r})")
+
+    def on_copy(self) -> TurnRequest:
+        """The same request on a copy of the state (to try a move without playing it)."""
+        return TurnRequest(self.state.clone(), self.seat, self.position, self.movetime,
+                           self.clock, self.inc, self.margin, self.game, self.sealed,
+                           self.iterations)
 
     def limit(self) -> int:
         """The seat's time for this move in ms: the movetime, or its clock."""
@@ -75,8 +89,8 @@ class TurnRequest:
 
     def is_listed(self, move: str) -> bool:
         """True when ``move`` is written exactly as one of the legal moves listed (only
-        once :meth:`legal` was called): it is legal by construction."""
-        if self._legal is None:
+        once :meth:`legal` or :meth:`legal_line` was called): it is legal by construction."""
+        if self._legal is None and self._line is None:
             return False
         fast = self.game.fast_paths()
         if fast is not None and not self.sealed:
@@ -85,7 +99,7 @@ class TurnRequest:
                 return known
         if self._line is not None:  # a search of the go line's text, not of its 300 strings
             return is_listed_in(self._line, move)
-        return move in self._legal
+        return move in self.legal()
 
     def current_position(self) -> str:
         """The ``position`` line of the state as it stands, with no events (for an engine
@@ -94,9 +108,13 @@ class TurnRequest:
         return str(Position(seat_view(self.game, self.state, self.seat)))
 
     def legal_line(self) -> str:
-        """The legal moves as the ``go`` line lists them, separated by ``SEP`` (joined once)."""
+        """The legal moves as the ``go`` line lists them, separated by ``SEP`` (joined once;
+        made by the game at once where it can, :meth:`~sneferu_cli.game.FastPaths.
+        legal_line`)."""
         if self._line is None:
-            self._line = SEP.join(self.legal())
+            fast = None if self.sealed else self.game.fast_paths()
+            line = None if fast is None else fast.legal_line(self.state, self.seat, SEP)
+            self._line = SEP.join(self.legal()) if line is None else line
         return self._line
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
+from mypy_extensions import mypyc_attr
 
 from ..game import Game, UnknownGame, get_game, unnamed
 from ..protocol.messages import SEP, GameOver, NewGame, Position
@@ -164,6 +165,7 @@ def _seconds(ms: int) -> str:
     return f"{whole}.{frac:03}".rstrip("0") if frac else str(whole)
 
 
+@mypyc_attr(native_class=False)  # compiled, an exception class stays a Python class
 class GameInterrupted(KeyboardInterrupt):
     """The game was stopped (Ctrl-C, or SIGTERM turned into KeyboardInterrupt) before its end.
 

@@ -11,7 +11,6 @@ it never shows what the seat may not know (another seat's private cards or seale
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import time
 from typing import TextIO
@@ -165,7 +164,7 @@ def _check(request: TurnRequest, text: str) -> str | tuple[str, str]:
     the two lines that explain why not: the game's reason, and the legal moves that begin
     with the same word when there are a few."""
     try:
-        return dataclasses.replace(request, state=request.state.clone()).apply(text)
+        return request.on_copy().apply(text)
     except NotationError as e:
         return f"Not a move: {e}", "Type ? for the legal moves, help for help."
     except ValueError as e:

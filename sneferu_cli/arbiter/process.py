@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import errno
+import io
 import os
 import select
 import signal
@@ -20,7 +21,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
+
+from mypy_extensions import mypyc_attr
 
 from ..protocol.messages import LINE_LIMIT
 from .sandbox import Confined, Sandbox, SandboxError
@@ -116,10 +119,11 @@ def process_parents() -> dict[int, int]:
                 try:
                     stat = os.read(fd, 4096)
                 except OSError:
-                    continue
+                    stat = b""  # gone meanwhile
                 finally:
                     os.close(fd)
-                out[int(name)] = int(stat.rsplit(b")", 1)[1].split()[1])
+                if stat:
+                    out[int(name)] = int(stat.rsplit(b")", 1)[1].split()[1])
     return out
 
 
@@ -256,6 +260,7 @@ def open_logs(log_path: str | Path | None, stderr_path: str | Path | None, *,
             sink.close()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # remote.py's Connection, not compiled
 class LineChannel:
     """An engine's lines, whatever carries them (a pipe, a connection): what a subclass
     gives (``readline`` with a deadline, the buffer ``_buf`` of what came and is not taken
@@ -334,7 +339,9 @@ class EngineProcess(LineChannel):
         assert self.proc.stdin and self.proc.stdout and self.proc.stderr
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
-        self._output = self.proc.stdout  # unbuffered (bufsize=0): a FileIO on self._out
+        # unbuffered (bufsize=0): a FileIO on self._out, whose read gives None when nothing
+        # has come (IO[bytes] says bytes, which compiled code would check)
+        self._output = cast(io.FileIO, self.proc.stdout)
         os.set_blocking(self._in, False)
         os.set_blocking(self._out, False)
         # poll objects, not selectors: a turn waits once for the answer and checks once for
@@ -585,7 +592,7 @@ def take_line(buf: bytearray) -> str | None:
         raise EngineFault("flood", f"a line longer than {LINE_LIMIT} bytes")
     if i < 0:
         return None
-    raw = bytes(buf[:i])
+    raw = buf[:i]
     del buf[:i + 1]
     try:
         return raw.decode().rstrip("\r")

@@ -489,7 +489,9 @@ _OPTION_RE = re.compile(
 
 def _canonical(move: str) -> str:
     """A move matched by ``_MOVE``, with single spaces."""
-    return " ".join(move.split())
+    if "  " in move or not move.isprintable() or move[:1] == " " or move[-1:] == " ":
+        return " ".join(move.split())
+    return move  # the usual case: already so (no other space is printable)
 
 
 def _fast_engine_line(text: str, answer: re.Pattern[str] = _ANSWER_RE,

@@ -73,10 +73,11 @@ def final_result(state: Any, game: Game | None = None
     header with them. The termination is ``aborted`` while the game is not over.
     """
     game = game or get_game()
-    result = [SeatResult.of(s) for s in game.standings(state)]
+    standings = game.standings(state)
+    result = [SeatResult.of(s) for s in standings]
     tags = game.record_tags()
     own = {} if tags is None else tags.result_tags(state)
-    return result, own, game.termination(state)
+    return result, own, game.termination(state, standings)
 
 
 def terminations(game: Game) -> tuple[str, ...]:

@@ -180,20 +180,42 @@ def test_a_sandboxed_engines_usage_is_recorded_and_reported(tmp_path: Path) -> N
     assert "measured" not in rows["free"] and "cpu" not in rows["free"]
 
 
-def test_an_engine_without_a_sandbox_has_no_usage_read(monkeypatch: pytest.MonkeyPatch
-                                                       ) -> None:
-    """SPEC 7.10: only an engine in a sandbox is measured: the game loop reads no engine's
-    /proc usage (a walk of every process on the machine) for engines without one."""
-    reads: list[int] = []
-    usage = EngineProcess.usage
+_PROC_READS: list[str] | None = None
+"""The /proc files and folders opened while a test watches (:func:`_watch_proc`), else None."""
 
-    def counted(self: EngineProcess) -> tuple[float, int] | None:
-        reads.append(self.proc.pid)
-        return usage(self)
-    monkeypatch.setattr(EngineProcess, "usage", counted)
+
+def _watch_proc(event: str, args: tuple[object, ...]) -> None:
+    if _PROC_READS is not None and event in ("open", "os.listdir") and args:
+        path = os.fsdecode(args[0]) if isinstance(args[0], (str, bytes)) else ""
+        if path.startswith("/proc"):
+            _PROC_READS.append(path)
+
+
+def test_an_engine_without_a_sandbox_has_no_usage_read() -> None:
+    """SPEC 7.10: only an engine in a sandbox is measured: the game loop reads no engine's
+    /proc usage (a walk of every process on the machine) for engines without one. Seen
+    through Python's audit events, whatever module (compiled or not) would open the files."""
+    global _PROC_READS
     engines = [Engine(engine_command("random"), label=str(i)) for i in (1, 2)]
-    moves, _, _ = time_engines(engines, 2, 1, None, None)
-    assert moves > 0 and reads == []
+    sys.addaudithook(_watch_proc)  # stays for the process: inert while _PROC_READS is None
+    _PROC_READS = []
+    try:
+        moves, _, _ = time_engines(engines, 2, 1, None, None)
+        reads = _PROC_READS
+    finally:
+        _PROC_READS = None
+    # a usage read is the only reader of a process's status (a kill walks the stat files)
+    assert moves > 0 and [r for r in reads if r.endswith("/status")] == []
+    # the watch sees a usage read where there is one
+    process = EngineProcess(engine_command("random"), label="x", name="x")
+    _PROC_READS = []
+    try:
+        assert process.usage() is not None
+        reads = _PROC_READS
+    finally:
+        _PROC_READS = None
+        process.kill()
+    assert f"/proc/{process.proc.pid}/status" in reads
 
 
 def test_each_engine_gets_cgroups_of_its_own_removed_after_it() -> None:

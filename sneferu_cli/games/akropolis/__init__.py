@@ -141,6 +141,7 @@ each hex of a city shows its (q,r) under its code."""
 class _AkropolisFastPaths(FastPaths[AkropolisState]):
     move_pattern = MOVE
     is_listed_move = staticmethod(interface.is_listed_move)
+    legal_line = staticmethod(interface.legal_line)
 
 
 _FAST = _AkropolisFastPaths()

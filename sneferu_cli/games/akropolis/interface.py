@@ -77,6 +77,14 @@ def is_listed_move(state: AkropolisState, text: str) -> bool:
     return state.is_listed_move(text)
 
 
+def legal_line(state: AkropolisState, seat: int, sep: str) -> str | None:
+    """``FastPaths.legal_line``: :meth:`AkropolisState.legal_move_line` for the seat to
+    move (another seat has no moves: the empty line)."""
+    if state.is_chance_node() or seat != state.current_seat():
+        return ""
+    return state.legal_move_line(sep)
+
+
 def apply_listed_move(state: AkropolisState, text: str) -> None:
     """A listed move: a text a spot made (:data:`~.state.LISTED`) applied from
     its numbers, any other read."""

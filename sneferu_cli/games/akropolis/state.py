@@ -741,22 +741,29 @@ place``: the fast path of listed moves (an integer, not a tuple: nothing for the
 collector to count)."""
 _PLACE_WORDS: Final = [f"{place} " for place in range(SITE_PLACES + 1)]
 """The start of a move text from site place *p* (A23)."""
+JOINED_BY: Final = " ; "
+"""The separator of the move lists the arbiter sends (SPEC 6): each :class:`Spot` keeps its
+move texts with it in front too, so that a whole list is one join with no separator
+(:meth:`AkropolisState.legal_move_line`)."""
 
 
 class Spot:
     """A spot (``number``: cell * 6 + rotation) with its texts: ``texts[0]`` its own
     (:func:`spot_text`), ``texts[p]`` its move's from site place *p*, 1 to
-    :data:`SITE_PLACES` (A23), each move text entered in :data:`LISTED`; ``first`` is
-    ``texts[1]``, read without the list (every listing takes it). Made once per spot and
-    process (:func:`spot_of`); never change it."""
+    :data:`SITE_PLACES` (A23), each move text entered in :data:`LISTED`, and ``joined[p]``
+    the same with :data:`JOINED_BY` in front; ``first`` is ``texts[1]``, read without the
+    list (every listing takes it). Made once per spot and process (:func:`spot_of`); never
+    change it."""
 
     def __init__(self, number: int) -> None:
         self.number: i64 = number
         where = spot_text(number)
         self.texts: list[str] = [where]
+        self.joined: list[str] = [JOINED_BY + where]
         for place in range(1, SITE_PLACES + 1):
             text = _PLACE_WORDS[place] + where
             self.texts.append(text)
+            self.joined.append(JOINED_BY + text)
             LISTED[text] = number * 8 + place
         self.first: str = self.texts[1]
 
@@ -901,6 +908,24 @@ class AkropolisState:
         for place in range(2, self.affordable() + 1):
             out.extend([spot.texts[place] for spot in legal])
         return out
+
+    def legal_move_line(self, sep: str) -> str | None:
+        """``sep.join(self.legal_move_texts())`` when ``sep`` is :data:`JOINED_BY`; None for
+        another ``sep``: one join of the texts with the separator in front (no separator
+        copied between them, no list of the move texts kept)."""
+        if sep != JOINED_BY:
+            return None
+        if self.over or self.to_draw:
+            return ""
+        city = self.cities[self.seat]
+        city.refresh()
+        legal = city.legal
+        if not legal:
+            return ""
+        pieces = [spot.joined[1] for spot in legal]
+        for place in range(2, self.affordable() + 1):
+            pieces.extend([spot.joined[place] for spot in legal])
+        return "".join(pieces)[len(JOINED_BY):]
 
     def is_listed_move(self, text: str) -> bool:
         """Whether ``text`` is one of :meth:`legal_move_texts`, found without listing them:

@@ -21,7 +21,7 @@ Sneferu search: ``tools``), ``serve.py`` (``sneferu serve``'s steps and state do
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...game import (
@@ -116,7 +116,8 @@ class SneferuGame(Game[GameState, Edition]):
         return [Standing(s.seat + 1, s.rank, {"stones": s.stones, "food": s.food}, s.retired)
                 for s in state.ranking()]
 
-    def termination(self, state: GameState) -> str:
+    def termination(self, state: GameState, standings: Sequence[Standing] | None = None
+                    ) -> str:
         if not state.is_over():
             return "aborted"
         if all(p.retired for p in state.players):
