@@ -49,7 +49,7 @@ from ..game import Game, seat_state
 from .analysis import Analysis, MoveStat, Tuning
 from .uct import Node, check_budget, compare, select
 
-__all__ = ["GenericOptions", "analyse", "rewards", "search_game"]
+__all__ = ["GenericOptions", "analyse", "gain", "gains", "rewards", "search_game"]
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,14 @@ def gain(game: Game, state: Any, seat: int, move: str) -> float:
     if len(values) == 1:
         return values[0]
     return values[seat] - (sum(values) - values[seat]) / (len(values) - 1)
+
+
+def gains(game: Game, state: Any, seat: int, moves: list[str]) -> list[float]:
+    """:func:`gain` of each of ``moves``, by the game's shortcut when it has one here
+    (:meth:`Tools.move_gains`, equal to the plain way)."""
+    tools = game.tools()
+    fast = None if tools is None else tools.move_gains(state, seat, moves)
+    return fast if fast is not None else [gain(game, state, seat, m) for m in moves]
 
 
 def rewards(game: Game, state: Any, spread: float = GenericOptions.spread) -> list[float]:
@@ -231,8 +239,7 @@ class _Search:
         moves = (list(legal) if root or not limit or len(legal) <= limit
                  else self.rng.sample(legal, limit))
         self.rng.shuffle(moves)
-        game = self.game
-        valued = sorted(((gain(game, state, seat, m), i) for i, m in enumerate(moves)))
+        valued = sorted(zip(gains(self.game, state, seat, moves), range(len(moves)), strict=True))
         if root and seat == self.seat:
             spread = self.options.spread  # in 0..1, as the rewards: for two seats, their reward
             self.priors = {moves[i]: 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, v / spread))))
@@ -293,7 +300,8 @@ class _Search:
             if sample > 1 and len(legal) > 1:
                 seat = state.current_seat()
                 drawn = rng.sample(legal, min(sample, len(legal)))
-                move = max(drawn, key=lambda m: gain(game, state, seat, m))
+                values = gains(game, state, seat, drawn)
+                move = drawn[max(range(len(drawn)), key=values.__getitem__)]
             else:
                 move = rng.choice(legal)
             game.apply_move(state, move, listed=True)

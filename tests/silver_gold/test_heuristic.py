@@ -3,12 +3,14 @@ tomb, the features along them and the values they give, on hand-built positions.
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from silver_gold.helpers import Seat, build, cells
+from silver_gold.helpers import Seat, build, cells, random_games
+from support import decisions_of
 
 from sneferu_cli.games.silver_gold import GAME
 from sneferu_cli.games.silver_gold.heuristic import (
@@ -20,6 +22,8 @@ from sneferu_cli.games.silver_gold.heuristic import (
     stage,
     turns_left,
 )
+from sneferu_cli.games.silver_gold.state import MARKING
+from sneferu_cli.search.generic import gain, gains
 
 ROUTE_9 = "a1 b1 b2 c2 d2 d3 d4 d5"
 """Card 9 (PUR, ``E.#X.`` ``#.G.S`` ``.X...`` ``G...#`` ``P#R.T``) marked to next to its tomb."""
@@ -132,3 +136,31 @@ def test_a_duel_may_value_by_another_function_of_the_heuristic():
                          capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and "has no function 'no_such_function'" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+@random_games(6)
+def test_the_searchs_shortcut_values_every_marking_as_the_plain_gain(players, seed):
+    """Tools.move_gains (each marking made and taken back on one copy, G21: a sealed
+    marking touches only its own seat) gives exactly gain()'s values, one copy per move,
+    for every deciding seat at every step 2 of random games, seats already submitted
+    included, and leaves the state as it was; None outside step 2 and for the last seat
+    to mark (its marking closes the node), where the search takes the plain way."""
+    rng = random.Random(seed)
+    tools = GAME.tools()
+    shortcuts = 0
+    for state in decisions_of(GAME, GAME.new_game(players), rng):
+        before = GAME.to_position(state)
+        deciding = GAME.deciding_seats(state)
+        for seat in deciding:
+            moves = GAME.legal_moves(state, seat)
+            fast = tools.move_gains(state, seat, moves)
+            if state.phase != MARKING or len(deciding) == 1:
+                assert fast is None
+                continue
+            assert fast == [gain(GAME, state, seat, m) for m in moves]
+            assert gains(GAME, state, seat, moves) == fast
+            shortcuts += 1
+        assert GAME.to_position(state) == before
+        seat = rng.choice(deciding)
+        GAME.apply_move(state, rng.choice(GAME.legal_moves(state, seat)), seat)
+    assert shortcuts

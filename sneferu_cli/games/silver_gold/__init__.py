@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from sneferu_cli.game import Game, Hidden, Learning, Standing, delegate
+from sneferu_cli.game import Game, Hidden, Learning, Standing, Tools, delegate
 
-from . import interface
-from .move import canonical_outcome, parse_move, parse_outcome
+from . import heuristic, interface
+from .move import Mark, canonical_outcome, parse_move, parse_outcome
 from .state import SilverGoldState, new_game
 
 __all__ = ["GAME", "SilverGoldGame", "SilverGoldState"]
@@ -102,6 +102,9 @@ class SilverGoldGame(Game[SilverGoldState, Any]):
     def hidden(self) -> Hidden[SilverGoldState]:
         return _HIDDEN
 
+    def tools(self) -> Tools[SilverGoldState, Any]:
+        return _TOOLS
+
     def learning(self) -> Learning[SilverGoldState]:
         from .actions import SilverGoldLearning
 
@@ -168,5 +171,22 @@ class _SilverGoldHidden:
 
 
 _HIDDEN = _SilverGoldHidden()
+
+
+class _SilverGoldTools(Tools[SilverGoldState, Any]):
+    def move_gains(self, state: SilverGoldState, seat: int,
+                   moves: list[str]) -> list[float] | None:
+        """The markings of a sealed step 2 valued on one state, each made and taken back
+        (:func:`.heuristic.mark_gains`); None elsewhere."""
+        marks: list[Mark] = []
+        for text in moves:
+            move = interface.listed_move(text)
+            if not isinstance(move, Mark):
+                return None
+            marks.append(move)
+        return heuristic.mark_gains(state, seat, marks)
+
+
+_TOOLS = _SilverGoldTools()
 
 GAME = SilverGoldGame()

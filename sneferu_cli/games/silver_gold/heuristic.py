@@ -37,6 +37,7 @@ from __future__ import annotations
 from typing import Final
 
 from .edition import COLOURS
+from .move import Mark
 from .state import (
     BOXES,
     CARD_POINTS,
@@ -51,8 +52,8 @@ from .state import (
     spread,
 )
 
-__all__ = ["CELLS_PER_TURN", "FEATURES", "WEIGHTS", "features", "route", "route_values",
-           "stage", "to_tomb", "turns_left", "values"]
+__all__ = ["CELLS_PER_TURN", "FEATURES", "WEIGHTS", "features", "mark_gains", "route",
+           "route_values", "stage", "to_tomb", "turns_left", "values"]
 
 CELLS_PER_TURN: Final = 2.5
 """Cells a seat marks on one card in a turn, about (patterns of 2-4 or a single cell)."""
@@ -188,9 +189,40 @@ def values(state: SilverGoldState) -> list[float]:
         return out
     weights = WEIGHTS[stage(state)]
     for seat in range(state.players):
-        f = features(state, seat)
-        out[seat] += sum(w * x for w, x in zip(weights, f, strict=True))
+        out[seat] = _value(state, seat, weights, out[seat])
     return out
+
+
+def _value(state: SilverGoldState, seat: int, weights: tuple[float, ...],
+           points: float) -> float:
+    """``seat``'s estimate in ``state`` (no sealed move pending), ``points`` its points."""
+    f = features(state, seat)
+    return points + sum(w * x for w, x in zip(weights, f, strict=True))
+
+
+def mark_gains(state: SilverGoldState, seat: int, marks: list[Mark]) -> list[float] | None:
+    """What each of ``marks``, markings of ``seat`` at a sealed step 2, is worth as the
+    search's ``gain`` values it (``seat``'s :func:`values` after the marking submitted,
+    less the mean of the others'), without a copy of the state per marking; None where
+    that shortcut does not hold: outside step 2, or when ``seat``'s marking would close
+    the node (the last seat to decide), when the plain way must be taken."""
+    deciding = state.deciding_seats()
+    if state.phase != MARKING or seat not in deciding or len(deciding) < 2:
+        return None
+    base = state.sealed_applied()
+    weights = WEIGHTS[stage(base)]
+    n = base.players
+    out = [float(base.points(s)) for s in range(n)]
+    for s in range(n):
+        if s != seat:
+            out[s] = _value(base, s, weights, out[s])
+    gains = []
+    for move in marks:
+        saved = base.mark_alone(seat, move)
+        out[seat] = _value(base, seat, weights, float(base.points(seat)))
+        base.undo_mark(seat, saved)
+        gains.append(out[seat] - (sum(out) - out[seat]) / (n - 1))
+    return gains
 
 
 def route_values(state: SilverGoldState) -> list[float]:

@@ -139,6 +139,8 @@ class Tables:
         self.edition = edition
         n = len(edition.cards) + 1
         self.cards = len(edition.cards)
+        self.all_cards = sum(1 << k for k in range(1, n))
+        """The pool of a new game: bit k set for every card number k."""
         self.colour = [0] * n
         self.walls = [0] * n
         self.entrance = [0] * n
@@ -243,6 +245,11 @@ def tables_of(edition: Edition) -> Tables:
     return Tables(edition)
 
 
+Undo = tuple[list[int], int, int, int, int, list[int], list[int], list[int],
+             list[tuple[int, int]]]
+"""What :meth:`SilverGoldState.mark_alone` keeps to take a marking back."""
+
+
 class SilverGoldState:
     """A Silver & Gold Pyramids game of 2-4 seats (0-based here, 1-based in notations)."""
 
@@ -260,7 +267,7 @@ class SilverGoldState:
         self.revealed: list[int] = []
         """The patterns revealed this round, in order; the last is the current one."""
         self.offer: list[int] = []
-        self.pool = sum(1 << k for k in range(1, self.tables.cards + 1))
+        self.pool = self.tables.all_cards
         self.hidden = [0] * players
         """Per seat, how many of its dealt cards this state does not know (a view)."""
         self.dealt: list[list[int]] = [[] for _ in range(players)]
@@ -959,6 +966,23 @@ class SilverGoldState:
                 other._apply_mark(seat, move)
             other.sealed[seat] = None
         return other
+
+    def mark_alone(self, seat: int, move: Mark) -> Undo:
+        """Make ``move``'s marking on ``seat``'s cards at once (as :meth:`sealed_applied`
+        does, the node not closed, nothing else changed) and return what :meth:`undo_mark`
+        needs to take it back: for valuing each of a seat's markings on one state
+        without copying it."""
+        saved = (self.marks[:], self.red[seat], self.green[seat], self.skulls[seat],
+                 self.torches[seat], self.play[seat][:], self.done[seat][:],
+                 self.now[seat][:], self.last[seat][:])
+        self._apply_mark(seat, move)
+        return saved
+
+    def undo_mark(self, seat: int, saved: Undo) -> None:
+        """Take back the marking :meth:`mark_alone` made (``saved``: what it returned)."""
+        (self.marks, self.red[seat], self.green[seat], self.skulls[seat],
+         self.torches[seat], self.play[seat], self.done[seat], self.now[seat],
+         self.last[seat]) = saved
 
     # ------------------------------------------------------------------ for check and views
 
