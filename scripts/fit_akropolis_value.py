@@ -3,7 +3,7 @@
 played games, by least squares (numpy).
 
     python scripts/fit_akropolis_value.py play OUT.npz [--games N] [--seats 2,3,4]
-        [--epsilon E] [--seed S] [--engines ENGINE,ENGINE...]
+        [--epsilon E] [--seed S] [--engines ENGINE ENGINE...]
     python scripts/fit_akropolis_value.py fit DATA.npz [DATA.npz ...] [--margin]
     python scripts/fit_akropolis_value.py duel SEATS DEALS ENGINE ENGINE... [-j 1]
 
@@ -100,7 +100,7 @@ def cmd_play(a: argparse.Namespace) -> None:
     rows: list[list[float]] = []
     for g in range(a.games):
         rows += play_game(seats[g % len(seats)], rng, a.epsilon, a.seed * 100000 + g,
-                          a.engines.split(",") if a.engines else None)
+                          a.engines or None)
         print(".", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     np.savez_compressed(a.out, rows=np.array(rows))
@@ -231,7 +231,7 @@ def main() -> None:
     q.add_argument("--seats", default="2,3,4")
     q.add_argument("--epsilon", type=float, default=0.2)
     q.add_argument("--seed", type=int, default=1)
-    q.add_argument("--engines", default="")
+    q.add_argument("--engines", nargs="+", default=[])
     q.set_defaults(run=cmd_play)
     f = sub.add_parser("fit")
     f.add_argument("data", nargs="+")
