@@ -203,7 +203,6 @@ def test_a_games_own_knobs_set_the_generic_search_and_options_still_win():
     assert table(analyse(game, state, iterations=60, seed=2,
                          tuning=Tuning(guided=True, horizon=1))) == table(guided)
     assert table(plain) != table(guided)
-    assert get_game("akropolis").tools() is None  # the generic search's own defaults
 
 
 def test_a_games_move_gains_shortcut_leaves_the_search_as_it_was():
@@ -241,3 +240,24 @@ def test_a_games_move_gains_shortcut_leaves_the_search_as_it_was():
     some = akropolis.legal_moves(state)[:5]
     assert gains(akropolis, state, seat, some) == [gain(akropolis, state, seat, m)
                                                   for m in some]
+
+
+def test_akropolis_searches_96_candidates_below_the_root():
+    """Akropolis's knobs (Tools.search_tuning): the guided search, each node below the
+    root valuing 96 of its moves drawn at random instead of 32 (a turn has hundreds, A6:
+    any affordable site tile, in any legal placement)."""
+    game = get_game("akropolis")
+    tools = game.tools()
+    assert tools is not None and tools.search_tuning() == Tuning(candidates=96)
+    state = positions("akropolis", 1, seed=3)[0]
+    assert len(game.legal_moves(state)) > 96
+
+    def table(a: Any) -> list[tuple[str, int, float]]:
+        return [(str(m.move), m.visits, m.reward) for m in a.moves]
+
+    own = search_game(game, state, iterations=40, seed=2, options=GenericOptions(candidates=96))
+    default = search_game(game, state, iterations=40, seed=2, options=GenericOptions())
+    assert table(analyse(game, state, iterations=40, seed=2)) == table(own)
+    assert table(analyse(game, state, iterations=40, seed=2,
+                         tuning=Tuning(candidates=32))) == table(default)
+    assert table(own) != table(default)

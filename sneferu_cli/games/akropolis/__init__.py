@@ -27,7 +27,8 @@ from __future__ import annotations
 import itertools
 from typing import Any, ClassVar
 
-from sneferu_cli.game import FastPaths, Game, Learning, Standing, delegate
+from sneferu_cli.game import FastPaths, Game, Learning, Standing, Tools, delegate
+from sneferu_cli.search.analysis import Tuning
 
 from . import interface
 from .actions import AkropolisLearning
@@ -115,6 +116,9 @@ class AkropolisGame(Game[AkropolisState, Any]):
     def learning(self) -> Learning[AkropolisState]:
         return AkropolisLearning(self)
 
+    def tools(self) -> Tools[AkropolisState, Any]:
+        return _TOOLS
+
     def fast_paths(self) -> FastPaths[AkropolisState]:
         return _FAST
 
@@ -145,5 +149,17 @@ class _AkropolisFastPaths(FastPaths[AkropolisState]):
 
 
 _FAST = _AkropolisFastPaths()
+
+
+class _AkropolisTools(Tools[AkropolisState, Any]):
+    def search_tuning(self) -> Tuning:
+        """The guided search with 96 candidates below the root instead of 32: a turn has
+        hundreds of moves (each site tile in each placement), and a reply drawn among 32
+        often misses the tiles that matter; the search they allow in the same time took
+        more games from ``greedy`` (docs/performance.md, "Strength of mcts")."""
+        return Tuning(candidates=96)
+
+
+_TOOLS = _AkropolisTools()
 
 GAME = AkropolisGame()
