@@ -7,12 +7,13 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from silver_gold.helpers import Seat, build, cells, random_games
 from support import decisions_of
 
-from sneferu_cli.games.silver_gold import GAME
+from sneferu_cli.games.silver_gold import GAME, SilverGoldGame
 from sneferu_cli.games.silver_gold.heuristic import (
     FEATURES,
     WEIGHTS,
@@ -23,7 +24,7 @@ from sneferu_cli.games.silver_gold.heuristic import (
     turns_left,
 )
 from sneferu_cli.games.silver_gold.state import MARKING
-from sneferu_cli.search.generic import gain, gains
+from sneferu_cli.search.generic import gain, gains, search_game
 
 ROUTE_9 = "a1 b1 b2 c2 d2 d3 d4 d5"
 """Card 9 (PUR, ``E.#X.`` ``#.G.S`` ``.X...`` ``G...#`` ``P#R.T``) marked to next to its tomb."""
@@ -164,3 +165,31 @@ def test_the_searchs_shortcut_values_every_marking_as_the_plain_gain(players, se
         seat = rng.choice(deciding)
         GAME.apply_move(state, rng.choice(GAME.legal_moves(state, seat)), seat)
     assert shortcuts
+
+
+def test_the_search_with_the_move_gains_shortcut_is_the_search_without_it():
+    """Silver & Gold values its step-2 markings by its shortcut (Tools.move_gains); the
+    same game without it (every move valued by gain() on copies) searches alike, at 2 and
+    4 seats."""
+    class Plain(SilverGoldGame):
+        def tools(self) -> None:  # type: ignore[override]
+            return None
+
+    fast, plain = GAME, Plain()
+    rng = random.Random(5)
+    for players in (2, 4):
+        state = fast.new_game(players)
+        while state.is_chance_node() or state.phase != MARKING or state.turn < 3:
+            if state.is_chance_node():
+                fast.apply_outcome(state, fast.sample_outcome(state, rng))
+            else:
+                for s in fast.deciding_seats(state):
+                    fast.apply_move(state, rng.choice(fast.legal_moves(state, s)), s)
+        moves = fast.legal_moves(state, 0)
+        assert fast.tools().move_gains(state, 0, moves) is not None
+
+        def table(game: Any, state: Any = state) -> list[tuple[str, int, float, float]]:
+            a = search_game(game, state, iterations=150, seed=4)
+            return [(str(m.move), m.visits, m.reward, m.prior) for m in a.moves]
+
+        assert table(fast) == table(plain)
