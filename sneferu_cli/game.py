@@ -664,7 +664,7 @@ class Learning(ABC, Generic[S]):
         compiled code that knows its moves' parts, rather than each text taken apart (the
         bindings ask at every decision). None, the default, when the game does not offer
         it, or not for this state (a part with no id); the bindings then map the texts
-        (:meth:`Encoding.legal_ids` does either)."""
+        (``sneferu_cli.rl.core.legal_ids`` does either)."""
         return None
 
     def encoding(self, players: int, variant: str | None = None) -> Encoding:
@@ -895,16 +895,6 @@ class Encoding:
             self._ids_of.clear()  # a bound on memory: moves seen again are few
         self._ids_of[move] = ids
         return ids
-
-    def legal_ids(self, state: Any, seat: int, moves: list[str]) -> list[tuple[int, ...]]:
-        """The :meth:`action_ids` of each of ``moves``, ``seat``'s legal moves
-        (:meth:`Game.legal_moves`), in order: those the game lists itself
-        (:meth:`Learning.legal_ids`) when it offers them, else each text's."""
-        ids = self.learning.legal_ids(state, seat, moves)
-        if ids is not None:
-            return ids
-        known = self._ids_of.get
-        return [self.action_ids(m) if (i := known(m)) is None else i for m in moves]
 
     def outcome_id(self, outcome: str) -> int:
         """The id of a canonical chance outcome (a part of one with a factored encoding);

@@ -16,8 +16,8 @@ from typing import Any
 
 from ..game import Encoding
 
-__all__ = ["Decision", "Table", "action_index", "chosen_bits", "chosen_size", "observation",
-           "observation_size", "write_chosen"]
+__all__ = ["IDS_KEPT", "Decision", "Table", "action_index", "chosen_bits", "chosen_size",
+           "legal_ids", "observation", "observation_size", "write_chosen"]
 
 
 def action_index(action: object, actions: int) -> int | None:
@@ -40,6 +40,46 @@ def action_index(action: object, actions: int) -> int | None:
     return index if 0 <= index < actions else None
 
 
+def legal_ids(encoding: Encoding, state: Any, seat: int, moves: list[str]
+              ) -> list[tuple[int, ...]]:
+    """:meth:`Encoding.legal_ids` (the ids of ``moves``, ``seat``'s legal moves, in order):
+    those the game lists itself when it offers them, else each move's parts looked up
+    here, a move met before taken from the ids kept per encoding (up to
+    :data:`IDS_KEPT` moves); ValueError when a part has no id."""
+    listed: list[tuple[int, ...]] | None = encoding.learning.legal_ids(state, seat, moves)
+    if listed is not None:
+        return listed
+    known = _KNOWN.get(encoding)
+    if known is None:
+        known = _KNOWN[encoding] = {}
+    names: dict[str, int] = encoding.ids_by_name
+    parts_of: Any = encoding.learning.action_parts if encoding.max_parts > 1 else None
+    out: list[tuple[int, ...]] = []
+    for move in moves:
+        ids = known.get(move)
+        if ids is None:
+            parts: tuple[str, ...] = (move,) if parts_of is None else parts_of(move)
+            found: list[int] = []
+            for part in parts:
+                i = names.get(part, -1)
+                if i < 0:
+                    which = "" if parts_of is None else f"a part {part!r} with "
+                    raise ValueError(f"{encoding.game.title}: move {move!r} has {which}"
+                                     "no action id")
+                found.append(i)
+            ids = tuple(found)
+            if len(known) >= IDS_KEPT:
+                known.clear()  # a bound on memory: moves seen again are few
+            known[move] = ids
+        out.append(ids)
+    return out
+
+
+IDS_KEPT = 1 << 16
+"""How many moves' action ids :func:`legal_ids` keeps per encoding."""
+_KNOWN: dict[Encoding, dict[str, tuple[int, ...]]] = {}
+
+
 class Decision:
     """The decision a seat owes, as the bindings take it: its legal moves by their sequences
     of action ids (one id each, or one per part with a factored encoding) and the ids chosen
@@ -53,7 +93,7 @@ class Decision:
         self.names: tuple[str, ...] = encoding.moves
         if made is None:
             texts: list[str] = encoding.game.legal_moves(state, seat)
-            made = texts, encoding.legal_ids(state, seat, texts)
+            made = texts, legal_ids(encoding, state, seat, texts)
         self.texts: list[str] = made[0]
         """The legal moves (:meth:`~sneferu_cli.game.Game.legal_moves`)."""
         self.ids: list[tuple[int, ...]] = made[1]
