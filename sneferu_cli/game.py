@@ -570,6 +570,16 @@ class Tools(Generic[S, E]):
         return None
 
 
+class Numbers(Protocol):
+    """Where a game's compiled code writes the numbers of an observation: a memoryview of
+    an ``array('d')`` (format ``d``), whose item writes cost less than the array's own
+    (no argument parsing per number), or the array itself."""
+
+    def __len__(self) -> int: ...
+
+    def __setitem__(self, index: Any, value: Any, /) -> None: ...
+
+
 class Learning(ABC, Generic[S]):
     """A game's encodings for the learning-library bindings (:meth:`Game.learning`,
     SPEC 16): action ids of its moves (or of their parts), chance ids of its outcomes, an

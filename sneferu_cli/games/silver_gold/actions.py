@@ -264,7 +264,8 @@ def observation(state: SilverGoldState, seat: int) -> array[float]:
     module's layout), an ``array('d')``, which the bindings copy at once, filled by the
     compiled :func:`.observe.fill`."""
     out = _ZERO * _size(state.tables, state.players)
-    fill(state, seat, _grids(state.tables), _chambers(state.tables), out)
+    fill(state, seat, _grids(state.tables), _chambers(state.tables),
+         memoryview(out))  # cheaper item writes
     return out
 
 

@@ -5,7 +5,7 @@ compiled.txt): the numbers of :func:`.actions.observation`, in its order, writte
 from __future__ import annotations
 
 from array import array
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .edition import COLOURS, PER_COLOUR, SIZE
 from .state import (
@@ -22,6 +22,9 @@ from .state import (
     TURNS,
     SilverGoldState,
 )
+
+if TYPE_CHECKING:
+    from ...game import Numbers
 
 __all__ = ["GRID_CODES", "OWED", "SCORE_SPAN", "fill", "seen_deciding"]
 
@@ -53,7 +56,7 @@ def seen_deciding(state: SilverGoldState, seat: int) -> list[bool]:
 
 
 def fill(state: SilverGoldState, seat: int, grids: list[array[float]],
-         chambers: dict[int, array[float]], out: array[float]) -> None:
+         chambers: dict[int, array[float]], out: Numbers) -> None:
     """Write ``seat``'s observation of ``state`` into ``out`` (zeros, the observation's
     size); ``grids`` holds per card number (0 unused) its card one-hot and grid planes,
     ``chambers`` the numbers of the chambers met (:func:`_chamber`), for the edition's
