@@ -189,12 +189,14 @@ def test_bench_says_whether_the_rules_core_is_compiled():
 
 def test_every_module_declared_compiled_is_compiled_in_a_compiled_build():
     """Each compiled.txt that hatch_build.py reads (every game's folder, and the layers'
-    with a per-move path: the arbiter's, the protocol's) names modules that are there; in a
-    compiled build (CI) every one is an extension module, in a pure one none."""
+    with a per-move path: the arbiter's, the protocol's, the bindings') names modules that
+    are there; in a compiled build (CI) every one is an extension module, in a pure one
+    none."""
     compiled = core_build() == "compiled (mypyc)"
     declared = sorted({*(ROOT / "sneferu_cli" / "games").glob("*/compiled.txt"),
                        *(ROOT / "sneferu_cli").glob("*/compiled.txt")})
-    assert {"imhotep", "sneferu", "arbiter", "protocol"} <= {p.parent.name for p in declared}
+    assert {"imhotep", "sneferu", "arbiter", "protocol", "rl"} <= {
+        p.parent.name for p in declared}
     for path in declared:
         names = [line.split("#", 1)[0].strip() for line in path.read_text().splitlines()]
         for name in filter(None, names):

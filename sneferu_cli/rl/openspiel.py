@@ -250,8 +250,9 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
         return self.encoding.moves[action]
 
     def is_terminal(self) -> bool:
-        """Whether the game is over."""
-        return bool(self.state.is_over())
+        """Whether the game is over (:meth:`current_player`'s answer, kept until the state
+        changes: OpenSpiel asks at every step)."""
+        return self.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         """Each seat's return from the final ranking (0 while not over)."""
