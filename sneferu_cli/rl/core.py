@@ -105,29 +105,40 @@ class Decision:
         """:meth:`legal_actions` once asked, until the next part is chosen."""
         self.at: list[int] | None = None
         """The indices of the legal moves that begin with :attr:`chosen` (None: every one)."""
+        self.groups: dict[int, list[int]] | None = None
+        """Those indices by the id that comes next in each move (:meth:`next_ids`), once
+        asked, until the next part is chosen."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Decision:
-        # Nothing in it changes in place (``chosen`` and ``at`` are replaced): a copied
-        # OpenSpiel state shares the rest, rather than copying every move at each clone.
+        # Nothing in it changes in place (``chosen``, ``at`` and ``groups`` are replaced):
+        # a copied OpenSpiel state shares the rest, rather than copying every move at each
+        # clone.
         other = Decision(self.encoding, None, self.seat, (self.texts, self.ids))
-        other.chosen, other.legal, other.at = self.chosen, self.legal, self.at
+        other.chosen, other.legal, other.at, other.groups = (self.chosen, self.legal,
+                                                             self.at, self.groups)
         return other
+
+    def next_ids(self) -> dict[int, list[int]]:
+        """The indices of the legal moves that begin with :attr:`chosen`, by the id that
+        comes next in each (one pass over them, for both :meth:`legal_actions` and
+        :meth:`choose`; never to be changed)."""
+        groups = self.groups
+        if groups is None:
+            groups = self.groups = {}
+            k, ids = len(self.chosen), self.ids
+            if self.at is None:
+                for j, i in enumerate(ids):
+                    _group(groups, i[k], j)
+            else:
+                for j in self.at:
+                    _group(groups, ids[j][k], j)
+        return groups
 
     def kept_legal(self) -> list[int]:
         """:meth:`legal_actions`, the list kept (never to be changed)."""
         legal = self.legal
         if legal is None:
-            k = len(self.chosen)
-            seen: set[int] = set()
-            at = self.at
-            if at is None:
-                for i in self.ids:
-                    seen.add(i[k])
-            else:
-                ids = self.ids
-                for j in at:
-                    seen.add(ids[j][k])
-            legal = self.legal = sorted(seen)
+            legal = self.legal = sorted(self.next_ids())
         return legal
 
     def legal_actions(self) -> list[int]:
@@ -138,23 +149,23 @@ class Decision:
         """Take ``action`` next: the move when it completes one, else None; ValueError when
         it is not legal now."""
         k, ids = len(self.chosen), self.ids
-        at: list[int] = []
-        if self.at is None:
-            for j, i in enumerate(ids):
-                if i[k] == action:
-                    at.append(j)
-        else:
-            for j in self.at:
-                if ids[j][k] == action:
-                    at.append(j)
-        if not at:
+        at = self.next_ids().get(action)
+        if at is None:
             name = self.names[action] if 0 <= action < len(self.names) else "no action id"
             raise ValueError(f"action {action} ({name}) is not legal now")
         if len(at) == 1 and len(ids[at[0]]) == k + 1:  # no legal move's ids begin another's
-            self.chosen, self.legal, self.at = (), None, None
+            self.chosen, self.legal, self.at, self.groups = (), None, None, None
             return self.texts[at[0]]
-        self.chosen, self.legal, self.at = (*self.chosen, action), None, at
+        self.chosen, self.legal, self.at, self.groups = (*self.chosen, action), None, at, None
         return None
+
+
+def _group(groups: dict[int, list[int]], action: int, j: int) -> None:
+    group = groups.get(action)
+    if group is None:
+        groups[action] = [j]
+    else:
+        group.append(j)
 
 
 def chosen_bits(encoding: Encoding) -> int:

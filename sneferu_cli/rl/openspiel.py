@@ -193,7 +193,7 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
         return position.decision
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._decision().legal_actions()
+        return self._decision().kept_legal()  # pyspiel copies it into its own vector
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The chance ids of the node's outcomes (or of their next parts) with their
