@@ -43,20 +43,28 @@ def fill(state: ImhotepState, seat: int, ships: list[tuple[str, int]],
     _tally(state.temple, 1, n, counted)
     _tally(state.chamber, 2, n, counted)
     _tally(state.towers, 3, n, counted)
-    for s in range(n):
-        out[i] = state.sleds[s] / ed.sled_capacity
-        out[i + 1] = state.quarries[s] / stones
-        out[i + 2] = min(state.scores[s], 100) / 100
-        out[i + 3] = 1.0 if state.retired[s] else 0.0
+    for s in range(n):  # zeros are not written: out holds them (each write costs)
+        if state.sleds[s]:
+            out[i] = state.sleds[s] / ed.sled_capacity
+        if state.quarries[s]:
+            out[i + 1] = state.quarries[s] / stones
+        if state.scores[s]:
+            out[i + 2] = min(state.scores[s], 100) / 100
+        if state.retired[s]:
+            out[i + 3] = 1.0
         i += 4
         for c in state.hands[s]:
-            out[i] = min(c, 4) / 4
+            if c:
+                out[i] = min(c, 4) / 4
             i += 1
         for site in range(4):
-            out[i] = counted[4 * s + site] / stones
+            if counted[4 * s + site]:
+                out[i] = counted[4 * s + site] / stones
             i += 1
-        out[i] = state.obelisks[s] / stones
-        out[i + 1] = state.waiting[s] / stones
+        if state.obelisks[s]:
+            out[i] = state.obelisks[s] / stones
+        if state.waiting[s]:
+            out[i + 1] = state.waiting[s] / stones
         i += 2
     by_name = {ship.name: ship for ship in state.ships}
     for name, capacity in ships:
