@@ -276,7 +276,7 @@ class Table:
         self.size = observation_size(encoding)
         self.shape = shape
         self.flat = len(shape) == 1
-        self.zeros: Any = np.zeros
+        self.frombuffer: Any = np.frombuffer
         self.empty: Any = np.empty
         self.int8: Any = np.int8
         self.float32: Any = np.float32
@@ -327,14 +327,18 @@ class Table:
 
     def observe(self, seat: int) -> dict[str, Any]:
         """``seat``'s observation tensor and action mask, new arrays."""
-        mask = self.zeros(self.actions, self.int8)
+        ones = bytearray(self.actions)  # the mask's bytes, numpy's array over them
         chosen: tuple[int, ...] = ()
         decision = self.decision
-        if decision is not None and decision.seat == seat:
-            mask[decision.kept_legal()] = 1
-            chosen = decision.chosen
-        elif decision is not None:
-            mask[Decision(self.encoding, self.state, seat).kept_legal()] = 1
+        if decision is not None:
+            if decision.seat == seat:
+                chosen = decision.chosen
+                legal = decision.kept_legal()
+            else:
+                legal = Decision(self.encoding, self.state, seat).kept_legal()
+            for action in legal:
+                ones[action] = 1
+        mask = self.frombuffer(ones, self.int8)
         tensor = self.empty(self.size, self.float32)
         if self.factored and decision is not None:
             if self.kept_of is decision and self.kept_seat == seat:
