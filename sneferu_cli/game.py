@@ -570,6 +570,16 @@ class Tools(Generic[S, E]):
         return None
 
 
+class Numbers(Protocol):
+    """Where a game's compiled code writes the numbers of an observation: a memoryview of
+    an ``array('d')`` (format ``d``), whose item writes cost less than the array's own
+    (no argument parsing per number), or the array itself."""
+
+    def __len__(self) -> int: ...
+
+    def __setitem__(self, index: Any, value: Any, /) -> None: ...
+
+
 class Learning(ABC, Generic[S]):
     """A game's encodings for the learning-library bindings (:meth:`Game.learning`,
     SPEC 16): action ids of its moves (or of their parts), chance ids of its outcomes, an
@@ -664,7 +674,7 @@ class Learning(ABC, Generic[S]):
         compiled code that knows its moves' parts, rather than each text taken apart (the
         bindings ask at every decision). None, the default, when the game does not offer
         it, or not for this state (a part with no id); the bindings then map the texts
-        (:meth:`Encoding.legal_ids` does either)."""
+        (``sneferu_cli.rl.core.legal_ids`` does either)."""
         return None
 
     def encoding(self, players: int, variant: str | None = None) -> Encoding:
@@ -895,16 +905,6 @@ class Encoding:
             self._ids_of.clear()  # a bound on memory: moves seen again are few
         self._ids_of[move] = ids
         return ids
-
-    def legal_ids(self, state: Any, seat: int, moves: list[str]) -> list[tuple[int, ...]]:
-        """The :meth:`action_ids` of each of ``moves``, ``seat``'s legal moves
-        (:meth:`Game.legal_moves`), in order: those the game lists itself
-        (:meth:`Learning.legal_ids`) when it offers them, else each text's."""
-        ids = self.learning.legal_ids(state, seat, moves)
-        if ids is not None:
-            return ids
-        known = self._ids_of.get
-        return [self.action_ids(m) if (i := known(m)) is None else i for m in moves]
 
     def outcome_id(self, outcome: str) -> int:
         """The id of a canonical chance outcome (a part of one with a factored encoding);

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import random
 import re
 import shutil
@@ -189,12 +190,14 @@ def test_bench_says_whether_the_rules_core_is_compiled():
 
 def test_every_module_declared_compiled_is_compiled_in_a_compiled_build():
     """Each compiled.txt that hatch_build.py reads (every game's folder, and the layers'
-    with a per-move path: the arbiter's, the protocol's) names modules that are there; in a
-    compiled build (CI) every one is an extension module, in a pure one none."""
+    with a per-move path: the arbiter's, the protocol's, the bindings') names modules that
+    are there; in a compiled build (CI) every one is an extension module, in a pure one
+    none."""
     compiled = core_build() == "compiled (mypyc)"
     declared = sorted({*(ROOT / "sneferu_cli" / "games").glob("*/compiled.txt"),
                        *(ROOT / "sneferu_cli").glob("*/compiled.txt")})
-    assert {"imhotep", "sneferu", "arbiter", "protocol"} <= {p.parent.name for p in declared}
+    assert {"imhotep", "sneferu", "arbiter", "protocol", "rl"} <= {
+        p.parent.name for p in declared}
     for path in declared:
         names = [line.split("#", 1)[0].strip() for line in path.read_text().splitlines()]
         for name in filter(None, names):
@@ -325,23 +328,47 @@ def test_play_bench_of_imhotep_replays_its_games():
 
 def binding_rows(stdout: str) -> list[list[str]]:
     """The words of each line of the --bindings table after its three heading lines, before
-    OpenSpiel's floor (its two lines of tic-tac-toe and the last line)."""
-    return [line.split() for line in stdout.splitlines()[3:-3]]
+    the floors (OpenSpiel's tic-tac-toe, PettingZoo's tictactoe_v3, the two last lines)."""
+    lines = stdout.splitlines()[3:]
+    return [line.split() for line in lines[:lines.index(next(
+        line for line in lines if line.startswith("tic-tac-toe ")))]]
 
 
-def check_floor(stdout: str, games: list[str]) -> None:
-    """The --bindings table's last three lines: tic-tac-toe through its own Python methods
-    and through pyspiel (the same number of random games), then OpenSpiel's cost beyond
-    each game's own logic, the floor's last."""
-    own, spiel, beyond = stdout.splitlines()[-3:]
+def check_floor(stdout: str, games: list[str], pygame: bool | None = None) -> None:
+    """The --bindings table's floors: tic-tac-toe through its own Python methods and
+    through pyspiel; PettingZoo's tictactoe_v3 through its own board and through its AEC
+    environment (when pettingzoo.classic imports: it needs pygame); then PettingZoo's and
+    OpenSpiel's cost beyond each game's own logic, each floor's last (or PettingZoo's
+    floor not measured)."""
+    lines = stdout.splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("tic-tac-toe ")))
+    own, spiel = lines[at:at + 2]
     assert own.split()[:4] == ["tic-tac-toe", "2", "own", "Python"] and own.endswith(" 1.0x")
     assert spiel.split()[:3] == ["tic-tac-toe", "2", "OpenSpiel"]
     assert 5 <= int(own.split()[4].replace(",", "")) <= 9 * 30  # 5 to 9 moves a game
-    head, _, figures = beyond.partition(": ")
-    assert head == "OpenSpiel beyond the game's own logic, µs a move"
-    assert [f.rsplit(" ", 1)[0] for f in figures.split(", ")] == [*games, "tic-tac-toe"]
-    assert all(re.fullmatch(r"-?[\d,]+\.\d", f.rsplit(" ", 1)[1])
-               for f in figures.split(", "))
+    if pygame is None:
+        pygame = importlib.util.find_spec("pygame") is not None
+    floors = lines[at + 2:-2]
+    if pygame:
+        board, zoo = floors
+        assert board.split()[:4] == ["tictactoe_v3", "2", "own", "Python"]
+        assert board.endswith(" 1.0x") and zoo.split()[:3] == ["tictactoe_v3", "2", "PettingZoo"]
+        assert 5 <= int(board.split()[4].replace(",", "")) <= 9 * 30
+    else:
+        assert floors == []
+    for line, way, floor in ((lines[-2], "PettingZoo", "tictactoe_v3"),
+                             (lines[-1], "OpenSpiel", "tic-tac-toe")):
+        head, _, figures = line.partition(": ")
+        assert head == f"{way} beyond the game's own logic, µs a move"
+        if way == "PettingZoo" and not pygame:
+            figures, _, missing = figures.rpartition(", ")
+            assert missing == "(tictactoe_v3 not measured: pettingzoo.classic needs pygame)"
+            floor_names = games
+        else:
+            floor_names = [*games, floor]
+        assert [f.rsplit(" ", 1)[0] for f in figures.split(", ")] == floor_names
+        assert all(re.fullmatch(r"-?[\d,]+\.\d", f.rsplit(" ", 1)[1])
+                   for f in figures.split(", "))
 
 
 def test_bench_bindings_prints_one_line_per_game_and_way_through_it():
@@ -413,6 +440,18 @@ def test_bench_bindings_without_the_rl_extra_is_one_line():
     assert r.returncode == 1
     assert r.stderr == ("sneferu: bench --bindings: the learning-library bindings need the rl "
                         "extra: pip install 'sneferu[rl]' (no module 'pyspiel')\n")
+
+
+def test_bench_bindings_without_pygame_says_pettingzoos_floor_is_not_measured():
+    """PettingZoo's bundled classic environments need pygame, which the rl extra does not
+    install: without it the PettingZoo line says the floor was not measured."""
+    code = ("import sys; sys.modules['pygame'] = None\n"
+            "from sneferu_cli.cli import main\n"
+            "main(['bench', '--bindings', '--game', 'imhotep', '--games', '1'])\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    check_floor(r.stdout, ["imhotep"], pygame=False)
 
 
 def test_bench_bindings_counts_a_move_in_parts_once():

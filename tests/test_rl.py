@@ -46,6 +46,7 @@ import sneferu_cli.rl.openspiel as spiel  # noqa: E402
 from sneferu_cli.bench import play_random_moves  # noqa: E402
 from sneferu_cli.game import Encoding, Game, get_game, seat_view  # noqa: E402
 from sneferu_cli.rl import encoded_games, observation, returns, unencoded_games  # noqa: E402
+from sneferu_cli.rl.core import legal_ids  # noqa: E402
 from sneferu_cli.rl.pettingzoo import env  # noqa: E402
 
 TEST_GAMES = [name for name in TEST_NAMES if get_game(name).learning() is not None]
@@ -247,7 +248,7 @@ def test_legal_ids_are_those_of_the_texts(name: str, players: int) -> None:
             assert (listed is not None) == (name in IDS_LISTED)
             if listed is not None:
                 assert listed == [encoding.action_ids(m) for m in moves]
-            assert encoding.legal_ids(state, seat, moves) \
+            assert legal_ids(encoding, state, seat, moves) \
                 == [encoding.action_ids(m) for m in moves]
             other = (seat + 1) % players
             if other not in game.deciding_seats(state):

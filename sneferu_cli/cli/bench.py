@@ -164,7 +164,7 @@ def _bindings(game: Game | None, players: int | None, games: int, seed: int,
         raise click.BadParameter(f"{game.title} has no action encoding (Game.learning)",
                                  param_hint="--game")
     from ..rl import encoded_games
-    from ..rl.bench import bindings_bench, bindings_table, openspiel_floor
+    from ..rl.bench import bindings_bench, bindings_table, openspiel_floor, pettingzoo_floor
 
     tables = [(g, min(4, max(g.players)) if players is None else players)
               for g in (encoded_games() if game is None else [game])]
@@ -181,7 +181,7 @@ def _bindings(game: Game | None, players: int | None, games: int, seed: int,
             figures += bindings_bench(g, seats, games, seed)
         except ImportError as e:
             raise click.ClickException(f"bench --bindings: {e}") from None
-    figures += openspiel_floor(games, seed)
+    figures += openspiel_floor(games, seed) + pettingzoo_floor(games, seed)
     click.echo(bindings_table(figures, seed))
 
 

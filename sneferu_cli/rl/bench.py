@@ -37,9 +37,10 @@ from ..bench import core_build_of, python_version
 from ..game import Game, get_game
 from ..words import plural
 
-__all__ = ["FLOOR_GAME", "INTERFACE", "OPENSPIEL", "OWN_LOGIC", "PETTINGZOO", "ROUNDS",
-           "VECTOR_SIZES", "BindingFigure", "bindings_bench", "bindings_table",
-           "openspiel_floor", "random_actions", "vector_way"]
+__all__ = ["FLOOR_GAME", "INTERFACE", "OPENSPIEL", "OWN_LOGIC", "PETTINGZOO",
+           "PETTINGZOO_FLOOR_GAME", "PETTINGZOO_FLOOR_MISSING", "ROUNDS", "VECTOR_SIZES",
+           "BindingFigure", "bindings_bench", "bindings_table", "openspiel_floor",
+           "pettingzoo_floor", "random_actions", "vector_way"]
 
 INTERFACE = "game interface"
 PETTINGZOO = "PettingZoo"
@@ -173,7 +174,7 @@ def _pettingzoo_game(environment: Any, rng: random.Random) -> tuple[int, int]:
         legal = np.flatnonzero(observation["action_mask"])
         environment.step(int(legal[rng.randrange(len(legal))]))
         steps += 1
-        moves += _moved(environment.decision)
+        moves += _moved(getattr(environment, "decision", None))
     return steps, moves
 
 
@@ -221,6 +222,51 @@ def openspiel_floor(games: int, seed: int = 1) -> list[BindingFigure]:
     return figures
 
 
+PETTINGZOO_FLOOR_GAME = "tictactoe_v3"
+"""The game name of PettingZoo's floor lines: its bundled classic ``tictactoe_v3``."""
+PETTINGZOO_FLOOR_MISSING = f"{PETTINGZOO_FLOOR_GAME} not measured: pettingzoo.classic needs pygame"
+"""What the PettingZoo line of :func:`bindings_table` says of the floor it could not play."""
+
+
+def pettingzoo_floor(games: int, seed: int = 1) -> list[BindingFigure]:
+    """PettingZoo's own floor: ``games`` random games of its bundled classic
+    ``tictactoe_v3`` through its own logic (its ``Board``: ``legal_moves``, ``play_turn``,
+    ``game_status``, no PettingZoo layer: :data:`OWN_LOGIC`) and through its AEC
+    environment (``raw_env``, no wrappers, as ours) driven as the bench drives ours
+    (:data:`PETTINGZOO`: ``last()``, then ``step`` with an id drawn from the mask), in
+    :data:`ROUNDS` interleaved rounds. None (no figures) when ``pettingzoo.classic``
+    cannot be imported: it needs pygame, which the rl extra does not install."""
+    import os
+
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's banner on import
+    try:
+        from pettingzoo.classic import tictactoe_v3
+    except ImportError:
+        return []
+    environment = tictactoe_v3.raw_env()
+    rng = random.Random(seed)
+    figures = [BindingFigure(PETTINGZOO_FLOOR_GAME, 2, through)
+               for through in (OWN_LOGIC, PETTINGZOO)]
+    one_game: tuple[Callable[[], tuple[int, int]], ...] = (
+        lambda: _board_game(rng), lambda: _pettingzoo_game(environment, rng))
+    for r in range(ROUNDS):
+        _play_round(figures, one_game, games * (r + 1) // ROUNDS - games * r // ROUNDS)
+    return figures
+
+
+def _board_game(rng: random.Random) -> tuple[int, int]:
+    """One random game of PettingZoo's tic-tac-toe through its own ``Board``."""
+    from pettingzoo.classic.tictactoe.board import TTT_GAME_NOT_OVER, Board
+
+    board = Board()
+    steps = 0
+    while board.game_status() == TTT_GAME_NOT_OVER:
+        legal = board.legal_moves()
+        board.play_turn(steps % 2, legal[rng.randrange(len(legal))])
+        steps += 1
+    return steps, steps
+
+
 def _play_round(figures: list[BindingFigure],
                 one_game: tuple[Callable[[], tuple[int, int]], ...], count: int) -> None:
     """``count`` games of each way of ``one_game`` in turn, added to its figure (the first
@@ -266,10 +312,14 @@ def bindings_table(figures: list[BindingFigure], seed: int) -> str:
         lines.append(f"{f.game:<12}{f.players:>8}  {f.through:<15}{f.steps:>9,}{f.moves:>9,}"
                      f"{f.seconds:>9.3f}{f.rate:>10,.0f}"
                      f"{f.per_move / base[f.game]:>9.1f}x")
-    beyond = [f"{f.game} {(f.per_move - base[f.game]) * 1e6:,.1f}" for f in figures
-              if f.through == OPENSPIEL]
-    if beyond:
-        lines.append(f"OpenSpiel beyond the game's own logic, µs a move: {', '.join(beyond)}")
+    for way in (PETTINGZOO, OPENSPIEL):
+        beyond = [f"{f.game} {(f.per_move - base[f.game]) * 1e6:,.1f}" for f in figures
+                  if f.through == way]
+        if way == PETTINGZOO and beyond and not any(f.game == PETTINGZOO_FLOOR_GAME
+                                                    for f in figures):
+            beyond.append(f"({PETTINGZOO_FLOOR_MISSING})")
+        if beyond:
+            lines.append(f"{way} beyond the game's own logic, µs a move: {', '.join(beyond)}")
     return "\n".join(lines)
 
 

@@ -193,7 +193,7 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
         return position.decision
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._decision().legal_actions()
+        return self._decision().kept_legal()  # pyspiel copies it into its own vector
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The chance ids of the node's outcomes (or of their next parts) with their
@@ -250,8 +250,9 @@ class SneferuSpielState(pyspiel.State):  # type: ignore[misc]
         return self.encoding.moves[action]
 
     def is_terminal(self) -> bool:
-        """Whether the game is over."""
-        return bool(self.state.is_over())
+        """Whether the game is over (:meth:`current_player`'s answer, kept until the state
+        changes: OpenSpiel asks at every step)."""
+        return self.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         """Each seat's return from the final ranking (0 while not over)."""

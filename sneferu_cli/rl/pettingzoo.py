@@ -22,16 +22,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import (
-    Decision,
-    action_index,
-    need,
-    observation,
-    observation_size,
-    returns,
-    set_up,
-    write_chosen,
-)
+from . import Decision, need, observation_size, returns, set_up
+from .core import Table
 
 need("pettingzoo", "gymnasium", "numpy")
 
@@ -78,18 +70,34 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
             "observation": spaces.Box(0.0, 1.0, shape, np.float32),
             "action_mask": spaces.Box(0, 1, (encoding.actions,), np.int8)})
             for a in self.possible_agents}
-        self._shape = shape
-        self._size = observation_size(encoding)
         self._action_spaces = {a: spaces.Discrete(encoding.actions)
                                for a in self.possible_agents}
-        self._rng = random.Random()
-        self.state: Any = None
-        self.decision: Decision | None = None
+        self._seats = {a: s for s, a in enumerate(self.possible_agents)}
+        self._table = Table(encoding, shape)
+        """The game stepped, compiled (:class:`sneferu_cli.rl.core.Table`)."""
+
+    @property
+    def state(self) -> Any:
+        """The game's state."""
+        return self._table.state
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        self._table.state = state
+
+    @property
+    def decision(self) -> Decision | None:
         """The selected agent's decision (its legal moves by action ids, the parts chosen)."""
-        self._kept: tuple[Decision, int, Any] | None = None
-        """With a factored encoding, the last observation made of the decision pending
-        (the decision, the seat, the numbers): the next part's shows the same game
-        tensor."""
+        return self._table.decision
+
+    @property
+    def _rng(self) -> random.Random:
+        """The generator of the chance draws."""
+        return self._table.rng
+
+    @_rng.setter
+    def _rng(self, rng: random.Random) -> None:
+        self._table.rng = rng
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same object every call)."""
@@ -106,76 +114,50 @@ class SneferuEnv(AECEnv):  # type: ignore[misc]
         from the operating system's entropy."""
         if seed is not None:
             self._rng = random.Random(seed)
-        rules = self.encoding.game
-        self.state = rules.new_game(self.encoding.players, variant=self.encoding.variant)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._advance()
+        self._selected(self._table.new_game())
 
     def _advance(self) -> None:
         """Resolve chance, then select the deciding seat or end the game."""
-        rules = self.encoding.game
-        self.decision = None
-        while self.state.is_chance_node():
-            rules.apply_outcome(self.state, rules.sample_outcome(self.state, self._rng))
-        if self.state.is_over():
-            for agent, value in zip(self.agents, returns(self.encoding, self.state),
-                                    strict=True):
-                self.rewards[agent] = value
-                self.terminations[agent] = True
-            self.agent_selection = self.agents[0]
-        else:
-            seat = self.state.current_seat()
+        self._selected(self._table.advance())
+
+    def _selected(self, seat: int) -> None:
+        """Select ``seat``'s agent, or (-1) end the game: every agent terminated with its
+        reward, the first selected."""
+        if seat >= 0:
             self.agent_selection = self.possible_agents[seat]
-            self.decision = Decision(self.encoding, self.state, seat)
+            return
+        for agent, value in zip(self.agents, returns(self.encoding, self.state),
+                                strict=True):
+            self.rewards[agent] = value
+            self.terminations[agent] = True
+        self.agent_selection = self.agents[0]
 
     def observe(self, agent: str) -> dict[str, Any]:
         """``agent``'s observation tensor and action mask."""
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(self.encoding.actions, np.int8)
-        chosen: tuple[int, ...] = ()
-        decision = self.decision
-        if decision is not None and decision.seat == seat:
-            mask[decision.legal_actions()] = 1
-            chosen = decision.chosen
-        elif not self.state.is_over():
-            mask[Decision(self.encoding, self.state, seat).legal_actions()] = 1
-        tensor = np.empty(self._size, np.float32)
-        kept = self._kept
-        if kept is not None and kept[0] is decision and kept[1] == seat:
-            tensor[:] = kept[2]
-            write_chosen(self.encoding, chosen, tensor)
-        else:
-            observation(self.encoding, self.state, seat, chosen, tensor)
-            if self.encoding.max_parts > 1 and decision is not None:
-                self._kept = (decision, seat, tensor.copy())
-        return {"observation": tensor.reshape(self._shape), "action_mask": mask}
+        return self._table.observe(self._seats[agent])
 
     def step(self, action: int | None) -> None:
-        """Apply the selected agent's action id (``None`` for a terminated agent)."""
+        """Apply the selected agent's action id (``None`` for a terminated agent). Every
+        reward stays 0 until the step that ends the game, which sets them all (and adds
+        them to the cumulative ones): nothing else to clear or add at a step."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        rules = self.encoding.game
-        index = action_index(action, self.encoding.actions)
-        if index is None:
-            raise ValueError(f"{agent}: action {action!r} is not an action id")
-        assert self.decision is not None
         try:
-            move = self.decision.choose(index)
+            seat = self._table.step(action)
         except ValueError as e:
             raise ValueError(f"{agent}: {e}") from None
-        self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
-        if move is not None:
-            rules.apply_move(self.state, move, listed=True)
-            self._advance()
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
+            return
+        self._selected(seat)
         self._accumulate_rewards()
 
     def render(self) -> str | None:

@@ -460,6 +460,31 @@ def test_openspiel_partial_deal_shows_nothing() -> None:
     assert "dealt:10,11,12,13" in states[0].information_state_string(1)
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_kept_chambers_give_the_observation_made_anew(players: int) -> None:
+    """Each chamber's numbers (a card's grid planes and its marks, 5.2) are kept until the
+    card is marked anew: at every decision of a random game, every seat's observation
+    with the chambers kept is the one made with none kept."""
+    from sneferu_cli.games.silver_gold.actions import _chambers
+
+    rng = random.Random(players)
+    state = GAME.new_game(players)
+    learning = GAME.learning()
+    decisions = 0
+    while not state.is_over():
+        if state.is_chance_node():
+            GAME.apply_outcome(state, GAME.sample_outcome(state, rng))
+            continue
+        for seat in range(players):
+            kept = learning.observation(state, seat)
+            _chambers(state.tables).clear()
+            assert learning.observation(state, seat) == kept
+        seat = rng.choice(GAME.deciding_seats(state))
+        GAME.apply_move(state, rng.choice(GAME.legal_moves(state, seat)), seat, listed=True)
+        decisions += 1
+    assert decisions and _chambers(state.tables)
+
+
 def test_observation_of_a_retired_seat() -> None:
     """A seat that retires at the sealed marking leaves it (SPEC 14.1): retired, no longer
     to decide, in every seat's observation."""

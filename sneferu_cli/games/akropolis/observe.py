@@ -7,12 +7,15 @@ made from the legal spots without their texts."""
 from __future__ import annotations
 
 from array import array
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .edition import HEXES
 from .geometry import QUARRY, q_of, r_of
 from .scoring import points
 from .state import NO_HEX, SITE_PLACES, AkropolisState, City
+
+if TYPE_CHECKING:
+    from ...game import Numbers
 
 __all__ = ["HEX_NUMBERS", "POINTS_SCALE", "Frame", "fill", "legal_ids"]
 
@@ -45,7 +48,7 @@ class Frame(NamedTuple):
     r_range: int
 
 
-def fill(state: AkropolisState, seat: int, frame: Frame, out: array[float]) -> None:
+def fill(state: AkropolisState, seat: int, frame: Frame, out: Numbers) -> None:
     """Write ``seat``'s observation of ``state`` into ``out`` (zeros, the layout's size)."""
     n = state.players
     out[seat] = 1.0

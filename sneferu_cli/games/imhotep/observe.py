@@ -4,25 +4,28 @@ zeros."""
 
 from __future__ import annotations
 
-from array import array
+from typing import TYPE_CHECKING
 
 from .state import ImhotepState
+
+if TYPE_CHECKING:
+    from ...game import Numbers
 
 __all__ = ["fill"]
 
 
-def _count(stones: list[int], seat: int) -> int:
-    n = 0
+def _tally(stones: list[int], site: int, players: int, counted: list[int]) -> None:
+    """Add the stones of each seat in ``stones`` to ``counted`` (4 sites a seat)."""
     for s in stones:
-        if s == seat:
-            n += 1
-    return n
+        if 0 <= s < players:
+            counted[4 * s + site] += 1
 
 
 def fill(state: ImhotepState, seat: int, ships: list[tuple[str, int]],
-         out: array[float]) -> None:
+         out: Numbers) -> None:
     """Write ``seat``'s observation of ``state`` into ``out`` (zeros, the observation's
-    size); ``ships`` are the edition's ship tiles by name with their capacity, tile order."""
+    size); ``ships`` are the edition's ship tiles by name with their capacity, tile order.
+    Each site's stones are counted once for every seat."""
     ed = state.edition
     n = state.players
     stones = ed.stones_per_colour
@@ -32,25 +35,36 @@ def fill(state: ImhotepState, seat: int, ships: list[tuple[str, int]],
     if deciding >= 0:
         out[1 + n + deciding] = 1.0
     i = 1 + 2 * n
-    b_pyramid: list[int] = []
+    counted = [0] * (4 * n)  # per seat: the pyramids (A, B and the edge), temple, chamber, towers
+    _tally(state.pyramid, 0, n, counted)
     for p in state.pyramids:
-        b_pyramid.extend(p)
-    sites = [state.pyramid + b_pyramid + state.pyramid_edge, state.temple, state.chamber,
-             state.towers]
-    for s in range(n):
-        out[i] = state.sleds[s] / ed.sled_capacity
-        out[i + 1] = state.quarries[s] / stones
-        out[i + 2] = min(state.scores[s], 100) / 100
-        out[i + 3] = 1.0 if state.retired[s] else 0.0
+        _tally(p, 0, n, counted)
+    _tally(state.pyramid_edge, 0, n, counted)
+    _tally(state.temple, 1, n, counted)
+    _tally(state.chamber, 2, n, counted)
+    _tally(state.towers, 3, n, counted)
+    for s in range(n):  # zeros are not written: out holds them (each write costs)
+        if state.sleds[s]:
+            out[i] = state.sleds[s] / ed.sled_capacity
+        if state.quarries[s]:
+            out[i + 1] = state.quarries[s] / stones
+        if state.scores[s]:
+            out[i + 2] = min(state.scores[s], 100) / 100
+        if state.retired[s]:
+            out[i + 3] = 1.0
         i += 4
         for c in state.hands[s]:
-            out[i] = min(c, 4) / 4
+            if c:
+                out[i] = min(c, 4) / 4
             i += 1
-        for site in sites:
-            out[i] = _count(site, s) / stones
+        for site in range(4):
+            if counted[4 * s + site]:
+                out[i] = counted[4 * s + site] / stones
             i += 1
-        out[i] = state.obelisks[s] / stones
-        out[i + 1] = state.waiting[s] / stones
+        if state.obelisks[s]:
+            out[i] = state.obelisks[s] / stones
+        if state.waiting[s]:
+            out[i + 1] = state.waiting[s] / stones
         i += 2
     by_name = {ship.name: ship for ship in state.ships}
     for name, capacity in ships:

@@ -243,6 +243,12 @@ def _grids(tables: Tables) -> list[array[float]]:
     return out
 
 
+@functools.cache
+def _chambers(tables: Tables) -> dict[int, array[float]]:
+    """The chambers' numbers kept for an edition's tables (:func:`.observe.fill`)."""
+    return {}
+
+
 _ZERO = array("d", [0.0])
 
 
@@ -258,7 +264,8 @@ def observation(state: SilverGoldState, seat: int) -> array[float]:
     module's layout), an ``array('d')``, which the bindings copy at once, filled by the
     compiled :func:`.observe.fill`."""
     out = _ZERO * _size(state.tables, state.players)
-    fill(state, seat, _grids(state.tables), out)
+    fill(state, seat, _grids(state.tables), _chambers(state.tables),
+         memoryview(out))  # cheaper item writes
     return out
 
 

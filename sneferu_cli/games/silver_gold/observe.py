@@ -5,7 +5,7 @@ compiled.txt): the numbers of :func:`.actions.observation`, in its order, writte
 from __future__ import annotations
 
 from array import array
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .edition import COLOURS, PER_COLOUR, SIZE
 from .state import (
@@ -22,6 +22,9 @@ from .state import (
     TURNS,
     SilverGoldState,
 )
+
+if TYPE_CHECKING:
+    from ...game import Numbers
 
 __all__ = ["GRID_CODES", "OWED", "SCORE_SPAN", "fill", "seen_deciding"]
 
@@ -53,9 +56,11 @@ def seen_deciding(state: SilverGoldState, seat: int) -> list[bool]:
 
 
 def fill(state: SilverGoldState, seat: int, grids: list[array[float]],
-         out: array[float]) -> None:
+         chambers: dict[int, array[float]], out: Numbers) -> None:
     """Write ``seat``'s observation of ``state`` into ``out`` (zeros, the observation's
-    size); ``grids`` holds per card number (0 unused) its card one-hot and grid planes."""
+    size); ``grids`` holds per card number (0 unused) its card one-hot and grid planes,
+    ``chambers`` the numbers of the chambers met (:func:`_chamber`), for the edition's
+    tables."""
     t = state.tables
     n = state.players
     cards = t.cards
@@ -124,13 +129,35 @@ def fill(state: SilverGoldState, seat: int, grids: list[array[float]],
         for j in range(KEPT):
             if j < len(play):
                 card = play[j]
-                grid = grids[card]
-                out[i:i + len(grid)] = grid
-                at = i + len(grid)
-                marks = state.marks[card]
-                for row in range(SIZE):
-                    bits = marks >> SIZE * row & ROW
-                    for b in range(SIZE):
-                        if bits >> b & 1:
-                            out[at + row * SIZE + b] = 1.0
+                out[i:i + chamber] = _chamber(grids, chambers, card, state.marks[card])
             i += chamber
+
+
+CHAMBERS_KEPT: Final = 1 << 14
+"""How many chambers' numbers :func:`_chamber` keeps (a marked card is met again at every
+observation until it is marked anew)."""
+
+
+def _chamber(grids: list[array[float]], chambers: dict[int, array[float]], card: int,
+             marks: int) -> array[float]:
+    """A card's numbers in a chamber: its card one-hot and grid planes (``grids``), then
+    its ``marks``, one number a cell; kept in ``chambers`` until it is marked anew (an
+    ``array('d')`` written number by number is the slow part of :func:`fill`)."""
+    key = marks * len(grids) + card
+    block = chambers.get(key)
+    if block is None:
+        grid = grids[card]
+        block = grid + _ZERO * CELLS
+        at = len(grid)
+        for row in range(SIZE):
+            bits = marks >> SIZE * row & ROW
+            for b in range(SIZE):
+                if bits >> b & 1:
+                    block[at + row * SIZE + b] = 1.0
+        if len(chambers) >= CHAMBERS_KEPT:
+            chambers.clear()
+        chambers[key] = block
+    return block
+
+
+_ZERO: Final = array("d", [0.0])

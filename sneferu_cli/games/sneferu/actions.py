@@ -184,7 +184,7 @@ def observation(state: GameState, seat: int) -> array[float]:
     if known is None or known[0] is not ed:
         known = _SIZES[key] = (ed, observation_size(ed, n, state.variant.value))
     out = _ZERO * known[1]
-    fill(state, seat, out)
+    fill(state, seat, memoryview(out))  # cheaper item writes
     return out
 
 

@@ -6,11 +6,14 @@ zeros; and the action ids of the legal moves (:func:`move_ids`), the parts of a 
 from __future__ import annotations
 
 from array import array
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .components import Stone, Tile
 from .pyramid import Pyramid
 from .state import GameState
+
+if TYPE_CHECKING:
+    from ...game import Numbers
 
 __all__ = ["ENDS", "FOOD_SCALE", "IDS_KEPT", "PHASES", "STONES", "TILES", "fill", "move_ids",
            "move_parts"]
@@ -75,7 +78,7 @@ def _pyramid_numbers(pyramid: Pyramid, slots: int) -> array[float]:
     return out
 
 
-def fill(state: GameState, seat: int, out: array[float]) -> None:
+def fill(state: GameState, seat: int, out: Numbers) -> None:
     """Write ``seat``'s observation of ``state`` into ``out`` (zeros, the observation's
     size)."""
     t = state.tables
