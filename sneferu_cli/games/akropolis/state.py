@@ -526,19 +526,20 @@ class City:
         first: i64 = 6 * x0
         n: i64 = _first_at_least(old, first + rel[0], 0)
         legal = old[:n]
-        upcoming: i64 = old[n].number if n < size else _NO_SPOT  # old[n]'s number
+        end: i64 = _NO_SPOT  # typed here: with the constant, a conditional boxes its number
+        upcoming: i64 = old[n].number if n < size else end  # old[n]'s number
         i: i64
         for i in range(len(rel)):
             number: i64 = first + rel[i]
             while upcoming < number:  # a spot no placement near here changes
                 legal.append(old[n])
                 n += 1
-                upcoming = old[n].number if n < size else _NO_SPOT
+                upcoming = old[n].number if n < size else end
             if upcoming == number:
                 if ok[which[i]]:
                     legal.append(old[n])
                 n += 1
-                upcoming = old[n].number if n < size else _NO_SPOT
+                upcoming = old[n].number if n < size else end
             elif ok[which[i]]:
                 legal.append(spot_of(number))
         if n < size:
