@@ -221,6 +221,7 @@ class _Match:
                  own: Sequence[TimeControl | None], at_once: bool = True) -> None:
         n = len(agents)
         self.game = game
+        self.fast = game.fast_paths()
         self.at_once = at_once
         self.views = game.hidden()
         if len(own) > n:
@@ -330,7 +331,7 @@ class _Match:
         line = (str(Position(self.views.view(self.state, seat))) if self.views is not None
                 else self.line)
         return TurnRequest(self.state, seat, line, tc.movetime, clock, tc.inc, tc.margin,
-                           self.game, sealed, iterations=tc.iterations)
+                           self.game, sealed, iterations=tc.iterations, fast=self.fast)
 
     def _turn(self, seat: int) -> None:
         request = self._request(seat)

@@ -799,8 +799,8 @@ def _first_at_least(spots: list[Spot], number: i64, low: i64) -> i64:
 
 
 _SEEN: Final[list[object]] = [None] * (CELLS * 3)
-"""Marks for :meth:`City.spots_into`, one per cell, then one per triangle: a search marks what it has seen with an object of its own (compared by
-identity: no number to box)."""
+"""Marks for :meth:`City.spots_into`, one per cell, then one per triangle: a search marks
+what it has seen with an object of its own (compared by identity: no number to box)."""
 
 
 class AkropolisState:
