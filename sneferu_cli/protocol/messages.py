@@ -301,7 +301,7 @@ def parse_engine_line(line: str, game: str = DEFAULT_GAME) -> EngineMessage:
     ``game_engine_line``). An empty line is not a message: the caller skips it first.
     """
     text = line.strip(" \t\r\n")
-    if not unnamed(game):
+    if game != DEFAULT_GAME:  # unnamed(game) inlined: no call into interpreted code a line
         fast = _fast_engine_line(text, _GAME_ANSWER_RE, _GAME_INFO_RE)
         return fast if fast is not None else _lark_engine_line(text, "game_engine_line")
     fast = _fast_engine_line(text)

@@ -745,15 +745,18 @@ move texts with it in front too, so that a whole list is one join with no separa
 
 
 class Spot:
-    """A spot (``number``: cell * 6 + rotation) with its texts: ``texts[0]`` its own
-    (:func:`spot_text`), ``texts[p]`` its move's from site place *p*, 1 to
+    """A spot (``number``: cell * 6 + rotation) of a :class:`_Cell` with its texts:
+    ``texts[0]`` its own (:func:`spot_text`), ``texts[p]`` its move's from site place *p*, 1 to
     :data:`SITE_PLACES` (A23), each move text entered in :data:`LISTED`, and ``joined[p]``
     the same with :data:`JOINED_BY` in front; ``first`` is ``texts[1]``, read without the
     list (every listing takes it). Made once per spot and process (:func:`spot_of`); never
     change it."""
 
-    def __init__(self, number: int) -> None:
+    def __init__(self, number: int, cell: _Cell) -> None:
         self.number: i64 = number
+        self.cell = cell
+        self.bit: i64 = 1 << (number - 6 * (number // 6))
+        """The rotation's bit in a set of the cell's spots (:meth:`_Cell.run`)."""
         where = spot_text(number)
         self.texts: list[str] = [where]
         self.joined: list[str] = [JOINED_BY + where]
@@ -765,23 +768,42 @@ class Spot:
         self.first: str = self.texts[1]
 
 
-_SPOTS: Final[list[list[Spot | None] | None]] = [None] * CELLS
-"""The :class:`Spot` of each spot met, by cell then rotation (rows made for the cells met:
-the garbage collector goes through 17,689 places, not one per spot, 106,134; and no
-number is boxed, as a dict's key would be)."""
+class _Cell:
+    """A cell's spots met, by rotation, and the texts of each set of them met together."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+        self.spots: list[Spot | None] = [None] * 6
+        self.runs: dict[int, list[str]] = {}
+
+    def run(self, rotations: i64) -> list[str]:
+        """By site place, the :attr:`Spot.joined` texts of the spots whose rotations are the
+        bits of ``rotations``, one after another (made at their first use)."""
+        texts = self.runs.get(rotations)
+        if texts is None:
+            spots = [spot_of(self.at * 6 + rot) for rot in range(6) if rotations >> rot & 1]
+            texts = ["".join([spot.joined[place] for spot in spots])
+                     for place in range(SITE_PLACES + 1)]
+            self.runs[rotations] = texts
+        return texts
+
+
+_CELLS: Final[list[_Cell | None]] = [None] * CELLS
+"""The :class:`_Cell` of each cell met (for the garbage collector 17,689 places, not one per
+spot, 106,134; and no number is boxed, as a dict's key would be)."""
 
 
 def spot_of(number: i64) -> Spot:
     """The :class:`Spot` of spot ``number`` (made at its first use)."""
     at: i64 = number // 6
-    row = _SPOTS[at]
-    if row is None:
-        row = [None] * 6
-        _SPOTS[at] = row
-    spot = row[number - 6 * at]
+    cell = _CELLS[at]
+    if cell is None:
+        cell = _Cell(at)
+        _CELLS[at] = cell
+    spot = cell.spots[number - 6 * at]
     if spot is None:
-        spot = Spot(number)
-        row[number - 6 * at] = spot
+        spot = Spot(number, cell)
+        cell.spots[number - 6 * at] = spot
     return spot
 
 
@@ -908,7 +930,7 @@ class AkropolisState:
     def legal_move_line(self, sep: str) -> str | None:
         """``sep.join(self.legal_move_texts())`` when ``sep`` is :data:`JOINED_BY`; None for
         another ``sep``: one join of the texts with the separator in front (no separator
-        copied between them, no list of the move texts kept)."""
+        copied between them, no list of the move texts kept), a cell's spots together."""
         if sep != JOINED_BY:
             return None
         if self.over or self.to_draw:
@@ -918,9 +940,21 @@ class AkropolisState:
         legal = city.legal
         if not legal:
             return ""
-        pieces = [spot.joined[1] for spot in legal]
+        # the spots of one cell (next to each other) as one text (_Cell.run): a third of the
+        # pieces to join, at some fifty instructions a piece
+        runs: list[list[str]] = []
+        cell = legal[0].cell
+        rotations: i64 = 0
+        for spot in legal:
+            if spot.cell is not cell:
+                runs.append(cell.run(rotations))
+                cell = spot.cell
+                rotations = 0
+            rotations |= spot.bit
+        runs.append(cell.run(rotations))
+        pieces = [texts[1] for texts in runs]
         for place in range(2, self.affordable() + 1):
-            pieces.extend([spot.joined[place] for spot in legal])
+            pieces.extend([texts[place] for texts in runs])
         return "".join(pieces)[len(JOINED_BY):]
 
     def is_listed_move(self, text: str) -> bool:
