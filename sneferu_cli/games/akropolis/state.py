@@ -769,17 +769,18 @@ class Spot:
 
 
 class _Cell:
-    """A cell's spots met, by rotation, and the texts of each set of them met together."""
+    """A cell's spots met, by rotation (``spots``), and by set of rotations (their bits)
+    the texts of those spots together, once made (``runs``, :meth:`run`)."""
 
     def __init__(self, at: int) -> None:
         self.at = at
         self.spots: list[Spot | None] = [None] * 6
-        self.runs: dict[int, list[str]] = {}
+        self.runs: list[list[str] | None] = [None] * 64
 
     def run(self, rotations: i64) -> list[str]:
         """By site place, the :attr:`Spot.joined` texts of the spots whose rotations are the
         bits of ``rotations``, one after another (made at their first use)."""
-        texts = self.runs.get(rotations)
+        texts = self.runs[rotations]
         if texts is None:
             spots = [spot_of(self.at * 6 + rot) for rot in range(6) if rotations >> rot & 1]
             texts = ["".join([spot.joined[place] for spot in spots])
@@ -947,7 +948,8 @@ class AkropolisState:
         rotations: i64 = 0
         for spot in legal:
             if spot.cell is not cell:
-                runs.append(cell.run(rotations))
+                texts = cell.runs[rotations]
+                runs.append(cell.run(rotations) if texts is None else texts)
                 cell = spot.cell
                 rotations = 0
             rotations |= spot.bit
