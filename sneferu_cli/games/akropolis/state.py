@@ -756,7 +756,7 @@ class Spot:
         self.number: i64 = number
         self.cell = cell
         self.bit: i64 = 1 << (number - 6 * (number // 6))
-        """The rotation's bit in a set of the cell's spots (:meth:`_Cell.run`)."""
+        """The rotation's bit in a set of the cell's spots (:class:`_Run`)."""
         where = spot_text(number)
         self.texts: list[str] = [where]
         self.joined: list[str] = [JOINED_BY + where]
@@ -769,24 +769,39 @@ class Spot:
 
 
 class _Cell:
-    """A cell's spots met, by rotation (``spots``), and by set of rotations (their bits)
-    the texts of those spots together, once made (``runs``, :meth:`run`)."""
+    """A cell's spots met, by rotation (``spots``), and the :class:`_Run` of each set of them
+    met (``runs``, by the set's bits)."""
 
     def __init__(self, at: int) -> None:
         self.at = at
         self.spots: list[Spot | None] = [None] * 6
-        self.runs: list[list[str] | None] = [None] * 64
+        self.runs: list[_Run | None] = [None] * 64
 
-    def run(self, rotations: i64) -> list[str]:
-        """By site place, the :attr:`Spot.joined` texts of the spots whose rotations are the
-        bits of ``rotations``, one after another (made at their first use)."""
-        texts = self.runs[rotations]
-        if texts is None:
-            spots = [spot_of(self.at * 6 + rot) for rot in range(6) if rotations >> rot & 1]
-            texts = ["".join([spot.joined[place] for spot in spots])
-                     for place in range(SITE_PLACES + 1)]
-            self.runs[rotations] = texts
-        return texts
+    def run(self, rotations: i64) -> _Run:
+        """The :class:`_Run` of the spots whose rotations are the bits of ``rotations``."""
+        run = self.runs[rotations]
+        if run is None:
+            run = _Run(self.at, rotations)
+            self.runs[rotations] = run
+        return run
+
+
+class _Run:
+    """Some spots of one cell together (``rotations``: their bits): by site place, their
+    :attr:`Spot.joined` texts one after another, each made at its first use (:meth:`text`)."""
+
+    def __init__(self, at: int, rotations: int) -> None:
+        self.at = at
+        self.rotations = rotations
+        self.texts: list[str | None] = [None] * (SITE_PLACES + 1)
+
+    def text(self, place: i64) -> str:
+        text = self.texts[place]
+        if text is None:
+            text = "".join([spot_of(self.at * 6 + rot).joined[place] for rot in range(6)
+                            if self.rotations >> rot & 1])
+            self.texts[place] = text
+        return text
 
 
 _CELLS: Final[list[_Cell | None]] = [None] * CELLS
@@ -943,20 +958,20 @@ class AkropolisState:
             return ""
         # the spots of one cell (next to each other) as one text (_Cell.run): a third of the
         # pieces to join, at some fifty instructions a piece
-        runs: list[list[str]] = []
+        runs: list[_Run] = []
         cell = legal[0].cell
         rotations: i64 = 0
         for spot in legal:
             if spot.cell is not cell:
-                texts = cell.runs[rotations]
-                runs.append(cell.run(rotations) if texts is None else texts)
+                run = cell.runs[rotations]
+                runs.append(cell.run(rotations) if run is None else run)
                 cell = spot.cell
                 rotations = 0
             rotations |= spot.bit
         runs.append(cell.run(rotations))
-        pieces = [texts[1] for texts in runs]
+        pieces = [run.text(1) for run in runs]
         for place in range(2, self.affordable() + 1):
-            pieces.extend([texts[place] for texts in runs])
+            pieces.extend([run.text(place) for run in runs])
         return "".join(pieces)[len(JOINED_BY):]
 
     def is_listed_move(self, text: str) -> bool:
