@@ -745,18 +745,15 @@ move texts with it in front too, so that a whole list is one join with no separa
 
 
 class Spot:
-    """A spot (``number``: cell * 6 + rotation) of a :class:`_Cell` with its texts:
-    ``texts[0]`` its own (:func:`spot_text`), ``texts[p]`` its move's from site place *p*, 1 to
+    """A spot (``number``: cell * 6 + rotation) with its texts: ``texts[0]`` its own
+    (:func:`spot_text`), ``texts[p]`` its move's from site place *p*, 1 to
     :data:`SITE_PLACES` (A23), each move text entered in :data:`LISTED`, and ``joined[p]``
     the same with :data:`JOINED_BY` in front; ``first`` is ``texts[1]``, read without the
     list (every listing takes it). Made once per spot and process (:func:`spot_of`); never
     change it."""
 
-    def __init__(self, number: int, cell: _Cell) -> None:
+    def __init__(self, number: int) -> None:
         self.number: i64 = number
-        self.cell = cell
-        self.bit: i64 = 1 << (number - 6 * (number // 6))
-        """The rotation's bit in a set of the cell's spots (:class:`_Run`)."""
         where = spot_text(number)
         self.texts: list[str] = [where]
         self.joined: list[str] = [JOINED_BY + where]
@@ -768,58 +765,23 @@ class Spot:
         self.first: str = self.texts[1]
 
 
-class _Cell:
-    """A cell's spots met, by rotation (``spots``), and the :class:`_Run` of each set of them
-    met (``runs``, by the set's bits)."""
-
-    def __init__(self, at: int) -> None:
-        self.at = at
-        self.spots: list[Spot | None] = [None] * 6
-        self.runs: list[_Run | None] = [None] * 64
-
-    def run(self, rotations: i64) -> _Run:
-        """The :class:`_Run` of the spots whose rotations are the bits of ``rotations``."""
-        run = self.runs[rotations]
-        if run is None:
-            run = _Run(self.at, rotations)
-            self.runs[rotations] = run
-        return run
-
-
-class _Run:
-    """Some spots of one cell together (``rotations``: their bits): by site place, their
-    :attr:`Spot.joined` texts one after another, each made at its first use (:meth:`text`)."""
-
-    def __init__(self, at: int, rotations: int) -> None:
-        self.at = at
-        self.rotations = rotations
-        self.texts: list[str | None] = [None] * (SITE_PLACES + 1)
-
-    def text(self, place: i64) -> str:
-        text = self.texts[place]
-        if text is None:
-            text = "".join([spot_of(self.at * 6 + rot).joined[place] for rot in range(6)
-                            if self.rotations >> rot & 1])
-            self.texts[place] = text
-        return text
-
-
-_CELLS: Final[list[_Cell | None]] = [None] * CELLS
-"""The :class:`_Cell` of each cell met (for the garbage collector 17,689 places, not one per
-spot, 106,134; and no number is boxed, as a dict's key would be)."""
+_SPOTS: Final[list[list[Spot | None] | None]] = [None] * CELLS
+"""The :class:`Spot` of each spot met, by cell then rotation (rows made for the cells met:
+the garbage collector goes through 17,689 places, not one per spot, 106,134; and no
+number is boxed, as a dict's key would be)."""
 
 
 def spot_of(number: i64) -> Spot:
     """The :class:`Spot` of spot ``number`` (made at its first use)."""
     at: i64 = number // 6
-    cell = _CELLS[at]
-    if cell is None:
-        cell = _Cell(at)
-        _CELLS[at] = cell
-    spot = cell.spots[number - 6 * at]
+    row = _SPOTS[at]
+    if row is None:
+        row = [None] * 6
+        _SPOTS[at] = row
+    spot = row[number - 6 * at]
     if spot is None:
-        spot = Spot(number, cell)
-        cell.spots[number - 6 * at] = spot
+        spot = Spot(number)
+        row[number - 6 * at] = spot
     return spot
 
 
@@ -946,7 +908,7 @@ class AkropolisState:
     def legal_move_line(self, sep: str) -> str | None:
         """``sep.join(self.legal_move_texts())`` when ``sep`` is :data:`JOINED_BY`; None for
         another ``sep``: one join of the texts with the separator in front (no separator
-        copied between them, no list of the move texts kept), a cell's spots together."""
+        copied between them, no list of the move texts kept)."""
         if sep != JOINED_BY:
             return None
         if self.over or self.to_draw:
@@ -956,22 +918,9 @@ class AkropolisState:
         legal = city.legal
         if not legal:
             return ""
-        # the spots of one cell (next to each other) as one text (_Cell.run): a third of the
-        # pieces to join, at some fifty instructions a piece
-        runs: list[_Run] = []
-        cell = legal[0].cell
-        rotations: i64 = 0
-        for spot in legal:
-            if spot.cell is not cell:
-                run = cell.runs[rotations]
-                runs.append(cell.run(rotations) if run is None else run)
-                cell = spot.cell
-                rotations = 0
-            rotations |= spot.bit
-        runs.append(cell.run(rotations))
-        pieces = [run.text(1) for run in runs]
+        pieces = [spot.joined[1] for spot in legal]
         for place in range(2, self.affordable() + 1):
-            pieces.extend([run.text(place) for run in runs])
+            pieces.extend([spot.joined[place] for spot in legal])
         return "".join(pieces)[len(JOINED_BY):]
 
     def is_listed_move(self, text: str) -> bool:
