@@ -222,6 +222,7 @@ class _Match:
         n = len(agents)
         self.game = game
         self.fast = game.fast_paths()
+        self.simultaneous = game.simultaneous  # asked once, not at each decision
         self.at_once = at_once
         self.views = game.hidden()
         if len(own) > n:
@@ -281,7 +282,7 @@ class _Match:
             if self.base is None and not self.views:
                 self.base = game.to_position(state)
                 self.line = str(Position(self.base))
-            if game.is_simultaneous(state):
+            if self.simultaneous and game.is_simultaneous(state):
                 self._simultaneous()
             else:
                 self._turn(state.current_seat())
