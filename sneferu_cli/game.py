@@ -180,12 +180,21 @@ class Game(ABC, Generic[S, E]):
     """Its variant names; the first is the default."""
     score_keys: ClassVar[tuple[str, ...]]
     """The names of a standing's scores, in the order of its ranking keys."""
+    simultaneous: ClassVar[bool] = False
+    """Whether any decision of the game may be simultaneous (OpenSpiel's dynamics): True
+    for a class that overrides :meth:`is_simultaneous` (set when it is defined); False tells
+    a caller that it need not ask at each decision."""
     move_help: ClassVar[str] = "Type a move in the game's move notation."
     """What a human seat is told about typing a move (examples of each form)."""
     moves_note: ClassVar[str | None] = None
     """Said to a human seat under every list of legal moves, when the list leaves out moves
     that may still be typed (Sneferu: moves that end in the same position are listed once,
     SPEC 2.7); None (the default): every legal move is listed."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "simultaneous" not in cls.__dict__ and cls.is_simultaneous is not Game.is_simultaneous:
+            cls.simultaneous = True
 
     # ---------------------------------------------------------------- editions
 
@@ -273,7 +282,7 @@ class Game(ABC, Generic[S, E]):
         """Whether the decision now is a simultaneous, sealed one (OpenSpiel's simultaneous
         node): every seat of :meth:`deciding_seats` chooses without seeing the others'
         choices, and the moves take effect together once the last is in, the same in any
-        order of collection. False by default."""
+        order of collection. False by default (and then :attr:`simultaneous` is False)."""
         return False
 
     def legal_moves(self, state: S, seat: int | None = None) -> list[str]:

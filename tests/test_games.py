@@ -113,6 +113,7 @@ def check_decision(game: Game, state: Any, moves: list[str], pool: list[str], ev
                    rng: random.Random) -> None:
     """The listed moves: canonical, distinct, applying; unlisted texts are rejected."""
     assert moves and len(set(moves)) == len(moves)
+    assert game.simultaneous or not game.is_simultaneous(state)  # declared
     before = snapshot(game, state)
     tried = rng.sample(moves, min(len(moves), ALL_MOST)) if every else [rng.choice(moves)]
     for text in moves if every else tried:

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from ..game import Game, get_game, seat_view
+from ..game import FastPaths, Game, get_game, seat_view
 from ..protocol.messages import SEP, GameOver, NewGame, Position, is_listed_in
 from .process import EngineFault
 
@@ -32,7 +32,7 @@ class TurnRequest:
     def __init__(self, state: Any, seat: int, position: str, movetime: int | None,
                  clock: tuple[int, ...] | None, inc: int, margin: int,
                  game: Game | None = None, sealed: bool = False,
-                 iterations: int | None = None) -> None:
+                 iterations: int | None = None, fast: FastPaths[Any] | None = None) -> None:
         # a plain class, not a dataclass: compiled, its __init__ is compiled too (made
         # once a turn, on the arbiter's per-move path)
         self.state = state
@@ -45,6 +45,9 @@ class TurnRequest:
         self.game: Game = get_game() if game is None else game
         self.sealed = sealed
         self.iterations = iterations
+        self.fast = None if sealed else fast
+        """The game's :meth:`~sneferu_cli.game.Game.fast_paths`, looked up once a match by
+        whoever makes the requests (None: the plain ways, always right)."""
         self._legal: Sequence[str] | None = None
         self._line: str | None = None
 
@@ -56,7 +59,7 @@ class TurnRequest:
         """The same request on a copy of the state (to try a move without playing it)."""
         return TurnRequest(self.state.clone(), self.seat, self.position, self.movetime,
                            self.clock, self.inc, self.margin, self.game, self.sealed,
-                           self.iterations)
+                           self.iterations, self.fast)
 
     def limit(self) -> int:
         """The seat's time for this move in ms: the movetime, or its clock."""
@@ -92,8 +95,8 @@ class TurnRequest:
         once :meth:`legal` or :meth:`legal_line` was called): it is legal by construction."""
         if self._legal is None and self._line is None:
             return False
-        fast = self.game.fast_paths()
-        if fast is not None and not self.sealed:
+        fast = self.fast
+        if fast is not None:
             known = fast.is_listed_move(self.state, move)  # at once, when it can tell
             if known is not None:
                 return known
@@ -112,7 +115,7 @@ class TurnRequest:
         made by the game at once where it can, :meth:`~sneferu_cli.game.FastPaths.
         legal_line`)."""
         if self._line is None:
-            fast = None if self.sealed else self.game.fast_paths()
+            fast = self.fast
             line = None if fast is None else fast.legal_line(self.state, self.seat, SEP)
             self._line = SEP.join(self.legal()) if line is None else line
         return self._line

@@ -221,6 +221,8 @@ class _Match:
                  own: Sequence[TimeControl | None], at_once: bool = True) -> None:
         n = len(agents)
         self.game = game
+        self.fast = game.fast_paths()
+        self.simultaneous = game.simultaneous  # asked once, not at each decision
         self.at_once = at_once
         self.views = game.hidden()
         if len(own) > n:
@@ -280,7 +282,7 @@ class _Match:
             if self.base is None and not self.views:
                 self.base = game.to_position(state)
                 self.line = str(Position(self.base))
-            if game.is_simultaneous(state):
+            if self.simultaneous and game.is_simultaneous(state):
                 self._simultaneous()
             else:
                 self._turn(state.current_seat())
@@ -330,7 +332,7 @@ class _Match:
         line = (str(Position(self.views.view(self.state, seat))) if self.views is not None
                 else self.line)
         return TurnRequest(self.state, seat, line, tc.movetime, clock, tc.inc, tc.margin,
-                           self.game, sealed, iterations=tc.iterations)
+                           self.game, sealed, iterations=tc.iterations, fast=self.fast)
 
     def _turn(self, seat: int) -> None:
         request = self._request(seat)

@@ -27,8 +27,10 @@ the words checked by the game, not here.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final
 
 import msgspec
 
@@ -294,6 +296,11 @@ EngineMessage = Id | OptionSpec | Feature | SneferuOk | ReadyOk | Info | Answer
 # ------------------------------------------------------------------ parsing
 
 
+_has_word_moves: Final[Callable[[str], bool]] = functools.cache(lambda game: not unnamed(game))
+"""Whether ``game`` is named, so has word moves; cached (in C): asked at every engine line,
+and a call into interpreted code costs more than reading the line."""
+
+
 def parse_engine_line(line: str, game: str = DEFAULT_GAME) -> EngineMessage:
     """Read one line from an engine (CR and surrounding blanks removed); NotationError if bad.
 
@@ -301,7 +308,7 @@ def parse_engine_line(line: str, game: str = DEFAULT_GAME) -> EngineMessage:
     ``game_engine_line``). An empty line is not a message: the caller skips it first.
     """
     text = line.strip(" \t\r\n")
-    if not unnamed(game):
+    if _has_word_moves(game):
         fast = _fast_engine_line(text, _GAME_ANSWER_RE, _GAME_INFO_RE)
         return fast if fast is not None else _lark_engine_line(text, "game_engine_line")
     fast = _fast_engine_line(text)

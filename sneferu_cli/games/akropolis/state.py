@@ -398,8 +398,7 @@ class City:
         self._top = None
         self._window_top = None
         if keep_legal:
-            changed = [at for at, _ in tables.start]
-            self._update_legal(changed, 0, _near_triangles(changed))
+            self._update_legal(0, _Near(_near_triangles(cells)))
         else:
             self.legal_known = False
 
@@ -427,8 +426,7 @@ class City:
             # x is the anchor less 0, 0, d0, d1, d1, d2 (spots_into)
             x = (at if rot < 2 else at - OFF[0] if rot == 2 else at - OFF[1] if rot < 5
                  else at - OFF[2])
-            self._update_legal([at, at + OFF[rot], at + OFF[(rot + 1) % 6]], x,
-                               _NEAR[rot & 1])
+            self._update_legal(x, _NEAR[rot & 1])
         else:
             self.legal_known = False
         return gained
@@ -501,71 +499,51 @@ class City:
         pairs + triples) of them (Euler's formula)."""
         return len(self.cells) - self.edges + self.triangles != self.pieces
 
-    def _update_legal(self, changed: list[int], x: int, near: list[int]) -> None:
-        """Bring :attr:`legal` up to date after the positions ``changed`` were covered.
+    def _update_legal(self, x: int, near: _Near) -> None:
+        """Bring :attr:`legal` up to date after a placement.
 
         A triangle's legality (5.2) depends on its three positions and their neighbours
         (touching the city), so only the triangles holding a position within one step of a
-        changed one are judged again (``near``: :func:`_near_triangles`, their ``x`` less
-        ``x``), and marked legal or not. Their spots lie within two
-        steps of a changed position: in each grid column from two before the changed ones
-        to two after, between two rows before and two after. Each such stretch is read spot
-        by spot in order (a spot of a triangle judged again is legal as marked, any other as
-        it was); the rest of the sorted list is copied whole. tests/akropolis/test_moves.py
-        proves the list equal to a full search (:meth:`spots_into`) over random games."""
+        covered one are judged again (``near``, their ``x`` less ``x``). The sorted list is
+        merged with their spots, in order (:class:`_Near`): a spot of a triangle judged
+        again is kept or added when the triangle is legal, dropped when not; every other
+        spot is copied as it was. tests/akropolis/test_moves.py proves the list equal to a
+        full search (:meth:`spots_into`) over random games."""
         if not self.legal_known:
             return  # found by a full search when next asked (refresh)
-        legal_mark = object()  # the marks of this update, compared by identity
-        illegal_mark = object()
-        seen = _SEEN
         # i64: machine integers in the compiled build (no tagged-int checks in the loops)
-        first_column, last_column, first_row, last_row = box(changed)
         x0: i64 = x
-        i: i64
-        for i in range(0, len(near), 2):
-            y: i64 = x0 + near[i]
-            kind: i64 = near[i + 1]
-            seen[CELLS + 2 * y + kind] = (legal_mark if self._triangle_legal(y, kind)
-                                          else illegal_mark)
+        triangles = near.triangles
+        count: i64 = len(triangles) >> 1
+        ok: list[bool] = [False] * count
+        t: i64
+        for t in range(count):
+            ok[t] = self._triangle_legal(x0 + triangles[2 * t], triangles[2 * t + 1])
         old = self.legal
         size: i64 = len(old)
-        legal: list[Spot] = []
-        # a spot's triangle, as its place in seen less CELLS + 2 * its cell, by rotation:
-        # rotations 0, 2, 4 lie on kind 0, 1, 3, 5 on kind 1, whose x is the cell less
-        # 0, 0, d0, d1, d1, d2 (spots_into)
-        t2: i64 = -2 * OFF[0]
-        t3: i64 = 1 - 2 * OFF[1]
-        t4: i64 = -2 * OFF[1]
-        t5: i64 = 1 - 2 * OFF[2]
-        done: i64 = 0  # old[:done] is dealt with
-        column: i64
-        for column in range(first_column - 2, last_column + 3):
-            first: i64 = column * W + first_row - 2  # the stretch: its first and last cells
-            last: i64 = column * W + last_row + 2
-            n: i64 = _first_at_least(old, first * 6, done)
-            if done < n:
-                legal.extend(old[done:n])
-            upcoming: i64 = old[n].number if n < size else _NO_SPOT  # old[n]'s number
-            at: i64
-            for at in range(first, last + 1):
-                base: i64 = CELLS + 2 * at
-                number: i64 = at * 6
-                rot: i64
-                for rot in range(6):
-                    was = upcoming == number
-                    if was:
-                        n += 1
-                        upcoming = old[n].number if n < size else _NO_SPOT
-                    mark = seen[base + (rot if rot < 2 else t2 if rot == 2 else t3 if rot == 3
-                                        else t4 if rot == 4 else t5)]
-                    if mark is legal_mark:
-                        legal.append(old[n - 1] if was else spot_of(number))
-                    elif was and mark is not illegal_mark:
-                        legal.append(old[n - 1])
-                    number += 1
-            done = n
-        if done < size:
-            legal.extend(old[done:])
+        rel = near.spots
+        which = near.triangle
+        first: i64 = 6 * x0
+        n: i64 = _first_at_least(old, first + rel[0], 0)
+        legal = old[:n]
+        end: i64 = _NO_SPOT  # typed here: with the constant, a conditional boxes its number
+        upcoming: i64 = old[n].number if n < size else end  # old[n]'s number
+        i: i64
+        for i in range(len(rel)):
+            number: i64 = first + rel[i]
+            while upcoming < number:  # a spot no placement near here changes
+                legal.append(old[n])
+                n += 1
+                upcoming = old[n].number if n < size else end
+            if upcoming == number:
+                if ok[which[i]]:
+                    legal.append(old[n])
+                n += 1
+                upcoming = old[n].number if n < size else end
+            elif ok[which[i]]:
+                legal.append(spot_of(number))
+        if n < size:
+            legal.extend(old[n:])
         self.legal = legal
 
     def _triangle_legal(self, x: i64, kind: i64) -> bool:
@@ -728,9 +706,28 @@ def _near_triangles(changed: list[int]) -> list[int]:
     return found
 
 
-_NEAR: Final = [_near_triangles([0, OFF[kind], OFF[kind + 1]]) for kind in (0, 1)]
-"""By kind, :func:`_near_triangles` of the triangle of kind *kind* at cell 0: those a tile
-laid on a triangle (``x``, kind) makes to judge again, their ``x`` less its ``x``."""
+class _Near:
+    """The triangles to judge again after a placement (``triangles``: ``x`` and kind after
+    each other, their ``x`` less the placement's), and their spots sorted (``spots``: their
+    numbers less six times the placement's ``x``, with the index of their triangle in
+    ``triangle``): what :meth:`City._update_legal` merges into the legal spots."""
+
+    def __init__(self, triangles: list[int]) -> None:
+        self.triangles = triangles
+        found: list[tuple[int, int]] = []
+        for t in range(len(triangles) // 2):
+            x = triangles[2 * t]
+            kind = triangles[2 * t + 1]
+            cells = (x, x + OFF[kind], x + OFF[kind + 1])
+            for k in range(3):  # the spot with h0 on each position, clockwise (spots_into)
+                found.append((cells[k] * 6 + kind + 2 * k, t))
+        found.sort()
+        self.spots: list[int] = [number for number, _ in found]
+        self.triangle: list[int] = [t for _, t in found]
+
+
+_NEAR: Final = [_Near(_near_triangles([0, OFF[kind], OFF[kind + 1]])) for kind in (0, 1)]
+"""By kind, the :class:`_Near` of a tile laid on the triangle of that kind at cell 0."""
 
 
 SITE_PLACES: Final = 6
@@ -774,9 +771,9 @@ the garbage collector goes through 17,689 places, not one per spot, 106,134; and
 number is boxed, as a dict's key would be)."""
 
 
-def spot_of(number: int) -> Spot:
+def spot_of(number: i64) -> Spot:
     """The :class:`Spot` of spot ``number`` (made at its first use)."""
-    at = number // 6
+    at: i64 = number // 6
     row = _SPOTS[at]
     if row is None:
         row = [None] * 6
@@ -802,9 +799,8 @@ def _first_at_least(spots: list[Spot], number: i64, low: i64) -> i64:
 
 
 _SEEN: Final[list[object]] = [None] * (CELLS * 3)
-"""Marks for :meth:`City.spots_into` and :meth:`City._update_legal`, one per cell, then one
-per triangle: a search marks what it has seen with an object of its own (compared by
-identity: no number to box)."""
+"""Marks for :meth:`City.spots_into`, one per cell, then one per triangle: a search marks
+what it has seen with an object of its own (compared by identity: no number to box)."""
 
 
 class AkropolisState:
