@@ -20,8 +20,8 @@ moves whatever the machine's load.
 Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the time limit
 still obeyed, makes it deterministic); ``Exploration`` (UCT constant in hundredths),
 ``Horizon`` (playout turns, in another game moves a seat, before the position is
-valued, 0 to the end), ``Widening`` (in tenths), ``Guided``, ``Candidates``, ``Sample``
-and ``Spread`` (in tenths; the generic search's, SPEC 11.4), ``Overhead`` (ms kept back
+valued, 0 to the end), ``Widening`` (in tenths), ``Guided``, ``Candidates``, ``Sample``,
+``Spread`` (in tenths) and ``Halving`` (the generic search's, SPEC 11.4), ``Overhead`` (ms kept back
 for the pipes and the scheduler). An option not sent leaves each search its own default.
 While it thinks it sends
 ``info nodes N nps N playouts N time MS score PCT rank R pv MOVE`` (``win W`` instead of
@@ -59,6 +59,7 @@ class MctsPlayer(Bot):
         self.candidates = 32
         self.sample = 4
         self.spread = 50
+        self.halving = 0
         self.tuned: set[str] = set()  # the options set: the others leave each search its default
 
     def declare_options(self) -> list[OptionSpec]:
@@ -71,12 +72,14 @@ class MctsPlayer(Bot):
                 OptionSpec("Guided", "check", "true" if self.guided else "false"),
                 OptionSpec("Candidates", "spin", str(self.candidates), 0, 100_000),
                 OptionSpec("Sample", "spin", str(self.sample), 0, 1000),
-                OptionSpec("Spread", "spin", str(self.spread), 1, 100_000)]
+                OptionSpec("Spread", "spin", str(self.spread), 1, 100_000),
+                OptionSpec("Halving", "spin", str(self.halving), 0, 1000)]
 
     def set_option(self, name: str, value: str | None) -> None:
         attrs = {"Iterations": "iterations", "Exploration": "exploration",
                  "Horizon": "horizon", "Widening": "widening", "Overhead": "overhead",
-                 "Candidates": "candidates", "Sample": "sample", "Spread": "spread"}
+                 "Candidates": "candidates", "Sample": "sample", "Spread": "spread",
+                 "Halving": "halving"}
         if name == "Guided" and value is not None:
             self.guided = int(value in ("true", "1"))
             self.tuned.add("guided")

@@ -49,7 +49,7 @@ from ..game import Game, seat_state
 from .analysis import Analysis, MoveStat, Tuning
 from .uct import Node, check_budget, compare, select
 
-__all__ = ["GenericOptions", "analyse", "gain", "gains", "rewards", "search_game"]
+__all__ = ["GenericOptions", "Halving", "analyse", "gain", "gains", "rewards", "search_game"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,11 @@ class GenericOptions:
     sample: int = 4
     """Guided: each playout move is the best valued of this many drawn legal moves; 0:
     no playout, the tree's new leaf is valued by the estimate at once."""
+    halving: int = 0
+    """Guided: the searching seat's move at the root is chosen by sequential halving
+    among its best ``halving`` moves by value (each round gives the moves left equal
+    visits and keeps the better half by mean reward); 0: by UCT with widening, as at any
+    node."""
 
 
 def gain(game: Game, state: Any, seat: int, move: str) -> float:
@@ -135,6 +140,53 @@ class _Sealed(Node):
         return stats
 
 
+class Halving:
+    """Sequential halving over a few arms (moves), the best valued first: which arm to
+    visit next for a budget of visits in all, given each arm's visits and mean reward.
+
+    Round after round the arms left are visited alike, each up to the round's target,
+    then the better half by mean reward stays (ties to the better valued); a round's
+    visits are ``budget // (rounds * arms left)`` an arm (at least 1), ``rounds`` being
+    ``ceil(log2(arms))``, so that the rounds spend at most the budget; the last arm left
+    takes what remains. With no budget yet (:attr:`budget` None: a search by time that
+    has not yet measured its speed) the arms are visited in turn and none is dropped.
+
+    >>> h = Halving(["a", "b", "c", "d"], 8)
+    >>> visits, means = dict.fromkeys("abcd", 0), {"a": 0.2, "b": 0.9, "c": 0.5, "d": 0.1}
+    >>> for _ in range(8):
+    ...     arm = h.next(visits, means)
+    ...     visits[arm] += 1
+    >>> visits, h.arms
+    ({'a': 1, 'b': 3, 'c': 3, 'd': 1}, ['b', 'c'])
+    >>> h.next(visits, means), h.arms
+    ('b', ['b'])
+    """
+
+    def __init__(self, arms: list[str], budget: int | None) -> None:
+        self.arms = list(arms)
+        """The arms left, best first (by value, then by mean reward after a round)."""
+        self.budget = budget
+        self.rounds = max(1, math.ceil(math.log2(len(arms)))) if arms else 1
+        self.target = 0  # the visits each arm left is to have at the end of this round
+
+    def _share(self) -> int:
+        assert self.budget is not None
+        return max(1, self.budget // (self.rounds * len(self.arms)))
+
+    def next(self, visits: dict[str, int], means: dict[str, float]) -> str:
+        """The arm to visit now (``visits`` and ``means``: each arm's so far)."""
+        arms = self.arms
+        if len(arms) > 1 and self.budget is not None:
+            if not self.target:
+                self.target = max(self._share(), max(visits[a] for a in arms))
+            elif min(visits[a] for a in arms) >= self.target:
+                ranked = sorted(range(len(arms)), key=lambda i: (-means[arms[i]], i))
+                self.arms = arms = [arms[i] for i in sorted(ranked[:(len(arms) + 1) // 2])]
+                if len(arms) > 1:
+                    self.target += self._share()
+        return min(arms, key=visits.__getitem__)  # the first of the least visited
+
+
 JOINT = " | "
 """Joins the seats' moves of a simultaneous node into its child's key."""
 
@@ -156,6 +208,8 @@ class _Search:
         self.hidden = self.game.hidden()
         self.guided = self.estimates and self.options.guided
         self.priors: dict[str, float] = {}  # guided: the root's moves valued one move ahead
+        self.budget: int | None = None  # the iterations the search will spend, when known
+        self.halving: Halving | None = None  # the root's sequential halving, once begun
         self.tree = self._new(self.root)
 
     def _new(self, state: Any) -> Node:
@@ -258,6 +312,10 @@ class _Search:
         moves, then both second ones, and never meet the other pairs)."""
         legal = self.game.legal_moves(state, seat)
         children = stats.children
+        if root and seat == self.seat and self.guided and self.options.halving:
+            move = self._halve(stats, state, legal)
+            if move is not None:
+                return move, move not in children
         allowed = set(legal) if varies else None
         tried = (len(children) if allowed is None
                  else sum(1 for m in children if m in allowed))
@@ -280,6 +338,28 @@ class _Search:
         if allowed is None:
             return select(stats, self.options.exploration)[0], False
         return _select_among(stats, legal, self.options.exploration, self.rng)[0], False
+
+    def _halve(self, stats: Node, state: Any, legal: list[str]) -> str | None:
+        """The searching seat's move at the root by sequential halving (:class:`Halving`)
+        among its best ``halving`` moves by value; None when it is not legal in this
+        iteration's determinization (UCT then chooses)."""
+        if self.halving is None:
+            if stats.untried is None:
+                stats.untried = self._order(state, self.seat, legal, True)
+            arms = [m for m in reversed(stats.untried)][:self.options.halving]
+            self.halving = Halving(arms, self.budget)
+        halving = self.halving
+        if halving.budget is None:
+            halving.budget = self.budget
+        visits, means = {}, {}
+        for arm in halving.arms:
+            child = stats.children.get(arm)
+            n = visits[arm] = child.visits if child is not None else 0
+            means[arm] = child.value[self.seat] / n if child is not None and n else 0.0
+        move = halving.next(visits, means)
+        if stats.untried is not None and move in stats.untried:
+            stats.untried.remove(move)
+        return move if move in legal else None
 
     def _playout(self, state: Any) -> list[float]:
         game, rng = self.game, self.rng
@@ -326,7 +406,12 @@ class _Search:
         for move in untried:
             stats.append(MoveStat(move, 0, 0.0, self.priors.get(move, 0.0),
                                   float(n) if n > 1 else 2.0, 0.0 if n == 1 else None))
-        stats.sort(key=lambda m: (-m.visits, -m.reward, -m.prior))
+        left = {m: i for i, m in enumerate(self.halving.arms)} if self.halving else {}
+        if len(left) > 1:  # stopped within the halving: the arms left, best mean first
+            stats.sort(key=lambda m: (m.move not in left, -m.reward if m.move in left else 0.0,
+                                      left.get(m.move, 0), -m.visits, -m.reward, -m.prior))
+        else:  # the last arm left has had the most visits (ties: it is first)
+            stats.sort(key=lambda m: (-m.visits, m.move not in left, -m.reward, -m.prior))
         return Analysis(stats, self.visits, self.nodes, seconds, self.seat, n)
 
 
@@ -378,9 +463,13 @@ def search_game(game: Game, state: Any, *, seat: int | None = None, iterations: 
                 game.evaluate(state) is not None)
     if len(game.legal_moves(root, seat)) == 1:
         iterations = min(iterations, 1) if iterations else 1
+    if iterations:
+        s.budget = iterations
     next_report = began + progress_every
     while not (iterations and s.visits >= iterations):
         now = time.perf_counter()
+        if s.budget is None and deadline is not None and now - began >= 0.1 * (deadline - began):
+            s.budget = max(1, int(s.visits * (deadline - began) / (now - began)))
         if deadline is not None and now >= deadline and s.visits:
             break
         if progress is not None and now >= next_report:
@@ -409,7 +498,7 @@ def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int 
         if knobs is not None:
             options = replace(options, **{
                 name: value for name in ("exploration", "horizon", "spread", "guided",
-                                         "widening", "candidates", "sample")
+                                         "widening", "candidates", "sample", "halving")
                 if (value := getattr(knobs, name)) is not None})
     return search_game(game, state, seat=seat, iterations=iterations, deadline=deadline,
                        seed=seed, options=options, progress=progress)
