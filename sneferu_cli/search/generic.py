@@ -406,7 +406,8 @@ class _Search:
         for move in untried:
             stats.append(MoveStat(move, 0, 0.0, self.priors.get(move, 0.0),
                                   float(n) if n > 1 else 2.0, 0.0 if n == 1 else None))
-        left = {m: i for i, m in enumerate(self.halving.arms)} if self.halving else {}
+        left: dict[object, int] = ({m: i for i, m in enumerate(self.halving.arms)}
+                                   if self.halving else {})
         if len(left) > 1:  # stopped within the halving: the arms left, best mean first
             stats.sort(key=lambda m: (m.move not in left, -m.reward if m.move in left else 0.0,
                                       left.get(m.move, 0), -m.visits, -m.reward, -m.prior))
