@@ -9,6 +9,7 @@ import math
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ import pytest
 from sneferu_cli.arbiter.bundled import engines_dir
 from sneferu_cli.game import GAMES, game_names, get_game, seat_state
 from sneferu_cli.search import Tuning, analyse
-from sneferu_cli.search.generic import GenericOptions, gain, gains, search_game
+from sneferu_cli.search.generic import GenericOptions, Halving, gain, gains, search_game
 
 NAMES = [n for n in game_names() if GAMES[n].startswith("sneferu_cli.games.")]
 
@@ -126,12 +127,13 @@ def test_the_root_reports_each_moves_value_as_its_prior():
 def test_mcts_options_reach_the_generic_search(guided):
     """The engine mcts, through its pipes, declares the generic search's options and plays
     the best move of search_game with them: its seed drawn from ``Seed`` as at every move
-    (SPEC 11.2), ``Guided``, ``Candidates``, ``Sample`` and ``Spread`` (tenths) given."""
+    (SPEC 11.2), ``Guided``, ``Candidates``, ``Sample``, ``Spread`` (tenths) and
+    ``Halving`` given."""
     game = get_game("akropolis")
     state = positions("akropolis", 1, seed=6)[0]
     seat = state.current_seat()
     options = {"Iterations": "40", "Guided": "true" if guided else "false",
-               "Candidates": "8", "Sample": "2", "Spread": "120"}
+               "Candidates": "8", "Sample": "2", "Spread": "120", "Halving": "4"}
     lines = ["sneferu 1", "setoption name Seed value 7",
              *(f"setoption name {k} value {v}" for k, v in options.items()),
              f"newgame players 2 seat {seat + 1} variant standard edition standard "
@@ -143,14 +145,15 @@ def test_mcts_options_reach_the_generic_search(guided):
     assert r.returncode == 0, r.stderr
     declared = [line for line in r.stdout.splitlines() if line.startswith("option ")]
     for name in ("Guided type check default true", "Candidates type spin default 32",
-                 "Sample type spin default 4", "Spread type spin default 50"):
+                 "Sample type spin default 4", "Spread type spin default 50",
+                 "Halving type spin default 0"):
         assert any(line.startswith(f"option name {name}") for line in declared), name
     moves = [line.removeprefix("move ") for line in r.stdout.splitlines()
              if line.startswith("move ")]
     expected = search_game(game, state, seat=seat, iterations=40,
                            seed=random.Random(7).randrange(2**31),
                            options=GenericOptions(guided=guided, candidates=8, sample=2,
-                                                  spread=12.0))
+                                                  spread=12.0, halving=4))
     assert moves == [str(expected.best.move)]
 
 
@@ -236,3 +239,58 @@ def test_akropolis_searches_96_candidates_below_the_root():
     assert table(analyse(game, state, iterations=40, seed=2,
                          tuning=Tuning(candidates=32))) == table(default)
     assert table(own) != table(default)
+
+
+def test_sequential_halving_spends_the_budget_and_keeps_the_best_arm():
+    """On a hand-built bandit of 16 arms (means 0.05 apart, rewards drawn 0 or 1),
+    sequential halving over a budget of 1,000 visits spends exactly the budget, halves the
+    arms left after each of its 4 rounds (every arm of a round visited alike, the arms
+    dropped after round r having had the rounds' visits up to r) and keeps the best arm;
+    with no budget the arms are visited in turn and none is dropped."""
+    means = {f"m{i}": 0.2 + 0.05 * i for i in range(16)}
+    arms = sorted(means, key=lambda a: -means[a])  # best valued first, as the search has them
+    rng = random.Random(5)
+    h = Halving(arms, 1000)
+    visits, sums = dict.fromkeys(arms, 0), dict.fromkeys(arms, 0.0)
+    for _ in range(1000):
+        arm = h.next(visits, {a: sums[a] / visits[a] if visits[a] else 0.0 for a in arms})
+        visits[arm] += 1
+        sums[arm] += 1.0 if rng.random() < means[arm] else 0.0
+    assert sum(visits.values()) == 1000
+    assert h.arms == ["m15"]
+    shares = [1000 // (4 * k) for k in (16, 8, 4, 2)]  # 15, 31, 62, 125 an arm a round
+    dropped = sorted(v for a, v in visits.items() if a != "m15")
+    assert dropped == sorted([shares[0]] * 8 + [sum(shares[:2])] * 4 + [sum(shares[:3])] * 2
+                             + [sum(shares)])
+    assert visits["m15"] == 1000 - sum(dropped)
+    turns = Halving(arms[:3], None)
+    seen = dict.fromkeys(arms[:3], 0)
+    for _ in range(7):
+        seen[turns.next(seen, dict.fromkeys(arms[:3], 0.5))] += 1
+    assert seen == {"m15": 3, "m14": 2, "m13": 2} and len(turns.arms) == 3
+
+
+@pytest.mark.parametrize("name", ["akropolis", "silver-gold"])
+def test_halving_searches_the_best_valued_moves_at_the_root(name):
+    """With ``halving`` 8 the searching seat's root visits only its 8 best valued moves
+    (or all, when fewer), spends the budget, and reports first the move halving kept; the
+    same seed gives the same analysis."""
+    game = get_game(name)
+    for i, state in enumerate(positions(name, 3, seed=11)):
+        seat = game.deciding_seats(state)[0]
+        view = seat_state(game, state, seat)
+        legal = game.legal_moves(view, seat)
+        a = search_game(game, state, seat=seat, iterations=120, seed=i,
+                        options=GenericOptions(halving=8))
+        b = search_game(game, state, seat=seat, iterations=120, seed=i,
+                        options=GenericOptions(halving=8))
+        assert a == replace(b, seconds=a.seconds)
+        assert a.iterations == 120
+        tried = [m for m in a.moves if m.visits]
+        assert len(tried) == min(8, len(legal))
+        best_left = max((gain(game, view, seat, str(m.move)) for m in a.moves if not m.visits),
+                        default=-math.inf)
+        assert min(gain(game, view, seat, str(m.move)) for m in tried) >= best_left - 1e-9
+        assert a.best.visits == max(m.visits for m in a.moves)
+        last = [m for m in tried if m.visits == a.best.visits]
+        assert a.best.reward == max(m.reward for m in last)
