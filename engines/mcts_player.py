@@ -60,6 +60,7 @@ class MctsPlayer(Bot):
         self.sample = 4
         self.spread = 50
         self.halving = 0
+        self.prior_visits = 0
         self.tuned: set[str] = set()  # the options set: the others leave each search its default
 
     def declare_options(self) -> list[OptionSpec]:
@@ -73,13 +74,14 @@ class MctsPlayer(Bot):
                 OptionSpec("Candidates", "spin", str(self.candidates), 0, 100_000),
                 OptionSpec("Sample", "spin", str(self.sample), 0, 1000),
                 OptionSpec("Spread", "spin", str(self.spread), 1, 100_000),
-                OptionSpec("Halving", "spin", str(self.halving), 0, 1000)]
+                OptionSpec("Halving", "spin", str(self.halving), 0, 1000),
+                OptionSpec("PriorVisits", "spin", str(self.prior_visits), 0, 100_000)]
 
     def set_option(self, name: str, value: str | None) -> None:
         attrs = {"Iterations": "iterations", "Exploration": "exploration",
                  "Horizon": "horizon", "Widening": "widening", "Overhead": "overhead",
                  "Candidates": "candidates", "Sample": "sample", "Spread": "spread",
-                 "Halving": "halving"}
+                 "Halving": "halving", "PriorVisits": "prior_visits"}
         if name == "Guided" and value is not None:
             self.guided = int(value in ("true", "1"))
             self.tuned.add("guided")

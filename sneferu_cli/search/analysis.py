@@ -36,6 +36,8 @@ class Tuning:
     halving: int | None = None
     """The root's move by sequential halving among this many best valued moves (guided;
     0: by UCT)."""
+    prior_visits: float | None = None
+    """Halving: the visits each root move's one-move value counts for in its mean."""
 
 
 @dataclass(frozen=True)

@@ -81,6 +81,9 @@ class GenericOptions:
     among its best ``halving`` moves by value (each round gives the moves left equal
     visits and keeps the better half by mean reward); 0: by UCT with widening, as at any
     node."""
+    prior_visits: float = 0.0
+    """Halving: each root move's one-move value (its prior) counts as this many visits
+    of that reward in the mean that ranks the moves (0: the playouts' mean alone)."""
 
 
 def gain(game: Game, state: Any, seat: int, move: str) -> float:
@@ -351,15 +354,24 @@ class _Search:
         halving = self.halving
         if halving.budget is None:
             halving.budget = self.budget
-        visits, means = {}, {}
-        for arm in halving.arms:
-            child = stats.children.get(arm)
-            n = visits[arm] = child.visits if child is not None else 0
-            means[arm] = child.value[self.seat] / n if child is not None and n else 0.0
-        move = halving.next(visits, means)
+        visits = {arm: self._visits(stats, arm) for arm in halving.arms}
+        move = halving.next(visits, {arm: self._mean(stats, arm) for arm in halving.arms})
         if stats.untried is not None and move in stats.untried:
             stats.untried.remove(move)
         return move if move in legal else None
+
+    @staticmethod
+    def _visits(stats: Node, move: str) -> int:
+        child = stats.children.get(move)
+        return 0 if child is None else child.visits
+
+    def _mean(self, stats: Node, move: str) -> float:
+        """The mean reward by which halving ranks ``move`` at the root: its playouts'
+        with its prior counted as ``prior_visits`` visits."""
+        child = stats.children.get(move)
+        k = self.options.prior_visits
+        n, total = (0, 0.0) if child is None else (child.visits, child.value[self.seat])
+        return (k * self.priors.get(move, 0.0) + total) / (k + n) if k + n else 0.0
 
     def _playout(self, state: Any) -> list[float]:
         game, rng = self.game, self.rng
@@ -406,11 +418,11 @@ class _Search:
         for move in untried:
             stats.append(MoveStat(move, 0, 0.0, self.priors.get(move, 0.0),
                                   float(n) if n > 1 else 2.0, 0.0 if n == 1 else None))
-        left: dict[object, int] = ({m: i for i, m in enumerate(self.halving.arms)}
-                                   if self.halving else {})
+        left: dict[object, float] = ({m: -self._mean(root, m) for m in self.halving.arms}
+                                     if self.halving else {})
         if len(left) > 1:  # stopped within the halving: the arms left, best mean first
-            stats.sort(key=lambda m: (m.move not in left, -m.reward if m.move in left else 0.0,
-                                      left.get(m.move, 0), -m.visits, -m.reward, -m.prior))
+            stats.sort(key=lambda m: (m.move not in left, left.get(m.move, 0.0), -m.visits,
+                                      -m.reward, -m.prior))
         else:  # the last arm left has had the most visits (ties: it is first)
             stats.sort(key=lambda m: (-m.visits, m.move not in left, -m.reward, -m.prior))
         return Analysis(stats, self.visits, self.nodes, seconds, self.seat, n)
@@ -499,7 +511,8 @@ def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int 
         if knobs is not None:
             options = replace(options, **{
                 name: value for name in ("exploration", "horizon", "spread", "guided",
-                                         "widening", "candidates", "sample", "halving")
+                                         "widening", "candidates", "sample", "halving",
+                                         "prior_visits")
                 if (value := getattr(knobs, name)) is not None})
     return search_game(game, state, seat=seat, iterations=iterations, deadline=deadline,
                        seed=seed, options=options, progress=progress)
