@@ -61,6 +61,7 @@ class MctsPlayer(Bot):
         self.spread = 50
         self.halving = 0
         self.prior_visits = 0
+        self.paired = 1
         self.tuned: set[str] = set()  # the options set: the others leave each search its default
 
     def declare_options(self) -> list[OptionSpec]:
@@ -75,16 +76,17 @@ class MctsPlayer(Bot):
                 OptionSpec("Sample", "spin", str(self.sample), 0, 1000),
                 OptionSpec("Spread", "spin", str(self.spread), 1, 100_000),
                 OptionSpec("Halving", "spin", str(self.halving), 0, 1000),
-                OptionSpec("PriorVisits", "spin", str(self.prior_visits), 0, 100_000)]
+                OptionSpec("PriorVisits", "spin", str(self.prior_visits), 0, 100_000),
+                OptionSpec("Paired", "check", "true")]
 
     def set_option(self, name: str, value: str | None) -> None:
         attrs = {"Iterations": "iterations", "Exploration": "exploration",
                  "Horizon": "horizon", "Widening": "widening", "Overhead": "overhead",
                  "Candidates": "candidates", "Sample": "sample", "Spread": "spread",
                  "Halving": "halving", "PriorVisits": "prior_visits"}
-        if name == "Guided" and value is not None:
-            self.guided = int(value in ("true", "1"))
-            self.tuned.add("guided")
+        if name in ("Guided", "Paired") and value is not None:
+            setattr(self, name.lower(), int(value in ("true", "1")))
+            self.tuned.add(name.lower())
         elif name in attrs and value is not None:
             setattr(self, attrs[name], int(value))
             self.tuned.add(attrs[name])
@@ -101,7 +103,7 @@ class MctsPlayer(Bot):
         began = time.perf_counter()
         deadline = began + self.think_time(state, go)
         scale = {"exploration": 100, "widening": 10, "spread": 10}
-        tuning = Tuning(**{name: (bool(self.guided) if name == "guided"
+        tuning = Tuning(**{name: (bool(getattr(self, name)) if name in ("guided", "paired")
                                   else getattr(self, name) / scale[name] if name in scale
                                   else getattr(self, name))
                            for name in self.tuned if name not in ("iterations", "overhead")})

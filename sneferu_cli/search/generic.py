@@ -84,6 +84,10 @@ class GenericOptions:
     prior_visits: float = 0.0
     """Halving: each root move's one-move value (its prior) counts as this many visits
     of that reward in the mean that ranks the moves (0: the playouts' mean alone)."""
+    paired: bool = True
+    """Halving: the k-th visit of every root move draws the same chance (the same
+    determinization and the same outcomes, in order), so that the moves are compared on
+    the same luck (common random numbers); False: each iteration draws its own."""
 
 
 def gain(game: Game, state: Any, seat: int, move: str) -> float:
@@ -213,6 +217,9 @@ class _Search:
         self.priors: dict[str, float] = {}  # guided: the root's moves valued one move ahead
         self.budget: int | None = None  # the iterations the search will spend, when known
         self.halving: Halving | None = None  # the root's sequential halving, once begun
+        self.arm: str | None = None  # halving: the root's move for this iteration
+        self.luck = 0  # paired: the seed of the chance of the k-th visits
+        self.chance = random.Random()  # paired: the chance drawn by this iteration
         self.tree = self._new(self.root)
 
     def _new(self, state: Any) -> Node:
@@ -225,13 +232,21 @@ class _Search:
 
     def iterate(self) -> None:
         game, rng = self.game, self.rng
+        chance = rng
+        self.arm = None
+        if self.halving is not None:
+            stats = self.tree.of(self.seat) if isinstance(self.tree, _Sealed) else self.tree
+            self.arm = self._halve(stats, self.root, [])
+            if self.options.paired:
+                self.chance.seed(self.luck * 1_000_003 + self._visits(stats, self.arm))
+                chance = self.chance
         state = (self.root.clone() if self.hidden is None
-                 else self.hidden.determinize(self.root, self.seat, rng))
+                 else self.hidden.determinize(self.root, self.seat, chance))
         node = self.tree
         path = [node]
         while not state.is_over():
             if state.is_chance_node():
-                outcome = game.sample_outcome(state, rng)
+                outcome = game.sample_outcome(state, chance)
                 game.apply_outcome(state, outcome)
                 child = node.children.get(outcome)
                 if child is None:
@@ -281,7 +296,7 @@ class _Search:
                 game.apply_move(state, move, listed=True)
             node = child
             path.append(node)
-        result = self._playout(state)
+        result = self._playout(state, chance)
         for n in path:
             n.visits += 1
             for i, r in enumerate(result):
@@ -316,8 +331,8 @@ class _Search:
         legal = self.game.legal_moves(state, seat)
         children = stats.children
         if root and seat == self.seat and self.guided and self.options.halving:
-            move = self._halve(stats, state, legal)
-            if move is not None:
+            move = self.arm if self.arm is not None else self._halve(stats, state, legal)
+            if move in legal:
                 return move, move not in children
         allowed = set(legal) if varies else None
         tried = (len(children) if allowed is None
@@ -342,15 +357,16 @@ class _Search:
             return select(stats, self.options.exploration)[0], False
         return _select_among(stats, legal, self.options.exploration, self.rng)[0], False
 
-    def _halve(self, stats: Node, state: Any, legal: list[str]) -> str | None:
+    def _halve(self, stats: Node, state: Any, legal: list[str]) -> str:
         """The searching seat's move at the root by sequential halving (:class:`Halving`)
-        among its best ``halving`` moves by value; None when it is not legal in this
-        iteration's determinization (UCT then chooses)."""
+        among its best ``halving`` moves by value (``legal`` in ``state``, the first
+        time); UCT chooses when it is not legal in an iteration's determinization."""
         if self.halving is None:
             if stats.untried is None:
                 stats.untried = self._order(state, self.seat, legal, True)
             arms = [m for m in reversed(stats.untried)][:self.options.halving]
             self.halving = Halving(arms, self.budget)
+            self.luck = self.rng.randrange(2**31)
         halving = self.halving
         if halving.budget is None:
             halving.budget = self.budget
@@ -358,7 +374,7 @@ class _Search:
         move = halving.next(visits, {arm: self._mean(stats, arm) for arm in halving.arms})
         if stats.untried is not None and move in stats.untried:
             stats.untried.remove(move)
-        return move if move in legal else None
+        return move
 
     @staticmethod
     def _visits(stats: Node, move: str) -> int:
@@ -373,7 +389,7 @@ class _Search:
         n, total = (0, 0.0) if child is None else (child.visits, child.value[self.seat])
         return (k * self.priors.get(move, 0.0) + total) / (k + n) if k + n else 0.0
 
-    def _playout(self, state: Any) -> list[float]:
+    def _playout(self, state: Any, chance: random.Random) -> list[float]:
         game, rng = self.game, self.rng
         sample = self.options.sample if self.guided else 1
         if sample == 0:  # guided, no playout: the leaf is valued at once
@@ -382,7 +398,7 @@ class _Search:
         moves = 0
         while not state.is_over():
             if state.is_chance_node():
-                game.apply_outcome(state, game.sample_outcome(state, rng))
+                game.apply_outcome(state, game.sample_outcome(state, chance))
                 continue
             if limit and moves >= limit:
                 break
@@ -512,7 +528,7 @@ def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int 
             options = replace(options, **{
                 name: value for name in ("exploration", "horizon", "spread", "guided",
                                          "widening", "candidates", "sample", "halving",
-                                         "prior_visits")
+                                         "prior_visits", "paired")
                 if (value := getattr(knobs, name)) is not None})
     return search_game(game, state, seat=seat, iterations=iterations, deadline=deadline,
                        seed=seed, options=options, progress=progress)
