@@ -157,10 +157,12 @@ def test_mcts_options_reach_the_generic_search(guided):
     assert moves == [str(expected.best.move)]
 
 
-def test_the_guided_search_knows_only_the_seats_view_in_silver_gold():
+@pytest.mark.parametrize("halving", [0, 8])
+def test_the_guided_search_knows_only_the_seats_view_in_silver_gold(halving):
     """Mid-game, at a sealed marking decision of a 3-seat Silver & Gold Pyramids game: two
     full states that seat 2 sees alike (the others' cards and sealed marks drawn anew from
-    its view) get the same guided analysis, prior by prior (SPEC 11.4, G21)."""
+    its view) get the same guided analysis, prior by prior (SPEC 11.4, G21), with the
+    root's move by UCT or by sequential halving (its paired chance drawn from the view)."""
     game = get_game("silver-gold")
     hidden = game.hidden()
     assert hidden is not None
@@ -182,7 +184,8 @@ def test_the_guided_search_knows_only_the_seats_view_in_silver_gold():
     assert hidden.view(other, 1) == view
     assert game.to_position(other) != game.to_position(truth)
     found = [[(str(m.move), m.visits, m.reward, m.prior)
-              for m in search_game(game, state, seat=1, iterations=200, seed=4).moves]
+              for m in search_game(game, state, seat=1, iterations=200, seed=4,
+                                   options=GenericOptions(halving=halving)).moves]
              for state in (truth, other)]
     assert found[0] == found[1]
     assert sorted(m for m, *_ in found[0]) == sorted(game.legal_moves(truth, 1))
@@ -294,3 +297,64 @@ def test_halving_searches_the_best_valued_moves_at_the_root(name):
         assert a.best.visits == max(m.visits for m in a.moves)
         last = [m for m in tried if m.visits == a.best.visits]
         assert a.best.reward == max(m.reward for m in last)
+
+
+class _Recorder:
+    """A game that records, for each iteration of a search, the determinization drawn
+    (its position) and the move the searching seat then plays at the root."""
+
+    def __init__(self, game: Any, seat: int) -> None:
+        self._game, self._seat = game, seat
+        self.drawn: list[tuple[str, str | None]] = []
+        hidden = game.hidden()
+        outer = self
+
+        class Hidden:
+            def __getattr__(self, name: str) -> Any:
+                return getattr(hidden, name)
+
+            def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
+                drawn = hidden.determinize(state, seat, rng)
+                outer.drawn.append((game.to_position(drawn), None))
+                return drawn
+
+        self._hidden = Hidden()
+
+    def hidden(self) -> Any:
+        return self._hidden
+
+    def apply_move(self, state: Any, move: str, seat: int | None = None, **kw: Any) -> None:
+        if seat == self._seat and self.drawn and self.drawn[-1][1] is None:
+            self.drawn[-1] = (self.drawn[-1][0], move)
+        self._game.apply_move(state, move, seat, **kw)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_paired_halving_gives_the_kth_visits_of_every_move_the_same_luck(paired):
+    """Paired (SPEC 11.4): at a sealed marking of a 3-seat Silver & Gold game, the k-th
+    visit of each of the root's moves starts from the same determinization of seat 2's view
+    (the hidden cards, G21); unpaired, they differ."""
+    game = get_game("silver-gold")
+    rng = random.Random(8)
+    state = game.new_game(3)
+    while True:
+        if state.is_chance_node():
+            game.apply_outcome(state, game.sample_outcome(state, rng))
+            continue
+        if len(game.deciding_seats(state)) == 3 and len(game.legal_moves(state, 1)) >= 4:
+            break
+        for s in game.deciding_seats(state):
+            game.apply_move(state, rng.choice(game.legal_moves(state, s)), s)
+    recorder = _Recorder(game, 1)
+    search_game(recorder, state, seat=1, iterations=64, seed=3,  # type: ignore[arg-type]
+                options=GenericOptions(halving=4, paired=paired))
+    visits: dict[str, list[str]] = {}
+    for drawn, move in recorder.drawn[1:]:  # the first values the moves
+        assert move is not None
+        visits.setdefault(move, []).append(drawn)
+    assert len(visits) == 4
+    kth = [{v[k] for v in visits.values() if len(v) > k} for k in range(64)]
+    assert all(len(d) == 1 for d in kth if d) == paired

@@ -234,9 +234,9 @@ class _Search:
         game, rng = self.game, self.rng
         chance = rng
         self.arm = None
-        if self.halving is not None:
+        if self.guided and self.options.halving:
             stats = self.tree.of(self.seat) if isinstance(self.tree, _Sealed) else self.tree
-            self.arm = self._halve(stats, self.root, [])
+            self.arm = self._halve(stats)
             if self.options.paired:
                 self.chance.seed(self.luck * 1_000_003 + self._visits(stats, self.arm))
                 chance = self.chance
@@ -330,10 +330,8 @@ class _Search:
         moves, then both second ones, and never meet the other pairs)."""
         legal = self.game.legal_moves(state, seat)
         children = stats.children
-        if root and seat == self.seat and self.guided and self.options.halving:
-            move = self.arm if self.arm is not None else self._halve(stats, state, legal)
-            if move in legal:
-                return move, move not in children
+        if root and seat == self.seat and self.arm is not None and self.arm in legal:
+            return self.arm, self.arm not in children
         allowed = set(legal) if varies else None
         tried = (len(children) if allowed is None
                  else sum(1 for m in children if m in allowed))
@@ -357,11 +355,14 @@ class _Search:
             return select(stats, self.options.exploration)[0], False
         return _select_among(stats, legal, self.options.exploration, self.rng)[0], False
 
-    def _halve(self, stats: Node, state: Any, legal: list[str]) -> str:
-        """The searching seat's move at the root by sequential halving (:class:`Halving`)
-        among its best ``halving`` moves by value (``legal`` in ``state``, the first
-        time); UCT chooses when it is not legal in an iteration's determinization."""
+    def _halve(self, stats: Node) -> str:
+        """The searching seat's move at the root for this iteration by sequential halving
+        (:class:`Halving`) among its best ``halving`` moves by value, valued on a first
+        determinization; UCT chooses when it is not legal in an iteration's."""
         if self.halving is None:
+            state = (self.root.clone() if self.hidden is None
+                     else self.hidden.determinize(self.root, self.seat, self.rng))
+            legal = self.game.legal_moves(state, self.seat)
             if stats.untried is None:
                 stats.untried = self._order(state, self.seat, legal, True)
             arms = [m for m in reversed(stats.untried)][:self.options.halving]
