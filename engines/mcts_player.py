@@ -62,6 +62,7 @@ class MctsPlayer(Bot):
         self.halving = 0
         self.prior_visits = 0
         self.paired = 1
+        self.distinct = 0
         self.tuned: set[str] = set()  # the options set: the others leave each search its default
 
     def declare_options(self) -> list[OptionSpec]:
@@ -77,14 +78,15 @@ class MctsPlayer(Bot):
                 OptionSpec("Spread", "spin", str(self.spread), 1, 100_000),
                 OptionSpec("Halving", "spin", str(self.halving), 0, 1000),
                 OptionSpec("PriorVisits", "spin", str(self.prior_visits), 0, 100_000),
-                OptionSpec("Paired", "check", "true")]
+                OptionSpec("Paired", "check", "true"),
+                OptionSpec("Distinct", "check", "false")]
 
     def set_option(self, name: str, value: str | None) -> None:
         attrs = {"Iterations": "iterations", "Exploration": "exploration",
                  "Horizon": "horizon", "Widening": "widening", "Overhead": "overhead",
                  "Candidates": "candidates", "Sample": "sample", "Spread": "spread",
                  "Halving": "halving", "PriorVisits": "prior_visits"}
-        if name in ("Guided", "Paired") and value is not None:
+        if name in ("Guided", "Paired", "Distinct") and value is not None:
             setattr(self, name.lower(), int(value in ("true", "1")))
             self.tuned.add(name.lower())
         elif name in attrs and value is not None:
@@ -103,7 +105,8 @@ class MctsPlayer(Bot):
         began = time.perf_counter()
         deadline = began + self.think_time(state, go)
         scale = {"exploration": 100, "widening": 10, "spread": 10}
-        tuning = Tuning(**{name: (bool(getattr(self, name)) if name in ("guided", "paired")
+        checks = ("guided", "paired", "distinct")
+        tuning = Tuning(**{name: (bool(getattr(self, name)) if name in checks
                                   else getattr(self, name) / scale[name] if name in scale
                                   else getattr(self, name))
                            for name in self.tuned if name not in ("iterations", "overhead")})

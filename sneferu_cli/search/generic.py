@@ -84,6 +84,10 @@ class GenericOptions:
     prior_visits: float = 0.0
     """Halving: each root move's one-move value (its prior) counts as this many visits
     of that reward in the mean that ranks the moves (0: the playouts' mean alone)."""
+    distinct: bool = False
+    """Halving: of moves the same value one move ahead (often one tile placed in other
+    places or turns), only the first in a random order is among the moves halved, so
+    that they are as many different values as can be."""
     paired: bool = True
     """Halving: the k-th visit of every root move draws the same chance (the same
     determinization and the same outcomes, in order), so that the moves are compared on
@@ -365,7 +369,11 @@ class _Search:
             legal = self.game.legal_moves(state, self.seat)
             if stats.untried is None:
                 stats.untried = self._order(state, self.seat, legal, True)
-            arms = [m for m in reversed(stats.untried)][:self.options.halving]
+            arms = list(reversed(stats.untried))
+            if self.options.distinct:
+                first = {self.priors[m]: m for m in reversed(arms)}  # the first of each value
+                arms = [m for m in arms if first[self.priors[m]] == m]
+            arms = arms[:self.options.halving]
             self.halving = Halving(arms, self.budget)
             self.luck = self.rng.randrange(2**31)
         halving = self.halving
@@ -529,7 +537,7 @@ def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int 
             options = replace(options, **{
                 name: value for name in ("exploration", "horizon", "spread", "guided",
                                          "widening", "candidates", "sample", "halving",
-                                         "prior_visits", "paired")
+                                         "prior_visits", "distinct", "paired")
                 if (value := getattr(knobs, name)) is not None})
     return search_game(game, state, seat=seat, iterations=iterations, deadline=deadline,
                        seed=seed, options=options, progress=progress)
