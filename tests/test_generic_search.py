@@ -226,21 +226,46 @@ def test_a_game_without_a_move_gains_shortcut_is_valued_by_gain():
 def test_akropolis_searches_96_candidates_below_the_root():
     """Akropolis's knobs (Tools.search_tuning): the guided search, each node below the
     root valuing 96 of its moves drawn at random instead of 32 (a turn has hundreds, A6:
-    any affordable site tile, in any legal placement)."""
+    any affordable site tile, in any legal placement), the root's move by halving among
+    16, a node below it searching its best valued move alone."""
     game = get_game("akropolis")
     tools = game.tools()
-    assert tools is not None and tools.search_tuning() == Tuning(candidates=96)
+    assert tools is not None
+    assert tools.search_tuning() == Tuning(candidates=96, halving=16, widening=0.0)
     state = positions("akropolis", 1, seed=3)[0]
     assert len(game.legal_moves(state)) > 96
 
     def table(a: Any) -> list[tuple[str, int, float]]:
         return [(str(m.move), m.visits, m.reward) for m in a.moves]
 
-    own = search_game(game, state, iterations=40, seed=2, options=GenericOptions(candidates=96))
+    own = search_game(game, state, iterations=40, seed=2,
+                      options=GenericOptions(candidates=96, halving=16, widening=0.0))
     default = search_game(game, state, iterations=40, seed=2, options=GenericOptions())
     assert table(analyse(game, state, iterations=40, seed=2)) == table(own)
     assert table(analyse(game, state, iterations=40, seed=2,
-                         tuning=Tuning(candidates=32))) == table(default)
+                         tuning=Tuning(candidates=32, halving=0, widening=1.0))) == table(default)
+    assert table(own) != table(default)
+
+
+def test_silver_gold_halves_its_root_and_follows_the_best_replies():
+    """Silver & Gold's knobs (Tools.search_tuning): the root's move by halving among 16,
+    a node below it searching its best valued move alone; the engine's options still
+    win (``Halving=0``, ``Widening=10``: the search as it was)."""
+    game = get_game("silver-gold")
+    tools = game.tools()
+    assert tools is not None and tools.search_tuning() == Tuning(halving=16, widening=0.0)
+    state = positions("silver-gold", 1, seed=3)[0]
+    seat = game.deciding_seats(state)[0]
+
+    def table(a: Any) -> list[tuple[str, int, float]]:
+        return [(str(m.move), m.visits, m.reward) for m in a.moves]
+
+    own = search_game(game, state, seat=seat, iterations=60, seed=2,
+                      options=GenericOptions(halving=16, widening=0.0))
+    default = search_game(game, state, seat=seat, iterations=60, seed=2)
+    assert table(analyse(game, state, seat=seat, iterations=60, seed=2)) == table(own)
+    assert table(analyse(game, state, seat=seat, iterations=60, seed=2,
+                         tuning=Tuning(halving=0, widening=1.0))) == table(default)
     assert table(own) != table(default)
 
 
