@@ -21,8 +21,8 @@ Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the ti
 still obeyed, makes it deterministic); ``Exploration`` (UCT constant in hundredths),
 ``Horizon`` (playout turns, in another game moves a seat, before the position is
 valued, 0 to the end), ``Widening`` (in tenths), ``Guided``, ``Candidates``, ``Sample``,
-``Spread`` (in tenths) and ``Halving`` (the generic search's, SPEC 11.4), ``Overhead`` (ms kept back
-for the pipes and the scheduler). An option not sent leaves each search its own default.
+``Spread`` (in tenths), ``Halving`` and ``Paired`` (the generic search's, SPEC 11.4),
+``Overhead`` (ms kept back for the pipes and the scheduler). An option not sent leaves each search its own default.
 While it thinks it sends
 ``info nodes N nps N playouts N time MS score PCT rank R pv MOVE`` (``win W`` instead of
 ``rank`` in a solo game) every quarter of a second and before its move.
@@ -60,9 +60,7 @@ class MctsPlayer(Bot):
         self.sample = 4
         self.spread = 50
         self.halving = 0
-        self.prior_visits = 0
         self.paired = 1
-        self.distinct = 0
         self.tuned: set[str] = set()  # the options set: the others leave each search its default
 
     def declare_options(self) -> list[OptionSpec]:
@@ -77,16 +75,14 @@ class MctsPlayer(Bot):
                 OptionSpec("Sample", "spin", str(self.sample), 0, 1000),
                 OptionSpec("Spread", "spin", str(self.spread), 1, 100_000),
                 OptionSpec("Halving", "spin", str(self.halving), 0, 1000),
-                OptionSpec("PriorVisits", "spin", str(self.prior_visits), 0, 100_000),
-                OptionSpec("Paired", "check", "true"),
-                OptionSpec("Distinct", "check", "false")]
+                OptionSpec("Paired", "check", "true")]
 
     def set_option(self, name: str, value: str | None) -> None:
         attrs = {"Iterations": "iterations", "Exploration": "exploration",
                  "Horizon": "horizon", "Widening": "widening", "Overhead": "overhead",
                  "Candidates": "candidates", "Sample": "sample", "Spread": "spread",
-                 "Halving": "halving", "PriorVisits": "prior_visits"}
-        if name in ("Guided", "Paired", "Distinct") and value is not None:
+                 "Halving": "halving"}
+        if name in ("Guided", "Paired") and value is not None:
             setattr(self, name.lower(), int(value in ("true", "1")))
             self.tuned.add(name.lower())
         elif name in attrs and value is not None:
@@ -105,8 +101,7 @@ class MctsPlayer(Bot):
         began = time.perf_counter()
         deadline = began + self.think_time(state, go)
         scale = {"exploration": 100, "widening": 10, "spread": 10}
-        checks = ("guided", "paired", "distinct")
-        tuning = Tuning(**{name: (bool(getattr(self, name)) if name in checks
+        tuning = Tuning(**{name: (bool(getattr(self, name)) if name in ("guided", "paired")
                                   else getattr(self, name) / scale[name] if name in scale
                                   else getattr(self, name))
                            for name in self.tuned if name not in ("iterations", "overhead")})

@@ -146,7 +146,7 @@ def test_mcts_options_reach_the_generic_search(guided):
     declared = [line for line in r.stdout.splitlines() if line.startswith("option ")]
     for name in ("Guided type check default true", "Candidates type spin default 32",
                  "Sample type spin default 4", "Spread type spin default 50",
-                 "Halving type spin default 0"):
+                 "Halving type spin default 0", "Paired type check default true"):
         assert any(line.startswith(f"option name {name}") for line in declared), name
     moves = [line.removeprefix("move ") for line in r.stdout.splitlines()
              if line.startswith("move ")]

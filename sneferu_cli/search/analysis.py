@@ -36,10 +36,6 @@ class Tuning:
     halving: int | None = None
     """The root's move by sequential halving among this many best valued moves (guided;
     0: by UCT)."""
-    prior_visits: float | None = None
-    """Halving: the visits each root move's one-move value counts for in its mean."""
-    distinct: bool | None = None
-    """Halving: moves of the same one-move value count as one among the moves halved."""
     paired: bool | None = None
     """Halving: the k-th visits of the root's moves draw the same chance."""
 

@@ -81,13 +81,6 @@ class GenericOptions:
     among its best ``halving`` moves by value (each round gives the moves left equal
     visits and keeps the better half by mean reward); 0: by UCT with widening, as at any
     node."""
-    prior_visits: float = 0.0
-    """Halving: each root move's one-move value (its prior) counts as this many visits
-    of that reward in the mean that ranks the moves (0: the playouts' mean alone)."""
-    distinct: bool = False
-    """Halving: of moves the same value one move ahead (often one tile placed in other
-    places or turns), only the first in a random order is among the moves halved, so
-    that they are as many different values as can be."""
     paired: bool = True
     """Halving: the k-th visit of every root move draws the same chance (the same
     determinization and the same outcomes, in order), so that the moves are compared on
@@ -369,11 +362,7 @@ class _Search:
             legal = self.game.legal_moves(state, self.seat)
             if stats.untried is None:
                 stats.untried = self._order(state, self.seat, legal, True)
-            arms = list(reversed(stats.untried))
-            if self.options.distinct:
-                first = {self.priors[m]: m for m in reversed(arms)}  # the first of each value
-                arms = [m for m in arms if first[self.priors[m]] == m]
-            arms = arms[:self.options.halving]
+            arms = list(reversed(stats.untried))[:self.options.halving]
             self.halving = Halving(arms, self.budget)
             self.luck = self.rng.randrange(2**31)
         halving = self.halving
@@ -391,12 +380,9 @@ class _Search:
         return 0 if child is None else child.visits
 
     def _mean(self, stats: Node, move: str) -> float:
-        """The mean reward by which halving ranks ``move`` at the root: its playouts'
-        with its prior counted as ``prior_visits`` visits."""
+        """The mean reward of the searching seat after ``move`` at the root (0 unvisited)."""
         child = stats.children.get(move)
-        k = self.options.prior_visits
-        n, total = (0, 0.0) if child is None else (child.visits, child.value[self.seat])
-        return (k * self.priors.get(move, 0.0) + total) / (k + n) if k + n else 0.0
+        return child.value[self.seat] / child.visits if child is not None and child.visits else 0.0
 
     def _playout(self, state: Any, chance: random.Random) -> list[float]:
         game, rng = self.game, self.rng
@@ -537,7 +523,7 @@ def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int 
             options = replace(options, **{
                 name: value for name in ("exploration", "horizon", "spread", "guided",
                                          "widening", "candidates", "sample", "halving",
-                                         "prior_visits", "distinct", "paired")
+                                         "paired")
                 if (value := getattr(knobs, name)) is not None})
     return search_game(game, state, seat=seat, iterations=iterations, deadline=deadline,
                        seed=seed, options=options, progress=progress)
