@@ -22,8 +22,8 @@ still obeyed, makes it deterministic); ``Exploration`` (UCT constant in hundredt
 ``Horizon`` (playout turns, in another game moves a seat, before the position is
 valued, 0 to the end), ``Widening`` (in tenths), ``Guided``, ``Candidates``, ``Sample``,
 ``Spread`` (in tenths), ``Halving`` and ``Paired`` (the generic search's, SPEC 11.4),
-``Overhead`` (ms kept back for the pipes and the scheduler). An option not sent leaves each search its own default.
-While it thinks it sends
+``Overhead`` (ms kept back for the pipes and the scheduler). An option not sent leaves
+each search its own default. While it thinks it sends
 ``info nodes N nps N playouts N time MS score PCT rank R pv MOVE`` (``win W`` instead of
 ``rank`` in a solo game) every quarter of a second and before its move.
 """
