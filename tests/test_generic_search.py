@@ -9,6 +9,7 @@ import math
 import random
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -45,6 +46,36 @@ def positions(name: str, count: int, seed: int = 1) -> list[Any]:
     return found
 
 
+def searched(name: str, seed: int, iterations: int,
+             options: GenericOptions) -> Iterator[tuple[Any, Any, int, list[str], Any]]:
+    """For 3 positions of ``name`` (:func:`positions`): the game, the deciding seat's view,
+    the seat, its legal moves and the analysis of ``iterations`` with ``options`` (seed:
+    the position's number)."""
+    game = get_game(name)
+    for i, state in enumerate(positions(name, 3, seed=seed)):
+        seat = game.deciding_seats(state)[0]
+        view = seat_state(game, state, seat)
+        yield (game, view, seat, game.legal_moves(view, seat),
+               search_game(game, state, seat=seat, iterations=iterations, seed=i,
+                           options=options))
+
+
+def random_until(game: Any, players: int, seed: int,
+                 stop: Callable[[Any], bool]) -> tuple[Any, random.Random]:
+    """A new game of ``players`` seats played by random moves (chance by its weights)
+    until ``stop`` holds at a decision, and the generator, seeded with ``seed``."""
+    rng = random.Random(seed)
+    state = game.new_game(players)
+    while True:
+        if state.is_chance_node():
+            game.apply_outcome(state, game.sample_outcome(state, rng))
+            continue
+        if stop(state):
+            return state, rng
+        for s in game.deciding_seats(state):
+            game.apply_move(state, rng.choice(game.legal_moves(state, s)), s)
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_gain_is_the_movers_estimate_less_the_others_mean(name):
     """gain(move) is the estimate of the mover after the move, alone, less the mean of the
@@ -68,13 +99,7 @@ def test_gain_is_the_movers_estimate_less_the_others_mean(name):
 def test_the_root_searches_its_best_valued_moves_widening_with_the_visits(name):
     """After N iterations the root has tried at most 1 + sqrt(N) moves (widening 1), and
     every move it tried is valued at least as high as every move it left."""
-    game = get_game(name)
-    for i, state in enumerate(positions(name, 3, seed=2)):
-        seat = game.deciding_seats(state)[0]
-        view = seat_state(game, state, seat)
-        legal = game.legal_moves(view, seat)
-        a = search_game(game, state, seat=seat, iterations=100, seed=i,
-                        options=GenericOptions(widening=1.0))
+    for game, view, seat, legal, a in searched(name, 2, 100, GenericOptions(widening=1.0)):
         tried = [m.move for m in a.moves if m.visits]
         left = [m.move for m in a.moves if not m.visits]
         assert sorted(map(str, [*tried, *left])) == sorted(legal)
@@ -166,19 +191,10 @@ def test_the_guided_search_knows_only_the_seats_view_in_silver_gold(halving):
     game = get_game("silver-gold")
     hidden = game.hidden()
     assert hidden is not None
-    rng = random.Random(8)
-    truth = game.new_game(3)
-    while True:
-        if truth.is_chance_node():
-            game.apply_outcome(truth, game.sample_outcome(truth, rng))
-            continue
-        deciding = game.deciding_seats(truth)
-        if len(truth.play[1]) == 2 and truth.marks[truth.play[1][0]] and 1 in deciding \
-                and deciding[0] == 0:
-            game.apply_move(truth, rng.choice(game.legal_moves(truth, 0)), 0)  # sealed
-            break
-        for s in deciding:
-            game.apply_move(truth, rng.choice(game.legal_moves(truth, s)), s)
+    truth, rng = random_until(
+        game, 3, 8, lambda t: len(t.play[1]) == 2 and bool(t.marks[t.play[1][0]])
+        and game.deciding_seats(t)[:2] == [0, 1])
+    game.apply_move(truth, rng.choice(game.legal_moves(truth, 0)), 0)  # sealed
     view = hidden.view(truth, 1)
     other = hidden.determinize(game.from_position(view), 1, random.Random(3))
     assert hidden.view(other, 1) == view
@@ -303,15 +319,8 @@ def test_halving_searches_the_best_valued_moves_at_the_root(name):
     """With ``halving`` 8 the searching seat's root visits only its 8 best valued moves
     (or all, when fewer), spends the budget, and reports first the move halving kept; the
     same seed gives the same analysis."""
-    game = get_game(name)
-    for i, state in enumerate(positions(name, 3, seed=11)):
-        seat = game.deciding_seats(state)[0]
-        view = seat_state(game, state, seat)
-        legal = game.legal_moves(view, seat)
-        a = search_game(game, state, seat=seat, iterations=120, seed=i,
-                        options=GenericOptions(halving=8))
-        b = search_game(game, state, seat=seat, iterations=120, seed=i,
-                        options=GenericOptions(halving=8))
+    runs = [list(searched(name, 11, 120, GenericOptions(halving=8))) for _ in range(2)]
+    for (game, view, seat, legal, a), (*_, b) in zip(*runs, strict=True):
         assert a == replace(b, seconds=a.seconds)
         assert a.iterations == 120
         tried = [m for m in a.moves if m.visits]
@@ -363,16 +372,8 @@ def test_paired_halving_gives_the_kth_visits_of_every_move_the_same_luck(paired)
     visit of each of the root's moves starts from the same determinization of seat 2's view
     (the hidden cards, G21); unpaired, they differ."""
     game = get_game("silver-gold")
-    rng = random.Random(8)
-    state = game.new_game(3)
-    while True:
-        if state.is_chance_node():
-            game.apply_outcome(state, game.sample_outcome(state, rng))
-            continue
-        if len(game.deciding_seats(state)) == 3 and len(game.legal_moves(state, 1)) >= 4:
-            break
-        for s in game.deciding_seats(state):
-            game.apply_move(state, rng.choice(game.legal_moves(state, s)), s)
+    state, _ = random_until(game, 3, 8, lambda t: len(game.deciding_seats(t)) == 3
+                            and len(game.legal_moves(t, 1)) >= 4)
     recorder = _Recorder(game, 1)
     search_game(recorder, state, seat=1, iterations=64, seed=3,  # type: ignore[arg-type]
                 options=GenericOptions(halving=4, paired=paired))
