@@ -193,7 +193,7 @@ def test_the_guided_search_knows_only_the_seats_view_in_silver_gold(halving):
     assert hidden is not None
     truth, rng = random_until(
         game, 3, 8, lambda t: len(t.play[1]) == 2 and bool(t.marks[t.play[1][0]])
-        and game.deciding_seats(t)[:2] == [0, 1])
+        and 1 in game.deciding_seats(t) and game.deciding_seats(t)[0] == 0)
     game.apply_move(truth, rng.choice(game.legal_moves(truth, 0)), 0)  # sealed
     view = hidden.view(truth, 1)
     other = hidden.determinize(game.from_position(view), 1, random.Random(3))
