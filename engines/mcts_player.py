@@ -20,10 +20,10 @@ moves whatever the machine's load.
 Options: ``Seed``; ``Iterations`` (0: search by time; a fixed count, with the time limit
 still obeyed, makes it deterministic); ``Exploration`` (UCT constant in hundredths),
 ``Horizon`` (playout turns, in another game moves a seat, before the position is
-valued, 0 to the end), ``Widening`` (in tenths), ``Guided``, ``Candidates``, ``Sample``
-and ``Spread`` (in tenths; the generic search's, SPEC 11.4), ``Overhead`` (ms kept back
-for the pipes and the scheduler). An option not sent leaves each search its own default.
-While it thinks it sends
+valued, 0 to the end), ``Widening`` (in tenths), ``Guided``, ``Candidates``, ``Sample``,
+``Spread`` (in tenths), ``Halving`` and ``Paired`` (the generic search's, SPEC 11.4),
+``Overhead`` (ms kept back for the pipes and the scheduler). An option not sent leaves
+each search its own default. While it thinks it sends
 ``info nodes N nps N playouts N time MS score PCT rank R pv MOVE`` (``win W`` instead of
 ``rank`` in a solo game) every quarter of a second and before its move.
 """
@@ -59,6 +59,8 @@ class MctsPlayer(Bot):
         self.candidates = 32
         self.sample = 4
         self.spread = 50
+        self.halving = 0
+        self.paired = 1
         self.tuned: set[str] = set()  # the options set: the others leave each search its default
 
     def declare_options(self) -> list[OptionSpec]:
@@ -71,15 +73,18 @@ class MctsPlayer(Bot):
                 OptionSpec("Guided", "check", "true" if self.guided else "false"),
                 OptionSpec("Candidates", "spin", str(self.candidates), 0, 100_000),
                 OptionSpec("Sample", "spin", str(self.sample), 0, 1000),
-                OptionSpec("Spread", "spin", str(self.spread), 1, 100_000)]
+                OptionSpec("Spread", "spin", str(self.spread), 1, 100_000),
+                OptionSpec("Halving", "spin", str(self.halving), 0, 1000),
+                OptionSpec("Paired", "check", "true")]
 
     def set_option(self, name: str, value: str | None) -> None:
         attrs = {"Iterations": "iterations", "Exploration": "exploration",
                  "Horizon": "horizon", "Widening": "widening", "Overhead": "overhead",
-                 "Candidates": "candidates", "Sample": "sample", "Spread": "spread"}
-        if name == "Guided" and value is not None:
-            self.guided = int(value in ("true", "1"))
-            self.tuned.add("guided")
+                 "Candidates": "candidates", "Sample": "sample", "Spread": "spread",
+                 "Halving": "halving"}
+        if name in ("Guided", "Paired") and value is not None:
+            setattr(self, name.lower(), int(value in ("true", "1")))
+            self.tuned.add(name.lower())
         elif name in attrs and value is not None:
             setattr(self, attrs[name], int(value))
             self.tuned.add(attrs[name])
@@ -96,7 +101,7 @@ class MctsPlayer(Bot):
         began = time.perf_counter()
         deadline = began + self.think_time(state, go)
         scale = {"exploration": 100, "widening": 10, "spread": 10}
-        tuning = Tuning(**{name: (bool(self.guided) if name == "guided"
+        tuning = Tuning(**{name: (bool(getattr(self, name)) if name in ("guided", "paired")
                                   else getattr(self, name) / scale[name] if name in scale
                                   else getattr(self, name))
                            for name in self.tuned if name not in ("iterations", "overhead")})

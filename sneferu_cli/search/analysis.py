@@ -33,6 +33,11 @@ class Tuning:
     """Moves drawn for each playout move, the best valued played (guided)."""
     spread: float | None = None
     """Points of estimated difference that make a clear lead."""
+    halving: int | None = None
+    """The root's move by sequential halving among this many best valued moves (guided;
+    0: by UCT)."""
+    paired: bool | None = None
+    """Halving: the k-th visits of the root's moves draw the same chance."""
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ from ..game import Game, seat_state
 from .analysis import Analysis, MoveStat, Tuning
 from .uct import Node, check_budget, compare, select
 
-__all__ = ["GenericOptions", "analyse", "gain", "gains", "rewards", "search_game"]
+__all__ = ["GenericOptions", "Halving", "analyse", "gain", "gains", "rewards", "search_game"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,15 @@ class GenericOptions:
     sample: int = 4
     """Guided: each playout move is the best valued of this many drawn legal moves; 0:
     no playout, the tree's new leaf is valued by the estimate at once."""
+    halving: int = 0
+    """Guided: the searching seat's move at the root is chosen by sequential halving
+    among its best ``halving`` moves by value (each round gives the moves left equal
+    visits and keeps the better half by mean reward); 0: by UCT with widening, as at any
+    node."""
+    paired: bool = True
+    """Halving: the k-th visit of every root move draws the same chance (the same
+    determinization and the same outcomes, in order), so that the moves are compared on
+    the same luck (common random numbers); False: each iteration draws its own."""
 
 
 def gain(game: Game, state: Any, seat: int, move: str) -> float:
@@ -135,6 +144,53 @@ class _Sealed(Node):
         return stats
 
 
+class Halving:
+    """Sequential halving over a few arms (moves), the best valued first: which arm to
+    visit next for a budget of visits in all, given each arm's visits and mean reward.
+
+    Round after round the arms left are visited alike, each up to the round's target,
+    then the better half by mean reward stays (ties to the better valued); a round's
+    visits are ``budget // (rounds * arms left)`` an arm (at least 1), ``rounds`` being
+    ``ceil(log2(arms))``, so that the rounds spend at most the budget; the last arm left
+    takes what remains. With no budget yet (:attr:`budget` None: a search by time that
+    has not yet measured its speed) the arms are visited in turn and none is dropped.
+
+    >>> h = Halving(["a", "b", "c", "d"], 8)
+    >>> visits, means = dict.fromkeys("abcd", 0), {"a": 0.2, "b": 0.9, "c": 0.5, "d": 0.1}
+    >>> for _ in range(8):
+    ...     arm = h.next(visits, means)
+    ...     visits[arm] += 1
+    >>> visits, h.arms
+    ({'a': 1, 'b': 3, 'c': 3, 'd': 1}, ['b', 'c'])
+    >>> h.next(visits, means), h.arms
+    ('b', ['b'])
+    """
+
+    def __init__(self, arms: list[str], budget: int | None) -> None:
+        self.arms = list(arms)
+        """The arms left, best first (by value, then by mean reward after a round)."""
+        self.budget = budget
+        self.rounds = max(1, math.ceil(math.log2(len(arms)))) if arms else 1
+        self.target = 0  # the visits each arm left is to have at the end of this round
+
+    def _share(self) -> int:
+        assert self.budget is not None
+        return max(1, self.budget // (self.rounds * len(self.arms)))
+
+    def next(self, visits: dict[str, int], means: dict[str, float]) -> str:
+        """The arm to visit now (``visits`` and ``means``: each arm's so far)."""
+        arms = self.arms
+        if len(arms) > 1 and self.budget is not None:
+            if not self.target:
+                self.target = max(self._share(), max(visits[a] for a in arms))
+            elif min(visits[a] for a in arms) >= self.target:
+                ranked = sorted(range(len(arms)), key=lambda i: (-means[arms[i]], i))
+                self.arms = arms = [arms[i] for i in sorted(ranked[:(len(arms) + 1) // 2])]
+                if len(arms) > 1:
+                    self.target += self._share()
+        return min(arms, key=visits.__getitem__)  # the first of the least visited
+
+
 JOINT = " | "
 """Joins the seats' moves of a simultaneous node into its child's key."""
 
@@ -156,6 +212,11 @@ class _Search:
         self.hidden = self.game.hidden()
         self.guided = self.estimates and self.options.guided
         self.priors: dict[str, float] = {}  # guided: the root's moves valued one move ahead
+        self.budget: int | None = None  # the iterations the search will spend, when known
+        self.halving: Halving | None = None  # the root's sequential halving, once begun
+        self.arm: str | None = None  # halving: the root's move for this iteration
+        self.luck = 0  # paired: the seed of the chance of the k-th visits
+        self.chance = random.Random()  # paired: the chance drawn by this iteration
         self.tree = self._new(self.root)
 
     def _new(self, state: Any) -> Node:
@@ -168,13 +229,21 @@ class _Search:
 
     def iterate(self) -> None:
         game, rng = self.game, self.rng
+        chance = rng
+        self.arm = None
+        if self.guided and self.options.halving:
+            stats = self.tree.of(self.seat) if isinstance(self.tree, _Sealed) else self.tree
+            self.arm = self._halve(stats)
+            if self.options.paired:
+                self.chance.seed(self.luck * 1_000_003 + self._visits(stats, self.arm))
+                chance = self.chance
         state = (self.root.clone() if self.hidden is None
-                 else self.hidden.determinize(self.root, self.seat, rng))
+                 else self.hidden.determinize(self.root, self.seat, chance))
         node = self.tree
         path = [node]
         while not state.is_over():
             if state.is_chance_node():
-                outcome = game.sample_outcome(state, rng)
+                outcome = game.sample_outcome(state, chance)
                 game.apply_outcome(state, outcome)
                 child = node.children.get(outcome)
                 if child is None:
@@ -224,7 +293,7 @@ class _Search:
                 game.apply_move(state, move, listed=True)
             node = child
             path.append(node)
-        result = self._playout(state)
+        result = self._playout(state, chance)
         for n in path:
             n.visits += 1
             for i, r in enumerate(result):
@@ -258,6 +327,8 @@ class _Search:
         moves, then both second ones, and never meet the other pairs)."""
         legal = self.game.legal_moves(state, seat)
         children = stats.children
+        if root and seat == self.seat and self.arm is not None and self.arm in legal:
+            return self.arm, self.arm not in children
         allowed = set(legal) if varies else None
         tried = (len(children) if allowed is None
                  else sum(1 for m in children if m in allowed))
@@ -281,7 +352,39 @@ class _Search:
             return select(stats, self.options.exploration)[0], False
         return _select_among(stats, legal, self.options.exploration, self.rng)[0], False
 
-    def _playout(self, state: Any) -> list[float]:
+    def _halve(self, stats: Node) -> str:
+        """The searching seat's move at the root for this iteration by sequential halving
+        (:class:`Halving`) among its best ``halving`` moves by value, valued on a first
+        determinization; UCT chooses when it is not legal in an iteration's."""
+        if self.halving is None:
+            state = (self.root.clone() if self.hidden is None
+                     else self.hidden.determinize(self.root, self.seat, self.rng))
+            legal = self.game.legal_moves(state, self.seat)
+            if stats.untried is None:
+                stats.untried = self._order(state, self.seat, legal, True)
+            arms = list(reversed(stats.untried))[:self.options.halving]
+            self.halving = Halving(arms, self.budget)
+            self.luck = self.rng.randrange(2**31)
+        halving = self.halving
+        if halving.budget is None:
+            halving.budget = self.budget
+        visits = {arm: self._visits(stats, arm) for arm in halving.arms}
+        move = halving.next(visits, {arm: self._mean(stats, arm) for arm in halving.arms})
+        if stats.untried is not None and move in stats.untried:
+            stats.untried.remove(move)
+        return move
+
+    @staticmethod
+    def _visits(stats: Node, move: str) -> int:
+        child = stats.children.get(move)
+        return 0 if child is None else child.visits
+
+    def _mean(self, stats: Node, move: str) -> float:
+        """The mean reward of the searching seat after ``move`` at the root (0 unvisited)."""
+        child = stats.children.get(move)
+        return child.value[self.seat] / child.visits if child is not None and child.visits else 0.0
+
+    def _playout(self, state: Any, chance: random.Random) -> list[float]:
         game, rng = self.game, self.rng
         sample = self.options.sample if self.guided else 1
         if sample == 0:  # guided, no playout: the leaf is valued at once
@@ -290,7 +393,7 @@ class _Search:
         moves = 0
         while not state.is_over():
             if state.is_chance_node():
-                game.apply_outcome(state, game.sample_outcome(state, rng))
+                game.apply_outcome(state, game.sample_outcome(state, chance))
                 continue
             if limit and moves >= limit:
                 break
@@ -326,7 +429,13 @@ class _Search:
         for move in untried:
             stats.append(MoveStat(move, 0, 0.0, self.priors.get(move, 0.0),
                                   float(n) if n > 1 else 2.0, 0.0 if n == 1 else None))
-        stats.sort(key=lambda m: (-m.visits, -m.reward, -m.prior))
+        left: dict[object, float] = ({m: -self._mean(root, m) for m in self.halving.arms}
+                                     if self.halving else {})
+        if len(left) > 1:  # stopped within the halving: the arms left, best mean first
+            stats.sort(key=lambda m: (m.move not in left, left.get(m.move, 0.0), -m.visits,
+                                      -m.reward, -m.prior))
+        else:  # the last arm left has had the most visits (ties: it is first)
+            stats.sort(key=lambda m: (-m.visits, m.move not in left, -m.reward, -m.prior))
         return Analysis(stats, self.visits, self.nodes, seconds, self.seat, n)
 
 
@@ -378,9 +487,13 @@ def search_game(game: Game, state: Any, *, seat: int | None = None, iterations: 
                 game.evaluate(state) is not None)
     if len(game.legal_moves(root, seat)) == 1:
         iterations = min(iterations, 1) if iterations else 1
+    if iterations:
+        s.budget = iterations
     next_report = began + progress_every
     while not (iterations and s.visits >= iterations):
         now = time.perf_counter()
+        if s.budget is None and deadline is not None and now - began >= 0.1 * (deadline - began):
+            s.budget = max(1, int(s.visits * (deadline - began) / (now - began)))
         if deadline is not None and now >= deadline and s.visits:
             break
         if progress is not None and now >= next_report:
@@ -409,7 +522,8 @@ def analyse(game: Game, state: Any, *, seat: int | None = None, iterations: int 
         if knobs is not None:
             options = replace(options, **{
                 name: value for name in ("exploration", "horizon", "spread", "guided",
-                                         "widening", "candidates", "sample")
+                                         "widening", "candidates", "sample", "halving",
+                                         "paired")
                 if (value := getattr(knobs, name)) is not None})
     return search_game(game, state, seat=seat, iterations=iterations, deadline=deadline,
                        seed=seed, options=options, progress=progress)

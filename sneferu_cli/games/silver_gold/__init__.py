@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from sneferu_cli.game import Game, Hidden, Learning, Standing, Tools, delegate
+from sneferu_cli.search.analysis import Tuning
 
 from . import heuristic, interface
 from .move import Mark, canonical_outcome, parse_move, parse_outcome
@@ -174,6 +175,14 @@ _HIDDEN = _SilverGoldHidden()
 
 
 class _SilverGoldTools(Tools[SilverGoldState, Any]):
+    def search_tuning(self) -> Tuning:
+        """The root's move by sequential halving among its 16 best valued moves, and below
+        the root each node searching only its best valued move (widening 0: every root
+        move followed by the seats' one-move best replies, the hidden cards drawn anew):
+        with these the search took more games from ``greedy`` in the same time
+        (docs/performance.md, "Strength of mcts")."""
+        return Tuning(halving=16, widening=0.0)
+
     def move_gains(self, state: SilverGoldState, seat: int,
                    moves: list[str]) -> list[float] | None:
         """The markings of a sealed step 2 valued on one state, each made and taken back
